@@ -1,0 +1,155 @@
+"""fio command lines (DESIGN §4): a pure function from a trial to an argv list.
+
+Choices, with reasons (reference/engines.md):
+- JSON on stdout with ``--status-interval`` gives live cumulative documents; never ``--output``
+  (errors would land inside the JSON file).
+- ``--time_based --runtime`` so a fast drive cannot finish early; ``--ramp_time`` when asked.
+- Incompressible, non-repeating data: ``--refill_buffers --randrepeat=0`` (SSD controllers that
+  compress or dedupe would otherwise flatter the result).
+- ``--lat_percentiles=1`` so percentiles are of *total* latency, the same kind as the mean.
+- ``--trigger-file`` is the portable graceful stop: fio ends jobs, prints the final JSON, rc 0.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from app.engines import EngineNotFound, install_hint
+from app.engines.fio_live import DocumentStream, Interval, IntervalSplitter
+from app.engines.fio_result import parse_fio_text
+from app.plan import Trial
+from app.units import MiB
+
+PERCENTILES = (50, 95, 99, 99.9, 99.99)
+PERCENTILE_LIST = ":".join(f"{p:g}" for p in PERCENTILES)
+
+
+def ioengine_for(platform: str = sys.platform) -> str:
+    """libaio on Linux (queues with O_DIRECT), posixaio on macOS, windowsaio on Windows."""
+    if platform.startswith("linux"):
+        return "libaio"
+    if platform == "darwin":
+        return "posixaio"
+    if platform.startswith(("win", "cygwin", "msys")):
+        return "windowsaio"
+    return "posixaio"
+
+
+def fio_path_arg(path: Path | str, platform: str = sys.platform) -> str:
+    """fio separates file names at ':'; Windows drive letters must be escaped (``C\\:``)."""
+    text = str(path)
+    return text.replace(":", "\\:") if platform.startswith("win") else text
+
+
+def _platform_args(platform: str) -> list[str]:
+    args = [f"--ioengine={ioengine_for(platform)}"]
+    if platform.startswith("win"):
+        args.append("--thread")  # fork() is a stub in fio's Windows build
+    return args
+
+
+def _ms(seconds: float) -> str:
+    return f"{max(1, round(seconds * 1000))}ms"
+
+
+def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
+               platform: str = sys.platform) -> list[str]:
+    """The argv that runs one trial, JSON documents on stdout every ``interval``."""
+    w = trial.workload
+    argv = [
+        fio, f"--name={trial.experiment}-{w.key}",
+        f"--filename={fio_path_arg(test_file, platform)}", f"--size={trial.size_bytes}",
+        f"--rw={w.rw}", f"--bs={w.bs_bytes}", f"--iodepth={w.iodepth}", f"--numjobs={w.numjobs}",
+    ]
+    if w.rwmixread is not None:
+        argv.append(f"--rwmixread={w.rwmixread}")
+    argv += _platform_args(platform)
+    argv += [
+        f"--direct={int(trial.direct)}", "--time_based", f"--runtime={_ms(trial.runtime_s)}",
+    ]
+    if trial.ramp_s > 0:
+        argv.append(f"--ramp_time={_ms(trial.ramp_s)}")
+    argv += ["--refill_buffers", "--randrepeat=0", "--norandommap", "--lat_percentiles=1",
+             f"--percentile_list={PERCENTILE_LIST}"]
+    if w.numjobs > 1:
+        argv.append("--group_reporting")
+    argv += ["--output-format=json", f"--status-interval={_ms(trial.interval_s)}",
+             f"--trigger-file={fio_path_arg(trigger_file, platform)}",
+             "--verify_state_save=0"]  # else a trigger stop leaves *-verify.state files behind
+    return argv
+
+
+def prepare_argv(fio: str, test_file: Path, size_bytes: int, trigger_file: Path,
+                 direct: bool = True, platform: str = sys.platform) -> list[str]:
+    """Write the whole test file once with incompressible data before any trial reads it,
+    so reads never hit never-written (zero, or sparse) blocks."""
+    return [
+        fio, "--name=prepare", f"--filename={fio_path_arg(test_file, platform)}",
+        f"--size={size_bytes}", "--rw=write", f"--bs={MiB}", "--iodepth=8", "--numjobs=1",
+        *_platform_args(platform), f"--direct={int(direct)}", "--refill_buffers",
+        "--output-format=json", f"--trigger-file={fio_path_arg(trigger_file, platform)}",
+        "--verify_state_save=0",
+    ]
+
+
+def version_argv(fio: str) -> list[str]:
+    return [fio, "--version"]
+
+
+class FioEngine:
+    """fio found on this machine: its path and version, and the adapter functions above."""
+
+    name = "fio"
+
+    def __init__(self, path: str, version: str):
+        self.path = path
+        self.version = version
+
+    @classmethod
+    def locate(cls, override: str | None = None) -> "FioEngine":
+        """fio from ``override`` (a path set in settings), ``$SSD_PROFILER_FIO`` or PATH."""
+        candidate = override or os.environ.get("SSD_PROFILER_FIO") or shutil.which("fio")
+        if not candidate or not (shutil.which(candidate) or Path(candidate).is_file()):
+            raise EngineNotFound(f"fio was not found; {install_hint('fio')}")
+        try:
+            done = subprocess.run(version_argv(candidate), capture_output=True, text=True,
+                                  timeout=15, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise EngineNotFound(f"fio at {candidate} does not run ({exc}); {install_hint('fio')}") from None
+        version = (done.stdout or done.stderr).strip().splitlines()[:1]
+        if done.returncode != 0 or not version or not version[0].startswith("fio"):
+            raise EngineNotFound(f"{candidate} does not answer like fio to --version; "
+                                 f"{install_hint('fio')}")
+        return cls(candidate, version[0])
+
+    def trial_argv(self, trial: Trial, test_file: Path, trigger_file: Path) -> list[str]:
+        return trial_argv(self.path, trial, test_file, trigger_file)
+
+    def prepare_argv(self, test_file: Path, size_bytes: int, trigger_file: Path,
+                     direct: bool = True) -> list[str]:
+        return prepare_argv(self.path, test_file, size_bytes, trigger_file, direct)
+
+    def live(self) -> "FioLive":
+        return FioLive()
+
+    def parse_final(self, text: str, source: str | None = None) -> list[dict]:
+        return parse_fio_text(text, source)
+
+
+class FioLive:
+    """Live adapter for one trial: stdout text in, per-interval values out."""
+
+    def __init__(self) -> None:
+        self._docs = DocumentStream()
+        self._splitter = IntervalSplitter()
+
+    def feed(self, text: str) -> list[Interval]:
+        out = []
+        for doc in self._docs.feed(text):
+            interval = self._splitter.update(doc)
+            if interval is not None:
+                out.append(interval)
+        return out

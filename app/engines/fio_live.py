@@ -1,0 +1,129 @@
+"""Live fio output: concatenated cumulative JSON documents -> per-interval values.
+
+fio's ``--status-interval`` documents are cumulative since the job started (HOWTO: "does *not*
+provide per-period measurements"), so an interval's values are differences of two documents:
+throughput = Δio_bytes / Δruntime, IOPS = Δtotal_ios / Δruntime, mean latency =
+(b.mean·b.N − a.mean·a.N) / (b.N − a.N). Any counter going down is a reset (end of ``ramp_time``,
+a new group) and starts a new baseline. The final document can follow the last interim one by a
+few ms; an interval under 100 ms is treated as that duplicate and dropped.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from app.units import MB
+
+MIN_INTERVAL_S = 0.1
+
+
+class DocumentStream:
+    """Feed stdout text in chunks; get complete JSON documents back, skipping fio's text notes."""
+
+    def __init__(self) -> None:
+        self._decoder = json.JSONDecoder()
+        self._buffer = ""
+
+    def feed(self, chunk: str) -> list[dict]:
+        self._buffer += chunk
+        docs: list[dict] = []
+        while (start := self._buffer.find("{")) >= 0:
+            try:
+                doc, end = self._decoder.raw_decode(self._buffer, start)
+            except json.JSONDecodeError:
+                if self._complete_but_broken(start):
+                    self._buffer = self._buffer[start + 1:]
+                    continue
+                self._buffer = self._buffer[start:]  # incomplete: wait for more text
+                return docs
+            if isinstance(doc, dict):
+                docs.append(doc)
+            self._buffer = self._buffer[end:]
+        self._buffer = ""
+        return docs
+
+    def _complete_but_broken(self, start: int) -> bool:
+        """A '{' inside a text line (not a document start) would stall the stream forever.
+        Documents start at a line start and fio indents its closing brace, so a '{' that is not
+        at a line start, or a buffer holding a closing '}' line that still fails, is skipped."""
+        at_line_start = start == 0 or self._buffer[start - 1] == "\n"
+        return not at_line_start or "\n}" in self._buffer[start:]
+
+
+@dataclass(frozen=True)
+class Interval:
+    """One live interval, summed over the jobs of a trial. Latency is mean *total* latency (µs)
+    when fio reports it (``lat_ns``), else completion latency; None when no I/O completed."""
+
+    end_epoch_s: float | None
+    duration_s: float
+    read_MBps: float
+    read_iops: float
+    read_lat_us: float | None
+    write_MBps: float
+    write_iops: float
+    write_lat_us: float | None
+
+
+@dataclass(frozen=True)
+class _Totals:
+    runtime_ms: float
+    counters: dict  # direction -> (io_bytes, total_ios, lat_sum_ns, lat_n)
+
+
+def _lat_object(d: dict) -> dict:
+    return d.get("lat_ns") or d.get("clat_ns") or {}
+
+
+def _totals(doc: dict) -> _Totals:
+    jobs = doc.get("jobs") or doc.get("client_stats") or []
+    runtime_ms = 0.0
+    counters = {}
+    for direction in ("read", "write"):
+        io = ios = lat_sum = lat_n = 0.0
+        for job in jobs:
+            d = job.get(direction) or {}
+            io += d.get("io_bytes", 0)
+            ios += d.get("total_ios", 0)
+            lat = _lat_object(d)
+            n = lat.get("N", d.get("total_ios", 0)) or 0
+            lat_sum += lat.get("mean", 0.0) * n
+            lat_n += n
+            runtime_ms = max(runtime_ms, d.get("runtime", 0) or 0)
+        counters[direction] = (io, ios, lat_sum, lat_n)
+    return _Totals(runtime_ms, counters)
+
+
+class IntervalSplitter:
+    """Turns the cumulative documents of one fio process into :class:`Interval` values."""
+
+    def __init__(self) -> None:
+        self._last: _Totals | None = None
+
+    def update(self, doc: dict) -> Interval | None:
+        now = _totals(doc)
+        prev = self._last or _Totals(0.0, {k: (0.0, 0.0, 0.0, 0.0) for k in now.counters})
+        if self._is_reset(prev, now):
+            self._last = now
+            return None
+        dt = (now.runtime_ms - prev.runtime_ms) / 1000.0
+        if dt < MIN_INTERVAL_S:
+            return None  # the final document right after the last interim one
+        self._last = now
+        values = {}
+        for direction, (io, ios, lat_sum, lat_n) in now.counters.items():
+            p_io, p_ios, p_sum, p_n = prev.counters[direction]
+            d_n = lat_n - p_n
+            values[direction] = (
+                max(0.0, io - p_io) / dt / MB,
+                max(0.0, ios - p_ios) / dt,
+                (lat_sum - p_sum) / d_n / 1000.0 if d_n > 0 and lat_sum > p_sum else None,
+            )
+        stamp = doc.get("timestamp_ms")
+        return Interval(stamp / 1000.0 if stamp else None, dt, *values["read"], *values["write"])
+
+    @staticmethod
+    def _is_reset(prev: _Totals, now: _Totals) -> bool:
+        if now.runtime_ms < prev.runtime_ms:
+            return True
+        return any(now.counters[k][i] < prev.counters[k][i] for k in now.counters for i in (0, 1))

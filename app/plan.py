@@ -1,0 +1,114 @@
+"""Expanding experiments into trials: repetitions, warm-up and randomized order.
+
+Randomization is *blocked*: every repetition round holds each workload once, in its own shuffled
+order, so slow drift (heat, background work) spreads over all workloads instead of piling on one.
+Warm-up trials (one per workload, unmeasured) come first. The seed is recorded in run.json so the
+order can be reproduced.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.experiments import CATALOG, Experiment, expand_ids
+from app.params import ParamError, build, fields_of
+from app.workloads import Workload
+
+
+@dataclass(frozen=True)
+class Trial:
+    index: int                 # position in the run, 0-based
+    experiment: str            # experiment id
+    workload: Workload
+    repetition: int            # 1-based; 0 for a warm-up
+    warmup: bool
+    runtime_s: float
+    ramp_s: float
+    size_bytes: int
+    direct: bool
+    interval_s: float
+
+    @property
+    def name(self) -> str:
+        """File-name-safe id, e.g. '003_zero-queue_randread-4096-q1-t1_r2'."""
+        tag = "warmup" if self.warmup else f"r{self.repetition}"
+        return f"{self.index:03d}_{self.experiment}_{self.workload.key}_{tag}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "experiment": self.experiment,
+                "workload": self.workload.to_json(), "label": self.workload.label,
+                "repetition": self.repetition, "warmup": self.warmup,
+                "runtime_s": self.runtime_s, "ramp_s": self.ramp_s, "size_bytes": self.size_bytes,
+                "direct": self.direct, "interval_s": self.interval_s}
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    experiments: tuple[Experiment, ...]
+    seed: int
+    trials: tuple[Trial, ...] = field(default=())
+
+    @property
+    def estimated_s(self) -> float:
+        return sum(t.runtime_s + t.ramp_s for t in self.trials)
+
+
+def plan_experiment(exp: Experiment, rng: random.Random, start: int = 0) -> list[Trial]:
+    """Trials of one experiment, indices from ``start``."""
+    workloads = exp.workloads()
+    order: list[tuple[Workload, int, bool]] = []
+    if exp.warmup:
+        warm = list(workloads)
+        if exp.randomize:
+            rng.shuffle(warm)
+        order += [(w, 0, True) for w in warm]
+    for rep in range(1, exp.repetitions + 1):
+        round_ = list(workloads)
+        if exp.randomize:
+            rng.shuffle(round_)
+        order += [(w, rep, False) for w in round_]
+    return [Trial(start + i, exp.id, w, rep, warm, exp.runtime, exp.ramp, exp.size, exp.direct,
+                  exp.interval) for i, (w, rep, warm) in enumerate(order)]
+
+
+def plan_run(experiments: list[Experiment], seed: int | None = None) -> RunPlan:
+    """All trials of a run, experiment after experiment, with one recorded seed."""
+    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    rng = random.Random(seed)
+    trials: list[Trial] = []
+    for exp in experiments:
+        trials += plan_experiment(exp, rng, start=len(trials))
+    return RunPlan(tuple(experiments), seed, tuple(trials))
+
+
+def experiments_from_settings(names: list[str], settings: dict[str, str]) -> list[Experiment]:
+    """Build the named experiments with ``NAME=VALUE`` settings.
+
+    ``NAME`` applies to every selected experiment that has such a parameter;
+    ``EXPERIMENT.NAME`` applies to that one only. A name no selected experiment knows is an error.
+    """
+    try:
+        ids = expand_ids(names)
+    except KeyError as exc:
+        raise ParamError("experiment", exc.args[0]) from None
+    if not ids:
+        raise ParamError("experiment", "name at least one experiment (or all)")
+    used: set[str] = set()
+    experiments = []
+    for eid in ids:
+        cls = CATALOG[eid]
+        known = {f.name for f in fields_of(cls)}
+        mine: dict[str, str] = {}
+        for key, value in settings.items():
+            scope, _, name = key.rpartition(".")
+            if scope and scope != eid:
+                continue
+            if name in known:
+                mine[name] = value
+                used.add(key)
+        experiments.append(build(cls, mine))
+    unused = [k for k in settings if k not in used]
+    if unused:
+        raise ParamError(unused[0], f"no selected experiment ({', '.join(ids)}) has this parameter")
+    return experiments

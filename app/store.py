@@ -1,0 +1,170 @@
+"""The run folder (DESIGN §3.3): self-describing files written while the run goes on.
+
+``run.json`` is rewritten atomically (temp file + rename) after every trial, so a crash loses at
+most the trial in flight; ``trials.csv`` and ``samples.csv`` are appended and flushed; ``raw/``
+keeps each engine output byte for byte; ``commands.log`` every command with a time stamp.
+Loading a run reads data only, never code.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable
+
+SCHEMA_VERSION = 1
+STATUSES = ("running", "done", "failed", "cancelled")
+SAMPLE_COLUMNS = ("trial", "t_s", "read_MBps", "read_iops", "read_lat_us",
+                  "write_MBps", "write_iops", "write_lat_us", "temperature_c")
+_LAT_KEYS = ("mean", "p50", "p95", "p99", "p99.9", "p99.99", "max")
+TRIAL_COLUMNS = (
+    "index", "experiment", "label", "rw", "bs_bytes", "iodepth", "numjobs", "rwmixread",
+    "repetition", "warmup", "status", "runtime_s", "total_iops", "total_MBps",
+    *(f"{d}_{m}" for d in ("read", "write") for m in ("iops", "MBps", "io_bytes")),
+    "lat_kind", *(f"{d}_lat_{k}_us" for d in ("read", "write") for k in _LAT_KEYS), "error",
+)
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=2, allow_nan=False)
+        handle.write("\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def default_runs_root() -> Path:
+    """Per-user data folder: XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows."""
+    if os.name == "nt":
+        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
+    elif os.uname().sysname == "Darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
+    return base / "ssd-profiler" / "runs"
+
+
+def trial_row(record: dict) -> dict:
+    """Flatten one trial record of run.json into a trials.csv row (units in column names)."""
+    w = record["workload"]
+    m = record.get("measurement") or {}
+    row = {"index": record["index"], "experiment": record["experiment"], "label": record["label"],
+           **{k: w.get(k) for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")},
+           "repetition": record["repetition"], "warmup": record["warmup"],
+           "status": record["status"], "runtime_s": record["runtime_s"],
+           "total_iops": (m.get("total") or {}).get("iops"),
+           "total_MBps": (m.get("total") or {}).get("MBps"), "lat_kind": None,
+           "error": record.get("error")}
+    for d in ("read", "write"):
+        side = m.get(d) or {}
+        row.update({f"{d}_iops": side.get("iops"), f"{d}_MBps": side.get("MBps"),
+                    f"{d}_io_bytes": side.get("io_bytes")})
+        lat = side.get("lat_us") or {}
+        row.update({f"{d}_lat_{k}_us": lat.get(k) for k in _LAT_KEYS})
+        row["lat_kind"] = row["lat_kind"] or side.get("lat_kind")
+    return row
+
+
+class RunStore:
+    """One run folder; created by :meth:`create`, reopened read-only by :func:`load_run`."""
+
+    def __init__(self, run_dir: Path, record: dict):
+        self.dir = run_dir
+        self.record = record
+        (run_dir / "raw").mkdir(exist_ok=True)
+
+    @classmethod
+    def create(cls, runs_root: Path, experiment_ids: list[str], record: dict) -> "RunStore":
+        runs_root.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        name = f"{stamp}_{'+'.join(experiment_ids)}"
+        if len(name) > 120:
+            name = f"{stamp}_{len(experiment_ids)}-experiments"
+        run_dir, n = runs_root / name, 1
+        while True:
+            try:
+                run_dir.mkdir()
+                break
+            except FileExistsError:
+                n += 1
+                run_dir = runs_root / f"{name}-{n}"
+        full = {"schema_version": SCHEMA_VERSION, "status": "running", "started_at": utc_now(),
+                "ended_at": None, **record, "trials": [], "summary": {}}
+        store = cls(run_dir, full)
+        store.save()
+        with open(run_dir / "trials.csv", "w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerow(TRIAL_COLUMNS)
+        with open(run_dir / "samples.csv", "w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerow(SAMPLE_COLUMNS)
+        return store
+
+    def save(self) -> None:
+        write_json_atomic(self.dir / "run.json", self.record)
+
+    def log_command(self, argv: list[str], note: str = "") -> None:
+        line = " ".join(_quote(a) for a in argv)
+        with open(self.dir / "commands.log", "a", encoding="utf-8") as handle:
+            handle.write(f"{utc_now()} {note + ': ' if note else ''}{line}\n")
+
+    def write_raw(self, name: str, stdout: bytes, stderr: bytes) -> dict:
+        safe = re.sub(r"[^A-Za-z0-9._+-]", "_", name)
+        (self.dir / "raw" / f"{safe}.out.json").write_bytes(stdout)
+        (self.dir / "raw" / f"{safe}.stderr.txt").write_bytes(stderr)
+        return {"stdout": f"raw/{safe}.out.json", "stderr": f"raw/{safe}.stderr.txt"}
+
+    def append_samples(self, rows: Iterable[dict]) -> None:
+        with open(self.dir / "samples.csv", "a", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, SAMPLE_COLUMNS)
+            for row in rows:
+                writer.writerow({k: _cell(row.get(k)) for k in SAMPLE_COLUMNS})
+
+    def add_trial(self, record: dict) -> None:
+        """Keep a finished (or failed) trial: run.json rewritten, one trials.csv row appended."""
+        self.record["trials"].append(record)
+        with open(self.dir / "trials.csv", "a", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, TRIAL_COLUMNS)
+            writer.writerow({k: _cell(v) for k, v in trial_row(record).items()})
+        self.save()
+
+    def finish(self, status: str, summary: dict | None = None, error: str | None = None) -> None:
+        assert status in STATUSES
+        self.record.update(status=status, ended_at=utc_now(), summary=summary or {})
+        if error:
+            self.record["error"] = error
+        self.save()
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.10g}"
+    return value
+
+
+def _quote(arg: str) -> str:
+    return arg if re.fullmatch(r"[A-Za-z0-9_@%+=:,./\\-]+", arg) else json.dumps(arg)
+
+
+def load_run(run_dir: str | os.PathLike) -> dict:
+    """run.json of a run folder, with ``dir`` added; raises ValueError on a folder that is not one."""
+    path = Path(run_dir) / "run.json"
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{run_dir} is not a run folder (no run.json)") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is damaged: {exc}") from None
+    if record.get("schema_version") != SCHEMA_VERSION:
+        raise ValueError(f"{path}: unsupported schema version {record.get('schema_version')}")
+    record["dir"] = str(Path(run_dir))
+    return record

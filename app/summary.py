@@ -1,0 +1,131 @@
+"""A run's summary: repetitions aggregated per workload, and each experiment's findings.
+
+Only measured trials that finished count (warm-ups, failed and cancelled trials are left out and
+shown as such elsewhere). Every figure is mean ± sample std with n, from :mod:`app.analysis`.
+"""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from app import analysis
+
+LAT_KEYS = ("mean", "p50", "p95", "p99", "p99.9", "p99.99", "max")
+
+
+def _direction_summary(trials: list[dict], direction: str) -> dict | None:
+    sides = [(t["measurement"] or {}).get(direction) for t in trials]
+    sides = [s for s in sides if s]
+    if not sides:
+        return None
+    lat = [s.get("lat_us") or {} for s in sides]
+    return {
+        "iops": analysis.summarize([s.get("iops") for s in sides]),
+        "MBps": analysis.summarize([s.get("MBps") for s in sides]),
+        "lat_kind": sides[0].get("lat_kind"),
+        "lat_us": {k: analysis.summarize([l.get(k) for l in lat]) for k in LAT_KEYS},
+    }
+
+
+def workload_summary(trials: list[dict]) -> dict:
+    """Mean ± std (n) of one workload's repetitions."""
+    first = trials[0]
+    totals = [(t["measurement"] or {}).get("total") or {} for t in trials]
+    return {
+        "key": _key(first), "label": first["label"], "workload": first["workload"],
+        "n": len(trials),
+        "total_iops": analysis.summarize([x.get("iops") for x in totals]),
+        "total_MBps": analysis.summarize([x.get("MBps") for x in totals]),
+        "read": _direction_summary(trials, "read"),
+        "write": _direction_summary(trials, "write"),
+    }
+
+
+def _key(trial: dict) -> str:
+    w = trial["workload"]
+    mix = f"-m{w['rwmixread']}" if w.get("rwmixread") is not None else ""
+    return f"{w['rw']}-{w['bs_bytes']}-q{w['iodepth']}-t{w['numjobs']}{mix}"
+
+
+def _mean(stat: dict | None) -> float | None:
+    return (stat or {}).get("mean")
+
+
+def _main_latency(row: dict) -> float | None:
+    """Mean latency of the direction the workload is about (read unless it only writes)."""
+    side = row["read"] or row["write"]
+    return _mean((side or {}).get("lat_us", {}).get("mean"))
+
+
+def _qd_points(rows: list[dict]) -> list[dict]:
+    return [{"level": r["workload"]["iodepth"] * r["workload"]["numjobs"],
+             "iops": _mean(r["total_iops"]), "lat_us": _main_latency(r)} for r in rows]
+
+
+def _findings(eid: str, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    if eid == "queue-depth":
+        points = _qd_points(rows)
+        return {"knee": analysis.knee(points), "littles_law": analysis.littles_law(points)}
+    if eid == "block-size":
+        out = {}
+        for pattern, is_random in (("random", True), ("sequential", False)):
+            pts = [{"bs_bytes": r["workload"]["bs_bytes"], "iops": _mean(r["total_iops"]),
+                    "MBps": _mean(r["total_MBps"])}
+                   for r in rows if r["workload"]["rw"].startswith("rand") == is_random]
+            if pts:
+                out[pattern] = analysis.crossover(pts)
+        return {"crossover": out}
+    if eid in ("tail-latency", "zero-queue"):
+        spread = {}
+        for r in rows:
+            side = r["read"] or r["write"] or {}
+            spread[r["label"]] = analysis.tail_spread(
+                {k: _mean(v) for k, v in (side.get("lat_us") or {}).items()})
+        return {"tail_spread": spread}
+    if eid == "slc-cache":
+        per_trial = []
+        for t in trials:
+            series = [s for s in samples if s["trial"] == t["index"]]
+            if not series:
+                continue
+            start = series[0]["t_s"] - (series[1]["t_s"] - series[0]["t_s"] if len(series) > 1 else 1.0)
+            points = [(s["t_s"] - start, s["write_MBps"] or 0.0) for s in series]
+            per_trial.append({"trial": t["index"], "repetition": t["repetition"],
+                              **analysis.cache_exhaustion(points)})
+        return {"cache_exhaustion": per_trial}
+    return {}
+
+
+def read_samples(run_dir: str | Path) -> list[dict]:
+    """samples.csv as dicts of floats (None for empty cells)."""
+    path = Path(run_dir) / "samples.csv"
+    if not path.exists():
+        return []
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    out = []
+    for row in rows:
+        parsed = {k: (float(v) if v not in ("", None) else None) for k, v in row.items()}
+        parsed["trial"] = int(parsed["trial"])
+        out.append(parsed)
+    return out
+
+
+def summarize_run(record: dict, run_dir: str | Path | None = None) -> dict:
+    """Per experiment: workload rows (in plan order) and findings."""
+    run_dir = run_dir or record.get("dir")
+    samples = read_samples(run_dir) if run_dir else []
+    measured = [t for t in record.get("trials", [])
+                if t["status"] == "done" and not t["warmup"] and t.get("measurement")]
+    out = {}
+    for exp in record.get("experiments", []):
+        eid = exp["id"]
+        mine = [t for t in measured if t["experiment"] == eid]
+        order = exp.get("workload_keys") or []
+        groups: dict[str, list[dict]] = {}
+        for t in mine:
+            groups.setdefault(_key(t), []).append(t)
+        keys = [k for k in order if k in groups] + [k for k in groups if k not in order]
+        rows = [workload_summary(groups[k]) for k in keys]
+        out[eid] = {"workloads": rows, "findings": _findings(eid, rows, mine, samples)}
+    return out

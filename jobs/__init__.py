@@ -1,0 +1,1 @@
+"""Execution: process control, the trial runner, samplers and the one Qt pump (jobs/worker.py)."""

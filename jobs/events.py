@@ -1,0 +1,85 @@
+"""What the trial runner tells its consumer (CLI or window), as frozen values.
+
+Only immutable values cross threads (DESIGN §7.3): tuples instead of lists, and measurement or
+summary data deep-copied and handed over once, never touched again by the runner.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class RunStarted:
+    run_dir: str
+    experiments: tuple[str, ...]
+    trial_count: int
+    estimated_s: float
+    engine: str
+    engine_version: str
+    seed: int
+
+
+@dataclass(frozen=True)
+class LogMessage:
+    text: str
+    level: str = "info"     # info | warning | error | command
+
+
+@dataclass(frozen=True)
+class TrialStarted:
+    index: int
+    experiment: str
+    label: str
+    repetition: int
+    warmup: bool
+    argv: tuple[str, ...]
+    t_s: float              # run time at which the trial started
+    expected_s: float       # runtime + ramp, for progress and ETA
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One live interval. Rates are per interval (not fio's running averages); MB/s = 10^6 B/s;
+    latency is the interval's mean total latency in µs (None: no I/O completed)."""
+
+    trial: int
+    t_s: float
+    read_MBps: float
+    read_iops: float
+    read_lat_us: float | None
+    write_MBps: float
+    write_iops: float
+    write_lat_us: float | None
+    temperature_c: float | None = None
+
+    def row(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class TrialFinished:
+    index: int
+    label: str
+    record: Mapping[str, Any]      # the trial record as written to run.json
+
+
+@dataclass(frozen=True)
+class TrialFailed:
+    index: int
+    label: str
+    error: str
+    stderr_tail: str
+    cancelled: bool
+    record: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    status: str                    # done | failed | cancelled
+    run_dir: str
+    summary: Mapping[str, Any]
+    error: str | None = None
+
+
+Event = RunStarted | LogMessage | TrialStarted | Sample | TrialFinished | TrialFailed | RunFinished

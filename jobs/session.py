@@ -1,0 +1,57 @@
+"""Setting up a run: every check first, then the run folder, then a runner ready to iterate.
+
+Shared by the command line and the window so both refuse the same things the same way. Nothing is
+written before the parameters, the target and the engine have all been checked.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from app import __version__
+from app.drives import volume_for
+from app.engines.fio import FioEngine
+from app.host import host_info
+from app.params import values_json
+from app.plan import RunPlan, experiments_from_settings, plan_run
+from app.safety import CheckedTarget, check_target
+from app.store import RunStore, default_runs_root
+from jobs.runner import TrialRunner
+
+
+@dataclass
+class RunSession:
+    plan: RunPlan
+    target: CheckedTarget
+    store: RunStore
+    runner: TrialRunner
+    cancel: threading.Event
+
+
+def prepare_run(names: list[str], settings: dict[str, str], target: str,
+                runs_root: Path | None = None, seed: int | None = None,
+                command_line: list[str] | None = None, engine_path: str | None = None,
+                watchdog_grace_s: float = 30.0) -> RunSession:
+    """Raises ParamError, TargetRefused or EngineNotFound before writing anything."""
+    experiments = experiments_from_settings(names, settings)
+    checked = check_target(target, max(e.size for e in experiments))
+    engine = FioEngine.locate(engine_path)
+    plan = plan_run(experiments, seed)
+    record = {
+        "app_version": __version__,
+        "command_line": command_line,
+        "experiments": [{"id": e.id, "title": e.title, "params": values_json(e),
+                         "workload_keys": [w.key for w in e.workloads()]} for e in experiments],
+        "seed": plan.seed,
+        "target": {"folder": str(checked.folder), "data_dir": str(checked.data_dir),
+                   "free_bytes": checked.free_bytes, "total_bytes": checked.total_bytes},
+        "drive": volume_for(checked.folder),
+        "host": host_info(),
+        "engine": {"name": engine.name, "version": engine.version, "path": engine.path},
+        "planned_trials": [t.to_json() for t in plan.trials],
+    }
+    store = RunStore.create(runs_root or default_runs_root(), [e.id for e in experiments], record)
+    cancel = threading.Event()
+    runner = TrialRunner(plan, checked, engine, store, cancel, watchdog_grace_s)
+    return RunSession(plan, checked, store, runner, cancel)

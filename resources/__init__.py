@@ -1,0 +1,1 @@
+"""Package data: vendor specs, presets, icons (loaded with importlib.resources)."""

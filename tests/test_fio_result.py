@@ -1,0 +1,354 @@
+"""fio JSON parsing against genuine fio outputs (shared/fixtures/fio) and small synthetic cases.
+
+Expected numbers are copied literally from the fixture files and converted here by hand with the
+documented units (engines.md §1.1-1.3), so a test fails if the parser's unit rules drift.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+_REPO = Path(__file__).resolve().parents[1]
+if str(_REPO) not in sys.path:  # the repo is not installed into the venv; make `app` importable
+    sys.path.insert(0, str(_REPO))
+
+from app.engines.fio_result import (  # noqa: E402
+    FioParseError,
+    parse_fio_document,
+    parse_fio_text,
+    split_documents,
+)
+
+MEASUREMENT_KEYS = {"engine", "engine_version", "source", "job", "status", "error",
+                    "workload", "read", "write", "total"}
+WORKLOAD_KEYS = {"rw", "bs_bytes", "iodepth", "numjobs", "rwmixread", "runtime_s"}
+DIRECTION_KEYS = {"io_bytes", "iops", "MBps", "MiBps", "runtime_ms", "lat_kind", "lat_us"}
+LAT_KEYS = {"min", "mean", "p50", "p95", "p99", "p99.9", "p99.99", "max"}
+
+
+def fixtures_root() -> Path:
+    """shared/fixtures next to the repo (/work/main -> /work/shared), or $SSD_PROFILER_FIXTURES."""
+    env = os.environ.get("SSD_PROFILER_FIXTURES")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "fixtures"
+
+
+FIO_DIR = fixtures_root() / "fio"
+FIO_FILES = sorted(p for p in FIO_DIR.glob("*") if p.suffix in (".json", ".txt")) if FIO_DIR.is_dir() else []
+
+
+def load(name: str) -> list[dict]:
+    path = FIO_DIR / name
+    if not path.is_file():
+        pytest.skip(f"fixture not found: {path}")
+    return parse_fio_text(path.read_text(encoding="utf-8"), source=str(path))
+
+
+def approx(value: float) -> object:
+    return pytest.approx(value, rel=1e-12)
+
+
+def kib_s(bw: int) -> tuple[float, float]:
+    """fio ``bw`` (KiB/s) -> (MB/s, MiB/s)."""
+    return bw * 1024 / 1e6, bw / 1024
+
+
+def assert_lat(lat_us: dict, scale: float, **expected: float | None) -> None:
+    """Compare latency fields (fio units * scale = µs); keys use p99_9 for "p99.9"."""
+    for key, raw in expected.items():
+        name = key.replace("_", ".")
+        assert lat_us[name] == (None if raw is None else approx(raw * scale)), name
+
+
+# --- every fixture -------------------------------------------------------------------------------
+
+def test_fixture_folder_found():
+    if not FIO_DIR.is_dir():
+        pytest.skip(f"no fixtures at {FIO_DIR} (set SSD_PROFILER_FIXTURES)")
+    assert len(FIO_FILES) >= 13
+
+
+@pytest.mark.parametrize("path", FIO_FILES, ids=lambda p: p.name)
+def test_every_fixture_parses(path: Path):
+    measurements = parse_fio_text(path.read_text(encoding="utf-8"), source=str(path))
+    assert len(measurements) >= 1
+    for m in measurements:
+        assert set(m) - {"host"} == MEASUREMENT_KEYS
+        assert m["engine"] == "fio" and m["source"] == str(path)
+        assert m["engine_version"].startswith("fio-")
+        assert set(m["workload"]) == WORKLOAD_KEYS
+        for name in ("read", "write"):
+            if m[name] is not None:
+                assert set(m[name]) == DIRECTION_KEYS
+                assert set(m[name]["lat_us"]) == LAT_KEYS
+                assert m[name]["io_bytes"] > 0 and m[name]["iops"] > 0
+        if m["status"] == "ok":
+            assert m["total"] is not None
+        json.dumps(m, allow_nan=False)  # JSON-safe: no NaN, only plain types
+
+
+# --- per fio version -----------------------------------------------------------------------------
+
+def test_fio_2_1_4_multijob_usec_and_padding_keys():
+    ms = load("fio-2.1.4-linux-multijob-seq-rand-json.json")
+    assert [m["job"] for m in ms] == ["sequential_write", "sequential_read", "random_write_test",
+                                      "random_read_test", "random_read_test_parallel"]
+    m = ms[0]
+    assert m["engine_version"] == "fio-2.1.4" and m["status"] == "ok" and m["error"] is None
+    assert m["workload"] == dict.fromkeys(WORKLOAD_KEYS)  # no "job options" in 2.1.4: nothing stated
+    assert m["read"] is None
+    w = m["write"]
+    assert w["io_bytes"] == 361984 * 1024  # KiB before fio 2.21
+    assert (w["MBps"], w["MiBps"]) == tuple(map(approx, kib_s(68118)))
+    assert w["iops"] == 133.0 and isinstance(w["iops"], float)
+    assert w["runtime_ms"] == 5314 and w["lat_kind"] == "completion"
+    # fio 2.x latencies are µs already; the "0.00" padding keys must not leak in as zeros
+    assert_lat(w["lat_us"], 1, min=189263, mean=477734.84, max=869891, p50=444416, p95=724992,
+               p99=823296, p99_9=872448, p99_99=872448)
+    assert m["total"] == {"iops": 133.0, "MBps": approx(68118 * 1024 / 1e6)}
+    r = ms[1]["read"]
+    assert r["io_bytes"] == 361984 * 1024 and r["MBps"] == approx(129836 * 1024 / 1e6)
+    assert_lat(r["lat_us"], 1, mean=250667.06, p99=473088)
+    assert ms[1]["write"] is None
+
+
+def test_fio_2_2_5_single_job():
+    (m,) = load("fio-2.2.5-linux-single-job-json.json")
+    r = m["read"]
+    assert m["job"] == "job1" and m["write"] is None
+    assert r["io_bytes"] == 21067712 * 1024
+    assert (r["MBps"], r["MiBps"]) == tuple(map(approx, kib_s(703100)))
+    assert r["iops"] == approx(10984.92) and r["runtime_ms"] == 29964
+    assert_lat(r["lat_us"], 1, min=301, mean=2889.34, max=9787, p50=2928, p95=4384, p99=5088,
+               p99_9=5984, p99_99=7328)
+
+
+def test_fio_2_17_group_reporting_global_options():
+    ms = load("fio-2.17-linux-histlog-json.json")
+    assert len(ms) == 2
+    read_job, write_job = ms
+    assert read_job["workload"] == {"rw": "randread", "bs_bytes": 16384, "iodepth": 1, "numjobs": 2,
+                                    "rwmixread": None, "runtime_s": 10.0}
+    r = read_job["read"]
+    assert r["io_bytes"] == 1294256 * 1024 and r["MBps"] == approx(129386 * 1024 / 1e6)
+    assert r["iops"] == approx(8086.673998)
+    assert_lat(r["lat_us"], 1, mean=238.357679, p99_9=1896)
+    assert read_job["write"] is None
+    w = write_job["write"]
+    assert write_job["workload"]["rw"] == "randwrite" and write_job["read"] is None
+    assert w["io_bytes"] == 393280 * 1024 and w["iops"] == approx(2457.017193)
+    assert_lat(w["lat_us"], 1, mean=800.193694, p99_99=40704)
+
+
+def test_fio_2_18_leading_zero_options_and_usec():
+    (m,) = load("fio-2.18-linux-libaio-randread-qd1-json.json")
+    assert m["engine_version"] == "fio-2.18-59-g618e"
+    assert m["workload"] == {"rw": "randread", "bs_bytes": 4096, "iodepth": 1, "numjobs": 1,
+                             "rwmixread": None, "runtime_s": 10.0}  # "01" in the file
+    r = m["read"]
+    assert r["io_bytes"] == 2932 * 1024 and r["MBps"] == approx(292 * 1024 / 1e6)
+    assert r["iops"] == approx(73.182907) and r["runtime_ms"] == 10016
+    assert_lat(r["lat_us"], 1, mean=13643.395634, p99=23168)
+
+
+def test_fio_3_1_ns_bytes_and_bw_without_bw_bytes():
+    (m,) = load("fio-3.1-linux-libaio-randwrite-qd32-nj4-group_reporting-json.json")
+    assert m["workload"]["numjobs"] == 4 and m["workload"]["iodepth"] == 32
+    assert m["workload"]["rw"] == "randwrite" and m["workload"]["runtime_s"] == 60.0
+    w = m["write"]
+    assert w["io_bytes"] == 15396376576  # bytes: io_kbytes present
+    assert (w["MBps"], w["MiBps"]) == tuple(map(approx, kib_s(250579)))  # no bw_bytes before 3.2
+    assert w["iops"] == approx(62644.884422)
+    assert_lat(w["lat_us"], 1e-3, mean=2035552.935423, p50=501760, p99_9=181403648)
+    assert m["read"] is None
+
+
+def test_fio_3_14_bw_bytes():
+    (m,) = load("fio-3.14-linux-libaio-randread-qd64-nj1-rawdev-json.json")
+    r = m["read"]
+    assert r["io_bytes"] == 12978262016
+    assert r["MBps"] == approx(216297157 / 1e6) and r["MiBps"] == approx(216297157 / 2**20)
+    assert r["iops"] == approx(52806.923103) and r["runtime_ms"] == 60002
+    assert_lat(r["lat_us"], 1e-3, min=219401, mean=1203471.904646, max=7800961, p99_99=5668864)
+    assert m["workload"]["iodepth"] == 64
+
+
+def test_fio_3_16_randrw_both_directions_and_total():
+    (m,) = load("fio-3.16-linux-libaio-randrw-qd1-nj1-json.json")
+    assert m["workload"]["rw"] == "randrw" and m["workload"]["rwmixread"] is None  # not stated
+    r, w = m["read"], m["write"]
+    assert r["io_bytes"] == 6225920 and w["io_bytes"] == 6520832
+    assert r["MBps"] == approx(103408 / 1e6) and w["MBps"] == approx(108306 / 1e6)
+    assert r["iops"] == approx(25.246234) and w["iops"] == approx(26.442108)
+    assert_lat(r["lat_us"], 1e-3, mean=15451145.305263, p50=11206656)
+    assert_lat(w["lat_us"], 1e-3, mean=22974854.369975, p95=53215232)
+    assert m["total"] == {"iops": approx(25.246234 + 26.442108),
+                          "MBps": approx((103408 + 108306) / 1e6)}
+
+
+def test_fio_3_16_randrw_nj16_group_reporting():
+    (m,) = load("fio-3.16-linux-libaio-randrw-qd1-nj16-group_reporting-json.json")
+    assert m["workload"]["numjobs"] == 16
+    assert m["read"]["iops"] == approx(108.374629) and m["write"]["iops"] == approx(110.363459)
+    assert m["total"]["MBps"] == approx((443902 + 452048) / 1e6)
+
+
+def test_fio_3_19_eight_entries_without_group_reporting():
+    ms = load("fio-3.19-linux-libaio-nvme-rw-8jobs-no-group_reporting-json.json")
+    assert len(ms) == 8 and {m["job"] for m in ms} == {"job-/dev/nvme8n1"}  # same name: key by index
+    assert ms[0]["workload"] == {"rw": "rw", "bs_bytes": 4096, "iodepth": 64, "numjobs": 8,
+                                 "rwmixread": None, "runtime_s": 86400.0}
+    first, second, last = ms[0], ms[1], ms[7]
+    assert first["read"]["io_bytes"] == 34249953280 and first["read"]["iops"] == approx(96.77941)
+    assert first["total"]["MBps"] == approx((396410 + 396206) / 1e6)
+    assert second["read"]["iops"] == approx(17.782051)
+    assert last["write"]["MBps"] == approx(75817 / 1e6) and last["write"]["iops"] == approx(18.509815)
+    assert_lat(last["write"]["lat_us"], 1e-3, mean=1701840370.542308, p99_99=5536481280)
+
+
+def test_fio_3_30_psync_ramp_duration_suffix():
+    (m,) = load("fio-3.30-linux-gcsfuse-read-40jobs-group_reporting-json.json")
+    assert m["job"] == "1_thread"
+    assert m["workload"] == {"rw": "read", "bs_bytes": 1048576, "iodepth": 64, "numjobs": 40,
+                             "rwmixread": None, "runtime_s": 60.0}  # "60s", "1M" from global
+    r = m["read"]
+    assert r["MBps"] == approx(99888324 / 1e6) and r["iops"] == approx(95.26093)
+    assert r["io_bytes"] == 6040846336 and r["runtime_ms"] == 60476
+    assert r["lat_kind"] == "completion"
+    assert_lat(r["lat_us"], 1e-3, mean=417753956.415726, p99_9=1635778560)
+    assert m["write"] is None
+
+
+def test_fio_3_33_failed_job_after_stderr_preamble():
+    (m,) = load("fio-3.33-macos-sync-job-error22-stderr-preamble-json.txt")
+    assert m["engine_version"] == "fio-3.33" and m["job"] == "1m"
+    assert m["status"] == "failed"
+    assert "22" in m["error"] and "\n" not in m["error"]
+    assert m["read"] is None and m["write"] is None and m["total"] is None
+    assert m["workload"] == {"rw": "write", "bs_bytes": 1048576, "iodepth": 64, "numjobs": 1,
+                             "rwmixread": None, "runtime_s": None}
+
+
+def test_fio_3_34_sigint_preamble():
+    (m,) = load("fio-3.34-macos-sync-randread-sigint-preamble-json.txt")
+    assert m["status"] == "ok" and m["job"] == "FIOJOB"
+    r = m["read"]
+    assert r["MBps"] == approx(41380254 / 1e6) and r["iops"] == approx(10102.601156)
+    assert r["runtime_ms"] == 2768
+    assert_lat(r["lat_us"], 1e-3, mean=95948.612502, p99_9=236544)
+    assert m["workload"]["runtime_s"] == 10.0
+
+
+def test_fio_3_6_ceph():
+    (m,) = load("fio-3.6-linux-libaio-ceph-randread-qd1-json.json")
+    assert m["engine_version"] == "fio-3.6-31-g4386"
+    r = m["read"]
+    assert r["MBps"] == approx(5858274 / 1e6) and r["iops"] == approx(1430.242829)
+    assert_lat(r["lat_us"], 1e-3, mean=644742.954682, p99_99=1810432)
+
+
+def test_fio_3_7_client_server():
+    ms = load("fio-3.7-linux-client-server-2hosts-client_stats-json-with-preamble.txt")
+    assert len(ms) == 11
+    assert [m["host"] for m in ms] == ["perf36"] * 5 + ["perf84"] * 5 + [None]
+    assert list(ms[0])[:5] == ["engine", "engine_version", "source", "job", "host"]
+    first, host2, agg = ms[0], ms[7], ms[10]
+    assert first["read"]["iops"] == approx(7951.016328)
+    assert first["read"]["MBps"] == approx(32576098 / 1e6)
+    assert_lat(host2["read"]["lat_us"], 1e-3, p99_99=977272832)
+    assert agg["job"] == "All clients"
+    assert agg["read"]["iops"] == approx(93198.150858) and agg["read"]["MBps"] == approx(381824630 / 1e6)
+    # the aggregate's percentile object is empty: percentiles null, mean/min/max still there
+    assert_lat(agg["read"]["lat_us"], 1e-3, min=864000, mean=3413511.909894, p50=None, p99_9=None)
+    assert agg["workload"] == {"rw": None, "bs_bytes": 4096, "iodepth": 32, "numjobs": None,
+                               "rwmixread": None, "runtime_s": 15.0}  # global options only
+
+
+# --- synthetic cases -----------------------------------------------------------------------------
+
+def _direction(io_bytes: int, iops: float, **lat: dict) -> dict:
+    return {"io_bytes": io_bytes, "io_kbytes": io_bytes >> 10, "bw_bytes": io_bytes, "bw": io_bytes >> 10,
+            "iops": iops, "runtime": 1000, "total_ios": int(iops), **lat}
+
+
+def _doc(job: dict) -> dict:
+    return {"fio version": "fio-3.33", "jobs": [{"jobname": "j", "error": 0, **job}]}
+
+
+def test_split_documents_skips_text_and_takes_last():
+    interim = _doc({"read": _direction(4096, 1.0)})
+    final = _doc({"read": _direction(8192, 2.0)})
+    text = ("note: both iodepth >= 1 and synchronous I/O engine {odd} \n" + json.dumps(interim, indent=2)
+            + "\n" + json.dumps({"not": "fio"}) + "\nfio: terminating on signal 2\n"
+            + json.dumps(final, indent=1) + "\n{\"fio version\": \"fio-3.33\", \"jobs\": [")
+    docs = split_documents(text)
+    assert docs == [interim, final]  # non-fio object and truncated tail are dropped
+    (m,) = parse_fio_text(text)
+    assert m["read"]["io_bytes"] == 8192 and m["source"] is None
+
+
+@pytest.mark.parametrize("text", ["", "fio: option <bs> outside of range\n", '{"a": 1}', "{{{"])
+def test_no_fio_document_raises(text: str):
+    with pytest.raises(FioParseError) as info:
+        parse_fio_text(text, source="x.json")
+    assert "\n" not in str(info.value) and "x.json" in str(info.value)
+
+
+def test_document_without_jobs_raises():
+    with pytest.raises(FioParseError):
+        parse_fio_document({"fio version": "fio-3.33", "jobs": []})
+
+
+def test_total_latency_when_lat_ns_has_percentiles():
+    lat = {"min": 1000, "max": 9000, "mean": 5000.0, "N": 3,
+           "percentile": {"50.000000": 4000, "99.900000": 8000, "0.00": 0}}
+    clat = {"min": 10, "max": 90, "mean": 50.0, "N": 3, "percentile": {"50.000000": 40}}
+    (m,) = parse_fio_document(_doc({"read": _direction(4096, 3.0, lat_ns=lat, clat_ns=clat)}))
+    assert m["read"]["lat_kind"] == "total"
+    assert m["read"]["lat_us"] == {"min": 1.0, "mean": 5.0, "p50": 4.0, "p95": None, "p99": None,
+                                   "p99.9": 8.0, "p99.99": None, "max": 9.0}
+
+
+def test_no_samples_gives_null_latency():
+    clat = {"min": 0, "max": 0, "mean": 0.0, "N": 0}
+    (m,) = parse_fio_document(_doc({"read": _direction(4096, 1.0, clat_ns=clat)}))
+    assert m["read"]["lat_kind"] == "completion" and m["read"]["lat_us"] is None
+
+
+def test_mixed_only_reporting():
+    (m,) = parse_fio_document(_doc({"mixed": _direction(2_000_000, 10.0)}))
+    assert m["read"] is None and m["write"] is None
+    assert m["mixed"]["io_bytes"] == 2_000_000
+    assert m["total"] == {"iops": 10.0, "MBps": approx(2.0)}
+    assert list(m)[-2:] == ["mixed", "total"]
+
+
+def test_mixed_ignored_when_read_write_present():
+    d = _direction(1_000_000, 5.0)
+    (m,) = parse_fio_document(_doc({"read": d, "write": d, "mixed": _direction(2_000_000, 10.0)}))
+    assert "mixed" not in m and m["total"]["iops"] == 10.0
+
+
+@pytest.mark.parametrize(("options", "expected"), [
+    ({"bs": "4k,64k", "runtime": "2m"}, {"bs_bytes": 4096, "runtime_s": 120.0}),
+    ({"bs": "4k-8k", "runtime": "30s"}, {"bs_bytes": 4096, "runtime_s": 30.0}),
+    ({"bs": ",8k"}, {"bs_bytes": 8192, "runtime_s": None}),
+    ({"bs": "nonsense", "runtime": "1 week"}, {"bs_bytes": None, "runtime_s": None}),
+    ({"rwmixread": "70"}, {"rwmixread": 70}),
+    ({"rwmixwrite": "30"}, {"rwmixread": 70}),
+])
+def test_workload_option_forms(options: dict, expected: dict):
+    doc = _doc({"job options": options, "read": _direction(4096, 1.0)})
+    doc["global options"] = {"bs": "1m", "iodepth": "8"}
+    (m,) = parse_fio_document(doc)
+    assert {k: m["workload"][k] for k in expected} == expected
+    assert m["workload"]["iodepth"] == 8
+
+
+def test_failed_job_error_text():
+    (m,) = parse_fio_document(_doc({"error": 5, "read": _direction(4096, 1.0)}))
+    assert m["status"] == "failed" and m["error"] == f"fio job error 5 ({os.strerror(5)})"
+    assert m["read"] is None and m["total"] is None

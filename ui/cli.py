@@ -1,0 +1,156 @@
+"""The headless command line (DESIGN §3.1).
+
+Exit codes: 0 done, 1 failure, 2 bad input (nothing written), 130 cancelled by Ctrl+C.
+Progress goes to stderr; stdout carries results, and for ``run`` its last line is the run folder.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from app import __version__
+from app.engines import EngineNotFound
+from app.experiments import CATALOG
+from app.params import ParamError, describe
+from app.safety import TargetRefused
+from ui import cli_text
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_CANCELLED = 0, 1, 2, 130
+
+
+class BadInput(Exception):
+    """Exit 2 with a one-line reason."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ssd-profiler",
+                                description="Profile an SSD with fio or DiskSpd, safely, on a folder.")
+    p.add_argument("--version", action="version", version=f"ssd-profiler {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    e = sub.add_parser("experiments", help="the experiment catalog with parameters and defaults")
+    e.add_argument("--json", action="store_true")
+    d = sub.add_parser("drives", help="volumes: mount point, device, size, free space")
+    d.add_argument("--json", action="store_true")
+    r = sub.add_parser("run", help="run experiments on a target folder")
+    r.add_argument("experiments", nargs="+", metavar="EXPERIMENT",
+                   help=f"{', '.join(CATALOG)} or all (all but quick)")
+    r.add_argument("--target", required=True, metavar="DIR", help="folder on the drive to test")
+    r.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="settings",
+                   help="parameter, e.g. runtime=2s, size=64MiB, queue-depth.queue_depths=1,4,16")
+    r.add_argument("--engine", choices=("fio", "diskspd"), default="fio")
+    r.add_argument("--out", metavar="RUNS_DIR", help="where run folders go (default: per-user data)")
+    r.add_argument("--seed", type=int, help="seed of the randomized trial order")
+    r.add_argument("--json", action="store_true", help="print the run summary as JSON")
+    i = sub.add_parser("import", help="normalized measurements from fio JSON output files")
+    i.add_argument("files", nargs="+", metavar="FILE")
+    i.add_argument("--json", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "experiments":
+            return cmd_experiments(args)
+        if args.command == "drives":
+            return cmd_drives(args)
+        if args.command == "run":
+            return cmd_run(args)
+        if args.command == "import":
+            return cmd_import(args)
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    except (BadInput, ParamError, TargetRefused) as exc:
+        print(f"ssd-profiler: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except EngineNotFound as exc:
+        print(f"ssd-profiler: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def cmd_experiments(args) -> int:
+    catalog = [{"id": cls.id, "title": cls.title, "summary": cls.summary,
+                "parameters": describe(cls)} for cls in CATALOG.values()]
+    if args.json:
+        print(json.dumps(catalog, indent=2))
+    else:
+        print(cli_text.catalog_text(catalog))
+    return EXIT_OK
+
+
+def cmd_drives(args) -> int:
+    from app.drives import list_volumes
+    volumes = list_volumes()
+    print(json.dumps(volumes, indent=2) if args.json else cli_text.volumes_text(volumes))
+    return EXIT_OK
+
+
+def cmd_import(args) -> int:
+    from app.engines.fio_result import parse_fio_text
+    results, problems = [], []
+    for name in args.files:
+        try:
+            text = Path(name).read_bytes().decode("utf-8-sig", errors="replace")
+            results += parse_fio_text(text, source=str(name))
+        except (OSError, ValueError) as exc:
+            problems.append(f"{name}: {exc.strerror if isinstance(exc, OSError) else exc}")
+    if args.json:
+        print(json.dumps(results, indent=2, allow_nan=False))
+    elif results:
+        print(cli_text.measurements_text(results))
+    for problem in problems:
+        print(f"ssd-profiler: error: {problem}", file=sys.stderr)
+    return EXIT_BAD_INPUT if problems else EXIT_OK
+
+
+def _settings(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise BadInput(f"--set expects NAME=VALUE, got {pair!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def cmd_run(args) -> int:
+    from jobs.session import prepare_run
+
+    if args.engine != "fio":
+        raise BadInput("the DiskSpd engine is not available yet; use --engine fio")
+    session = prepare_run(args.experiments, _settings(args.settings), args.target,
+                          runs_root=Path(args.out) if args.out else None, seed=args.seed,
+                          command_line=["ssd-profiler", "run", *sys.argv[2:]])
+    cancel = session.cancel
+    previous = signal.signal(signal.SIGINT, lambda *_: _on_interrupt(cancel))
+    try:
+        final = None
+        progress = cli_text.Progress(sys.stderr)
+        for event in session.runner.events():
+            progress.show(event)
+            final = event
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if args.json:
+        print(json.dumps({"status": final.status, "run_dir": final.run_dir,
+                          "summary": final.summary}, allow_nan=False))
+    print(final.run_dir)
+    return {"done": EXIT_OK, "cancelled": EXIT_CANCELLED}.get(final.status, EXIT_FAILED)
+
+
+def _on_interrupt(cancel: threading.Event) -> None:
+    if not cancel.is_set():
+        print("\nssd-profiler: cancelling: stopping the engine, keeping finished trials...",
+              file=sys.stderr, flush=True)
+    cancel.set()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
