@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 from app.engines import EngineNotFound
 
@@ -26,10 +27,12 @@ STOP_WAITS_S = (1.5, 1.0, 1.0)  # after trigger file, after terminate, after kil
 
 
 class EngineProcess:
-    def __init__(self, argv: list[str], trigger_file: Path | None = None,
+    def __init__(self, argv: list[str], graceful_stop: Callable[[], None] | None = None,
                  cwd: Path | None = None) -> None:
+        """``graceful_stop`` asks the engine to end and print its result (fio: create the
+        trigger file; DiskSpd: set its -yp event); None skips straight to terminate."""
         self.argv = list(argv)
-        self.trigger_file = trigger_file
+        self.graceful_stop = graceful_stop
         self.started = time.monotonic()
         self.stop_reason: str | None = None
         self._stdout = bytearray()
@@ -106,13 +109,13 @@ class EngineProcess:
         if self.proc.poll() is not None:
             return "exited"
         waits = STOP_WAITS_S
-        if self.trigger_file is not None:
+        if self.graceful_stop is not None:
             try:
-                self.trigger_file.touch()
+                self.graceful_stop()
             except OSError as exc:
-                log.warning("cannot create trigger file %s: %s", self.trigger_file, exc)
+                log.warning("graceful stop of %s failed: %s", self.argv[0], exc)
             if self._wait(waits[0]):
-                return "trigger"
+                return "graceful"
         self._signal(terminate=True)
         if self._wait(waits[1]):
             return "terminate"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 import logging
+import shutil
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -45,6 +47,9 @@ class TrialRunner:
         self._files: list[Path] = []
         self._proc: EngineProcess | None = None
         self._created_folder = False
+        # fio writes *-verify.state files into its working folder when a trigger file stops it:
+        # give it a private scratch folder, removed at the end, instead of the user's target.
+        self._workdir = Path(tempfile.mkdtemp(prefix="ssd-profiler-engine-"))
 
     # -- public -----------------------------------------------------------------------------
     def events(self) -> Iterator[Event]:
@@ -94,6 +99,8 @@ class TrialRunner:
         if not any(t.workload.reads for t in trials):
             return  # write-only: fio creates the file; a pre-fill would skew e.g. the SLC test
         argv = self.engine.prepare_argv(test_file, exp.size, self._trigger(test_file), exp.direct)
+        if argv is None:
+            return  # the engine fills the file itself
         self.store.log_command(argv, f"prepare {exp.id}")
         yield LogMessage(" ".join(argv), "command")
         yield LogMessage(f"writing the {exp.size >> 20} MiB test file for {exp.id} once")
@@ -117,12 +124,13 @@ class TrialRunner:
         limit = trial.runtime_s + trial.ramp_s + self.grace_s
         live = self.engine.live()
         proc = self._start(argv, test_file)
-        problem = None
+        problem, samples = None, []
         try:
             while True:
                 exited = proc.poll() is not None
                 for interval in live.feed(proc.read_text(0.0 if exited else POLL_S)):
-                    yield self._sample(trial, interval)
+                    samples.append(self._sample(trial, interval))
+                    yield samples[-1]
                 if exited:
                     break
                 self._check_stop(proc, limit)
@@ -132,8 +140,16 @@ class TrialRunner:
             problem = str(exc)
         rc = proc.finish()
         for interval in live.feed(proc.read_text(0.0)):
-            yield self._sample(trial, interval)
+            samples.append(self._sample(trial, interval))
+            yield samples[-1]
         self._proc = None
+        # An engine without live output (DiskSpd) is charted from OS disk counters while it
+        # runs; its own per-second series replaces them once the trial is over.
+        final = getattr(live, "final_intervals", None)
+        replacement = final(proc.stdout_bytes.decode("utf-8", errors="replace")) if final else None
+        if replacement:
+            samples = [self._sample(trial, interval) for interval in replacement]
+        self.store.append_samples(s.row() for s in samples)
         record = self._record(trial, argv, proc, rc, started_at, problem)
         self.store.add_trial(record)
         frozen = copy.deepcopy(record)
@@ -177,16 +193,14 @@ class TrialRunner:
 
     def _sample(self, trial: Trial, interval) -> Sample:
         end = interval.end_epoch_s or time.time()
-        sample = Sample(trial.index, round(end - self.t0, 3), interval.read_MBps, interval.read_iops,
-                        interval.read_lat_us, interval.write_MBps, interval.write_iops,
-                        interval.write_lat_us)
-        self.store.append_samples([sample.row()])
-        return sample
+        return Sample(trial.index, round(end - self.t0, 3), interval.read_MBps, interval.read_iops,
+                      interval.read_lat_us, interval.write_MBps, interval.write_iops,
+                      interval.write_lat_us)
 
     def _start(self, argv: list[str], test_file: Path) -> EngineProcess:
         trigger = self._trigger(test_file)
         trigger.unlink(missing_ok=True)
-        self._proc = EngineProcess(argv, trigger, cwd=test_file.parent)
+        self._proc = EngineProcess(argv, self.engine.graceful_stop(trigger), cwd=self._workdir)
         return self._proc
 
     def _check_stop(self, proc: EngineProcess, limit_s: float) -> None:
@@ -218,6 +232,7 @@ class TrialRunner:
         self._abort("cleanup")
         for path in self._files:
             self._remove(path)
+        shutil.rmtree(self._workdir, ignore_errors=True)
         folders = [self.target.data_dir] + ([self.target.folder] if self._created_folder else [])
         for folder in folders:
             try:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from app import __version__
 from app.drives import volume_for
-from app.engines.fio import FioEngine
+from app.engines.registry import locate_engine
 from app.host import host_info
 from app.params import values_json
 from app.plan import RunPlan, experiments_from_settings, plan_run
@@ -32,11 +32,13 @@ class RunSession:
 def prepare_run(names: list[str], settings: dict[str, str], target: str,
                 runs_root: Path | None = None, seed: int | None = None,
                 command_line: list[str] | None = None, engine_path: str | None = None,
-                watchdog_grace_s: float = 30.0) -> RunSession:
-    """Raises ParamError, TargetRefused or EngineNotFound before writing anything."""
+                watchdog_grace_s: float = 30.0, engine: str | None = None) -> RunSession:
+    """Raises ParamError, TargetRefused or EngineNotFound before writing anything.
+
+    ``engine`` is "fio" or "diskspd" (None: DiskSpd on Windows when installed, else fio)."""
     experiments = experiments_from_settings(names, settings)
     checked = check_target(target, max(e.size for e in experiments))
-    engine = FioEngine.locate(engine_path)
+    engine = locate_engine(engine, engine_path)
     plan = plan_run(experiments, seed)
     record = {
         "app_version": __version__,

@@ -42,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--target", required=True, metavar="DIR", help="folder on the drive to test")
     r.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="settings",
                    help="parameter, e.g. runtime=2s, size=64MiB, queue-depth.queue_depths=1,4,16")
-    r.add_argument("--engine", choices=("fio", "diskspd"), default="fio")
+    r.add_argument("--engine", choices=("fio", "diskspd"),
+                   help="default: DiskSpd on Windows when installed, fio elsewhere")
     r.add_argument("--out", metavar="RUNS_DIR", help="where run folders go (default: per-user data)")
     r.add_argument("--seed", type=int, help="seed of the randomized trial order")
     r.add_argument("--json", action="store_true", help="print the run summary as JSON")
@@ -123,11 +124,9 @@ def _settings(pairs: list[str]) -> dict[str, str]:
 def cmd_run(args) -> int:
     from jobs.session import prepare_run
 
-    if args.engine != "fio":
-        raise BadInput("the DiskSpd engine is not available yet; use --engine fio")
     session = prepare_run(args.experiments, _settings(args.settings), args.target,
                           runs_root=Path(args.out) if args.out else None, seed=args.seed,
-                          command_line=["ssd-profiler", "run", *sys.argv[2:]])
+                          command_line=["ssd-profiler", "run", *sys.argv[2:]], engine=args.engine)
     cancel = session.cancel
     previous = signal.signal(signal.SIGINT, lambda *_: _on_interrupt(cancel))
     try:

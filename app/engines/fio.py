@@ -132,6 +132,11 @@ class FioEngine:
                      direct: bool = True) -> list[str]:
         return prepare_argv(self.path, test_file, size_bytes, trigger_file, direct)
 
+    @staticmethod
+    def graceful_stop(trigger_file: Path):
+        """fio ends all jobs, prints its final JSON and exits 0 when this file appears."""
+        return trigger_file.touch
+
     def live(self) -> "FioLive":
         return FioLive()
 
