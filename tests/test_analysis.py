@@ -8,10 +8,8 @@ from pathlib import Path
 import pytest
 
 _REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # the repo is not installed into the venv; make `app` importable
-    sys.path.insert(0, str(_REPO))
 
-from app import analysis as an  # noqa: E402
+from app import analysis as an
 
 # --- summarize / relative_spread -----------------------------------------------------------
 

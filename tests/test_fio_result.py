@@ -13,10 +13,8 @@ from pathlib import Path
 import pytest
 
 _REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # the repo is not installed into the venv; make `app` importable
-    sys.path.insert(0, str(_REPO))
 
-from app.engines.fio_result import (  # noqa: E402
+from app.engines.fio_result import (
     FioParseError,
     parse_fio_document,
     parse_fio_text,

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# One-step set-up for a fresh Debian/Ubuntu machine (see README):
+#   bash setup.sh app    install what is needed, then open SSD Profiler
+#   bash setup.sh test   install what is needed, then run the whole test suite (GUI under Xvfb)
+set -euo pipefail
+cd "$(dirname "$0")"
+mode="${1:-app}"; shift || true
+
+# fio and smartctl are external engines; Xvfb runs the GUI tests; the rest is what Qt needs.
+SYSTEM_PACKAGES=(fio smartmontools xvfb xauth python3-venv libegl1 libgl1 libfontconfig1
+  libdbus-1-3 libglib2.0-0 libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4
+  libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0
+  libxcb-xinerama0 libxcb-xkb1)
+
+install_system_packages() {
+  command -v dpkg-query >/dev/null || { echo "not a Debian/Ubuntu system: install fio, smartmontools and Xvfb yourself" >&2; return; }
+  local missing=()
+  for pkg in "${SYSTEM_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "installing system packages: ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+install_python_env() {
+  local py; py="$(command -v python3.11 || command -v python3)"
+  "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11 or newer is needed" >&2; exit 1; }
+  [ -x .venv/bin/python ] || "$py" -m venv .venv
+  .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+}
+
+install_system_packages
+install_python_env
+case "$mode" in
+  app)  exec .venv/bin/ssd-profiler "$@" ;;
+  test) exec xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python -m pytest "$@" ;;
+  *)    echo "usage: bash setup.sh app|test" >&2; exit 2 ;;
+esac

@@ -1,0 +1,37 @@
+"""Shared test helpers: fixture files, the CLI as a real subprocess, fake engines on PATH."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = Path(os.environ.get("SSD_PROFILER_FIXTURES", REPO.parent / "shared" / "fixtures"))
+FAKES = REPO / "tests" / "fakes"
+TINY = ["--set", "runtime=1s", "--set", "size=32MiB"]
+
+
+def run_cli(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """``ssd-profiler ARGS`` as a user runs it: a separate process, text output captured."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "ui.main", *args], cwd=REPO, env=full_env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def run_json(run_dir: str | Path) -> dict:
+    return json.loads((Path(run_dir) / "run.json").read_text())
+
+
+@pytest.fixture
+def fake_fio_env(tmp_path) -> dict:
+    """PATH with the fake fio first; pick its behaviour with FAKE_FIO_MODE."""
+    return {"PATH": f"{FAKES}{os.pathsep}{os.environ['PATH']}", "SSD_PROFILER_FIO": str(FAKES / "fio")}
+
+
+def tree(folder: Path) -> list[str]:
+    """Every path under ``folder`` (to prove that nothing was written)."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) if folder.exists() else []

@@ -1,0 +1,92 @@
+"""The experiment catalog, declarative parameters and the planner."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.experiments import ALL, CATALOG, expand_ids
+from app.params import ParamError, build, describe
+from app.plan import experiments_from_settings, plan_run
+from app.units import GiB, KiB, MiB, UnitError, parse_duration, parse_size
+from conftest import run_cli
+
+
+def test_units_parse_what_users_type():
+    assert parse_size("4k") == parse_size("4KiB") == 4 * KiB
+    assert parse_size("256MiB") == 256 * MiB and parse_size("1GiB") == GiB
+    assert parse_size("1MB") == 1_000_000  # an explicit B after an SI prefix is decimal
+    assert parse_duration("30") == parse_duration("30s") == 30.0
+    assert parse_duration("2m") == 120.0 and parse_duration("500ms") == 0.5
+    with pytest.raises(UnitError):
+        parse_size("lots")
+
+
+def test_catalog_has_the_seven_experiments_with_defaults():
+    assert list(CATALOG) == ["zero-queue", "block-size", "rw-mix", "queue-depth", "tail-latency",
+                             "slc-cache", "quick"]
+    assert "quick" not in ALL and expand_ids(["all", "quick"]) == list(CATALOG)
+    zq = build(CATALOG["zero-queue"])
+    assert [w.label for w in zq.workloads()] == ["RND4K Q1T1 read", "RND4K Q1T1 write",
+                                                 "SEQ128K Q1T1 read", "SEQ128K Q1T1 write"]
+    qd = build(CATALOG["queue-depth"], {"sweep": "numjobs", "queue_depths": "1,4"})
+    assert [(w.iodepth, w.numjobs) for w in qd.workloads()] == [(1, 1), (1, 4)]
+    bs = build(CATALOG["block-size"])
+    assert len(bs.workloads()) == 18 and bs.iodepth == 8
+    quick = build(CATALOG["quick"])
+    assert "RND4K Q32T16 read" in [w.label for w in quick.workloads()]
+
+
+def test_experiments_json_lists_parameters_and_defaults():
+    done = run_cli("experiments", "--json")
+    assert done.returncode == 0, done.stderr
+    catalog = json.loads(done.stdout)
+    assert [e["id"] for e in catalog] == list(CATALOG)
+    for exp in catalog:
+        names = {p["name"] for p in exp["parameters"]}
+        assert {"runtime", "ramp", "size", "repetitions", "warmup", "randomize", "direct",
+                "interval"} <= names
+        assert all("default" in p and p["help"] for p in exp["parameters"])
+    qd = next(e for e in catalog if e["id"] == "queue-depth")
+    depths = next(p for p in qd["parameters"] if p["name"] == "queue_depths")
+    assert depths["default"] == [1, 2, 4, 8, 16, 32, 64, 128, 256]
+
+
+@pytest.mark.parametrize("settings, name", [
+    ({"runtime": "soon"}, "runtime"), ({"size": "1MiB"}, "size"), ({"repetitions": "0"}, "repetitions"),
+    ({"block_sizes": "4k,4k"}, "block_sizes"), ({"patterns": "diagonal"}, "patterns"),
+    ({"warmup": "maybe"}, "warmup"), ({"colour": "red"}, "colour"),
+])
+def test_bad_parameters_name_the_field(settings, name):
+    with pytest.raises(ParamError) as info:
+        experiments_from_settings(["block-size"], settings)
+    assert info.value.name == name
+
+
+def test_plan_has_warmups_first_blocked_rounds_and_a_reproducible_seed():
+    exps = experiments_from_settings(["zero-queue"], {"repetitions": "3"})
+    plan = plan_run(exps, seed=42)
+    trials = plan.trials
+    assert len(trials) == 4 + 12 and plan.seed == 42
+    assert all(t.warmup for t in trials[:4]) and not any(t.warmup for t in trials[4:])
+    for rep in (1, 2, 3):  # each round holds every workload once
+        assert len({t.workload for t in trials if t.repetition == rep and not t.warmup}) == 4
+    assert [t.workload for t in plan_run(exps, seed=42).trials] == [t.workload for t in trials]
+    assert [t.index for t in trials] == list(range(16))
+    ordered = plan_run(experiments_from_settings(["zero-queue"], {"randomize": "false"}), 1)
+    assert [t.workload.label for t in ordered.trials[4:8]] == [w.label for w in exps[0].workloads()]
+
+
+def test_scoped_settings_apply_to_one_experiment_only():
+    qd, tail = experiments_from_settings(["queue-depth", "tail-latency"],
+                                         {"queue-depth.queue_depths": "1,2", "runtime": "2s"})
+    assert qd.queue_depths == (1, 2) and tail.queue_depths == (8, 32)
+    assert qd.runtime == tail.runtime == 2.0
+    with pytest.raises(ParamError):
+        experiments_from_settings(["zero-queue"], {"queue_depths": "1"})
+
+
+def test_describe_round_trips_defaults():
+    for cls in CATALOG.values():
+        for p in describe(cls):
+            assert build(cls, {p["name"]: p["default_text"]}) == build(cls)

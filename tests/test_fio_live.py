@@ -1,0 +1,83 @@
+"""The live splitter on real fio output: cumulative documents -> per-interval samples."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from app.engines.fio import trial_argv
+from app.engines.fio_live import DocumentStream, IntervalSplitter
+from app.engines.fio_result import parse_fio_text
+from app.plan import Trial
+from app.workloads import Workload
+
+pytestmark = pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")
+
+
+def _run_fio(tmp_path, runtime_s=2.0, ramp_s=0.0, interval_s=0.5, workload=None) -> str:
+    trial = Trial(0, "test", workload or Workload("randread", 4096, 4), 1, False, runtime_s, ramp_s,
+                  32 << 20, True, interval_s)
+    argv = trial_argv(shutil.which("fio"), trial, tmp_path / "f.dat", tmp_path / "stop")
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _split(text: str, chunk: int) -> list:
+    stream, splitter, out = DocumentStream(), IntervalSplitter(), []
+    for i in range(0, len(text), chunk):
+        for doc in stream.feed(text[i:i + chunk]):
+            if (interval := splitter.update(doc)) is not None:
+                out.append(interval)
+    return out
+
+
+def test_intervals_are_differences_not_running_averages(tmp_path):
+    text = _run_fio(tmp_path)
+    docs = DocumentStream().feed(text)
+    assert len(docs) >= 4  # interim documents every 0.5 s plus the final one
+    intervals = _split(text, chunk=777)  # arbitrary chunking must not matter
+    assert intervals == _split(text, chunk=len(text))
+    assert len(intervals) >= 3
+    final = parse_fio_text(text)[0]["read"]
+    # the intervals' bytes add up to the final io_bytes (each interval = Δbytes)
+    total_mb = sum(i.read_MBps * i.duration_s for i in intervals)
+    assert total_mb * 1e6 == pytest.approx(final["io_bytes"], rel=0.02)
+    assert all(i.write_iops == 0 and i.write_lat_us is None for i in intervals)
+    assert all(i.read_lat_us and i.read_lat_us > 0 for i in intervals)
+    # the run's mean latency is the I/O-weighted mean of the interval means
+    weighted = sum(i.read_lat_us * i.read_iops * i.duration_s for i in intervals)
+    weight = sum(i.read_iops * i.duration_s for i in intervals)
+    assert weighted / weight == pytest.approx(final["lat_us"]["mean"], rel=0.02)
+
+
+def test_ramp_time_reset_starts_a_new_baseline(tmp_path):
+    text = _run_fio(tmp_path, runtime_s=1.5, ramp_s=1.0, interval_s=0.25)
+    intervals = _split(text, chunk=4096)
+    final = parse_fio_text(text)[0]["read"]
+    after_reset = [i for i in intervals if i.read_lat_us is not None]
+    assert after_reset and all(i.read_MBps >= 0 for i in intervals)
+    # no interval can claim more bytes than the whole post-ramp result plus the ramp itself
+    assert max(i.read_MBps for i in intervals) < 100 * final["MBps"] + 1
+
+
+def test_text_between_documents_and_counter_resets_are_tolerated():
+    def doc(io, ios, runtime, mean):
+        side = {"io_bytes": io, "total_ios": ios, "runtime": runtime,
+                "lat_ns": {"mean": mean, "N": ios}}
+        return json.dumps({"timestamp_ms": 1000 + runtime, "jobs": [{"read": side, "write": {}}]}, indent=1)
+
+    text = ("note: both iodepth >= 1 and synchronous I/O engine are selected\n"
+            + doc(1_000_000, 100, 1000, 50_000) + "\n"
+            + doc(3_000_000, 300, 2000, 60_000) + "\nfio: {not json} text\n"
+            + doc(500_000, 50, 500, 40_000) + "\n"        # reset (ramp end): new baseline
+            + doc(1_500_000, 150, 1500, 45_000) + "\n"
+            + doc(1_500_100, 150, 1550, 45_000) + "\n")   # final doc 50 ms later: dropped
+    intervals = _split(text, chunk=50)
+    assert [round(i.read_MBps, 3) for i in intervals] == [1.0, 2.0, 1.0]
+    assert intervals[1].read_iops == pytest.approx(200.0)
+    # (60000*300 - 50000*100) / 200 ns = 65 µs
+    assert intervals[1].read_lat_us == pytest.approx(65.0)
+    assert intervals[2].read_lat_us == pytest.approx((45_000 * 150 - 40_000 * 50) / 100 / 1000)

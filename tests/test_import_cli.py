@@ -1,0 +1,73 @@
+"""`ssd-profiler import --json` on every fio fixture prints measurements that match the file."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import FIXTURES, run_cli
+
+FIO_FILES = sorted(p for p in (FIXTURES / "fio").glob("*") if p.suffix in (".json", ".txt"))
+
+
+def test_every_fio_fixture_imports():
+    assert len(FIO_FILES) == 14
+    done = run_cli("import", *map(str, FIO_FILES), "--json")
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    assert {r["source"] for r in results} == {str(p) for p in FIO_FILES}
+    for r in results:
+        assert r["engine"] == "fio" and r["job"] is not None
+        assert r["status"] in ("ok", "failed")
+        if r["status"] == "ok":
+            assert r["total"] is not None
+
+
+def _final_doc(text: str) -> dict:
+    decoder, pos, last = json.JSONDecoder(), 0, None
+    while (pos := text.find("{", pos)) >= 0:
+        try:
+            doc, pos = decoder.raw_decode(text, pos)
+            last = doc if isinstance(doc, dict) and ("jobs" in doc or "client_stats" in doc) else last
+        except json.JSONDecodeError:
+            pos += 1
+    return last
+
+
+@pytest.mark.parametrize("path", FIO_FILES, ids=lambda p: p.name)
+def test_import_values_match_the_file(path):
+    """Each job's IOPS, MB/s (bw_bytes / 1e6, else bw KiB/s x 1024 / 1e6) and mean latency
+    (ns / 1000, or fio 2.x µs) equal the numbers printed in the file."""
+    doc = _final_doc(path.read_text())
+    jobs = doc["jobs"] if "jobs" in doc else doc["client_stats"]
+    done = run_cli("import", str(path), "--json")
+    results = json.loads(done.stdout)
+    assert len(results) == len(jobs)
+    for job, m in zip(jobs, results):
+        assert m["job"] == job["jobname"]
+        for direction in ("read", "write"):
+            side, got = job[direction], m[direction]
+            if job.get("error") or not side.get("total_ios", side["io_bytes"]):
+                assert got is None
+                continue
+            assert got["iops"] == pytest.approx(float(side["iops"]))
+            expect = side["bw_bytes"] if "bw_bytes" in side else side["bw"] * 1024
+            assert got["MBps"] == pytest.approx(expect / 1e6)
+            lat = side.get("lat_ns" if got["lat_kind"] == "total" else "clat_ns")
+            lat, scale = (lat, 1000) if lat else (side["lat" if got["lat_kind"] == "total" else "clat"], 1)
+            assert got["lat_us"]["mean"] == pytest.approx(lat["mean"] / scale)
+
+
+def test_failed_job_is_reported_as_failed_not_zeros():
+    path = FIXTURES / "fio" / "fio-3.33-macos-sync-job-error22-stderr-preamble-json.txt"
+    done = run_cli("import", str(path), "--json")
+    (m,) = json.loads(done.stdout)
+    assert m["status"] == "failed" and "22" in m["error"] and m["read"] is None and m["total"] is None
+
+
+def test_unreadable_file_gives_exit_2_and_a_reason(tmp_path):
+    bogus = tmp_path / "notes.txt"
+    bogus.write_text("hello")
+    done = run_cli("import", str(bogus), str(tmp_path / "missing.json"))
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 2 and "no fio JSON" in done.stderr
