@@ -1,20 +1,72 @@
-"""Volumes and the one a target lives on (basic: psutil partitions; identity comes later)."""
+"""Volumes, the physical drive each lives on, and what the app can learn about that drive.
+
+``list_volumes`` / ``volume_for`` (psutil partitions + the OS's own mapping: lsblk and sysfs on
+Linux, PowerShell on Windows, diskutil on macOS) are cheap and start no SMART read.
+``drives_report`` adds the temperature source per drive (one probe read each) for
+``ssd-profiler drives``; ``describe_drive`` adds the SMART snapshot for run.json. Serial numbers
+identify a person's hardware, so every function here masks them unless ``show_serial=True``
+(the SMART snapshot's serial too). All results are JSON-ready dicts.
+"""
 from __future__ import annotations
 
+import logging
 import os
+import sys
 from pathlib import Path
 
 import psutil
 
+log = logging.getLogger(__name__)
+
 _PSEUDO_FS = {"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "securityfs", "pstore",
               "debugfs", "tracefs", "configfs", "fusectl", "mqueue", "hugetlbfs", "bpf", "autofs",
               "binfmt_misc", "nsfs", "squashfs", "efivarfs", "rpc_pipefs", "tmpfs", "overlay"}
+IDENTITY_KEYS = ("disk_name", "disk", "smart_device", "smart_type", "bus", "model", "serial",
+                 "firmware", "capacity_bytes", "rotational", "removable", "encrypted", "stack",
+                 "link", "identity_note")
 
 
-def list_volumes() -> list[dict]:
-    """Mounted volumes a user could test on: mount point, device, file system, size, free."""
-    volumes = []
-    seen = set()
+def mask_serial(serial: str | None) -> str | None:
+    """``S4EVNX0NA32843N`` -> ``S4***********3N``: enough to tell two drives apart on screen,
+    not enough to identify the unit in a shared report."""
+    if not serial:
+        return serial
+    return "*" * len(serial) if len(serial) <= 6 else serial[:2] + "*" * (len(serial) - 4) + serial[-2:]
+
+
+def _platform_identities(partitions) -> dict[str, dict]:
+    """Identity per mount point from the OS's own tools; {} entries where it has none."""
+    out: dict[str, dict] = {}
+    if sys.platform.startswith("linux"):
+        from app import devices_linux
+        doc, why = devices_linux.run_lsblk()
+        if doc is None:
+            log.info("lsblk unavailable (%s); using sysfs only", why)
+        index = devices_linux.parse_lsblk(doc) if doc else {}
+        for part in partitions:
+            try:
+                st_dev = os.stat(part.mountpoint).st_dev
+            except OSError:
+                st_dev = None
+            out[part.mountpoint] = devices_linux.identify(part.device, st_dev, index)
+    elif sys.platform == "win32":
+        from app import devices_windows
+        letters, why = devices_windows.identify_all()
+        for part in partitions:
+            letter = part.mountpoint[:1].upper()
+            out[part.mountpoint] = letters.get(letter) or {"identity_note": why or f"no disk for {letter}:"}
+    elif sys.platform == "darwin":
+        from app import devices_macos
+        for part in partitions:
+            out[part.mountpoint] = devices_macos.identify(part.device or part.mountpoint)
+    return out
+
+
+def list_volumes(show_serial: bool = False) -> list[dict]:
+    """Mounted volumes a user could test on: mount point, device, file system, size, free, and
+    the physical drive (``IDENTITY_KEYS``: bus NVMe/SATA/USB/virtual/..., model, serial, firmware,
+    capacity, rotational (None = unknown, e.g. virtual disks), PCIe link on Linux)."""
+    chosen, seen = [], set()
     for part in psutil.disk_partitions(all=True):
         if part.mountpoint in seen:
             continue
@@ -27,22 +79,103 @@ def list_volumes() -> list[dict]:
         if usage.total == 0:
             continue
         seen.add(part.mountpoint)
+        chosen.append((part, usage))
+    try:
+        identities = _platform_identities([p for p, _ in chosen])
+    except Exception:  # identity is a bonus; the volume list must still come back
+        log.warning("drive identification failed", exc_info=True)
+        identities = {}
+    volumes = []
+    for part, usage in chosen:
+        ident = {k: None for k in IDENTITY_KEYS} | {"stack": [], "identity_note": ""}
+        ident.update({k: v for k, v in identities.get(part.mountpoint, {}).items() if k in IDENTITY_KEYS})
+        if not show_serial:
+            ident["serial"] = mask_serial(ident["serial"])
         volumes.append({"mountpoint": part.mountpoint, "device": part.device,
                         "fstype": part.fstype, "total_bytes": usage.total,
-                        "free_bytes": usage.free, "model": None})
+                        "free_bytes": usage.free, **ident})
     return sorted(volumes, key=lambda v: v["mountpoint"])
 
 
-def volume_for(path: str | os.PathLike) -> dict | None:
+def volume_for(path: str | os.PathLike, show_serial: bool = False) -> dict | None:
     """The volume holding ``path`` (its longest matching mount point)."""
     here = Path(os.path.abspath(path))
     while not here.exists() and here != here.parent:
         here = here.parent
     real = os.path.realpath(here)
     best = None
-    for volume in list_volumes():
+    for volume in list_volumes(show_serial):
         mount = volume["mountpoint"]
         inside = real == mount or real.startswith(mount.rstrip(os.sep) + os.sep)
         if inside and (best is None or len(mount) > len(best["mountpoint"])):
             best = volume
     return best
+
+
+def temperature_source(volume: dict, smartctl: str = "smartctl", sysfs_root: str = "/sys"):
+    """(TemperatureSource | None, reason) for a volume dict; see ``app.thermal``."""
+    from app.thermal import find_temperature_source
+    return find_temperature_source(volume, sysfs_root=sysfs_root, smartctl=smartctl)
+
+
+def _temperature_fields(volume: dict, smartctl: str, sysfs_root: str) -> dict:
+    source, reason = temperature_source(volume, smartctl, sysfs_root)
+    current = None
+    if source is not None:
+        try:
+            current = source.read()
+        except Exception as exc:  # it read once during the probe; a second failure is news
+            reason = f"temperature read failed: {exc}"
+    limits = source.thresholds() if source is not None else {"warning_c": None, "critical_c": None}
+    return {"temperature_source": source.name if source else None,
+            "temperature_detail": source.detail if source else None, "temperature_c": current,
+            "temperature_reason": "" if source else reason,
+            "temperature_notes": reason if source else "",
+            "warning_temp_c": limits["warning_c"], "critical_temp_c": limits["critical_c"]}
+
+
+def drives_report(show_serial: bool = False, smartctl: str = "smartctl", sysfs_root: str = "/sys") -> list[dict]:
+    """What ``ssd-profiler drives [--json]`` prints: one dict per volume, ``list_volumes`` keys
+    plus temperature_source (hwmon|smartctl|psutil|None), temperature_detail (path or command),
+    temperature_c, temperature_reason ("temperature unavailable: ..." when there is no source,
+    else ""), temperature_notes (why earlier sources were skipped), warning_temp_c and
+    critical_temp_c where the source knows them. One probe per physical drive."""
+    by_disk: dict = {}
+    report = []
+    for volume in list_volumes(show_serial):
+        key = volume.get("disk") or volume["device"]
+        if key not in by_disk:
+            by_disk[key] = _temperature_fields(volume, smartctl, sysfs_root)
+        report.append({**volume, **by_disk[key]})
+    return report
+
+
+def describe_drive(path: str | os.PathLike, show_serial: bool = False, smartctl: str = "smartctl",
+                   sysfs_root: str = "/sys", with_smart: bool = True) -> dict:
+    """Everything known about the drive holding ``path``, for run.json's ``drive``: the volume
+    and identity (``list_volumes`` keys), the temperature fields of ``drives_report``, and
+    ``smart`` (a snapshot from ``app.smart.snapshot``, or None) with ``smart_reason``. Where the
+    OS gives no model/firmware/capacity (e.g. some USB bridges), SMART's fill them in."""
+    from app import smart
+    volume = volume_for(path, show_serial=True) or {
+        "mountpoint": None, "device": None, "fstype": None, "total_bytes": None, "free_bytes": None,
+        **{k: None for k in IDENTITY_KEYS}, "stack": [], "identity_note": f"no mounted volume holds {path}"}
+    out = {**volume, **_temperature_fields(volume, smartctl, sysfs_root),
+           "smart": None, "smart_reason": "SMART snapshot not requested"}
+    device = volume.get("smart_device")
+    if with_smart and device:
+        snap, why = smart.snapshot(device, smartctl, volume.get("smart_type"))
+        out["smart"], out["smart_reason"] = snap, why
+        for key in ("model", "serial", "firmware", "capacity_bytes"):
+            if snap and out.get(key) is None:
+                out[key] = snap.get(key)
+        for key in ("warning_temp_c", "critical_temp_c"):
+            if snap and snap.get(key) is not None:
+                out[key] = snap[key]  # Identify Controller values beat hwmon's settable temp1_max
+    elif with_smart:
+        out["smart_reason"] = "no device to ask smartctl about"
+    if not show_serial:
+        out["serial"] = mask_serial(out.get("serial"))
+        if out["smart"]:
+            out["smart"] = {**out["smart"], "serial": mask_serial(out["smart"].get("serial"))}
+    return out

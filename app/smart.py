@@ -1,0 +1,379 @@
+"""smartctl: run it safely and read its output (JSON or text) into one normalized dict.
+
+Why our own parser beside pySMART: the live temperature poll needs ``smartctl -j -A`` under a
+timeout (pySMART parses text with no timeout and misses ``warning_temp_time``), and saved outputs
+come as text from every smartctl version and locale: CRLF line ends and thousands separators
+``,`` ``.`` ``’`` NBSP (Windows code page) or NARROW NBSP, e.g. ``500.107.862.016``. Facts and
+JSON paths: ../shared/reference/devices.md §2. The normalized dict has every key of ``FIELDS``
+(``None`` when the output does not state it); temperatures are °C, times minutes, bytes bytes.
+``warning_temp_c``/``critical_temp_c``: NVMe WCTEMP/CCTEMP, ATA SCT recommended/limit maximum,
+SCSI trip temperature. ``host_writes_source`` says how ``host_writes_bytes`` was derived, because
+ATA vendors count attribute 241 in LBAs, 32 MiB or GiB.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+log = logging.getLogger(__name__)
+
+NVME_DATA_UNIT_BYTES = 512_000
+TIMEOUT_S = 20.0
+EXIT_BITS = ("command line did not parse", "device open failed", "a SMART command failed",
+             "SMART status: DISK FAILING", "prefail attribute at or below threshold",
+             "attribute at or below threshold in the past", "error log has errors",
+             "self-test log has errors")
+FIELDS = ("model", "serial", "firmware", "capacity_bytes", "protocol", "device_type",
+          "rotation_rpm", "temperature_c", "temperature_sensors_c", "warning_temp_c",
+          "critical_temp_c", "warning_temp_time_min", "critical_temp_time_min", "critical_warning",
+          "data_units_written", "host_writes_bytes", "host_writes_source", "host_reads_bytes",
+          "power_on_hours", "power_cycles", "assessment", "media_errors", "percentage_used",
+          "available_spare", "exit_status", "exit_bits", "messages", "format", "smartctl_version")
+_SEP = ".,'\u2019\u00a0\u202f\ufffd "
+_INT = re.compile(r"(?<![\d.,])(\d{1,3}(?:([" + _SEP + r"])\d{3})(?:\2\d{3})*|\d+)(?!\d)")
+_ATTR = re.compile(r"^\s*(\d{1,3})\s+(\S+)\s+0x[0-9a-fA-F]{4}\s+\d+\s+\d+\s+\S+\s+\S+\s+\S+\s+\S+\s+(.+)$")
+_DEVSTAT = re.compile(r"^\s*0x[0-9a-fA-F]{2}\s+0x[0-9a-fA-F]{3}\s+\d+\s+(\d+)\s+\S+\s+(.+?)\s*$")
+_ATA_WRITE_UNITS = {"total_lbas_written": None, "host_writes_32mib": 32 << 20,
+                    "host_writes_gib": 1 << 30, "total_writes_gib": 1 << 30,
+                    "lifetime_writes_gib": 1 << 30, "host_writes_mib": 1 << 20}
+
+
+# -- running smartctl ---------------------------------------------------------------------------
+def run_tool(argv: list[str], timeout: float, env: dict | None = None) -> tuple[int | None, bytes, str]:
+    """The one way app/ runs a short helper tool: argv list, no shell, bounded by ``timeout``,
+    no console window on Windows. Returns (rc or None when it did not run, stdout, message)."""
+    kwargs = {"creationflags": getattr(subprocess, "CREATE_NO_WINDOW", 0)} if os.name == "nt" else {}
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=timeout, env=env,
+                              stdin=subprocess.DEVNULL, **kwargs)
+    except FileNotFoundError:
+        return None, b"", f"{argv[0]} not found"
+    except subprocess.TimeoutExpired:
+        return None, b"", f"{os.path.basename(argv[0])} timed out after {timeout:g} s"
+    except OSError as exc:
+        return None, b"", f"{argv[0]}: {exc.strerror or exc}"
+    return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace").strip()
+
+
+def decode(raw: bytes) -> str:
+    """Text from smartctl bytes: UTF-8, else the Windows ANSI code page (NBSP separators)."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")
+
+
+def exit_bits(rc: int | None) -> list[str]:
+    """Names of the bits set in smartctl's exit status (a bitmask, smartctl(8) EXIT STATUS)."""
+    return [] if rc is None or rc < 0 else [n for b, n in enumerate(EXIT_BITS) if rc & (1 << b)]
+
+
+def no_data(rc: int | None) -> bool:
+    """Bits 0-1 mean smartctl read nothing. Bit 2 (a SMART command failed) can be partial and
+    bits 3-7 report drive status with the data still there, so those are judged by content."""
+    return rc is None or rc < 0 or bool(rc & 0b011)
+
+
+def read_smart(device: str, args: tuple[str, ...] = ("-j", "-A"), smartctl: str = "smartctl",
+               device_type: str | None = None, timeout: float = TIMEOUT_S) -> tuple[dict | None, str]:
+    """``smartctl ARGS [-d TYPE] DEVICE`` parsed: (normalized dict | None, reason). The reason is
+    "" when data came back, else one line (not installed, not permitted, unsupported device type,
+    USB bridge, timeout) built from the exit bits and smartctl's messages."""
+    exe = shutil.which(smartctl)
+    if exe is None:
+        return None, f"smartctl not found ({smartctl}): install smartmontools"
+    argv = [exe, *args, *(["-d", device_type] if device_type else []), device]
+    rc, raw, err = run_tool(argv, timeout)
+    if rc is None:
+        return None, err
+    parsed = parse_smartctl(raw, rc)
+    if not no_data(rc) and any(parsed[k] is not None for k in ("model", "temperature_c", "assessment")):
+        return parsed, ""
+    return None, explain(parsed, device, err)
+
+
+def explain(parsed: dict, device: str, stderr: str = "") -> str:
+    """One line: why smartctl gave no data for ``device``."""
+    text = " ".join([*parsed["messages"], stderr]).strip()
+    low = text.lower()
+    if "permission denied" in low or "operation not permitted" in low or "error=5" in low:
+        who = "admin rights" if sys.platform == "win32" else "root (or CAP_SYS_ADMIN/CAP_SYS_RAWIO)"
+        return f"not permitted: smartctl needs {who} to read {device}"
+    if "usb bridge" in low:
+        return f"USB bridge: SMART commands do not pass through to {device} ({text})"
+    if "unable to detect device type" in low:
+        return f"smartctl cannot detect the device type of {device} (virtual disk or unsupported controller)"
+    return f"smartctl {device}: {text or ', '.join(parsed['exit_bits']) or 'no SMART data in the output'}"
+
+
+# -- parsing ------------------------------------------------------------------------------------
+def empty() -> dict:
+    return {key: None for key in FIELDS} | {"messages": [], "exit_bits": []}
+
+
+def parse_smartctl(text: str | bytes, exit_status: int | None = None) -> dict:
+    """Normalized dict from smartctl output, JSON (``-j``) or text, any version and locale."""
+    text = decode(text) if isinstance(text, bytes) else text
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    out = None
+    if text.lstrip().startswith("{"):
+        try:
+            out = parse_json(json.loads(text))
+        except ValueError:
+            log.debug("smartctl output starts like JSON but is not; reading it as text")
+    out = out or parse_text(text)
+    if exit_status is not None:
+        out["exit_status"] = exit_status
+    out["exit_bits"] = exit_bits(out["exit_status"])
+    return out
+
+
+def first_int(text) -> int | None:
+    """The first integer in ``text``, thousands separators of any locale removed."""
+    match = _INT.search(str(text)) if text is not None else None
+    return int(re.sub(r"\D", "", match.group(1))) if match else None
+
+
+def _float(text) -> float | None:
+    """``806.827`` or ``11472,811`` (decimal comma): smartctl prints SCSI gigabytes like this."""
+    if isinstance(text, (int, float)):
+        return float(text)
+    match = re.search(r"\d+(?:[.,]\d+)?", str(text or ""))
+    return float(match.group(0).replace(",", ".")) if match else None
+
+
+def _num(value):
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _nvme_units(out: dict, written: int | None, read: int | None) -> None:
+    out["data_units_written"] = written
+    if written is not None:
+        out["host_writes_bytes"] = written * NVME_DATA_UNIT_BYTES
+        out["host_writes_source"] = "NVMe data units written x 512000"
+    if read is not None:
+        out["host_reads_bytes"] = read * NVME_DATA_UNIT_BYTES
+
+
+def _ata_statistic(out: dict, name: str, value, sector: int) -> None:
+    """ATA device statistics (ACS standard units, preferred over vendor attributes)."""
+    name = name.lower()
+    if value is None:
+        return
+    if name == "logical sectors written":
+        out["host_writes_bytes"], out["host_writes_source"] = value * sector, f"ATA device statistics: logical sectors written x {sector}"
+    elif name == "logical sectors read":
+        out["host_reads_bytes"] = value * sector
+    elif name == "percentage used endurance indicator":
+        out["percentage_used"] = value
+    elif name == "specified maximum operating temperature" and out["warning_temp_c"] is None:
+        out["warning_temp_c"] = value
+
+
+def _ata_attribute(out: dict, attr_id, name: str, raw: int | None, sector: int) -> None:
+    key = name.lower()
+    if raw is None:
+        return
+    if attr_id in (194, 190) and out["temperature_c"] is None and 0 < raw < 150:
+        out["temperature_c"] = raw
+    elif attr_id == 9 and out["power_on_hours"] is None:
+        out["power_on_hours"] = raw // 60 if "minutes" in key and "half" not in key else (
+            raw // 120 if "half_minutes" in key else raw)
+    elif attr_id == 12 and out["power_cycles"] is None:
+        out["power_cycles"] = raw
+    elif key in _ATA_WRITE_UNITS and out["host_writes_bytes"] is None:
+        unit = _ATA_WRITE_UNITS[key] or sector
+        out["host_writes_bytes"] = raw * unit
+        out["host_writes_source"] = f"ATA attribute {attr_id} {name} x {unit} (vendor units may differ)"
+
+
+def parse_json(doc: dict) -> dict:
+    """Normalized dict from a smartctl JSON document (6.7 pre-release JSON up to 7.5)."""
+    out = empty() | {"format": "json"}
+    meta = doc.get("smartctl") or {}
+    out["smartctl_version"] = ".".join(str(v) for v in meta.get("version") or []) or None
+    out["exit_status"] = _num(meta.get("exit_status"))
+    out["messages"] = [m.get("string", "") for m in meta.get("messages") or [] if isinstance(m, dict)]
+    device = doc.get("device") or {}
+    out["protocol"], out["device_type"] = device.get("protocol"), device.get("type")
+    out["model"] = doc.get("model_name") or " ".join(
+        x for x in (doc.get("vendor"), doc.get("product")) if x) or None
+    out["serial"] = doc.get("serial_number")
+    out["firmware"] = doc.get("firmware_version") or doc.get("revision")
+    out["capacity_bytes"] = (_num((doc.get("user_capacity") or {}).get("bytes"))
+                             or _num(doc.get("nvme_total_capacity")))
+    out["rotation_rpm"] = _num(doc.get("rotation_rate"))
+    temp = doc.get("temperature") or {}
+    nvme = doc.get("nvme_smart_health_information_log") or {}
+    limits = doc.get("nvme_composite_temperature_threshold") or {}
+    out["temperature_c"] = _num(temp.get("current")) if "current" in temp else _num(nvme.get("temperature"))
+    out["temperature_sensors_c"] = [t for t in nvme.get("temperature_sensors") or [] if _num(t)] or None
+    out["warning_temp_c"] = _num(limits.get("warning")) or _num(temp.get("op_limit_max"))
+    out["critical_temp_c"] = (_num(limits.get("critical")) or _num(temp.get("critical_limit_max"))
+                              or _num(temp.get("limit_max")) or _num(temp.get("drive_trip")))
+    passed = (doc.get("smart_status") or {}).get("passed")
+    out["assessment"] = {True: "PASS", False: "FAIL"}.get(passed) if isinstance(passed, bool) else None
+    out["power_on_hours"] = _num((doc.get("power_on_time") or {}).get("hours"))
+    out["power_cycles"] = _num(doc.get("power_cycle_count"))
+    if nvme:
+        out["protocol"] = out["protocol"] or "NVMe"
+        for key, src in (("critical_warning", "critical_warning"), ("warning_temp_time_min", "warning_temp_time"),
+                         ("critical_temp_time_min", "critical_comp_time"), ("percentage_used", "percentage_used"),
+                         ("available_spare", "available_spare"), ("media_errors", "media_errors"),
+                         ("power_on_hours", "power_on_hours"), ("power_cycles", "power_cycles")):
+            out[key] = _num(nvme.get(src)) if src in nvme else out[key]
+        _nvme_units(out, _num(nvme.get("data_units_written")), _num(nvme.get("data_units_read")))
+        return out
+    sector = _num(doc.get("logical_block_size")) or 512
+    for page in (doc.get("ata_device_statistics") or {}).get("pages") or []:
+        for row in page.get("table") or []:
+            _ata_statistic(out, row.get("name") or "", _num(row.get("value")), sector)
+    for attr in (doc.get("ata_smart_attributes") or {}).get("table") or []:
+        raw = attr.get("raw") or {}
+        value = first_int(raw.get("string"))
+        _ata_attribute(out, attr.get("id"), attr.get("name") or "",
+                       value if value is not None else _num(raw.get("value")), sector)
+    gigabytes = _float(((doc.get("scsi_error_counter_log") or {}).get("write") or {}).get("gigabytes_processed"))
+    if gigabytes is not None:
+        out["host_writes_bytes"] = int(round(gigabytes * 1e9))
+        out["host_writes_source"] = "SCSI error counter log: gigabytes processed (write) x 10^9"
+    out["percentage_used"] = _num(doc.get("scsi_percentage_used_endurance_indicator", out["percentage_used"]))
+    return out
+
+
+def _text_fields(text: str) -> dict[str, str]:
+    """``Key:   value`` lines, keys lower-cased with runs of spaces collapsed (first one wins)."""
+    fields: dict[str, str] = {}
+    for line in text.split("\n"):
+        match = re.match(r"^([A-Za-z][^:=]{0,60}?)\s*[:=]\s+(\S.*?)\s*$", line)
+        if match:
+            fields.setdefault(re.sub(r"\s+", " ", match.group(1)).lower(), match.group(2))
+    return fields
+
+
+_ERROR_LINE = re.compile(r"(permission denied|operation not permitted|unable to detect|open device|"
+                         r"usb bridge|failed:|no such device)", re.IGNORECASE)
+
+
+def parse_text(text: str) -> dict:
+    """Normalized dict from ``smartctl -a``/``-x``/``-A`` text (ATA, NVMe, SCSI layouts)."""
+    out = empty() | {"format": "text"}
+    f = _text_fields(text)
+    get = lambda *keys: next((f[k] for k in keys if k in f), None)  # noqa: E731
+    version = re.search(r"^smartctl (\d+\.\d+)", text, re.MULTILINE)
+    out["smartctl_version"] = version.group(1) if version else None
+    out["messages"] = [ln.strip() for ln in text.split("\n")[2:] if _ERROR_LINE.search(ln)]
+    nvme = "model number" in f or "NVMe Log 0x02" in text
+    scsi = "product" in f and not nvme
+    out["protocol"] = "NVMe" if nvme else "SCSI" if scsi else "ATA" if ("device model" in f or _ATTR.search(text)) else None
+    out["model"] = get("device model", "model number") or (
+        " ".join(x for x in (get("vendor"), get("product")) if x) if scsi else None)
+    out["serial"], out["firmware"] = get("serial number"), get("firmware version", "revision")
+    out["capacity_bytes"] = first_int(get("user capacity", "total nvm capacity", "namespace 1 size/capacity"))
+    rotation = get("rotation rate")
+    out["rotation_rpm"] = 0 if rotation and "solid state" in rotation.lower() else first_int(rotation)
+    health = get("smart overall-health self-assessment test result", "smart health status")
+    if health:
+        out["assessment"] = "PASS" if health.upper().startswith(("PASSED", "OK")) else "FAIL"
+    out["temperature_c"] = first_int(get("temperature", "current drive temperature", "current temperature"))
+    out["warning_temp_c"] = first_int(get("warning comp. temp. threshold"))
+    out["critical_temp_c"] = first_int(get("critical comp. temp. threshold", "drive trip temperature"))
+    sensors = [first_int(v) for k, v in f.items() if re.fullmatch(r"temperature sensor \d+", k)]
+    out["temperature_sensors_c"] = [s for s in sensors if s] or None
+    out["warning_temp_time_min"] = first_int(get("warning comp. temperature time"))
+    out["critical_temp_time_min"] = first_int(get("critical comp. temperature time"))
+    warning = get("critical warning")
+    out["critical_warning"] = int(warning, 16) if warning and re.fullmatch(r"0x[0-9a-fA-F]+", warning) else None
+    out["media_errors"] = first_int(get("media and data integrity errors"))
+    out["percentage_used"] = first_int(get("percentage used", "percentage used endurance indicator"))
+    out["available_spare"] = first_int(get("available spare"))
+    out["power_on_hours"] = first_int(get("power on hours"))
+    out["power_cycles"] = first_int(get("power cycles"))
+    if nvme:
+        _nvme_units(out, first_int(get("data units written")), first_int(get("data units read")))
+    hours = re.search(r"power on time, hours:minutes\s+(\d+):", text)
+    if hours and out["power_on_hours"] is None:
+        out["power_on_hours"] = int(hours.group(1))
+    sizes = re.search(r"(\d+) bytes logical", get("sector size", "sector sizes") or "")
+    sector = int(sizes.group(1)) if sizes else 512
+    for line in text.split("\n"):
+        stat, attr = _DEVSTAT.match(line), _ATTR.match(line)
+        if stat:
+            _ata_statistic(out, stat.group(2).rstrip(" -"), int(stat.group(1)), sector)
+        elif attr and not nvme:
+            _ata_attribute(out, int(attr.group(1)), attr.group(2), first_int(attr.group(3)), sector)
+        elif scsi and re.match(r"^write:\s", line) and len(line.split()) >= 8:
+            out["host_writes_bytes"] = int(round(_float(line.split()[6]) * 1e9))
+            out["host_writes_source"] = "SCSI error counter log: gigabytes processed (write) x 10^9"
+    return out
+
+
+# -- one-off snapshot (pySMART first) -----------------------------------------------------------
+def snapshot(device: str, smartctl: str = "smartctl", device_type: str | None = None,
+             use_pysmart: bool = True, timeout: float = TIMEOUT_S) -> tuple[dict | None, str]:
+    """Identity and health before/after a run: (normalized dict | None, reason).
+
+    Both readers run: our ``smartctl -j -x`` parse and pySMART (model, firmware, assessment, data
+    units written, power-on hours, temperature times). Ours wins where both have a value, because
+    pySMART mis-reads some text (e.g. the Apacer fixture's ``Add. Product Id`` as the model) and
+    misses the NVMe warning-temperature time; pySMART fills what ours lacks, and serves alone with
+    a smartctl too old for ``-j``. When pySMART returns None everywhere (no root, virtual disk)
+    ours is used and ``note`` says why. ``source`` names what was used. Serials are NOT masked."""
+    own, own_reason = read_smart(device, ("-j", "-x"), smartctl, device_type, timeout)
+    py, py_reason = (None, "pySMART not used") if not use_pysmart else _pysmart(
+        device, smartctl, device_type or (own or {}).get("device_type"), timeout)
+    if own is None and py is None:
+        return None, own_reason or py_reason
+    merged = dict(own or empty())
+    merged.update({k: v for k, v in (py or {}).items() if v is not None and merged.get(k) is None})
+    merged["source"] = " + ".join(s for s, d in (("smartctl -j -x", own), ("pySMART", py)) if d)
+    merged["note"] = py_reason if py is None else own_reason
+    return merged, merged["note"]
+
+
+def _pysmart(device: str, smartctl: str, device_type: str | None, timeout: float) -> tuple[dict | None, str]:
+    """pySMART, imported lazily: its import sets LANG=C for the whole process, so LANG is put
+    back at once; its child processes get the C locale through our bounded ``_exec`` instead."""
+    exe = shutil.which(smartctl)
+    if exe is None:
+        return None, "pySMART not used: smartctl not found"
+    saved = os.environ.get("LANG")
+    try:
+        from pySMART import Device
+        from pySMART.smartctl import Smartctl
+    except ImportError as exc:
+        return None, f"pySMART not available ({exc})"
+    finally:
+        if saved is None:
+            os.environ.pop("LANG", None)
+        else:
+            os.environ["LANG"] = saved
+
+    class Bounded(Smartctl):
+        def _exec(self, cmd):  # pySMART's Popen has no timeout, may flash a console, uses chardet
+            rc, raw, _ = run_tool(cmd, timeout, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
+            return (decode(raw).splitlines(), rc) if rc is not None else ([], 1)
+
+    try:
+        dev = Device(device, interface=device_type, smartctl=Bounded(smartctl_path=exe))
+    except Exception as exc:  # pySMART raises many kinds on odd output; never fatal here
+        return None, f"pySMART failed: {type(exc).__name__}: {exc}"
+    attrs = dev.if_attributes
+    nvme = type(attrs).__name__ == "NvmeAttributes"
+    got = {"model": dev.model, "serial": dev.serial, "firmware": dev.firmware,
+           "assessment": dev.assessment, "temperature_c": dev.temperature,
+           "data_units_written": getattr(attrs, "dataUnitsWritten", None) if nvme else None,
+           "host_writes_bytes": getattr(attrs, "bytesWritten", None) if nvme else None,
+           "power_on_hours": getattr(attrs, "powerOnHours", None) if nvme else None,
+           "warning_temp_time_min": getattr(attrs, "warningTemperatureTime", None) if nvme else None,
+           "critical_temp_time_min": getattr(attrs, "criticalTemperatureTime", None) if nvme else None,
+           "percentage_used": getattr(attrs, "percentageUsed", None) if nvme else None,
+           "media_errors": getattr(attrs, "integrityErrors", None) if nvme else None}
+    if all(v is None for v in got.values()):
+        return None, "pySMART returned no data (no root, virtual disk or unsupported device)"
+    return got, ""

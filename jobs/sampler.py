@@ -1,0 +1,135 @@
+"""A thread that reads the drive temperature at a fixed rate beside the engine.
+
+Readings are ``(t_s, temperature_c)`` tuples on the runner's clock (``t_s = time - t0_epoch``, the
+same clock as engine samples), taken on ticks aligned to t0 (t_s ~ 0, 1, 2 … at 1 Hz) so they line
+up with fio's per-second intervals. The interval is never below 0.5 s: an NVMe temperature read
+fetches a SMART log page, and polling too often has been reported to warm the drive
+(acidanthera/bugtracker#2272). A failed read is kept as ``(t_s, None)`` so gaps stay visible; the
+sampler keeps going (a drive can answer again) and logs once per run of failures.
+Only tuples cross threads; ``stop()`` joins with a bound and never waits on a hung read.
+"""
+from __future__ import annotations
+
+import collections
+import logging
+import math
+import threading
+import time
+from typing import Callable
+
+log = logging.getLogger(__name__)
+
+MIN_INTERVAL_S = 0.5
+
+
+class TemperatureSampler:
+    """``start(t0_epoch, interval_s)``, then ``drain()`` new readings or ``latest()``; ``stop()``
+    when the run ends. ``source`` is an ``app.thermal.TemperatureSource`` (anything with
+    ``read() -> float`` that raises on failure)."""
+
+    def __init__(self, source, interval_s: float = 1.0, clock: Callable[[], float] = time.time):
+        self.source, self.clock = source, clock
+        self.interval_s = self._checked(interval_s)
+        self.t0 = 0.0
+        self.last_error: str | None = None
+        self.failures = 0
+        self._lock = threading.Lock()
+        self._new: collections.deque = collections.deque()
+        self._all: list[tuple[float, float | None]] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @staticmethod
+    def _checked(interval_s: float) -> float:
+        if interval_s < MIN_INTERVAL_S:
+            log.warning("temperature interval %.3g s raised to the minimum of %.1f s", interval_s, MIN_INTERVAL_S)
+        return max(float(interval_s), MIN_INTERVAL_S)
+
+    # -- control ------------------------------------------------------------------------------
+    def start(self, t0_epoch: float, interval_s: float | None = None) -> None:
+        if self._thread is not None:
+            raise RuntimeError("the temperature sampler was already started")
+        self.t0 = float(t0_epoch)
+        if interval_s is not None:
+            self.interval_s = self._checked(interval_s)
+        self._thread = threading.Thread(target=self._loop, name="temperature-sampler", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> bool:
+        """Ask the thread to end and wait at most ``timeout`` s; True when it has ended. A read
+        still in flight (smartctl has its own timeout) finishes in the daemon thread, unused."""
+        self._stop.set()
+        if self._thread is None:
+            return True
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            log.warning("temperature sampler still busy after %.1f s; left to finish on its own", timeout)
+            return False
+        return True
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # -- readings -----------------------------------------------------------------------------
+    def latest(self) -> tuple[float, float | None] | None:
+        with self._lock:
+            return self._all[-1] if self._all else None
+
+    def drain(self) -> list[tuple[float, float | None]]:
+        """Readings taken since the last drain, oldest first."""
+        with self._lock:
+            out = list(self._new)
+            self._new.clear()
+        return out
+
+    def readings(self, t_from: float = -math.inf, t_to: float = math.inf) -> list[tuple[float, float | None]]:
+        """All readings with ``t_from <= t_s <= t_to`` (e.g. one trial's, for throttle flags)."""
+        with self._lock:
+            return [r for r in self._all if t_from <= r[0] <= t_to]
+
+    def temperature_at(self, t_s: float, max_age_s: float | None = None) -> float | None:
+        """The latest valid reading at or before ``t_s``, at most ``max_age_s`` old (default two
+        intervals): what to put into an engine sample's ``temperature_c``."""
+        age = 2 * self.interval_s if max_age_s is None else max_age_s
+        with self._lock:
+            for when, value in reversed(self._all):
+                if when <= t_s + 1e-6:
+                    return value if value is not None and t_s - when <= age else None
+        return None
+
+    # -- thread -------------------------------------------------------------------------------
+    def _next_tick(self, now: float) -> float:
+        """The tick to read at: the current one if it passed less than a quarter interval ago
+        (so a sampler started at t0 reads at t_s ~ 0), else the next one."""
+        k = max(math.floor((now - self.t0) / self.interval_s), 0)
+        tick = self.t0 + k * self.interval_s
+        return tick if now - tick < 0.25 * self.interval_s else tick + self.interval_s
+
+    def _loop(self) -> None:
+        tick = self._next_tick(self.clock())
+        while not self._stop.wait(max(0.0, tick - self.clock())):
+            before = self.clock()
+            value = self._read()
+            t_s = round((before + self.clock()) / 2 - self.t0, 3)
+            with self._lock:
+                self._all.append((t_s, value))
+                self._new.append((t_s, value))
+            tick += self.interval_s
+            now = self.clock()
+            if tick <= now:  # a slow read: skip the ticks it overran instead of bursting
+                tick = self._next_tick(now)
+
+    def _read(self) -> float | None:
+        try:
+            value = float(self.source.read())
+        except Exception as exc:  # any failure of a sensor is a gap in the series, not a crash
+            self.failures += 1
+            if self.last_error != str(exc):
+                log.warning("temperature read failed: %s", exc)
+            self.last_error = str(exc)
+            return None
+        if self.last_error is not None:
+            log.info("temperature readable again")
+        self.last_error = None
+        return value
