@@ -23,6 +23,7 @@ from app.store import RunStore, utc_now
 from app.summary import summarize_run
 from jobs.events import (Event, LogMessage, RunFinished, RunStarted, Sample, TrialFailed,
                          TrialFinished, TrialStarted)
+from jobs.monitor import DriveMonitor
 from jobs.process import EngineProcess
 
 log = logging.getLogger(__name__)
@@ -39,8 +40,11 @@ class TrialRunner:
     """Runs a :class:`RunPlan`; iterate :meth:`events`. ``cancel`` may be set from any thread."""
 
     def __init__(self, plan: RunPlan, target: CheckedTarget, engine, store: RunStore,
-                 cancel: threading.Event | None = None, watchdog_grace_s: float = 30.0):
+                 cancel: threading.Event | None = None, watchdog_grace_s: float = 30.0,
+                 monitor: DriveMonitor | None = None):
         self.plan, self.target, self.engine, self.store = plan, target, engine, store
+        self.monitor = monitor or DriveMonitor(None)
+        self._prepared_bytes = 0
         self.cancel = cancel or threading.Event()
         self.grace_s = watchdog_grace_s
         self.t0 = time.time()
@@ -58,6 +62,7 @@ class TrialRunner:
                          len(plan.trials), plan.estimated_s, self.engine.name,
                          self.engine.version, plan.seed)
         status, error = "done", None
+        self.monitor.start(self.t0)
         try:
             for exp in plan.experiments:
                 trials = [t for t in plan.trials if t.experiment == exp.id]
@@ -72,6 +77,7 @@ class TrialRunner:
         except _Cancelled:
             status = "cancelled"
         except GeneratorExit:
+            self.monitor.stop()
             self._abort("the run was closed")
             self.store.finish("cancelled", summarize_run(self.store.record, self.store.dir))
             raise
@@ -80,7 +86,10 @@ class TrialRunner:
             status, error = "failed", f"{type(exc).__name__}: {exc}"
             yield LogMessage(f"run failed: {error}", "error")
         finally:
+            self.monitor.stop()
             self._cleanup()
+        self.store.record.update(self.monitor.after_run(self.store.record["trials"],
+                                                        self._prepared_bytes))
         if status == "done":
             failed = [t for t in self.store.record["trials"] if t["status"] != "done"]
             if failed:
@@ -111,6 +120,7 @@ class TrialRunner:
             self._check_stop(proc, limit)
         proc.finish()
         self._proc = None
+        self._prepared_bytes += exp.size
         if proc.proc.returncode != 0:
             raise RuntimeError(f"writing the test file failed (rc {proc.proc.returncode}): "
                                f"{proc.stderr_tail(300) or 'no message'}")
@@ -151,6 +161,8 @@ class TrialRunner:
             samples = [self._sample(trial, interval) for interval in replacement]
         self.store.append_samples(s.row() for s in samples)
         record = self._record(trial, argv, proc, rc, started_at, problem)
+        record["throttle"] = self.monitor.trial_flags(samples, t_start, time.time() - self.t0)
+        record["throttled"] = record["throttle"]["throttled"]
         self.store.add_trial(record)
         frozen = copy.deepcopy(record)
         if record["status"] == "done":
@@ -192,10 +204,10 @@ class TrialRunner:
         return measurement, None
 
     def _sample(self, trial: Trial, interval) -> Sample:
-        end = interval.end_epoch_s or time.time()
-        return Sample(trial.index, round(end - self.t0, 3), interval.read_MBps, interval.read_iops,
+        t_s = round((interval.end_epoch_s or time.time()) - self.t0, 3)
+        return Sample(trial.index, t_s, interval.read_MBps, interval.read_iops,
                       interval.read_lat_us, interval.write_MBps, interval.write_iops,
-                      interval.write_lat_us)
+                      interval.write_lat_us, self.monitor.temperature_at(t_s))
 
     def _start(self, argv: list[str], test_file: Path) -> EngineProcess:
         trigger = self._trigger(test_file)

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app import __version__
-from app.drives import volume_for
+from app.drives import describe_drive, temperature_source
 from app.engines.registry import locate_engine
 from app.host import host_info
 from app.params import values_json
 from app.plan import RunPlan, experiments_from_settings, plan_run
 from app.safety import CheckedTarget, check_target
 from app.store import RunStore, default_runs_root
+from jobs.monitor import DriveMonitor
 from jobs.runner import TrialRunner
 
 
@@ -40,6 +41,8 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
     checked = check_target(target, max(e.size for e in experiments))
     engine = locate_engine(engine, engine_path)
     plan = plan_run(experiments, seed)
+    drive = describe_drive(checked.folder)  # identity, link, health: the SMART snapshot before
+    source, temperature_reason = temperature_source(drive)
     record = {
         "app_version": __version__,
         "command_line": command_line,
@@ -48,12 +51,16 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
         "seed": plan.seed,
         "target": {"folder": str(checked.folder), "data_dir": str(checked.data_dir),
                    "free_bytes": checked.free_bytes, "total_bytes": checked.total_bytes},
-        "drive": volume_for(checked.folder),
+        "drive": drive,
+        "temperature": {"source": source.name if source else None,
+                        "detail": source.detail if source else None,
+                        "reason": temperature_reason if source is None else ""},
         "host": host_info(),
         "engine": {"name": engine.name, "version": engine.version, "path": engine.path},
         "planned_trials": [t.to_json() for t in plan.trials],
     }
     store = RunStore.create(runs_root or default_runs_root(), [e.id for e in experiments], record)
     cancel = threading.Event()
-    runner = TrialRunner(plan, checked, engine, store, cancel, watchdog_grace_s)
+    monitor = DriveMonitor(drive, source, min(e.interval for e in experiments))
+    runner = TrialRunner(plan, checked, engine, store, cancel, watchdog_grace_s, monitor)
     return RunSession(plan, checked, store, runner, cancel)

@@ -24,10 +24,14 @@ def catalog_text(catalog: list[dict]) -> str:
 
 
 def volumes_text(volumes: list[dict]) -> str:
-    lines = [f"{'MOUNT POINT':<28} {'DEVICE':<22} {'FS':<8} {'SIZE':>10} {'FREE':>10}"]
+    lines = [f"{'MOUNT POINT':<24} {'DEVICE':<16} {'FS':<6} {'SIZE':>10} {'FREE':>10} "
+             f"{'BUS':<7} {'MODEL':<24} TEMPERATURE"]
     for v in volumes:
-        lines.append(f"{v['mountpoint']:<28} {v['device']:<22} {v['fstype']:<8} "
-                     f"{human_bytes(v['total_bytes']):>10} {human_bytes(v['free_bytes']):>10}")
+        temp = (f"{v['temperature_c']:.0f} °C ({v['temperature_source']})"
+                if v.get("temperature_c") is not None else v.get("temperature_reason") or "-")
+        lines.append(f"{v['mountpoint']:<24} {v['device']:<16} {v['fstype']:<6} "
+                     f"{human_bytes(v['total_bytes']):>10} {human_bytes(v['free_bytes']):>10} "
+                     f"{str(v.get('bus') or '-'):<7} {str(v.get('model') or '-')[:24]:<24} {temp}")
     return "\n".join(lines)
 
 
