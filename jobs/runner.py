@@ -132,7 +132,7 @@ class TrialRunner:
         yield TrialStarted(trial.index, trial.experiment, trial.workload.label, trial.repetition,
                            trial.warmup, tuple(argv), t_start, trial.runtime_s + trial.ramp_s)
         limit = trial.runtime_s + trial.ramp_s + self.grace_s
-        live = self.engine.live()
+        live = self.engine.live(trial, test_file)
         proc = self._start(argv, test_file)
         problem, samples = None, []
         try:

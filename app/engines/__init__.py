@@ -8,7 +8,7 @@ What the runner (jobs/runner.py) asks of an engine object:
 - ``prepare_argv(test_file, size_bytes, stop_token, direct) -> argv | None``: fill the test file
   once before reads (None: the engine fills it itself);
 - ``graceful_stop(stop_token) -> callable``: asks a running engine to end and print its result;
-- ``live() -> adapter`` with ``feed(stdout_text) -> list[Interval]`` called at least every 0.2 s
+- ``live(trial, test_file) -> adapter`` with ``feed(stdout_text) -> list[Interval]`` called at least every 0.2 s
   (text may be empty), and optionally ``final_intervals(stdout_text) -> list[Interval] | None``
   whose series replaces the live one in samples.csv;
 - ``parse_final(stdout_text, source) -> list[measurement]`` (DESIGN §3.2).

@@ -137,7 +137,7 @@ class FioEngine:
         """fio ends all jobs, prints its final JSON and exits 0 when this file appears."""
         return trigger_file.touch
 
-    def live(self) -> "FioLive":
+    def live(self, trial: Trial, test_file: Path) -> "FioLive":
         return FioLive()
 
     def parse_final(self, text: str, source: str | None = None) -> list[dict]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+from pathlib import Path
 
 from app.engines import EngineNotFound
 
@@ -20,9 +21,12 @@ def engine_class(name: str):
 
 
 def default_engine(platform: str = sys.platform) -> str:
-    """DiskSpd by default on Windows when it is installed, fio elsewhere."""
-    if platform.startswith("win") and (shutil.which("diskspd") or shutil.which("diskspd64")):
-        return "diskspd"
+    """DiskSpd by default on Windows when it is installed (on PATH, set by the user, or bundled
+    with the Windows build), fio elsewhere."""
+    if platform.startswith("win"):
+        from app.engines.diskspd import DiskSpdEngine
+        if any(Path(c).is_file() or shutil.which(c) for c in DiskSpdEngine.candidates()):
+            return "diskspd"
     return "fio"
 
 
