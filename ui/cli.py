@@ -31,6 +31,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ssd-profiler",
                                 description="Profile an SSD with fio or DiskSpd, safely, on a folder.")
     p.add_argument("--version", action="version", version=f"ssd-profiler {__version__}")
+    p.add_argument("--self-test", action="store_true",
+                   help="open the window offscreen, run one tiny fio trial, export it; exit 0 if all works")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     e = sub.add_parser("experiments", help="the experiment catalog with parameters and defaults")
     e.add_argument("--json", action="store_true")
@@ -47,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--out", metavar="RUNS_DIR", help="where run folders go (default: per-user data)")
     r.add_argument("--seed", type=int, help="seed of the randomized trial order")
     r.add_argument("--json", action="store_true", help="print the run summary as JSON")
-    i = sub.add_parser("import", help="normalized measurements from fio JSON output files")
+    i = sub.add_parser("import", help="normalized measurements from fio JSON and DiskSpd XML/text files")
     i.add_argument("files", nargs="+", metavar="FILE")
     i.add_argument("--json", action="store_true")
     return p
@@ -58,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
+        if args.self_test:
+            from ui.self_test import run_self_test
+            return run_self_test()
         if args.command == "experiments":
             return cmd_experiments(args)
         if args.command == "drives":
@@ -87,19 +92,22 @@ def cmd_experiments(args) -> int:
 
 
 def cmd_drives(args) -> int:
-    from app.drives import list_volumes
-    volumes = list_volumes()
+    from app.drives import drives_report
+    volumes = drives_report()
     print(json.dumps(volumes, indent=2) if args.json else cli_text.volumes_text(volumes))
     return EXIT_OK
 
 
 def cmd_import(args) -> int:
+    from app.engines.diskspd import looks_like_diskspd, parse_diskspd_output
     from app.engines.fio_result import parse_fio_text
     results, problems = [], []
     for name in args.files:
         try:
             text = Path(name).read_bytes().decode("utf-8-sig", errors="replace")
-            results += parse_fio_text(text, source=str(name))
+            # DiskSpd XML (<Results>) or text ("Total IO"), recognized by content; else fio JSON
+            parse = parse_diskspd_output if looks_like_diskspd(text) else parse_fio_text
+            results += parse(text, source=str(name))
         except (OSError, ValueError) as exc:
             problems.append(f"{name}: {exc.strerror if isinstance(exc, OSError) else exc}")
     if args.json:
