@@ -1,0 +1,117 @@
+"""Time to export a run that holds every experiment (issue 5 target: <= 5 s).
+
+Without an argument it builds a synthetic run folder (every catalog experiment at its default
+workloads, 3 repetitions, a 120 s SLC-cache trace with a drop, a drive that matches a vendor
+record) so the number does not depend on fio or on the drive; with RUN_DIR it exports that run.
+The time covers everything `ssd-profiler export` does after Qt has started: summary, tables,
+figures (PNG + SVG) and report.md. Prints the median of --runs exports.
+
+Usage: python benchmarks/export_speed.py [RUN_DIR] [--runs 3]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from app.experiments import CATALOG  # noqa: E402
+from app.report import export_run, write_run_folder  # noqa: E402
+from app.store import SAMPLE_COLUMNS, SCHEMA_VERSION  # noqa: E402
+
+
+def _side(rng, iops: float, bs: int, lat_us: float) -> dict:
+    lat = {"mean": lat_us, "p50": lat_us * 0.9, "p95": lat_us * 1.6, "p99": lat_us * 2.5,
+           "p99.9": lat_us * 6, "p99.99": lat_us * 12, "max": lat_us * 20}
+    iops *= rng.uniform(0.95, 1.05)
+    return {"io_bytes": int(iops * bs), "iops": iops, "MBps": iops * bs / 1e6,
+            "MiBps": iops * bs / 2**20, "lat_kind": "total",
+            "lat_us": {k: v * rng.uniform(0.95, 1.05) for k, v in lat.items()}}
+
+
+def _measurement(rng, w) -> dict:
+    out = w.iodepth * w.numjobs
+    iops = min(600_000, 12_000 * out ** 0.8) * min(1.0, 65536 / w.bs_bytes) ** 0.6
+    iops = min(iops, 3.5e9 / w.bs_bytes)
+    lat = out / iops * 1e6
+    read = w.reads and _side(rng, iops * (w.rwmixread if w.rwmixread is not None else 100) / 100,
+                             w.bs_bytes, lat)
+    write = w.writes and _side(rng, iops * (100 - (w.rwmixread if w.rwmixread is not None else 0)) / 100,
+                               w.bs_bytes, lat * 1.2)
+    read, write = read or None, write or None
+    sides = [s for s in (read, write) if s]
+    return {"engine": "fio", "engine_version": "fio-3.33", "source": None, "job": w.key,
+            "status": "ok", "error": None, "workload": {**w.to_json(), "runtime_s": 30.0},
+            "read": read, "write": write,
+            "total": {"iops": sum(s["iops"] for s in sides), "MBps": sum(s["MBps"] for s in sides)}}
+
+
+def synthetic_run(folder: Path) -> Path:
+    """A done run of every experiment with default parameters (3 repetitions each)."""
+    rng = random.Random(5)
+    experiments, trials, samples = [], [], []
+    for cls in CATALOG.values():
+        exp = cls()
+        experiments.append({"id": exp.id, "title": exp.title, "params": {"repetitions": 3},
+                            "workload_keys": [w.key for w in exp.workloads()]})
+        for rep in (1, 2, 3):
+            for w in exp.workloads():
+                index = len(trials)
+                trials.append({"index": index, "experiment": exp.id, "workload": w.to_json(),
+                               "label": w.label, "repetition": rep, "warmup": False,
+                               "runtime_s": 30.0, "status": "done", "error": None,
+                               "measurement": _measurement(rng, w)})
+                if exp.id == "slc-cache":
+                    t0 = index * 200.0
+                    samples += [{"trial": index, "t_s": t0 + s, "write_MBps":
+                                 (3200 if s < 40 + rep else 900) * rng.uniform(0.97, 1.03),
+                                 "temperature_c": 45 + s * 0.2} for s in range(1, 121)]
+    record = {"schema_version": SCHEMA_VERSION, "status": "done", "app_version": "bench",
+              "started_at": "2026-01-01T00:00:00+00:00", "ended_at": "2026-01-01T01:00:00+00:00",
+              "experiments": experiments, "seed": 1, "target": {"folder": "/bench"},
+              "drive": {"model": "Samsung SSD 990 PRO 2TB", "bus": "NVMe", "fstype": "ext4",
+                        "link": {"speed_gts": 16.0, "width": 4, "text": "PCIe 4.0 x4"}},
+              "host": {"hostname": "bench", "os": "Linux"},
+              "engine": {"name": "fio", "version": "fio-3.33", "path": "fio"},
+              "planned_trials": [], "trials": trials, "summary": {}}
+    write_run_folder(record, folder)
+    with open(folder / "samples.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, SAMPLE_COLUMNS)
+        writer.writeheader()
+        writer.writerows({k: s.get(k, "") for k in SAMPLE_COLUMNS} for s in samples)
+    return folder
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run_dir", nargs="?", help="a run folder (default: a synthetic one)")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    from ui.figure_render import ensure_app, render_figure
+    ensure_app()
+    with tempfile.TemporaryDirectory() as tmp:
+        run_dir = Path(args.run_dir) if args.run_dir else synthetic_run(Path(tmp) / "run")
+        times = []
+        for i in range(args.runs):
+            start = time.perf_counter()
+            out = export_run(run_dir, Path(tmp) / f"export{i}", render_figure)
+            times.append(time.perf_counter() - start)
+        figures = len(list((out / "figures").glob("*.png")))
+        tables = len(list((out / "tables").glob("*.csv")))
+    median = statistics.median(times)
+    print(f"export of {figures} figures (PNG + SVG), {tables} tables and report.md: "
+          f"median {median:.2f} s over {args.runs} runs (min {min(times):.2f} s; target <= 5 s)")
+    return 0 if median <= 5.0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
