@@ -52,6 +52,11 @@ def _parser() -> argparse.ArgumentParser:
     i = sub.add_parser("import", help="normalized measurements from fio JSON and DiskSpd XML/text files")
     i.add_argument("files", nargs="+", metavar="FILE")
     i.add_argument("--json", action="store_true")
+    i.add_argument("--save", metavar="RUN_DIR",
+                   help="also save them as a run folder (a new folder) that `export` can report on")
+    x = sub.add_parser("export", help="tables, figures and report.md for a run folder")
+    x.add_argument("run_dir", metavar="RUN_DIR")
+    x.add_argument("--out", metavar="DIR", help="where to write (default: RUN_DIR/export)")
     return p
 
 
@@ -71,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_run(args)
         if args.command == "import":
             return cmd_import(args)
+        if args.command == "export":
+            from ui.export_cmd import cmd_export
+            return cmd_export(args)
         parser.print_help()
         return EXIT_BAD_INPUT
     except (BadInput, ParamError, TargetRefused) as exc:
@@ -114,6 +122,12 @@ def cmd_import(args) -> int:
         print(json.dumps(results, indent=2, allow_nan=False))
     elif results:
         print(cli_text.measurements_text(results))
+    if args.save and results:
+        from app.report import run_from_measurements, write_run_folder
+        folder = Path(args.save)
+        if folder.exists() and any(folder.iterdir()):
+            raise BadInput(f"{folder} exists and is not empty; --save needs a new folder")
+        print(write_run_folder(run_from_measurements(results), folder))
     for problem in problems:
         print(f"ssd-profiler: error: {problem}", file=sys.stderr)
     return EXIT_BAD_INPUT if problems else EXIT_OK

@@ -56,7 +56,7 @@ def _export(run_dir: Path) -> None:
     from ui.export_cmd import export_run_dir
 
     out = export_run_dir(run_dir, run_dir / "export")
-    if not any(out.glob("*.png")):
+    if not any(out.glob("figures/*.png")):
         raise RuntimeError(f"the export wrote no figure into {out}")
 
 
