@@ -132,6 +132,8 @@ class TrialRunner:
         yield TrialStarted(trial.index, trial.experiment, trial.workload.label, trial.repetition,
                            trial.warmup, tuple(argv), t_start, trial.runtime_s + trial.ramp_s)
         limit = trial.runtime_s + trial.ramp_s + self.grace_s
+        if not test_file.exists():  # the engine creates (DiskSpd: writes) the file first
+            limit += trial.size_bytes / (PREPARE_MIN_MBPS * 1e6)
         live = self.engine.live(trial, test_file)
         proc = self._start(argv, test_file)
         problem, samples = None, []
