@@ -22,14 +22,16 @@ def _step(name: str, func):
     return result
 
 
-def _open_window() -> None:
+def _open_window(folder: Path) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
+    from ui.settings import AppSettings
     from ui.window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    window = MainWindow()
+    # throw-away settings and runs folder: a self-test must not touch the user's own
+    window = MainWindow(settings=AppSettings(folder / "settings.ini"), runs_root=str(folder / "runs"))
     window.show()
     deadline = time.monotonic() + 2.0
     while time.monotonic() < deadline and not window.isVisible():
@@ -63,7 +65,7 @@ def _export(run_dir: Path) -> None:
 def run_self_test() -> int:
     folder = Path(tempfile.mkdtemp(prefix="ssd-profiler-self-test-"))
     try:
-        _step("window opens offscreen", _open_window)
+        _step("window opens offscreen", lambda: _open_window(folder))
         if shutil.which(os.environ.get("SSD_PROFILER_FIO") or "fio"):
             run_dir = _step("one fio trial", lambda: _run_trial(folder))
             _step("export", lambda: _export(run_dir))

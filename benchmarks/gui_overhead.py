@@ -1,0 +1,208 @@
+"""How much the window costs beside fio (issue 3). A benchmark that prints figures, not a test.
+
+Three figures:
+1. GUI CPU during a run: the window runs zero-queue (4 workloads, 1 repetition, no warm-up,
+   runtime chosen so the run lasts about ``--seconds``); the process's own CPU time (GUI thread,
+   worker and output readers; fio's children excluded) over wall time. Target <= 5 % of one core.
+2. Chart redraw with 100k points per series: the live charts hold 100,000 samples per series
+   (and 200 labelled trial boundaries); each step appends one sample, redraws and paints what
+   changed. p95 of the step, for data shaped like a real run and for white noise (every pixel
+   column a full-height stroke, the worst case). Target <= 16 ms (one frame at 60 Hz).
+3. Launch to first paint: a fresh interpreter, from process start until the window's first
+   paint event (imports, QApplication, all panels).
+
+Run: ``.venv/bin/python benchmarks/gui_overhead.py`` (offscreen unless $DISPLAY is set; under
+Xvfb: ``xvfb-run -a .venv/bin/python benchmarks/gui_overhead.py``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+import psutil  # noqa: E402
+from PySide6.QtCore import QEvent, QObject, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from ui.panels.series import COLUMNS  # noqa: E402  (also applies the Qt refcount guard)
+
+
+def _app() -> QApplication:
+    return QApplication.instance() or QApplication([])
+
+
+def _window(tmp: Path):
+    from ui.settings import AppSettings
+    from ui.window import MainWindow
+    window = MainWindow(settings=AppSettings(tmp / "settings.ini"), runs_root=str(tmp / "runs"))
+    window.resize(1560, 980)
+    window.show()
+    return window
+
+
+def _wait(app: QApplication, condition, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("benchmark step did not finish in time")
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def cpu_during_run(seconds: float, target_parent: str | None) -> dict:
+    app = _app()
+    tmp = Path(tempfile.mkdtemp(prefix="ssd-bench-", dir=target_parent))
+    window = _window(tmp)
+    window.drive_panel.set_target(str(tmp / "target"))
+    window.experiment_panel.set_checked(["zero-queue"])
+    window.experiment_panel.set_values("zero-queue", {
+        "runtime": f"{max(1.0, seconds / 4):g}s", "size": "256MiB", "repetitions": "1",
+        "warmup": "false"})
+    _wait(app, lambda: window.run_blocker() is None, 30)
+    window.start_run()
+    _wait(app, lambda: window.model.current is not None, 120)   # after the test file is written
+    me = psutil.Process()
+    cpu0, wall0 = sum(me.cpu_times()[:2]), time.monotonic()
+    # the event loop as the app runs it (sleeping between events), not a busy poll
+    timer = QTimer()
+    timer.timeout.connect(lambda: window.model.finished and app.quit())
+    timer.start(200)
+    app.exec()
+    cpu, wall = sum(me.cpu_times()[:2]) - cpu0, time.monotonic() - wall0
+    status, samples = window.model.status, window.model.series.samples
+    window.close()
+    return {"gui_cpu_percent": 100 * cpu / wall, "cpu_s": cpu, "wall_s": wall,
+            "status": status, "samples": samples}
+
+
+def _chart_data(points: int, trials: int, noise: str) -> tuple[np.ndarray, list[tuple[float, bool]]]:
+    """Samples as a long run gives them: each trial reads or writes at its own level with ~8 %
+    interval-to-interval noise (``noise='white'``: uniform 50..500 everywhere, the worst case for
+    drawing, every pixel column a full-height stroke)."""
+    rng = np.random.default_rng(1)
+    t = np.arange(points, dtype=float)
+    rows = [t]
+    per_trial = points // trials
+    reads = (np.arange(points) // per_trial) % 2 == 0
+    for name in COLUMNS[1:-1]:
+        if noise == "white":
+            rows.append(rng.uniform(50, 500, points))
+            continue
+        level = np.repeat(rng.uniform(30, 900, trials + 1), per_trial)[:points]
+        values = level * rng.normal(1.0, 0.08, points)
+        mine = reads if name.startswith("read") else ~reads
+        rows.append(np.where(mine, values, np.nan))
+    rows.append(np.full(points, np.nan))
+    return np.vstack(rows), [(i * per_trial, i % 2 == 0) for i in range(trials)]
+
+
+def redraw_with_100k(points: int, steps: int, noise: str = "trials") -> dict:
+    """p95 of one redraw step: append a sample, hand the buffers over, paint what changed."""
+    from jobs.events import Sample
+    from ui.panels.live_charts import LiveCharts
+    from ui.panels.run_model import PlannedTrial, RunModel
+    app = _app()
+    model = RunModel()
+    charts = LiveCharts(model)
+    charts.resize(1100, 600)
+    charts.show()
+    block, starts = _chart_data(points, 200, noise)
+    model.series.extend(block, points)
+    model.status, model.live = "running", True      # the charts follow a live run
+    for i, (t_s, reads) in enumerate(starts):
+        trial = PlannedTrial(i, "zero-queue", "RND4K Q32T1 " + ("read" if reads else "write"), 1,
+                             False, 1.0, reads, not reads)
+        model.planned[i] = trial
+        model.boundaries.append((float(t_s), trial))
+    model.reset.emit()
+    for _ in range(5):
+        app.processEvents()
+    times = []
+    for k in range(steps):
+        app.processEvents()    # whatever else is pending is not part of the step
+        start = time.perf_counter()
+        model.apply(Sample(199, float(points + k), 300.0, 9000.0, 110.0, 0.0, 0.0, None))
+        charts.redraw()        # what the 10 Hz timer does when samples arrived
+        app.processEvents()    # the paint that follows (only the regions that changed)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    result = {"p95_ms": times[int(0.95 * (len(times) - 1))], "median_ms": statistics.median(times),
+              "max_ms": times[-1], "points_per_series": model.series.samples}
+    charts.close()
+    charts.deleteLater()
+    model.deleteLater()
+    app.processEvents()
+    return result
+
+
+class _FirstPaint(QObject):
+    def __init__(self, window, started: float):
+        super().__init__()
+        self.window, self.started = window, started
+
+    def eventFilter(self, obj, event):  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Paint and hasattr(obj, "window") and obj.window() is self.window:
+            print(json.dumps({"first_paint_s": time.time() - self.started}), flush=True)
+            os._exit(0)  # measured; nothing else matters in this child
+        return False
+
+
+def first_paint_child(started: float) -> None:
+    app = _app()
+    tmp = Path(tempfile.mkdtemp(prefix="ssd-bench-paint-"))
+    window = _window(tmp)
+    watcher = _FirstPaint(window, started)
+    app.installEventFilter(watcher)
+    window.update()
+    QTimer.singleShot(30000, lambda: os._exit(1))
+    app.exec()
+
+
+def launch_to_first_paint() -> dict:
+    started = time.time()
+    done = subprocess.run([sys.executable, __file__, "--first-paint-child", repr(started)],
+                          capture_output=True, text=True, timeout=60)
+    line = next((x for x in done.stdout.splitlines() if x.startswith("{")), None)
+    if line is None:
+        raise RuntimeError(f"child failed: {done.stderr[-2000:]}")
+    return json.loads(line)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=30.0, help="length of the measured run")
+    parser.add_argument("--target-parent", help="folder on the drive to test (default: temp)")
+    parser.add_argument("--points", type=int, default=100_000)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--first-paint-child", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.first_paint_child is not None:
+        first_paint_child(args.first_paint_child)
+        return 0
+    paint = launch_to_first_paint()
+    redraw = redraw_with_100k(args.points, args.steps)
+    worst = redraw_with_100k(args.points, args.steps, noise="white")
+    cpu = cpu_during_run(args.seconds, args.target_parent)
+    sys.stdout.write(
+        f"GUI CPU during a {cpu['wall_s']:.0f} s run: {cpu['gui_cpu_percent']:.2f} % of one core "
+        f"({cpu['cpu_s']:.2f} s CPU, {cpu['samples']} samples, run {cpu['status']}; target <= 5 %)\n"
+        f"Chart redraw with {redraw['points_per_series']:,} points per series: p95 "
+        f"{redraw['p95_ms']:.1f} ms (median {redraw['median_ms']:.1f}, max {redraw['max_ms']:.1f}; "
+        f"white-noise worst case p95 {worst['p95_ms']:.1f}; target <= 16 ms)\n"
+        f"Launch to first paint: {paint['first_paint_s']:.2f} s\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

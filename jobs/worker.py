@@ -1,0 +1,105 @@
+"""The one Qt object in jobs/: a thin QThread that pumps the trial runner (DESIGN §2, §7.2).
+
+Why a pump and nothing more: the runner is a plain generator that the command line iterates too,
+so every decision (what to run, when to stop, what to write) stays in code that never imports Qt.
+This thread only calls :func:`jobs.session.prepare_run` (so even the ``fio --version`` check and
+the run folder creation stay off the GUI thread), iterates ``session.runner.events()`` and emits
+each frozen event through ONE signal. Cancellation is cooperative: :meth:`RunWorker.cancel` sets
+``session.cancel`` (a ``threading.Event``) and the runner stops fio the bounded way; the thread is
+never terminated and nobody waits on it without a limit.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+from PySide6.QtCore import QThread, Signal
+
+from app.engines import EngineNotFound
+from app.params import ParamError
+from app.plan import RunPlan
+from app.safety import TargetRefused
+from jobs.events import RunFinished
+from jobs.session import RunSession
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RunPrepared:
+    """Every check passed and the run folder exists; the plan (frozen) tells what will run."""
+
+    run_dir: str
+    plan: RunPlan
+    engine_version: str
+    temperature_note: str = ""     # why no temperature is recorded ("" when one is)
+
+
+@dataclass(frozen=True)
+class RunRefused:
+    """prepare_run refused before writing anything; ``message`` is one plain sentence."""
+
+    message: str
+    kind: str           # parameters | target | engine | error
+
+
+_REFUSALS = ((ParamError, "parameters"), (TargetRefused, "target"), (EngineNotFound, "engine"))
+
+
+class RunWorker(QThread):
+    """Prepares a run and pumps its events; ``event`` carries RunPrepared, RunRefused and every
+    event of jobs/events.py, in order, to whoever listens (on their own thread)."""
+
+    event = Signal(object)
+
+    def __init__(self, prepare: Callable[[], RunSession], parent=None):
+        super().__init__(parent)
+        self._prepare = prepare
+        self._cancel_requested = threading.Event()
+        self._session: RunSession | None = None
+
+    def cancel(self) -> None:
+        """Ask the run to stop (any thread). Set the flag first, then look for a session; run()
+        stores the session first, then looks at the flag: either way the cancel is not lost."""
+        self._cancel_requested.set()
+        session = self._session
+        if session is not None:
+            session.cancel.set()
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self._cancel_requested.is_set()
+
+    def run(self) -> None:  # the thread body
+        try:
+            session = self._prepare()
+        except Exception as exc:  # noqa: BLE001 - every refusal is shown, none crashes the app
+            kind = next((k for cls, k in _REFUSALS if isinstance(exc, cls)), "error")
+            if kind == "error":
+                log.exception("preparing the run failed")
+            self.event.emit(RunRefused(str(exc) if kind != "error" else f"{type(exc).__name__}: {exc}",
+                                       kind))
+            return
+        self._session = session
+        if self._cancel_requested.is_set():
+            session.cancel.set()
+        temperature = session.store.record.get("temperature") or {}
+        self.event.emit(RunPrepared(str(session.store.dir), session.plan,
+                                    session.runner.engine.version,
+                                    str(temperature.get("reason") or "")))
+        events = session.runner.events()
+        try:
+            for event in events:
+                self.event.emit(event)
+        except Exception as exc:  # noqa: BLE001 - the runner ends cleanly itself; this is a last guard
+            log.exception("the runner stopped unexpectedly")
+            error = f"{type(exc).__name__}: {exc}"
+            try:
+                session.store.finish("failed", error=error)
+            except OSError:
+                log.exception("cannot mark the run failed")
+            self.event.emit(RunFinished("failed", str(session.store.dir), {}, error))
+        finally:
+            events.close()

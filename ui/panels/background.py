@@ -1,0 +1,62 @@
+"""Short jobs off the GUI thread: engine detection, drive listing, target checks, run loading.
+
+Why not one QThread each: these calls are short and many (a target check on every keystroke),
+so a small thread pool runs them and one queued signal brings each result back to the GUI thread,
+where the callback runs. Results are handed over once and never touched again by the pool.
+A result that arrives after :meth:`Background.shutdown` is dropped.
+"""
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, Qt, Signal
+
+log = logging.getLogger(__name__)
+
+
+class Background(QObject):
+    """``submit(fn, on_done, on_error)``: fn runs in a pool thread, the callbacks on this one."""
+
+    _finished = Signal(object, object, object)   # callback, value, is_error
+
+    def __init__(self, parent: QObject | None = None, workers: int = 3):
+        super().__init__(parent)
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ssd-bg")
+        self._closed = False
+        self._finished.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    def submit(self, fn: Callable[[], Any], on_done: Callable[[Any], None],
+               on_error: Callable[[BaseException], None] | None = None) -> None:
+        if self._closed:
+            return
+        self._pool.submit(self._call, fn, on_done, on_error)
+
+    def _call(self, fn, on_done, on_error) -> None:
+        try:
+            value = fn()
+        except Exception as exc:  # noqa: BLE001 - handed to on_error, or logged
+            if on_error is None:
+                log.exception("background job failed")
+                return
+            self._emit(on_error, exc, True)
+            return
+        self._emit(on_done, value, False)
+
+    def _emit(self, callback, value, is_error) -> None:
+        if self._closed:
+            return
+        try:
+            self._finished.emit(callback, value, is_error)
+        except RuntimeError:  # the QObject is gone (window closed while a job ran)
+            pass
+
+    def _deliver(self, callback, value, _is_error) -> None:
+        if not self._closed:
+            callback(value)
+
+    def shutdown(self) -> None:
+        """Stop delivering; drop queued jobs; never wait on a running one."""
+        self._closed = True
+        self._pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,104 @@
+"""Trial boundaries of one plot: vertical lines, optionally labelled with the workload.
+
+Why one item instead of one pyqtgraph InfiniteLine (+ label) per trial: InfiniteLine paints in
+Python, once per line per frame. With the 200 trials of a long sweep and three plots that was
+600 Python paint calls, about 10 ms of every redraw on a modest machine (measured with
+benchmarks/gui_overhead.py), and the labels overlapped into a smear when trials were dense.
+This item draws every visible boundary with one ``drawLines`` call and places the labels itself,
+skipping a label that would overlap the previous one (zoom in to see them all).
+"""
+from __future__ import annotations
+
+import bisect
+
+import pyqtgraph as pg
+from PySide6.QtCore import QLineF, QPointF, QRectF
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen
+from PySide6.QtWidgets import QGraphicsItem
+
+MIN_LABEL_GAP_PX = 3.0     # air between two neighbouring labels
+
+
+class TrialBoundaries(pg.GraphicsObject):
+    """Add to a PlotItem with ``ignoreBounds=True`` (lines span whatever is in view)."""
+
+    def __init__(self, pen: QPen, labelled: bool = False, font: QFont | None = None,
+                 text_color: QColor | None = None):
+        super().__init__()
+        self.pen = QPen(pen)
+        self.pen.setCosmetic(True)
+        self.labelled = labelled
+        self.font = font or QFont()
+        self.text_color = text_color or QColor(60, 60, 60)
+        self._metrics = QFontMetricsF(self.font)
+        self.positions: list[float] = []     # seconds, ascending (trials start in order)
+        self.texts: list[str] = []
+        self.shown_labels = 0                # how many labels the last paint drew
+        # painted once into a pixmap and reused until a boundary is added or the view changes:
+        # most redraws only append samples, and text is the slowest thing to draw
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+    def set_boundaries(self, items: list[tuple[float, str]]) -> None:
+        ordered = sorted(items, key=lambda item: item[0])
+        self.positions = [x for x, _ in ordered]
+        self.texts = [text for _, text in ordered]
+        self.update()
+
+    def add(self, x: float, text: str) -> None:
+        i = bisect.bisect_right(self.positions, x)
+        self.positions.insert(i, x)
+        self.texts.insert(i, text)
+        self.update()
+
+    # -- QGraphicsItem ---------------------------------------------------------------------------
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        rect = self.viewRect()
+        return QRectF() if rect is None else rect
+
+    def viewRangeChanged(self) -> None:  # noqa: N802 - pyqtgraph's hook
+        super().viewRangeChanged()        # drops pyqtgraph's cached viewRect()
+        self.prepareGeometryChange()
+        self.update()
+
+    def viewTransformChanged(self) -> None:  # noqa: N802 - pyqtgraph's hook
+        super().viewTransformChanged()
+        self.prepareGeometryChange()
+        self.update()
+
+    def paint(self, painter, *_args) -> None:
+        rect = self.viewRect()
+        if rect is None or not self.positions:
+            return
+        lo = bisect.bisect_left(self.positions, rect.left())
+        hi = bisect.bisect_right(self.positions, rect.right())
+        xs = self.positions[lo:hi]
+        painter.setPen(self.pen)
+        painter.drawLines([QLineF(x, rect.top(), x, rect.bottom()) for x in xs])
+        self.shown_labels = 0
+        if self.labelled and xs:
+            self._paint_labels(painter, rect, xs, self.texts[lo:hi])
+
+    def _paint_labels(self, painter, rect: QRectF, xs: list[float], texts: list[str]) -> None:
+        to_device = painter.transform()
+        top = min(to_device.map(QPointF(rect.left(), rect.top())).y(),
+                  to_device.map(QPointF(rect.left(), rect.bottom())).y())
+        line_height = self._metrics.height()
+        ascent = self._metrics.ascent()
+        painter.save()
+        painter.resetTransform()
+        painter.setFont(self.font)
+        painter.setPen(self.text_color)
+        last = float("-inf")
+        for x, text in zip(xs, texts):
+            px = to_device.map(QPointF(x, rect.top())).x()
+            if px - last < line_height + MIN_LABEL_GAP_PX:
+                continue  # would overlap the label before it
+            last = px
+            width = self._metrics.horizontalAdvance(text)
+            painter.save()
+            painter.translate(px + 2.0, top + 4.0)
+            painter.rotate(-90.0)    # reads upwards, its end at the top, right of the line
+            painter.drawText(QPointF(-width, ascent), text)
+            painter.restore()
+            self.shown_labels += 1
+        painter.restore()

@@ -1,0 +1,92 @@
+"""Growing sample buffers for the live charts (pure numpy, no Qt).
+
+Why not Python lists: a multi-hour run at 1 s intervals holds ~10^4..10^5 samples per series, and
+every redraw hands whole arrays to pyqtgraph. A preallocated 2-D float array that doubles when
+full appends in O(1) amortized and gives contiguous column views without copying.
+
+Directions a trial does not exercise are stored as NaN, not 0, so a write trial does not draw a
+flat "0 MB/s read" line; a NaN "break" row at each trial boundary keeps the lines of two trials
+from being joined (the curves use ``connect='finite'``).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+COLUMNS = ("t_s", "read_MBps", "write_MBps", "read_iops", "write_iops",
+           "read_lat_us", "write_lat_us", "temperature_c")
+_INDEX = {name: i for i, name in enumerate(COLUMNS)}
+NAN = math.nan
+
+
+def _f(value) -> float:
+    return NAN if value is None else float(value)
+
+
+def sample_row(sample, reads: bool = True, writes: bool = True) -> tuple[float, ...]:
+    """One chart row from a Sample (or a samples.csv dict): directions not run become NaN."""
+    get = sample.get if isinstance(sample, dict) else (lambda k: getattr(sample, k))
+    r = (lambda k: _f(get(k))) if reads else (lambda k: NAN)
+    w = (lambda k: _f(get(k))) if writes else (lambda k: NAN)
+    return (float(get("t_s")), r("read_MBps"), w("write_MBps"), r("read_iops"), w("write_iops"),
+            r("read_lat_us"), w("write_lat_us"), _f(get("temperature_c")))
+
+
+def break_row(t_s: float) -> tuple[float, ...]:
+    return (float(t_s),) + (NAN,) * (len(COLUMNS) - 1)
+
+
+class SampleSeries:
+    """Columns of chart data; ``samples`` counts real samples (break rows excluded)."""
+
+    def __init__(self, capacity: int = 4096):
+        self._data = np.full((len(COLUMNS), max(16, capacity)), NAN)
+        self._n = 0
+        self.samples = 0
+        self.has_temperature = False
+
+    def __len__(self) -> int:
+        return self._n
+
+    def clear(self) -> None:
+        self._data[:, :self._n] = NAN
+        self._n = 0
+        self.samples = 0
+        self.has_temperature = False
+
+    def _reserve(self, extra: int) -> None:
+        need = self._n + extra
+        if need <= self._data.shape[1]:
+            return
+        capacity = self._data.shape[1]
+        while capacity < need:
+            capacity *= 2
+        grown = np.full((len(COLUMNS), capacity), NAN)
+        grown[:, :self._n] = self._data[:, :self._n]
+        self._data = grown
+
+    def append(self, row: tuple[float, ...], real: bool = True) -> None:
+        self._reserve(1)
+        self._data[:, self._n] = row
+        self._n += 1
+        if real:
+            self.samples += 1
+            if not math.isnan(row[-1]):
+                self.has_temperature = True
+
+    def extend(self, block: np.ndarray, samples: int) -> None:
+        """Append a (len(COLUMNS), m) block holding ``samples`` real rows."""
+        m = block.shape[1]
+        self._reserve(m)
+        self._data[:, self._n:self._n + m] = block
+        self._n += m
+        self.samples += samples
+        if m and np.isfinite(block[-1]).any():
+            self.has_temperature = True
+
+    def column(self, name: str) -> np.ndarray:
+        """A read-only view of the first ``len(self)`` values (no copy)."""
+        view = self._data[_INDEX[name], :self._n]
+        view.flags.writeable = False
+        return view

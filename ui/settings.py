@@ -1,0 +1,90 @@
+"""What the window remembers between launches (QSettings): target, parameters, runs root, geometry.
+
+Values are stored as JSON text, not as QVariants, because QSettings' INI and registry back ends
+turn lists, booleans and numbers into strings differently on each OS; JSON reads back the same
+everywhere. Tests pass their own INI file so they never touch the user's settings.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from app import APP_NAME
+
+log = logging.getLogger(__name__)
+
+ORGANIZATION = "ssd-profiler"
+
+
+class AppSettings:
+    """Typed access to the few keys the window keeps."""
+
+    def __init__(self, path: str | Path | None = None):
+        if path is None:
+            self._qs = QSettings(ORGANIZATION, APP_NAME)
+        else:
+            self._qs = QSettings(str(path), QSettings.Format.IniFormat)
+
+    # -- generic ------------------------------------------------------------------------------
+    def get(self, key: str, default: Any = None) -> Any:
+        raw = self._qs.value(key)
+        if raw is None:
+            return default
+        try:
+            return json.loads(str(raw))
+        except ValueError:
+            log.warning("ignoring unreadable setting %s=%r", key, raw)
+            return default
+
+    def set(self, key: str, value: Any) -> None:
+        self._qs.setValue(key, json.dumps(value))
+
+    def sync(self) -> None:
+        self._qs.sync()
+
+    # -- binary Qt state (geometry, splitters) --------------------------------------------------
+    def get_bytes(self, key: str) -> QByteArray | None:
+        text = self.get(key)
+        return QByteArray.fromBase64(text.encode("ascii")) if isinstance(text, str) else None
+
+    def set_bytes(self, key: str, data: QByteArray) -> None:
+        self.set(key, bytes(data.toBase64()).decode("ascii"))
+
+    # -- the keys -----------------------------------------------------------------------------
+    @property
+    def target(self) -> str:
+        return self.get("run/target", "") or ""
+
+    @target.setter
+    def target(self, value: str) -> None:
+        self.set("run/target", value)
+
+    @property
+    def runs_root(self) -> str | None:
+        return self.get("run/runs_root")
+
+    @runs_root.setter
+    def runs_root(self, value: str | None) -> None:
+        self.set("run/runs_root", value)
+
+    @property
+    def experiments(self) -> dict:
+        """{"checked": [ids], "current": id, "preset": name, "values": {id: {name: text}}}."""
+        value = self.get("run/experiments", {})
+        return value if isinstance(value, dict) else {}
+
+    @experiments.setter
+    def experiments(self, value: dict) -> None:
+        self.set("run/experiments", value)
+
+    @property
+    def show_iops(self) -> bool:
+        return bool(self.get("charts/show_iops", False))
+
+    @show_iops.setter
+    def show_iops(self, value: bool) -> None:
+        self.set("charts/show_iops", bool(value))

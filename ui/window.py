@@ -1,0 +1,302 @@
+"""The main window: pick the drive, tick experiments, Run, watch, read the results.
+
+It only assembles and wires: the views (ui/panels) each show one thing and take their model in
+the constructor; RunControl owns the worker thread; Background runs the short slow calls (engine
+detection, volumes, target checks, loading past runs). Nothing slow runs on the GUI thread.
+Dialogs are attributes (``confirm_close``, ``engine_dialog``) so tests can replace or inspect them
+without a modal loop blocking.
+"""
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
+                               QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget)
+
+from app import APP_NAME, __version__
+from app.engines.registry import default_engine, locate_engine
+from app.store import default_runs_root
+from jobs.events import RunFinished
+from jobs.worker import RunRefused
+from ui.panels.background import Background
+from ui.panels.drive_panel import DrivePanel
+from ui.panels.experiment_panel import ExperimentPanel
+from ui.panels.live_charts import LiveCharts
+from ui.panels.log_pane import LogPane
+from ui.panels.results_table import ResultsTable
+from ui.panels.run_progress import RunProgress
+from ui.panels.runs_browser import RunsBrowser
+from ui.panels.past_runs import load_past_run
+from ui.panels.run_control import RunControl
+from ui.panels.run_model import RunModel
+from ui.settings import AppSettings
+
+log = logging.getLogger(__name__)
+
+CLOSE_GRACE_MS = 15000     # longest a close waits for the run to stop before quitting anyway
+
+
+def _group(title: str, widget: QWidget) -> QGroupBox:
+    box = QGroupBox(title)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(4, 8, 4, 4)
+    layout.addWidget(widget)
+    return box
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: AppSettings | None = None, engine_path: str | None = None,
+                 runs_root: str | None = None):
+        super().__init__()
+        self.settings = settings or AppSettings()
+        self.engine_path = engine_path
+        self.engine = None             # the engine a run will use (fio; DiskSpd on Windows)
+        self.engine_error: str | None = None
+        self.engine_dialog: QMessageBox | None = None
+        self.confirm_close = self._ask_close
+        self._closing = False
+        self._force_close = False
+        self.setWindowTitle(f"{APP_NAME} {__version__}")
+
+        self.background = Background(self)
+        self.model = RunModel(self)
+        self.control = RunControl(self.model, self)
+        self.drive_panel = DrivePanel(self.background, self.settings.target)
+        self.experiment_panel = ExperimentPanel(self.settings.experiments)
+        self.charts = LiveCharts(self.model, self.settings.show_iops)
+        self.progress = RunProgress(self.model)
+        self.results = ResultsTable(self.model)
+        self.log_pane = LogPane(self.model)
+        root = runs_root or self.settings.runs_root or str(default_runs_root())
+        self.runs_browser = RunsBrowser(self.background, root)
+        self._build_layout()
+        self._build_actions()
+        self._wire()
+        self._restore_geometry()
+        self.drive_panel.set_test_size(self.experiment_panel.plan.size_bytes)
+        self.background.submit(lambda: locate_engine(None, engine_path), self._engine_found,
+                               self._engine_missing)
+        self._update_actions()
+
+    # -- construction ---------------------------------------------------------------------------
+    def _build_layout(self) -> None:
+        self.run_button = QPushButton("Run  (Ctrl+R)")
+        self.cancel_button = QPushButton("Cancel  (Esc)")
+        self.run_button.setMinimumHeight(34)
+        self.cancel_button.setMinimumHeight(34)
+        self.run_hint = QLabel()
+        self.run_hint.setWordWrap(True)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button, 2)
+        buttons.addWidget(self.cancel_button, 1)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(6, 6, 6, 6)
+        left_layout.addWidget(_group("1. Drive and target folder", self.drive_panel))
+        left_layout.addWidget(_group("2. Experiments and parameters", self.experiment_panel), 1)
+        left_layout.addLayout(buttons)
+        left_layout.addWidget(self.run_hint)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.results, "Results")
+        self.tabs.addTab(self.log_pane, "Log")
+        self.tabs.addTab(self.runs_browser, "Runs")
+        self.right_split = QSplitter(Qt.Orientation.Vertical)
+        self.right_split.addWidget(self.charts)
+        self.right_split.addWidget(self.tabs)
+        self.right_split.setStretchFactor(0, 3)
+        self.right_split.setStretchFactor(1, 2)
+        self.right_split.setSizes([560, 400])
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(4, 4, 4, 4)
+        right_layout.addWidget(self.progress)
+        right_layout.addWidget(self.right_split, 1)
+
+        self.main_split = QSplitter(Qt.Orientation.Horizontal)
+        self.main_split.addWidget(left)
+        self.main_split.addWidget(right)
+        self.main_split.setStretchFactor(0, 0)
+        self.main_split.setStretchFactor(1, 1)
+        self.main_split.setSizes([540, 1020])
+        self.setCentralWidget(self.main_split)
+        self.engine_label = QLabel("Engine: looking...")
+        self.statusBar().addPermanentWidget(self.engine_label)
+
+    def _build_actions(self) -> None:
+        self.run_action = QAction("Run", self)
+        self.run_action.setShortcut(QKeySequence("Ctrl+R"))
+        self.run_action.triggered.connect(self.start_run)
+        self.cancel_action = QAction("Cancel", self)
+        self.cancel_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.cancel_action.triggered.connect(self.cancel_run)
+        for action in (self.run_action, self.cancel_action):
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            self.addAction(action)
+        self.run_button.clicked.connect(self.run_action.trigger)
+        self.cancel_button.clicked.connect(self.cancel_action.trigger)
+
+    def _wire(self) -> None:
+        self.experiment_panel.plan_changed.connect(
+            lambda plan: self.drive_panel.set_test_size(plan.size_bytes))
+        self.experiment_panel.plan_changed.connect(lambda _plan: self._update_actions())
+        self.drive_panel.check_changed.connect(lambda _report: self._update_actions())
+        self.drive_panel.target_changed.connect(lambda _t: self._update_actions())
+        self.charts.iops_toggled.connect(lambda on: setattr(self.settings, "show_iops", on))
+        self.runs_browser.open_requested.connect(self.open_run)
+        self.runs_browser.runs_root_changed.connect(lambda p: setattr(self.settings, "runs_root", p))
+        self.control.event.connect(self._on_event)
+        self.control.ended.connect(self._on_run_ended)
+
+    # -- engine ---------------------------------------------------------------------------------
+    def _engine_found(self, engine) -> None:
+        self.engine, self.engine_error = engine, None
+        version = engine.version if engine.version.startswith(engine.name) else \
+            f"{engine.name} {engine.version}"
+        self.engine_label.setText(f"Engine: {version} ({engine.path})")
+        self._update_actions()
+
+    def _engine_missing(self, exc: BaseException) -> None:
+        self.engine, self.engine_error = None, str(exc)
+        name = default_engine()
+        self.engine_label.setText(f"Engine: {name} not found")
+        self.engine_dialog = QMessageBox(QMessageBox.Icon.Warning, f"{name} is needed", "",
+                                         parent=self)
+        self.engine_dialog.setText(f"SSD Profiler measures with {name}, which was not found.")
+        where = (" If fio is installed somewhere else, set the environment variable "
+                 "SSD_PROFILER_FIO to its full path." if name == "fio" else "")
+        self.engine_dialog.setInformativeText(f"{exc}.\n\nThen restart SSD Profiler.{where}")
+        self.engine_dialog.open()  # window-modal but not blocking: the app stays usable
+        self._update_actions()
+
+    # -- run ------------------------------------------------------------------------------------
+    def run_blocker(self) -> str | None:
+        """Why Run is disabled right now (None: it is enabled)."""
+        if self.control.running:
+            return "a run is going on; cancel it first (Esc)"
+        if self.engine_error:
+            return self.engine_error
+        if self.engine is None:
+            return "looking for the measuring engine..."
+        plan = self.experiment_panel.plan
+        if not plan.ok:
+            return plan.message
+        report = self.drive_panel.report
+        if not self.drive_panel.is_ready():
+            return report.reason if report and not report.ok else "checking the target folder..."
+        return None
+
+    def _update_actions(self) -> None:
+        blocker = self.run_blocker()
+        running = self.control.running
+        self.run_action.setEnabled(blocker is None)
+        self.run_button.setEnabled(blocker is None)
+        self.run_button.setToolTip(blocker or "Start the run (Ctrl+R)")
+        self.cancel_action.setEnabled(running)
+        self.cancel_button.setEnabled(running and not self.control.cancelling)
+        self.drive_panel.setEnabled(not running)
+        self.experiment_panel.setEnabled(not running)
+        if running:
+            self.run_hint.setText("Running. Esc cancels: fio is stopped within seconds and "
+                                  "finished trials are kept.")
+        elif blocker and not blocker.startswith(("looking", "checking")):
+            self.run_hint.setText(f"<span style='color:#b01e1e'>Run is disabled: {blocker}</span>")
+        else:
+            self.run_hint.setText("")
+
+    def start_run(self) -> None:
+        if self.run_blocker() is not None:
+            return
+        self.settings.target = self.drive_panel.target()
+        self.settings.experiments = self.experiment_panel.state()
+        self.control.start(self.experiment_panel.selected_ids(), self.experiment_panel.settings(),
+                           self.drive_panel.target(), self.runs_browser.runs_root,
+                           self.engine.path if self.engine else self.engine_path)
+        self.statusBar().showMessage("Run started.")
+        self._update_actions()
+
+    def cancel_run(self) -> None:
+        if self.control.running:
+            self.control.cancel()
+            self.statusBar().showMessage("Cancelling: stopping fio, keeping finished trials...")
+            self._update_actions()
+
+    def _on_event(self, event) -> None:
+        if isinstance(event, RunRefused):
+            self.statusBar().showMessage(f"Run not started: {event.message}")
+            self.tabs.setCurrentWidget(self.log_pane)
+        elif isinstance(event, RunFinished):
+            self.statusBar().showMessage(f"Run {event.status}: {event.run_dir}")
+            self.runs_browser.refresh()
+
+    def _on_run_ended(self) -> None:
+        self.drive_panel.set_test_size(self.experiment_panel.plan.size_bytes)
+        self.drive_panel.recheck()  # free space changed; a crash may have left files
+        self._update_actions()
+        if self._closing:
+            self.close()
+
+    # -- past runs ------------------------------------------------------------------------------
+    def open_run(self, run_dir: str) -> None:
+        if self.control.running:
+            self.statusBar().showMessage("A run is going on; open past runs after it ends.")
+            return
+        self.statusBar().showMessage(f"Opening {run_dir}...")
+        self.background.submit(lambda: load_past_run(run_dir), self._show_past,
+                               lambda exc: self.statusBar().showMessage(f"Cannot open {run_dir}: {exc}"))
+
+    def _show_past(self, past) -> None:
+        if self.control.running:
+            return
+        self.model.load_past(past)
+        self.tabs.setCurrentWidget(self.results)
+        self.statusBar().showMessage(f"Showing {past.record.get('dir')} ({past.record.get('status')})")
+
+    # -- closing and settings -------------------------------------------------------------------
+    def _ask_close(self) -> bool:
+        answer = QMessageBox.question(
+            self, "Cancel the run?", "A run is going on. Close anyway? The run is cancelled "
+            "(fio is stopped, the test file removed); finished trials are kept.")
+        return answer == QMessageBox.StandardButton.Yes
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self.control.running and not self._force_close:
+            event.ignore()
+            if self._closing or not self.confirm_close():
+                return
+            self._closing = True
+            self.cancel_run()
+            QTimer.singleShot(CLOSE_GRACE_MS, self._close_anyway)
+            return
+        self._save_settings()
+        self.background.shutdown()
+        event.accept()
+
+    def _close_anyway(self) -> None:
+        """The run did not stop within CLOSE_GRACE_MS: wait a little more (bounded), then quit."""
+        if not self.control.wait(2000):
+            log.error("the run did not stop in time; quitting anyway")
+        self._force_close = True
+        self.close()
+
+    def _restore_geometry(self) -> None:
+        geometry = self.settings.get_bytes("window/geometry")
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(1560, 980)
+        for key, split in (("window/main_split", self.main_split),
+                           ("window/right_split", self.right_split)):
+            state = self.settings.get_bytes(key)
+            if state is not None:
+                split.restoreState(state)
+
+    def _save_settings(self) -> None:
+        s = self.settings
+        s.target = self.drive_panel.target()
+        s.experiments = self.experiment_panel.state()
+        s.runs_root = self.runs_browser.runs_root
+        s.set_bytes("window/geometry", self.saveGeometry())
+        s.set_bytes("window/main_split", self.main_split.saveState())
+        s.set_bytes("window/right_split", self.right_split.saveState())
+        s.sync()
