@@ -4,7 +4,6 @@ The fake fio (tests/fakes/fio) is used only to inject faults; cancel uses the re
 """
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess

@@ -1,10 +1,7 @@
 """Bad targets are refused with exit 2, one line naming the problem, and nothing written."""
 from __future__ import annotations
 
-import os
-import shutil
 
-import pytest
 
 from conftest import run_cli, tree
 

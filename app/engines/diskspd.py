@@ -71,7 +71,7 @@ from app.engines.diskspd_text import looks_like_diskspd, parse_diskspd_output  #
 from app.engines.diskspd_xml import xml_intervals
 from app.engines.fio_live import Interval
 from app.plan import Trial
-from app.units import GiB, KiB, MB, MiB
+from app.units import MB, MiB, block_label
 
 log = logging.getLogger(__name__)
 
@@ -83,11 +83,9 @@ EVENT_MODIFY_STATE = 0x0002
 
 # -- argv (pure) -----------------------------------------------------------------------------------
 def size_arg(n_bytes: int) -> str:
-    """DiskSpd size text: 4096 -> '4K', 1048576 -> '1M', 1073741824 -> '1G', else bytes."""
-    for suffix, factor in (("G", GiB), ("M", MiB), ("K", KiB)):
-        if n_bytes >= factor and n_bytes % factor == 0:
-            return f"{n_bytes // factor}{suffix}"
-    return str(n_bytes)
+    """DiskSpd size text: 4096 -> '4K', 1048576 -> '1M', 1073741824 -> '1G', else bytes
+    (DiskSpd reads K/M/G as binary, the same spelling as the CrystalDiskMark-style labels)."""
+    return block_label(n_bytes)
 
 
 def write_buffer_bytes(bs_bytes: int) -> int:
