@@ -127,6 +127,13 @@ def _compact(value: float, unit: str) -> str:
     return f"{value / 1e6:.2f} M {unit}" if value >= 1e6 else f"{value:,.0f} {unit}"
 
 
+def _spec_name(spec: dict) -> str:
+    """'Samsung PM9A1 512 GB'; parts a spec does not state are left out (never 'None GB')."""
+    name = " ".join(str(x) for x in (spec.get("vendor"), spec.get("family")) if x)
+    cap = spec.get("capacity_gb")
+    return f"{name} {cap:g} GB" if isinstance(cap, (int, float)) else (name or "unnamed spec")
+
+
 def vendor(comparison: dict) -> Figure | None:
     """Measured as % of the vendor's 'up to' figure, one bar per metric that was measured."""
     rows = [r for r in comparison.get("rows", []) if r.get("pct") is not None]
@@ -137,8 +144,7 @@ def vendor(comparison: dict) -> Figure | None:
     spec = comparison.get("spec") or {}
     return Figure(
         id="vendor-comparison", experiment="vendor",
-        title=f"Measured against the vendor spec: {spec.get('vendor', '')} {spec.get('family', '')}"
-              f" {spec.get('capacity_gb', '')} GB".replace("  ", " "),
+        title="Measured against the vendor spec: " + _spec_name(spec),
         x_axis=Axis("Metric (vendor 'up to' value)",
                     tuple((i, f"{_SHORT.get(r['metric'], r['label'])} ({_compact(r['spec'], r['unit'])})")
                           for i, r in zip(x, rows))),

@@ -126,7 +126,7 @@ def vendor_section(record, comparison, tables, table_files, figures, drawn, prob
     if not comparison:
         model = (record.get("drive") or {}).get("model") or "unknown model"
         return lines + [f"no vendor spec for {model}: enter one (the drive's 'up to' figures with "
-                        f"their source) in the window's drive settings or in `{vendor_hint}`, "
+                        f"their source) in the window (Report > Enter/edit vendor spec...) or in `{vendor_hint}`, "
                         "then export again.", ""]
     for table in (t for t in tables if t.experiment == "vendor"):
         lines.append(to_markdown(table, 3).rstrip("\n"))

@@ -19,6 +19,8 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from app.store import load_run, write_json_atomic
+
 #: Raw link bandwidth per direction after line encoding, before protocol overhead, MB/s (10^6).
 INTERFACE_CEILINGS_MBPS = {
     "SATA II": 300.0,             # 3 Gb/s, 8b/10b
@@ -129,11 +131,76 @@ def drive_model(record: dict) -> str | None:
 
 def spec_for_run(record: dict, user_specs: list[dict] | None = None) -> dict | None:
     """The spec to compare against: the run's own, the user's, then the curated list."""
+    return spec_with_origin(record, user_specs)[0]
+
+
+def spec_with_origin(record: dict, user_specs: list[dict] | None = None
+                     ) -> tuple[dict | None, str | None]:
+    """:func:`spec_for_run` and where the spec came from: ``run`` (record["vendor_spec"]),
+    ``user`` (the user's specs file) or ``built-in``; the window names it so the user knows
+    which record an edit replaces."""
     if record.get("vendor_spec"):
-        return record["vendor_spec"]
+        return record["vendor_spec"], "run"
     model = drive_model(record)
     users = load_user_specs() if user_specs is None else user_specs
-    return match_spec(model, users) or match_spec(model, load_specs())
+    mine = match_spec(model, users)
+    if mine:
+        return mine, "user"
+    curated = match_spec(model, load_specs())
+    return (curated, "built-in") if curated else (None, None)
+
+
+def spec_at_run_start(drive: dict | None, user_specs: list[dict] | None = None) -> dict | None:
+    """The user's spec for this drive, for ``record["vendor_spec"]`` when a run starts.
+
+    Only the user's record is frozen into the run: it is what the user typed for this drive and
+    may later be edited or lost with the settings; curated records ship with the app and are
+    looked up again at export, so corrections to them reach old runs too."""
+    model = ((drive or {}).get("model") or None)
+    return match_spec(model, load_user_specs() if user_specs is None else user_specs)
+
+
+def entered_spec(model_match: str, values: dict, conditions: dict, interface: str | None,
+                 source: str | None, name: str | None = None) -> dict:
+    """A user record from the window's spec form (the same shape as :func:`user_spec`).
+
+    ``model_match`` is found anywhere in the drive's model string, ignoring case and runs of
+    spaces, so "990 PRO" covers every capacity while the drive's full model string (the form's
+    default) covers just that drive. ``conditions`` holds the vendor's test conditions
+    (seq_qd, rand_qd, threads); stating them is what makes the comparison fair."""
+    text = " ".join(model_match.split())
+    spec = user_spec(text, **{k: v for k, v in values.items() if v})
+    spec["model_regex"] = re.escape(text)
+    spec["family"] = (name or "").strip() or text
+    spec["vendor"] = ""  # part of the family/name text the user typed
+    spec["interface"] = interface or None
+    tc = {"seq_bs": None, "seq_qd": None, "rand_bs": "4KiB", "rand_qd": None, "threads": None,
+          "note": "entered by the user"}
+    tc.update({k: v for k, v in conditions.items() if v})
+    spec["test_conditions"] = tc
+    if source and source.strip():
+        spec["source_url"] = source.strip()
+    return spec
+
+
+def attach_spec_to_run(run_dir: str | os.PathLike, spec: dict) -> Path:
+    """Write ``spec`` into a finished run's run.json as ``vendor_spec`` (atomic rewrite).
+
+    Why: a run folder must re-export the same comparison anywhere, without this user's settings
+    file. Refused (ValueError) for an unusable spec or a run that still says ``running``: its
+    own process rewrites run.json after every trial and would drop the spec (or race us)."""
+    problems = validate_spec(spec)
+    if problems:
+        raise ValueError("; ".join(problems))
+    record = load_run(run_dir)
+    if record.get("status") == "running":
+        raise ValueError(f"{run_dir} is still running (or was interrupted); the spec is kept in "
+                         "your settings only")
+    record.pop("dir", None)
+    record["vendor_spec"] = spec
+    path = Path(run_dir) / "run.json"
+    write_json_atomic(path, record)
+    return path
 
 
 def drive_link_ceiling(drive: dict) -> tuple[str, float] | None:

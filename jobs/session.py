@@ -9,7 +9,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from app import __version__
+from app import __version__, vendor
 from app.drives import describe_drive, temperature_source
 from app.engines.registry import locate_engine
 from app.host import host_info
@@ -52,6 +52,7 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
         "target": {"folder": str(checked.folder), "data_dir": str(checked.data_dir),
                    "free_bytes": checked.free_bytes, "total_bytes": checked.total_bytes},
         "drive": drive,
+        "vendor_spec": vendor.spec_at_run_start(drive),  # the user's own spec for this model
         "temperature": {"source": source.name if source else None,
                         "detail": source.detail if source else None,
                         "reason": temperature_reason if source is None else ""},

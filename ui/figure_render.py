@@ -349,6 +349,8 @@ def render_figure(fig: Figure, png_path: Path, svg_path: Path, style: Style = RE
     widget = figure_widget(fig, style)
     try:
         widget.resize(style.width, style.height)
+        from PySide6.QtCore import Qt
+        widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)  # laid out, never on a desktop
         widget.show()
         for _ in range(GRABS):  # axes size themselves to their tick text only after a paint
             widget.grab()
