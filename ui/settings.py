@@ -1,4 +1,5 @@
-"""What the window remembers between launches (QSettings): target, parameters, runs root, geometry.
+"""What the window remembers between launches (QSettings): target, parameters, runs root, engine,
+geometry.
 
 Values are stored as JSON text, not as QVariants, because QSettings' INI and registry back ends
 turn lists, booleans and numbers into strings differently on each OS; JSON reads back the same
@@ -88,3 +89,24 @@ class AppSettings:
     @show_iops.setter
     def show_iops(self, value: bool) -> None:
         self.set("charts/show_iops", bool(value))
+
+    @property
+    def engine(self) -> str:
+        """The engine chosen in the window ("fio" | "diskspd"); "" until one was chosen, so the
+        per-OS default (app.engines.registry.default_engine) applies on a first launch."""
+        value = self.get("run/engine", "")
+        return value if isinstance(value, str) else ""
+
+    @engine.setter
+    def engine(self, value: str) -> None:
+        self.set("run/engine", value)
+
+    @property
+    def engine_paths(self) -> dict[str, str]:
+        """{engine name: full path} for an engine installed off PATH (DESIGN §4)."""
+        value = self.get("run/engine_paths", {})
+        return {str(k): str(v) for k, v in value.items() if v} if isinstance(value, dict) else {}
+
+    @engine_paths.setter
+    def engine_paths(self, value: dict[str, str]) -> None:
+        self.set("run/engine_paths", dict(value))

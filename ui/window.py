@@ -16,15 +16,18 @@ from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QLabel, QMainWindow, QMes
                                QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from app import APP_NAME, __version__
-from app.engines.registry import default_engine, locate_engine
+from app.engines.registry import default_engine
 from app.store import default_runs_root
 from jobs.events import RunFinished
 from jobs.worker import RunRefused
 from ui.panels.background import Background
 from ui.panels.drive_panel import DrivePanel
+from ui.panels.engine_picker import EnginePicker, engine_label, engine_text, retry_advice
 from ui.panels.experiment_panel import ExperimentPanel
+from ui.panels.figures_view import FiguresView, RunFiguresModel
 from ui.panels.live_charts import LiveCharts
 from ui.panels.log_pane import LogPane
+from ui.panels.report_bar import ReportBar
 from ui.panels.results_table import ResultsTable
 from ui.panels.run_progress import RunProgress
 from ui.panels.runs_browser import RunsBrowser
@@ -52,7 +55,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.settings = settings or AppSettings()
         self.engine_path = engine_path
-        self.engine = None             # the engine a run will use (fio; DiskSpd on Windows)
+        self.engine = None             # EngineInfo of the chosen engine, once found
         self.engine_error: str | None = None
         self.engine_dialog: QMessageBox | None = None
         self.confirm_close = self._ask_close
@@ -62,6 +65,8 @@ class MainWindow(QMainWindow):
 
         self.background = Background(self)
         self.model = RunModel(self)
+        self.engine_picker = EnginePicker(self.background, self.settings.engine or default_engine(),
+                                          engine_path, self.settings.engine_paths)
         self.control = RunControl(self.model, self)
         self.drive_panel = DrivePanel(self.background, self.settings.target)
         self.experiment_panel = ExperimentPanel(self.settings.experiments)
@@ -69,6 +74,9 @@ class MainWindow(QMainWindow):
         self.progress = RunProgress(self.model)
         self.results = ResultsTable(self.model)
         self.log_pane = LogPane(self.model)
+        self.run_figures = RunFiguresModel(self.model, self.background, self)
+        self.figures = FiguresView(self.run_figures)
+        self.report_bar = ReportBar(self.run_figures, self.background)
         root = runs_root or self.settings.runs_root or str(default_runs_root())
         self.runs_browser = RunsBrowser(self.background, root)
         self._build_layout()
@@ -76,8 +84,7 @@ class MainWindow(QMainWindow):
         self._wire()
         self._restore_geometry()
         self.drive_panel.set_test_size(self.experiment_panel.plan.size_bytes)
-        self.background.submit(lambda: locate_engine(None, engine_path), self._engine_found,
-                               self._engine_missing)
+        self.engine_picker.locate()
         self._update_actions()
 
     # -- construction ---------------------------------------------------------------------------
@@ -89,6 +96,7 @@ class MainWindow(QMainWindow):
         self.run_hint = QLabel()
         self.run_hint.setWordWrap(True)
         buttons = QHBoxLayout()
+        buttons.addWidget(self.engine_picker)
         buttons.addWidget(self.run_button, 2)
         buttons.addWidget(self.cancel_button, 1)
         left = QWidget()
@@ -101,6 +109,7 @@ class MainWindow(QMainWindow):
 
         self.tabs = QTabWidget()
         self.tabs.addTab(self.results, "Results")
+        self.tabs.addTab(self.figures, "Figures")
         self.tabs.addTab(self.log_pane, "Log")
         self.tabs.addTab(self.runs_browser, "Runs")
         self.right_split = QSplitter(Qt.Orientation.Vertical)
@@ -114,6 +123,7 @@ class MainWindow(QMainWindow):
         right_layout.setContentsMargins(4, 4, 4, 4)
         right_layout.addWidget(self.progress)
         right_layout.addWidget(self.right_split, 1)
+        right_layout.addWidget(self.report_bar)
 
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.addWidget(left)
@@ -137,6 +147,10 @@ class MainWindow(QMainWindow):
             self.addAction(action)
         self.run_button.clicked.connect(self.run_action.trigger)
         self.cancel_button.clicked.connect(self.cancel_action.trigger)
+        report_menu = self.menuBar().addMenu("&Report")  # Export (Ctrl+E), vendor spec
+        for action in self.report_bar.menu_actions():
+            report_menu.addAction(action)
+            self.addAction(action)
 
     def _wire(self) -> None:
         self.experiment_panel.plan_changed.connect(
@@ -147,27 +161,39 @@ class MainWindow(QMainWindow):
         self.charts.iops_toggled.connect(lambda on: setattr(self.settings, "show_iops", on))
         self.runs_browser.open_requested.connect(self.open_run)
         self.runs_browser.runs_root_changed.connect(lambda p: setattr(self.settings, "runs_root", p))
+        self.report_bar.log_line.connect(self.log_pane.add)
+        self.engine_picker.looking.connect(self._engine_looking)
+        self.engine_picker.found.connect(self._engine_found)
+        self.engine_picker.missing.connect(self._engine_missing)
         self.control.event.connect(self._on_event)
         self.control.ended.connect(self._on_run_ended)
 
     # -- engine ---------------------------------------------------------------------------------
-    def _engine_found(self, engine) -> None:
-        self.engine, self.engine_error = engine, None
-        version = engine.version if engine.version.startswith(engine.name) else \
-            f"{engine.name} {engine.version}"
-        self.engine_label.setText(f"Engine: {version} ({engine.path})")
+    def _engine_looking(self, name: str) -> None:
+        """An engine was chosen: Run waits until it is found. A choice other than the per-OS
+        default is remembered (so a first launch follows the default if DiskSpd comes later)."""
+        if name != (self.settings.engine or default_engine()):
+            self.settings.engine = name
+        self.engine, self.engine_error = None, None
+        if self.engine_dialog is not None:
+            self.engine_dialog.close()
+        self.engine_label.setText(f"Engine: looking for {engine_label(name)}...")
         self._update_actions()
 
-    def _engine_missing(self, exc: BaseException) -> None:
-        self.engine, self.engine_error = None, str(exc)
-        name = default_engine()
-        self.engine_label.setText(f"Engine: {name} not found")
-        self.engine_dialog = QMessageBox(QMessageBox.Icon.Warning, f"{name} is needed", "",
+    def _engine_found(self, engine) -> None:
+        self.engine, self.engine_error = engine, None
+        self.engine_label.setText(f"Engine: {engine_text(engine)}")
+        self._update_actions()
+
+    def _engine_missing(self, name: str, message: str) -> None:
+        self.engine, self.engine_error = None, message
+        label = engine_label(name)
+        self.engine_label.setText(f"Engine: {label} not found")
+        self.engine_dialog = QMessageBox(QMessageBox.Icon.Warning, f"{label} is needed", "",
                                          parent=self)
-        self.engine_dialog.setText(f"SSD Profiler measures with {name}, which was not found.")
-        where = (" If fio is installed somewhere else, set the environment variable "
-                 "SSD_PROFILER_FIO to its full path." if name == "fio" else "")
-        self.engine_dialog.setInformativeText(f"{exc}.\n\nThen restart SSD Profiler.{where}")
+        self.engine_dialog.setText(f"SSD Profiler measures with {label}, which was not found.")
+        self.engine_dialog.setInformativeText(
+            f"{message}.\n\n{retry_advice(name)}")
         self.engine_dialog.open()  # window-modal but not blocking: the app stays usable
         self._update_actions()
 
@@ -196,10 +222,12 @@ class MainWindow(QMainWindow):
         self.run_button.setToolTip(blocker or "Start the run (Ctrl+R)")
         self.cancel_action.setEnabled(running)
         self.cancel_button.setEnabled(running and not self.control.cancelling)
-        self.drive_panel.setEnabled(not running)
+        self.drive_panel.set_running(running)
+        self.engine_picker.setEnabled(not running)
         self.experiment_panel.setEnabled(not running)
         if running:
-            self.run_hint.setText("Running. Esc cancels: fio is stopped within seconds and "
+            self.run_hint.setText(f"Running. Esc cancels: {engine_label(self.engine_picker.name)} "
+                                  "is stopped within seconds and "
                                   "finished trials are kept.")
         elif blocker and not blocker.startswith(("looking", "checking")):
             self.run_hint.setText(f"<span style='color:#b01e1e'>Run is disabled: {blocker}</span>")
@@ -213,14 +241,16 @@ class MainWindow(QMainWindow):
         self.settings.experiments = self.experiment_panel.state()
         self.control.start(self.experiment_panel.selected_ids(), self.experiment_panel.settings(),
                            self.drive_panel.target(), self.runs_browser.runs_root,
-                           self.engine.path if self.engine else self.engine_path)
+                           self.engine.path if self.engine else self.engine_path,
+                           engine=self.engine_picker.name)
         self.statusBar().showMessage("Run started.")
         self._update_actions()
 
     def cancel_run(self) -> None:
         if self.control.running:
             self.control.cancel()
-            self.statusBar().showMessage("Cancelling: stopping fio, keeping finished trials...")
+            self.statusBar().showMessage("Cancelling: stopping the engine, keeping finished "
+                                         "trials...")
             self._update_actions()
 
     def _on_event(self, event) -> None:
@@ -271,6 +301,7 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(CLOSE_GRACE_MS, self._close_anyway)
             return
         self._save_settings()
+        self.report_bar.shutdown()
         self.background.shutdown()
         event.accept()
 

@@ -3,7 +3,8 @@
 The target's free space and the planned test-file size are shown side by side, and the same check
 the run makes (app.safety.check_target, DESIGN §5) runs live in the background, so a target that
 would be refused says why before Run is pressed. Volume listing and checks never run on the GUI
-thread (a sleeping network mount must not freeze the window).
+thread (a sleeping network mount must not freeze the window). Below the target, DriveInfo shows
+the drive behind it (identity, link, health, temperature), read in the background too.
 """
 from __future__ import annotations
 
@@ -21,8 +22,11 @@ from app.drives import list_volumes
 from app.safety import TargetRefused, check_target, free_space_margin, leftover_test_files
 from app.units import human_bytes
 from ui.panels.background import Background
+from ui.panels.drive_info import DriveInfo
 
-VOLUME_COLUMNS = ("Mount point", "Device", "FS", "Size", "Free", "Model", "Temp.")
+# no temperature column: list_volumes reads no sensor (that costs a smartctl call per drive);
+# the target's drive shows its temperature in DriveInfo below
+VOLUME_COLUMNS = ("Mount point", "Device", "FS", "Size", "Free", "Model")
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,7 @@ class DrivePanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # fits the panel's width
-        self.table.setMaximumHeight(110)
+        self.table.setMaximumHeight(96)
         self.table.itemSelectionChanged.connect(self._on_volume)
         self.edit = QLineEdit(target)
         self.edit.setPlaceholderText("a folder on the drive to test, e.g. /mnt/ssd/bench")
@@ -107,6 +111,7 @@ class DrivePanel(QWidget):
         self.clean_button = QPushButton("Remove leftover test files")
         self.clean_button.setVisible(False)
         self.clean_button.clicked.connect(self._remove_leftovers)
+        self.info = DriveInfo(background)
 
         row = QHBoxLayout()
         row.addWidget(QLabel("Target folder:"))
@@ -117,6 +122,7 @@ class DrivePanel(QWidget):
         layout.addWidget(QLabel("Volumes (pick one, or choose any folder below):"))
         layout.addWidget(self.table)
         layout.addLayout(row)
+        layout.addWidget(self.info)
         layout.addWidget(self.space)
         layout.addWidget(self.verdict)
         layout.addWidget(self.clean_button, 0, Qt.AlignmentFlag.AlignLeft)
@@ -148,6 +154,11 @@ class DrivePanel(QWidget):
     def recheck(self) -> None:
         self._debounce.start()
 
+    def set_running(self, running: bool) -> None:
+        """Locked during a run; the drive's temperature is then read by the run's sampler."""
+        self.setEnabled(not running)
+        self.info.set_running(running)
+
     def refresh_volumes(self) -> None:
         self.background.submit(list_volumes, self._show_volumes, lambda exc: self._show_volumes([]))
 
@@ -158,15 +169,10 @@ class DrivePanel(QWidget):
         self.table.setRowCount(len(volumes))
         for r, v in enumerate(volumes):
             model = v.get("model") or (f"({v['bus']} disk)" if v.get("bus") else "unknown")
-            temp = v.get("temperature_c")
             values = (v["mountpoint"], v["device"], v["fstype"], human_bytes(v["total_bytes"]),
-                      human_bytes(v["free_bytes"]), model,
-                      f"{temp:.0f} °C" if temp is not None else "unavailable")
+                      human_bytes(v["free_bytes"]), model)
             for c, text in enumerate(values):
-                item = QTableWidgetItem(str(text))
-                if c == 6 and v.get("temperature_reason"):
-                    item.setToolTip(v["temperature_reason"])
-                self.table.setItem(r, c, item)
+                self.table.setItem(r, c, QTableWidgetItem(str(text)))
         self.table.blockSignals(False)
 
     def _on_volume(self) -> None:
@@ -186,6 +192,7 @@ class DrivePanel(QWidget):
 
     def _check(self) -> None:
         path, size = self.target(), self.size_bytes
+        self.info.show_for(path)
         self.background.submit(lambda: inspect_target(path, size), self._show_report)
 
     def _show_report(self, report: TargetReport) -> None:

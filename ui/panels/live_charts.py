@@ -136,6 +136,7 @@ class LiveCharts(QWidget):
         self._timer.start()
         model.reset.connect(self._rebuild)
         model.trial_started.connect(self._add_boundary)
+        model.trial_ended.connect(self._on_trial_ended)
         model.samples_added.connect(self._mark_dirty)
         model.state_changed.connect(self._on_state)
         self._on_iops(show_iops, announce=False)
@@ -152,16 +153,30 @@ class LiveCharts(QWidget):
         plot.setClipToView(True)
         plot.setDownsampling(auto=True, mode="peak")
         plot.getAxis("left").setWidth(62)
+        plot.getAxis("left").enableAutoSIPrefix(False)  # the label names the unit; no "(x0.001)"
         for name in ("left", "bottom"):
             plot.getAxis(name).setPen("k")
             plot.getAxis(name).setTextPen("k")
         return plot
 
     # -- model -> view -------------------------------------------------------------------------
-    def _rebuild(self) -> None:
-        items = [(t_s, trial.caption) for t_s, trial in self.model.boundaries]
+    def _caption(self, trial: PlannedTrial) -> str:
+        """The boundary label; a trial the drive throttled gets a ⚠ (the table says why)."""
+        return trial.caption + (" \u26a0 throttled" if trial.index in self._throttled else "")
+
+    def _relabel(self) -> None:
+        items = [(t_s, self._caption(trial)) for t_s, trial in self.model.boundaries]
         for boundaries in self.boundaries:
             boundaries.set_boundaries(items)
+
+    def _on_trial_ended(self, record: dict) -> None:
+        if record.get("throttled"):  # rare: relabelling every boundary is fine
+            self._throttled.add(record.get("index"))
+            self._relabel()
+
+    def _rebuild(self) -> None:
+        self._throttled = {r.get("index") for r in self.model.records if r.get("throttled")}
+        self._relabel()
         self._dirty = True
         self._shown: dict[str, tuple[str, int]] = {}   # curve -> (column, rows handed over)
         self._x_end = 0.0
@@ -170,7 +185,7 @@ class LiveCharts(QWidget):
     def _add_boundary(self, trial: PlannedTrial) -> None:
         t_s = self.model.boundaries[-1][0]
         for boundaries in self.boundaries:
-            boundaries.add(t_s, trial.caption)
+            boundaries.add(t_s, self._caption(trial))
 
     def _on_state(self) -> None:
         if self.model.finished:
@@ -235,7 +250,9 @@ class LiveCharts(QWidget):
         if self.follow_box.isChecked():
             self._follow(t)
         self.temp_note.setVisible(not s.has_temperature)
-        self.temp_note.setText(temperature_text(self.model.temperature_note))
+        self.temp_note.setText("the drive's temperature is drawn here during a run"
+                               if self.model.status == "idle"
+                               else temperature_text(self.model.temperature_note))
         if not s.has_temperature:
             self.temp_plot.setYRange(20, 70, padding=0)  # a plausible °C scale, not 0..1
         else:

@@ -3,7 +3,9 @@ with the experiment's findings beneath.
 
 Two tables instead of one because they answer different questions: the trial rows show that
 every repetition ran (and which failed or were cancelled), the workload rows are the numbers to
-report. Warm-up rows are shown but greyed: they are run, never counted.
+report. Warm-up rows are shown but greyed: they are run, never counted. A trial the drive
+throttled (run.json ``throttled``) says so in its Status cell, with the signals that fired as the
+tooltip: its numbers are the drive's hot numbers, not its normal ones.
 """
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableWidget,
                                QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget)
 
-from ui.panels.findings_text import findings_lines, number, stat_text
+from app.report_findings import findings
+from ui.panels.findings_text import number, stat_text
 from ui.panels.run_model import RunModel
 
 TRIAL_COLUMNS = ("#", "Experiment", "Workload", "Repetition", "Status", "IOPS", "MB/s",
@@ -21,6 +24,31 @@ SUMMARY_COLUMNS = ("Experiment", "Workload", "n", "IOPS", "MB/s", "Mean latency 
                    "p99 latency µs")
 _GREY = QBrush(QColor(130, 130, 130))
 _RED = QBrush(QColor(190, 30, 30))
+_ORANGE = QBrush(QColor(180, 90, 0))
+THROTTLED = "\u26a0 throttled"
+
+
+def throttle_tip(throttle: dict | None) -> str:
+    """The signals of app.throttle.throttle_flags in words (one line each)."""
+    t = throttle or {}
+    lines = []
+    for signal in t.get("signals") or []:
+        if signal == "above_warning":
+            lines.append(f"temperature reached {number(t.get('max_temp_c'))} °C, at or above the "
+                         f"drive's warning threshold of {number(t.get('warning_temp_c'))} °C")
+        elif signal == "warning_time_rising":
+            lines.append("the drive's time-above-warning-temperature counter rose during the run")
+        elif signal == "drop_with_temp_rise":
+            d = t.get("throughput_drop") or {}
+            lines.append(f"throughput fell {number(d.get('drop_pct'))} % ({number(d.get('from_MBps'))}"
+                         f" to {number(d.get('to_MBps'))} MB/s) while the drive warmed from "
+                         f"{number(d.get('temp_from_c'))} to {number(d.get('temp_to_c'))} °C")
+        elif signal == "critical_warning_temperature":
+            lines.append("the drive reports a temperature critical warning")
+        else:
+            lines.append(str(signal))
+    return ("Thermal throttling suspected; this trial's numbers may be low:\n- "
+            + "\n- ".join(lines or ["a throttle signal fired"]))
 
 
 def _sides(data: dict | None) -> list[dict]:
@@ -108,6 +136,10 @@ class ResultsTable(QWidget):
             text = (f"<b>Trials</b> of {m.run_dir or 'the run being prepared'}: "
                     f"{len(m.records)} of {m.trial_count} finished; status <b>{m.status}</b>"
                     + (f" ({m.error})" if m.error else ""))
+            throttled = sum(1 for r in m.records if r.get("throttled"))
+            if throttled:
+                text += (f"; <span style='color:#b45a00'>{throttled} {THROTTLED}</span> (hover "
+                         "the Status cell for why)")
         self.caption.setText(text)
 
     def _add_trial(self, record: dict) -> None:
@@ -125,6 +157,12 @@ class ResultsTable(QWidget):
             rep, status if status == "done" else f"{status}: {record.get('error') or ''}",
             number((m.get("total") or {}).get("iops")), number((m.get("total") or {}).get("MBps")),
             lat, p99], brush)
+        if record.get("throttled"):
+            item = self.trials.item(row, 4)
+            item.setText(f"{item.text()} {THROTTLED}")
+            item.setToolTip(throttle_tip(record.get("throttle")))
+            if brush is None:
+                item.setForeground(_ORANGE)
         self.trials.scrollToBottom()
         self._show_caption()
 
@@ -141,7 +179,9 @@ class ResultsTable(QWidget):
                     stat_text(w["total_MBps"], False),
                     " / ".join(stat_text(s["lat_us"]["mean"], False) for s in sides) or "-",
                     " / ".join(stat_text(s["lat_us"]["p99"], False) for s in sides) or "-"])
-            lines += [f"<b>{eid}</b>: {line}" for line in findings_lines(eid, part.get("findings") or {})]
+            # the same sentences as report.md, from the one place that words them
+            lines += [f"<b>{eid}</b>: {line}"
+                      for line in findings(eid, part, {"trials": self.model.records})]
         if lines:
             self.findings.setHtml("<br>".join(lines))
         elif self.model.status in ("idle", "preparing", "running"):

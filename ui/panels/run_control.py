@@ -18,10 +18,13 @@ from ui.panels.run_model import RunModel
 log = logging.getLogger(__name__)
 
 
-def command_line(names: list[str], settings: dict[str, str], target: str, runs_root: str) -> list[str]:
+def command_line(names: list[str], settings: dict[str, str], target: str, runs_root: str,
+                 engine: str | None = None) -> list[str]:
     """The equivalent ``ssd-profiler run`` command, recorded in run.json and shown in the log,
     so a run started from the window can be repeated from a terminal."""
     argv = ["ssd-profiler", "run", *names, "--target", target]
+    if engine:
+        argv += ["--engine", engine]
     for key, value in settings.items():
         argv += ["--set", f"{key}={value}"]
     return argv + ["--out", runs_root]
@@ -48,14 +51,15 @@ class RunControl(QObject):
         return self.worker is not None and self.worker.cancel_requested
 
     def start(self, names: list[str], settings: dict[str, str], target: str, runs_root: str,
-              engine_path: str | None = None) -> None:
+              engine_path: str | None = None, engine: str | None = None) -> None:
+        """``engine``: "fio" | "diskspd" (None: the per-OS default); ``engine_path`` where it is."""
         if self.worker is not None:
             raise RuntimeError("a run is already going on")
-        argv = command_line(names, settings, target, runs_root)
+        argv = command_line(names, settings, target, runs_root, engine)
 
         def prepare():  # runs in the worker thread: checks, `fio --version`, the run folder
             return prepare_run(names, settings, target, runs_root=Path(runs_root),
-                               command_line=argv, engine_path=engine_path)
+                               command_line=argv, engine_path=engine_path, engine=engine)
 
         self.model.begin(note="starting the equivalent of: " + " ".join(argv))
         worker = RunWorker(prepare, self)
@@ -66,7 +70,8 @@ class RunControl(QObject):
 
     def cancel(self) -> None:
         if self.worker is not None and not self.worker.cancel_requested:
-            self.model.log_line.emit("cancelling: stopping fio, keeping finished trials...", "warning")
+            self.model.log_line.emit("cancelling: stopping the engine, keeping finished trials...",
+                                     "warning")
             self.worker.cancel()
 
     def wait(self, ms: int) -> bool:

@@ -1,0 +1,121 @@
+"""Exporting the shown run from the window without freezing it, and without painting off-thread.
+
+Why this split: ``app.report.export_run`` reads the run, writes tables and report.md (slow on a
+big samples.csv, fine in any thread), but calls ``ui.figure_render.render_figure`` for every
+figure, and that builds a pyqtgraph PlotWidget, shows it offscreen and grabs it: widget code,
+which Qt allows on the GUI thread only. So the export runs in its own thread, and its render
+callback hands each figure (a frozen spec plus two paths) to the GUI thread, which draws that one
+figure (0.3-0.8 s) and goes back to the event loop; progress is reported per figure. The same
+export_run, renderer and folder layout as ``ssd-profiler export``, so both give the same files.
+
+The hand-back is a ``concurrent.futures.Future``: the thread-safe one-shot slot for "done" or
+"this exception". Cancelling (window closing) makes the waiting render call give up, after
+which export_run records the figures as not drawn and still writes report.md.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QObject, Qt, Signal
+
+from app.report import export_run
+
+log = logging.getLogger(__name__)
+
+WAIT_SLICE_S = 0.2   # how often a waiting render call checks for cancellation
+
+
+class ExportCancelled(Exception):
+    """The window closed while the export waited for a figure to be drawn."""
+
+
+class RunExporter(QObject):
+    """``start(run_dir, out_dir)``; then ``progress(drawn, title)`` per figure and one of
+    ``finished(export_dir)`` or ``failed(message)``. One export at a time."""
+
+    progress = Signal(int, str)
+    finished = Signal(str)
+    failed = Signal(str)
+    _render_requested = Signal(object, object, object, object)   # figure, png, svg, future
+
+    def __init__(self, render: Callable | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self._render = render
+        self._thread: threading.Thread | None = None
+        self._cancel = threading.Event()
+        self.drawn = 0
+        self._render_requested.connect(self._render_here, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def busy(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self, run_dir: str, out_dir: str | None = None) -> None:
+        if self.busy:
+            raise RuntimeError("an export is already going on")
+        self._cancel.clear()
+        self.drawn = 0
+        self._thread = threading.Thread(target=self._work, args=(str(run_dir), out_dir),
+                                        name="ssd-export", daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def wait(self, timeout_s: float) -> bool:
+        """True when no export thread is left running after at most ``timeout_s``."""
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+        return not self.busy
+
+    # -- the export thread ---------------------------------------------------------------------
+    def _work(self, run_dir: str, out_dir: str | None) -> None:
+        try:
+            out = export_run(run_dir, out_dir, self._render_on_gui)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, with the cause
+            log.exception("export of %s failed", run_dir)
+            self._emit(self.failed, f"{type(exc).__name__}: {exc}")
+        else:
+            self._emit(self.finished, str(out))
+
+    def _emit(self, signal, *args) -> None:
+        try:
+            signal.emit(*args)
+        except RuntimeError:  # the window (and this QObject) is gone
+            pass
+
+    def _render_on_gui(self, fig, png: Path, svg: Path) -> None:
+        """The render callback export_run calls in the export thread: draw on the GUI thread and
+        wait (sliced, cancellable) for it; the drawing's exception is re-raised here."""
+        if self._cancel.is_set():
+            raise ExportCancelled("the window was closed")
+        done: Future = Future()
+        self._emit(self._render_requested, fig, Path(png), Path(svg), done)
+        while True:
+            try:
+                done.result(timeout=WAIT_SLICE_S)
+                return
+            except TimeoutError:
+                if self._cancel.is_set():
+                    done.cancel()
+                    raise ExportCancelled("the window was closed") from None
+
+    # -- the GUI thread ------------------------------------------------------------------------
+    def _render_here(self, fig, png: Path, svg: Path, done: Future) -> None:
+        if not done.set_running_or_notify_cancel():
+            return
+        try:
+            if self._render is None:
+                from ui.figure_render import render_figure
+                self._render = render_figure
+            self._render(fig, png, svg)
+        except BaseException as exc:  # noqa: BLE001 - handed back to the export thread
+            done.set_exception(exc)
+        else:
+            done.set_result(None)
+        self.drawn += 1
+        self.progress.emit(self.drawn, fig.title)
