@@ -128,8 +128,10 @@ def temperature_line(celsius: float | None, source: str | None, reason: str = ""
                      warning_c: float | None = None) -> str:
     if celsius is None:
         reason = reason or "temperature unavailable: no sensor reading"
-        return reason if reason.startswith("temperature unavailable") else \
+        reason = reason if reason.startswith("temperature unavailable") else \
             f"temperature unavailable: {reason}"
+        # the first reason only; every source tried is in the tooltip
+        return reason.split(";")[0] + (" (hover for details)" if ";" in reason else "")
     text = f"{celsius:.0f} °C now, read by {source}"
     return text + (f" (drive warns at {warning_c:.0f} °C)" if warning_c else "")
 
