@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--out", metavar="RUNS_DIR", help="where run folders go (default: per-user data)")
     r.add_argument("--seed", type=int, help="seed of the randomized trial order")
     r.add_argument("--json", action="store_true", help="print the run summary as JSON")
+    r.add_argument("--remove-leftovers", action="store_true",
+                   help="delete test files an earlier, crashed run left in the target first")
     i = sub.add_parser("import", help="normalized measurements from fio JSON and DiskSpd XML/text files")
     i.add_argument("files", nargs="+", metavar="FILE")
     i.add_argument("--json", action="store_true")
@@ -146,6 +148,7 @@ def _settings(pairs: list[str]) -> dict[str, str]:
 def cmd_run(args) -> int:
     from jobs.session import prepare_run
 
+    _leftovers(args.target, args.remove_leftovers)
     session = prepare_run(args.experiments, _settings(args.settings), args.target,
                           runs_root=Path(args.out) if args.out else None, seed=args.seed,
                           command_line=["ssd-profiler", "run", *sys.argv[2:]], engine=args.engine)
@@ -164,6 +167,20 @@ def cmd_run(args) -> int:
                           "summary": final.summary}, allow_nan=False))
     print(final.run_dir)
     return {"done": EXIT_OK, "cancelled": EXIT_CANCELLED}.get(final.status, EXIT_FAILED)
+
+
+def _leftovers(target: str, remove: bool) -> None:
+    """Test files a crashed run left behind, recognized by name: removed only when asked."""
+    from app.safety import leftover_test_files
+    from app.units import human_bytes
+    for path in leftover_test_files(target) if Path(target).is_dir() and not Path(target).is_symlink() else []:
+        size = human_bytes(path.stat().st_size)
+        if remove:
+            path.unlink()
+            print(f"ssd-profiler: removed {path} ({size}) left by an earlier run", file=sys.stderr)
+        else:
+            print(f"ssd-profiler: warning: {path} ({size}) was left by an earlier run; "
+                  "add --remove-leftovers to delete it", file=sys.stderr)
 
 
 def _on_interrupt(cancel: threading.Event) -> None:
