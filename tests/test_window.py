@@ -19,35 +19,13 @@ import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
+import gui_support  # noqa: E402
 from jobs.session import prepare_run  # noqa: E402
-from ui.settings import AppSettings  # noqa: E402
-from ui.window import MainWindow  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 TINY = {"runtime": "1s", "size": "32MiB", "repetitions": "2"}
 needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="needs fio on PATH")
-
-
-@pytest.fixture
-def make_window(qtbot, tmp_path):
-    """Windows with settings and runs in tmp_path; a run still going at the end is cancelled
-    (bounded) before Qt tears the window down."""
-    made = []
-
-    def make(engine_path=None):
-        window = MainWindow(settings=AppSettings(tmp_path / "settings.ini"),
-                            engine_path=engine_path, runs_root=str(tmp_path / "runs"))
-        window.confirm_close = lambda: True
-        qtbot.addWidget(window)
-        window.show()
-        made.append(window)
-        return window
-
-    yield make
-    for window in made:
-        if window.control.running:
-            window.control.cancel()
-            window.control.wait(10000)
+make_window = gui_support.make_window  # the shared window factory fixture
 
 
 def choose(qtbot, window, target: Path, values: dict) -> None:

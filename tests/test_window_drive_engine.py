@@ -17,12 +17,11 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
+import gui_support  # noqa: E402
 from conftest import FAKES  # noqa: E402
 from jobs.events import TrialFinished, TrialStarted  # noqa: E402
 from ui.panels.drive_text import link_text, summarize  # noqa: E402
 from ui.panels.engine_picker import retry_advice  # noqa: E402
-from ui.settings import AppSettings  # noqa: E402
-from ui.window import MainWindow  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 NVME_TEXT = "smartctl-7.4-linux-nvme-wd-black-sn850-a.txt"
@@ -32,29 +31,7 @@ posix_only = pytest.mark.skipif(sys.platform.startswith("win"),
                                 reason="the fakes are Python scripts run through their #! line")
 ONE_PASS = {"runtime": "2s", "size": "32MiB", "repetitions": "1", "warmup": "false",
             "zero-queue.seq_bs": "64k"}
-
-
-@pytest.fixture
-def make_window(qtbot, tmp_path):
-    """Windows sharing one settings file in tmp_path; a run still going is cancelled (bounded)."""
-    made = []
-
-    def make():
-        window = MainWindow(settings=AppSettings(tmp_path / "settings.ini"),
-                            runs_root=str(tmp_path / "runs"))
-        window.confirm_close = lambda: True
-        qtbot.addWidget(window)
-        window.show()
-        made.append(window)
-        return window
-
-    yield make
-    for window in made:
-        if window.control.running:
-            window.control.cancel()
-            window.control.wait(10000)
-        if window.engine_dialog is not None:
-            window.engine_dialog.close()
+make_window = gui_support.make_window  # the shared window factory fixture
 
 
 @pytest.fixture

@@ -18,18 +18,18 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
+import gui_support  # noqa: E402
 import jobs.session  # noqa: E402
 from app import vendor  # noqa: E402
 from jobs.events import TrialFinished  # noqa: E402
 from jobs.session import prepare_run  # noqa: E402
-from ui.settings import AppSettings  # noqa: E402
-from ui.window import MainWindow  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 MODEL = "ACME TestDrive 1TB"
 TINY = {"runtime": "1s", "size": "32MiB", "repetitions": "2", "warmup": "false"}
 QD_FIGURES = {"zero-queue-latency", "queue-depth-tradeoff", "queue-depth-sweep"}
 needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="needs fio on PATH")
+make_window = gui_support.make_window  # the shared window factory fixture
 
 
 @pytest.fixture(autouse=True)
@@ -43,16 +43,9 @@ def isolated(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    w = MainWindow(settings=AppSettings(tmp_path / "settings.ini"),
-                   runs_root=str(tmp_path / "runs"))
-    w.confirm_close = lambda: True
-    qtbot.addWidget(w)
-    w.show()
+def window(make_window):
+    w = make_window()
     yield w
-    if w.control.running:
-        w.control.cancel()
-        w.control.wait(10000)
     w.report_bar.exporter.cancel()
     w.report_bar.exporter.wait(10)
 
