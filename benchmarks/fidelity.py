@@ -1,7 +1,7 @@
 """Does measuring through SSD Profiler change what fio measures, and what does it add?
 
 The same 4 KiB random-read QD16 workload is run by bare fio and through ``ssd-profiler run``,
-alternated (bare, app, bare, app, ...) so drift hits both alike. Prints the median IOPS ratio
+alternated in ABBA order (bare, app, app, bare, ...) so drift hits both alike. Prints the median IOPS ratio
 app / bare (target >= 0.98) and the per-trial overhead beyond fio's own (target <= 0.3 s): the
 trial's wall time as the runner saw it (start of fio to the trial saved) minus ``runtime``, less
 the same figure for bare fio (its own start-up, file open and JSON dump), both printed.
@@ -54,7 +54,7 @@ def through_app(target: Path, runs: Path, size: int, runtime: float) -> tuple[fl
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target", type=Path, help="folder on the drive (default: a temp folder)")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--runtime", type=float, default=5.0)
     parser.add_argument("--size", default="256MiB")
     args = parser.parse_args()
@@ -73,8 +73,14 @@ def main() -> int:
                        capture_output=True, check=True)
         bare, app = [], []
         for i in range(args.rounds):
-            bare.append(bare_fio(fio, bare_file, size, args.runtime))
-            app.append(through_app(target, scratch / "runs", size, args.runtime))
+            # ABBA order (bare-app, app-bare, ...): a drive whose speed drifts (thermal, or a
+            # virtual disk's burst credits running out) hits both sides alike
+            if i % 2 == 0:
+                bare.append(bare_fio(fio, bare_file, size, args.runtime))
+                app.append(through_app(target, scratch / "runs", size, args.runtime))
+            else:
+                app.append(through_app(target, scratch / "runs", size, args.runtime))
+                bare.append(bare_fio(fio, bare_file, size, args.runtime))
             print(f"round {i + 1}: bare {bare[-1][0]:,.0f} IOPS (+{bare[-1][1]:.3f} s), "
                   f"app {app[-1][0]:,.0f} IOPS (+{app[-1][1]:.3f} s)", flush=True)
     finally:
@@ -84,6 +90,9 @@ def main() -> int:
     print(f"median IOPS: bare fio {statistics.median(b[0] for b in bare):,.0f}, "
           f"through ssd-profiler {statistics.median(a[0] for a in app):,.0f}")
     print(f"median IOPS ratio app/bare: {statistics.median(ratios):.3f} (target >= 0.98)")
+    bare_iops = [b[0] for b in bare]
+    print(f"noise floor: bare fio alone ranged {min(bare_iops):,.0f}..{max(bare_iops):,.0f} IOPS "
+          f"(max/min {max(bare_iops) / min(bare_iops):.2f}); a ratio inside that spread is noise")
     app_over = statistics.median(a[1] for a in app)
     bare_over = statistics.median(b[1] for b in bare)
     print(f"median per-trial wall time beyond runtime: bare fio {bare_over:.3f} s (fio's own "
