@@ -54,7 +54,7 @@ def _to_int(text: Any) -> int:
     return int(str(text).strip())
 
 
-def _to_bool(value: Any) -> bool:
+def parse_bool(value: Any) -> bool:
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
@@ -77,7 +77,7 @@ def coerce(field: dataclasses.Field, value: Any) -> Any:
         elif kind == "int":
             result = _to_int(value)
         elif kind == "bool":
-            result = _to_bool(value)
+            result = parse_bool(value)
         elif kind == "choice":
             result = str(value).strip()
         elif kind == "size_list":

@@ -15,6 +15,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
+from app.userdirs import user_data_dir
+
 SCHEMA_VERSION = 1
 STATUSES = ("running", "done", "failed", "cancelled")
 SAMPLE_COLUMNS = ("trial", "t_s", "read_MBps", "read_iops", "read_lat_us",
@@ -44,13 +46,7 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 def default_runs_root() -> Path:
     """Per-user data folder: XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows."""
-    if os.name == "nt":
-        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
-    elif os.uname().sysname == "Darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
-    return base / "ssd-profiler" / "runs"
+    return user_data_dir() / "runs"
 
 
 def trial_row(record: dict) -> dict:

@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from app.store import load_run, write_json_atomic
+from app.userdirs import user_config_dir
 
 #: Raw link bandwidth per direction after line encoding, before protocol overhead, MB/s (10^6).
 INTERFACE_CEILINGS_MBPS = {
@@ -47,13 +48,7 @@ def load_specs() -> list[dict]:
 
 def user_specs_path() -> Path:
     """Per-user settings file for specs the user entered or edited."""
-    if os.name == "nt":
-        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
-    elif os.uname().sysname == "Darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config"))
-    return base / "ssd-profiler" / "vendor_specs.json"
+    return user_config_dir() / "vendor_specs.json"
 
 
 def load_user_specs(path: Path | None = None) -> list[dict]:

@@ -11,7 +11,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QVBoxLayout, QWidget)
 
-from app.params import ParamError, coerce, describe, fields_of
+from app.params import ParamError, coerce, describe, fields_of, parse_bool
 
 _HELP_STYLE = "color:#666; font-size:small"
 _ERROR_STYLE = "color:#b01e1e; font-size:small"
@@ -70,7 +70,7 @@ class ParamForm(QWidget):
             box.setChecked(bool(d["default"]))
             box.toggled.connect(self._edited)
             self._getters[name] = lambda: "true" if box.isChecked() else "false"
-            self._setters[name] = lambda text: box.setChecked(str(text).lower() in ("1", "true", "yes", "on"))
+            self._setters[name] = lambda text: box.setChecked(_as_bool(text))
             return box
         if kind == "choice":
             combo = QComboBox()
@@ -151,3 +151,11 @@ class ParamForm(QWidget):
     def _edited(self, *_args) -> None:
         self.validate()
         self.changed.emit()
+
+
+def _as_bool(text) -> bool:
+    """A saved yes/no value; one that no longer parses shows as unticked rather than failing."""
+    try:
+        return parse_bool(text)
+    except ValueError:
+        return False
