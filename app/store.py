@@ -111,11 +111,12 @@ class RunStore:
         with open(self.dir / "commands.log", "a", encoding="utf-8") as handle:
             handle.write(f"{utc_now()} {note + ': ' if note else ''}{line}\n")
 
-    def write_raw(self, name: str, stdout: bytes, stderr: bytes) -> dict:
+    def raw_paths(self, name: str) -> tuple[Path, Path, dict]:
+        """Where a trial's engine output is streamed byte for byte (stdout, stderr), and the
+        run.json entry naming them relative to the run folder."""
         safe = re.sub(r"[^A-Za-z0-9._+-]", "_", name)
-        (self.dir / "raw" / f"{safe}.out.json").write_bytes(stdout)
-        (self.dir / "raw" / f"{safe}.stderr.txt").write_bytes(stderr)
-        return {"stdout": f"raw/{safe}.out.json", "stderr": f"raw/{safe}.stderr.txt"}
+        rel = {"stdout": f"raw/{safe}.out.json", "stderr": f"raw/{safe}.stderr.txt"}
+        return self.dir / rel["stdout"], self.dir / rel["stderr"], rel
 
     def append_samples(self, rows: Iterable[dict]) -> None:
         with open(self.dir / "samples.csv", "a", newline="", encoding="utf-8") as handle:

@@ -62,6 +62,9 @@ def _qd_points(rows: list[dict]) -> list[dict]:
              "iops": _mean(r["total_iops"]), "lat_us": _main_latency(r)} for r in rows]
 
 
+SERIES_EXPERIMENTS = ("slc-cache",)  # findings read from the live series, not the final result
+
+
 def _findings(eid: str, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
     if eid == "queue-depth":
         points = _qd_points(rows)
@@ -96,27 +99,30 @@ def _findings(eid: str, rows: list[dict], trials: list[dict], samples: list[dict
     return {}
 
 
-def read_samples(run_dir: str | Path) -> list[dict]:
-    """samples.csv as dicts of floats (None for empty cells)."""
+def read_samples(run_dir: str | Path, trials: set[int] | None = None) -> list[dict]:
+    """samples.csv as dicts of floats (None for empty cells); only the rows of ``trials`` when
+    given (a day-long trial at 0.1 s has 864,000 rows: read what is needed, row by row)."""
     path = Path(run_dir) / "samples.csv"
     if not path.exists():
         return []
-    with open(path, newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
     out = []
-    for row in rows:
-        parsed = {k: (float(v) if v not in ("", None) else None) for k, v in row.items()}
-        parsed["trial"] = int(parsed["trial"])
-        out.append(parsed)
+    with open(path, newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            if trials is not None and int(row["trial"]) not in trials:
+                continue
+            parsed = {k: (float(v) if v not in ("", None) else None) for k, v in row.items()}
+            parsed["trial"] = int(parsed["trial"])
+            out.append(parsed)
     return out
 
 
 def summarize_run(record: dict, run_dir: str | Path | None = None) -> dict:
     """Per experiment: workload rows (in plan order) and findings."""
     run_dir = run_dir or record.get("dir")
-    samples = read_samples(run_dir) if run_dir else []
     measured = [t for t in record.get("trials", [])
                 if t["status"] == "done" and not t["warmup"] and t.get("measurement")]
+    series_trials = {t["index"] for t in measured if t["experiment"] in SERIES_EXPERIMENTS}
+    samples = read_samples(run_dir, series_trials) if run_dir and series_trials else []
     out = {}
     for exp in record.get("experiments", []):
         eid = exp["id"]

@@ -1,9 +1,14 @@
-"""Engine process control: argv only, output captured, cancellation bounded (DESIGN §7.4).
+"""Engine process control: argv only, output streamed, cancellation bounded (DESIGN §7.4).
 
 The engine runs in its own session / process group so a Ctrl+C typed in the terminal reaches the
 app, not fio: the app then stops fio the graceful way (its trigger file: final JSON, rc 0), and
 only if that fails terminates, then kills, each step with a bounded wait. Nothing ever waits
 without a limit, and nothing goes through a shell.
+
+Memory stays bounded however long a trial runs: output goes byte for byte to the raw files in
+the run folder as it arrives, and only the last ``STDOUT_TAIL_BYTES`` (which hold the final
+result document) stay in memory. On Linux the engine gets SIGTERM when the thread that started
+it dies (PR_SET_PDEATHSIG), so even ``kill -9`` of the app stops fio's writes at once.
 """
 from __future__ import annotations
 
@@ -24,13 +29,40 @@ from app.engines import EngineNotFound
 log = logging.getLogger(__name__)
 
 STOP_WAITS_S = (1.5, 1.0, 1.0)  # after trigger file, after terminate, after kill
+STDOUT_TAIL_BYTES = 1 << 20     # the final fio JSON document, json+ bins included, fits 5x over
+STDERR_TAIL_BYTES = 256 << 10
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent_hook():
+    """A preexec function for Linux: the engine is sent SIGTERM (fio ends its jobs on it) when
+    the app's thread that started it dies, ``kill -9`` included. None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def hook() -> None:
+        prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM))
+        if os.getppid() != parent:  # the app died before the call above: do not run at all
+            os._exit(1)
+    return hook
+
+
+_PREEXEC = _die_with_parent_hook()
 
 
 class EngineProcess:
     def __init__(self, argv: list[str], graceful_stop: Callable[[], None] | None = None,
-                 cwd: Path | None = None) -> None:
+                 cwd: Path | None = None, stdout_path: Path | None = None,
+                 stderr_path: Path | None = None) -> None:
         """``graceful_stop`` asks the engine to end and print its result (fio: create the
-        trigger file; DiskSpd: set its -yp event); None skips straight to terminate."""
+        trigger file; DiskSpd: set its -yp event); None skips straight to terminate.
+        ``stdout_path``/``stderr_path`` receive the whole output, byte for byte."""
         self.argv = list(argv)
         self.graceful_stop = graceful_stop
         self.started = time.monotonic()
@@ -43,34 +75,48 @@ class EngineProcess:
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
         else:
             kwargs["start_new_session"] = True
+            kwargs["preexec_fn"] = _PREEXEC
+        sinks = [open(p, "wb") if p is not None else None for p in (stdout_path, stderr_path)]
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, cwd=cwd, **kwargs)
         except FileNotFoundError:
+            for sink in sinks:
+                sink.close() if sink else None
             raise EngineNotFound(f"cannot run {self.argv[0]}: not found") from None
         self._readers = [
-            threading.Thread(target=self._pump, args=(self.proc.stdout, self._stdout, True), daemon=True),
-            threading.Thread(target=self._pump, args=(self.proc.stderr, self._stderr, False), daemon=True),
+            threading.Thread(target=self._pump, daemon=True,
+                             args=(self.proc.stdout, sinks[0], self._stdout, STDOUT_TAIL_BYTES, True)),
+            threading.Thread(target=self._pump, daemon=True,
+                             args=(self.proc.stderr, sinks[1], self._stderr, STDERR_TAIL_BYTES, False)),
         ]
         for reader in self._readers:
             reader.start()
 
-    def _pump(self, stream, sink: bytearray, to_queue: bool) -> None:
+    def _pump(self, stream, sink, tail: bytearray, cap: int, to_queue: bool) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         fd = stream.fileno()
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            sink.extend(chunk)
+        try:
+            while True:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                if sink is not None:
+                    sink.write(chunk)
+                tail.extend(chunk)
+                if len(tail) > 2 * cap:  # trim in steps, not per chunk
+                    del tail[:len(tail) - cap]
+                if to_queue:
+                    self._text.put(decoder.decode(chunk))
+        finally:
             if to_queue:
-                self._text.put(decoder.decode(chunk))
-        if to_queue:
-            self._text.put(decoder.decode(b"", final=True))
-        stream.close()
+                self._text.put(decoder.decode(b"", final=True))
+            if sink is not None:
+                sink.close()
+            stream.close()
 
     @property
     def pid(self) -> int:
@@ -141,6 +187,7 @@ class EngineProcess:
 
     @property
     def stdout_bytes(self) -> bytes:
+        """The last STDOUT_TAIL_BYTES of stdout (all of it for any ordinary trial)."""
         return bytes(self._stdout)
 
     @property
@@ -150,14 +197,3 @@ class EngineProcess:
     def stderr_tail(self, limit: int = 2000) -> str:
         return bytes(self._stderr[-limit:]).decode("utf-8", errors="replace").strip()
 
-
-def run_quick(argv: list[str], timeout: float = 10.0) -> tuple[int, str, str]:
-    """A short helper command (``fio --version``): rc, stdout, stderr; bounded by ``timeout``."""
-    try:
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              timeout=timeout)
-    except FileNotFoundError:
-        raise EngineNotFound(f"cannot run {argv[0]}: not found") from None
-    except subprocess.TimeoutExpired:
-        return -1, "", f"{argv[0]} did not answer within {timeout:g} s"
-    return done.returncode, done.stdout, done.stderr

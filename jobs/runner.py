@@ -5,6 +5,10 @@ runs the trials one by one: argv from the engine adapter, the process under boun
 output split into samples, the final output parsed into a measurement. Each finished trial is
 written to the run folder before the next one starts. Test files are removed at the end, on
 cancel, on failure, and when the consumer stops iterating (generator close).
+
+Every file in the target goes through :class:`app.paths.OwnedFolder` (created exclusively, checked
+before each trial and each delete, under the folder's lock); the engine's stop trigger lives in a
+private temporary folder, never in the user's.
 """
 from __future__ import annotations
 
@@ -18,13 +22,14 @@ from pathlib import Path
 from typing import Iterator
 
 from app.plan import RunPlan, Trial
-from app.safety import CheckedTarget
+from app.paths import FileSwapped, OwnedFolder
 from app.store import RunStore, utc_now
 from app.summary import summarize_run
 from jobs.events import (Event, LogMessage, RunFinished, RunStarted, Sample, TrialFailed,
                          TrialFinished, TrialStarted)
 from jobs.monitor import DriveMonitor
 from jobs.process import EngineProcess
+from jobs.trial_samples import TrialSamples
 
 log = logging.getLogger(__name__)
 
@@ -39,46 +44,53 @@ class _Cancelled(Exception):
 class TrialRunner:
     """Runs a :class:`RunPlan`; iterate :meth:`events`. ``cancel`` may be set from any thread."""
 
-    def __init__(self, plan: RunPlan, target: CheckedTarget, engine, store: RunStore,
+    def __init__(self, plan: RunPlan, owner: OwnedFolder, engine, store: RunStore,
                  cancel: threading.Event | None = None, watchdog_grace_s: float = 30.0,
                  monitor: DriveMonitor | None = None):
-        self.plan, self.target, self.engine, self.store = plan, target, engine, store
+        """``owner`` holds the target's data folder (locked); the runner releases it at its end."""
+        self.plan, self.owner, self.engine, self.store = plan, owner, engine, store
+        self.target = owner.target
         self.monitor = monitor or DriveMonitor(None)
         self._prepared_bytes = 0
         self.cancel = cancel or threading.Event()
         self.grace_s = watchdog_grace_s
         self.t0 = time.time()
-        self._files: list[Path] = []
         self._proc: EngineProcess | None = None
-        self._created_folder = False
-        # fio writes *-verify.state files into its working folder when a trigger file stops it:
-        # give it a private scratch folder, removed at the end, instead of the user's target.
+        self._closed = False
+        # The engine's working folder and stop trigger: private (0700), never the user's target,
+        # so no trigger can be planted or unlinked there; removed at the end.
         self._workdir = Path(tempfile.mkdtemp(prefix="ssd-profiler-engine-"))
 
     # -- public -----------------------------------------------------------------------------
     def events(self) -> Iterator[Event]:
         plan = self.plan
-        yield RunStarted(str(self.store.dir), tuple(e.id for e in plan.experiments),
-                         len(plan.trials), plan.estimated_s, self.engine.name,
-                         self.engine.version, plan.seed)
         status, error = "done", None
         self.monitor.start(self.t0)
         try:
+            yield RunStarted(str(self.store.dir), tuple(e.id for e in plan.experiments),
+                             len(plan.trials), plan.estimated_s, self.engine.name,
+                             self.engine.version, plan.seed)
             for exp in plan.experiments:
                 trials = [t for t in plan.trials if t.experiment == exp.id]
-                test_file = self.target.test_file(f"{self.store.dir.name.split('_')[0]}-{exp.id}")
-                self._files.append(test_file)
+                if self.cancel.is_set():
+                    raise _Cancelled
+                test_file = self.owner.new_test_file(exp.id)
                 yield from self._prepare(exp, trials, test_file)
                 for trial in trials:
                     if self.cancel.is_set():
                         raise _Cancelled
+                    self.owner.verify(test_file)
                     yield from self._run_trial(trial, test_file)
-                self._remove(test_file)
+                self.owner.verify(test_file)
+                self.owner.remove(test_file)
         except _Cancelled:
             status = "cancelled"
+        except FileSwapped as exc:  # someone else's file now: stop, delete nothing
+            status, error = "failed", str(exc)
+            yield LogMessage(f"run stopped: {error}", "error")
         except GeneratorExit:
             self.monitor.stop()
-            self._abort("the run was closed")
+            self.close("the run was closed")
             self.store.finish("cancelled", summarize_run(self.store.record, self.store.dir))
             raise
         except Exception as exc:  # an engine we cannot start, a full disk: end the run cleanly
@@ -87,7 +99,9 @@ class TrialRunner:
             yield LogMessage(f"run failed: {error}", "error")
         finally:
             self.monitor.stop()
-            self._cleanup()
+            kept = self.close("cleanup")
+        for line in kept:
+            yield LogMessage(line, "warning")
         self.store.record.update(self.monitor.after_run(self.store.record["trials"],
                                                         self._prepared_bytes))
         if status == "done":
@@ -101,12 +115,8 @@ class TrialRunner:
 
     # -- steps ------------------------------------------------------------------------------
     def _prepare(self, exp, trials: list[Trial], test_file: Path) -> Iterator[Event]:
-        if not self.target.folder.exists():
-            self.target.folder.mkdir()  # its parent exists (checked); removed again if left empty
-            self._created_folder = True
-        test_file.parent.mkdir(exist_ok=True)
         if not any(t.workload.reads for t in trials):
-            return  # write-only: fio creates the file; a pre-fill would skew e.g. the SLC test
+            return  # write-only: fio lays the file out; a pre-fill would skew e.g. the SLC test
         argv = self.engine.prepare_argv(test_file, exp.size, self._trigger(test_file), exp.direct)
         if argv is None:
             return  # the engine fills the file itself
@@ -114,6 +124,7 @@ class TrialRunner:
         yield LogMessage(" ".join(argv), "command")
         yield LogMessage(f"writing the {exp.size >> 20} MiB test file for {exp.id} once")
         limit = 60.0 + exp.size / (PREPARE_MIN_MBPS * 1e6)
+        self.owner.verify(test_file)
         proc = self._start(argv, test_file)
         while proc.poll() is None:
             proc.read_text(POLL_S)
@@ -132,17 +143,22 @@ class TrialRunner:
         yield TrialStarted(trial.index, trial.experiment, trial.workload.label, trial.repetition,
                            trial.warmup, tuple(argv), t_start, trial.runtime_s + trial.ramp_s)
         limit = trial.runtime_s + trial.ramp_s + self.grace_s
-        if not test_file.exists():  # the engine creates (DiskSpd: writes) the file first
+        if test_file.stat().st_size < trial.size_bytes:  # the engine lays out (DiskSpd: writes) it
             limit += trial.size_bytes / (PREPARE_MIN_MBPS * 1e6)
         live = self.engine.live(trial, test_file)
-        proc = self._start(argv, test_file)
-        problem, samples = None, []
+        stdout_path, stderr_path, raw = self.store.raw_paths(trial.name)
+        proc = self._start(argv, test_file, stdout_path, stderr_path)
+        # An engine without live output (DiskSpd) is charted from OS disk counters while it
+        # runs; its own per-second series replaces them once the trial is over.
+        final = getattr(live, "final_intervals", None)
+        samples, problem = TrialSamples(self.store, replaceable=final is not None), None
         try:
             while True:
                 exited = proc.poll() is not None
                 for interval in live.feed(proc.read_text(0.0 if exited else POLL_S)):
-                    samples.append(self._sample(trial, interval))
-                    yield samples[-1]
+                    sample = self._sample(trial, interval)
+                    samples.add(sample)
+                    yield sample
                 if exited:
                     break
                 self._check_stop(proc, limit)
@@ -152,17 +168,15 @@ class TrialRunner:
             problem = str(exc)
         rc = proc.finish()
         for interval in live.feed(proc.read_text(0.0)):
-            samples.append(self._sample(trial, interval))
-            yield samples[-1]
+            sample = self._sample(trial, interval)
+            samples.add(sample)
+            yield sample
         self._proc = None
-        # An engine without live output (DiskSpd) is charted from OS disk counters while it
-        # runs; its own per-second series replaces them once the trial is over.
-        final = getattr(live, "final_intervals", None)
         replacement = final(proc.stdout_bytes.decode("utf-8", errors="replace")) if final else None
         if replacement:
-            samples = [self._sample(trial, interval) for interval in replacement]
-        self.store.append_samples(s.row() for s in samples)
-        record = self._record(trial, argv, proc, rc, started_at, problem)
+            samples.replace([self._sample(trial, interval) for interval in replacement])
+        samples = samples.finish()
+        record = self._record(trial, argv, proc, rc, started_at, problem, raw)
         record["throttle"] = self.monitor.trial_flags(samples, t_start, time.time() - self.t0)
         record["throttled"] = record["throttle"]["throttled"]
         self.store.add_trial(record)
@@ -176,8 +190,7 @@ class TrialRunner:
             raise _Cancelled
 
     # -- helpers ----------------------------------------------------------------------------
-    def _record(self, trial: Trial, argv, proc: EngineProcess, rc, started_at, problem) -> dict:
-        raw = self.store.write_raw(trial.name, proc.stdout_bytes, proc.stderr_bytes)
+    def _record(self, trial: Trial, argv, proc: EngineProcess, rc, started_at, problem, raw) -> dict:
         measurement, error = None, problem
         if error is None:
             measurement, error = self._measurement(trial, proc, rc)
@@ -211,10 +224,12 @@ class TrialRunner:
                       interval.read_lat_us, interval.write_MBps, interval.write_iops,
                       interval.write_lat_us, self.monitor.temperature_at(t_s))
 
-    def _start(self, argv: list[str], test_file: Path) -> EngineProcess:
+    def _start(self, argv: list[str], test_file: Path, stdout_path: Path | None = None,
+               stderr_path: Path | None = None) -> EngineProcess:
         trigger = self._trigger(test_file)
-        trigger.unlink(missing_ok=True)
-        self._proc = EngineProcess(argv, self.engine.graceful_stop(trigger), cwd=self._workdir)
+        trigger.unlink(missing_ok=True)  # in our private folder: a stop left by the last trial
+        self._proc = EngineProcess(argv, self.engine.graceful_stop(trigger), cwd=self._workdir,
+                                   stdout_path=stdout_path, stderr_path=stderr_path)
         return self._proc
 
     def _check_stop(self, proc: EngineProcess, limit_s: float) -> None:
@@ -226,30 +241,21 @@ class TrialRunner:
             raise TimeoutError(f"engine ran past its time limit of {limit_s:.0f} s and was "
                                f"stopped ({how})")
 
-    @staticmethod
-    def _trigger(test_file: Path) -> Path:
-        return test_file.with_suffix(".stop")
+    def _trigger(self, test_file: Path) -> Path:
+        return self._workdir / (test_file.stem + ".stop")
 
     def _abort(self, reason: str) -> None:
         if self._proc is not None and self._proc.poll() is None:
             self._proc.stop(reason)
             self._proc.finish(timeout=2.0)
 
-    def _remove(self, path: Path) -> None:
-        for p in (path, self._trigger(path)):
-            try:
-                p.unlink(missing_ok=True)
-            except OSError as exc:
-                log.warning("cannot remove %s: %s", p, exc)
-
-    def _cleanup(self) -> None:
-        self._abort("cleanup")
-        for path in self._files:
-            self._remove(path)
+    def close(self, reason: str = "closed") -> list[str]:
+        """Stop the engine, remove the test files that are still ours, unlock the target and
+        remove the private folder; idempotent. Returns warnings for files kept (not ours)."""
+        if self._closed:
+            return []
+        self._closed = True
+        self._abort(reason)
+        kept = self.owner.release()
         shutil.rmtree(self._workdir, ignore_errors=True)
-        folders = [self.target.data_dir] + ([self.target.folder] if self._created_folder else [])
-        for folder in folders:
-            try:
-                folder.rmdir()  # only when empty: never remove what we did not write
-            except OSError:
-                pass
+        return kept

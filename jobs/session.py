@@ -15,7 +15,8 @@ from app.engines.registry import locate_engine
 from app.host import host_info
 from app.params import values_json
 from app.plan import RunPlan, experiments_from_settings, plan_run
-from app.safety import CheckedTarget, check_target
+from app.runs_root import check_runs_root
+from app.paths import CheckedTarget, OwnedFolder, check_target, new_run_id
 from app.store import RunStore, default_runs_root
 from jobs.monitor import DriveMonitor
 from jobs.runner import TrialRunner
@@ -28,28 +29,56 @@ class RunSession:
     store: RunStore
     runner: TrialRunner
     cancel: threading.Event
+    removed_leftovers: tuple = ()     # (path, size) of test files a crashed run left, removed
+
+    def close(self) -> None:
+        """Release the target when the runner never ran (its own end releases it otherwise)."""
+        self.runner.close()
 
 
 def prepare_run(names: list[str], settings: dict[str, str], target: str,
                 runs_root: Path | None = None, seed: int | None = None,
                 command_line: list[str] | None = None, engine_path: str | None = None,
-                watchdog_grace_s: float = 30.0, engine: str | None = None) -> RunSession:
-    """Raises ParamError, TargetRefused or EngineNotFound before writing anything.
+                watchdog_grace_s: float = 30.0, engine: str | None = None,
+                cancel: threading.Event | None = None, remove_leftovers: bool = False,
+                wait_for_folder_s: float = 0.0) -> RunSession:
+    """Raises ParamError, TargetRefused (FolderInUse) or EngineNotFound before writing anything
+    but, once every argument is valid, the lock in the target's data folder (released again).
 
-    ``engine`` is "fio" or "diskspd" (None: DiskSpd on Windows when installed, else fio)."""
+    ``engine`` is "fio" or "diskspd" (None: DiskSpd on Windows when installed, else fio).
+    ``cancel`` may be set by a signal before the run starts: then no run folder is made.
+    Leftovers of crashed runs are removed only here, after every check and under the lock."""
+    cancel = cancel or threading.Event()
     experiments = experiments_from_settings(names, settings)
+    check_runs_root(runs_root)  # a runs folder that cannot be made: refused, nothing written
     checked = check_target(target, max(e.size for e in experiments))
     engine = locate_engine(engine, engine_path)
     plan = plan_run(experiments, seed)
+    run_id = new_run_id()
+    owner = OwnedFolder(checked, run_id)
+    owner.acquire(wait_for_folder_s, cancel.is_set)
+    try:
+        removed = tuple(owner.remove_leftovers()) if remove_leftovers else ()
+        return _start_session(plan, experiments, checked, owner, engine, runs_root, command_line,
+                              watchdog_grace_s, cancel, removed)
+    except BaseException:
+        owner.release()
+        raise
+
+
+def _start_session(plan, experiments, checked, owner, engine, runs_root, command_line,
+                   watchdog_grace_s, cancel, removed) -> RunSession:
     drive = describe_drive(checked.folder)  # identity, link, health: the SMART snapshot before
     source, temperature_reason = temperature_source(drive)
     record = {
         "app_version": __version__,
+        "run_id": owner.run_id,
         "command_line": command_line,
         "experiments": [{"id": e.id, "title": e.title, "params": values_json(e),
                          "workload_keys": [w.key for w in e.workloads()]} for e in experiments],
         "seed": plan.seed,
-        "target": {"folder": str(checked.folder), "data_dir": str(checked.data_dir),
+        "target": {"folder": str(checked.folder), "requested": checked.requested,
+                   "data_dir": str(checked.data_dir), "fs_type": checked.fs_type,
                    "free_bytes": checked.free_bytes, "total_bytes": checked.total_bytes},
         "drive": drive,
         "vendor_spec": vendor.spec_at_run_start(drive),  # the user's own spec for this model
@@ -60,8 +89,13 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
         "engine": {"name": engine.name, "version": engine.version, "path": engine.path},
         "planned_trials": [t.to_json() for t in plan.trials],
     }
+    if cancel.is_set():
+        raise RunCancelledEarly("cancelled before the run started; nothing was written")
     store = RunStore.create(runs_root or default_runs_root(), [e.id for e in experiments], record)
-    cancel = threading.Event()
     monitor = DriveMonitor(drive, source, min(e.interval for e in experiments))
-    runner = TrialRunner(plan, checked, engine, store, cancel, watchdog_grace_s, monitor)
-    return RunSession(plan, checked, store, runner, cancel)
+    runner = TrialRunner(plan, owner, engine, store, cancel, watchdog_grace_s, monitor)
+    return RunSession(plan, checked, store, runner, cancel, removed)
+
+
+class RunCancelledEarly(Exception):
+    """A signal or the user cancelled before the run folder existed."""

@@ -20,7 +20,7 @@ from PySide6.QtCore import QThread, Signal
 from app.engines import EngineNotFound
 from app.params import ParamError
 from app.plan import RunPlan
-from app.safety import TargetRefused
+from app.paths import TargetRefused
 from jobs.events import RunFinished
 from jobs.session import RunSession
 

@@ -163,7 +163,7 @@ def test_prepare_writes_the_file_once_at_a_throttled_rate():
     assert "-Sh" not in ds.prepare_argv("d", "f", size, "EV", direct=False)
 
 
-def test_engine_adds_create_only_when_the_file_is_missing_and_names_a_fresh_event(tmp_path):
+def test_engine_adds_create_only_when_the_file_is_not_yet_written_and_names_a_fresh_event(tmp_path):
     engine = DiskSpdEngine("diskspd", "DiskSpd 2.2")
     test_file, token = tmp_path / "t.dat", tmp_path / "t.stop"
     w = Workload("write", MiB, 32)
@@ -171,11 +171,14 @@ def test_engine_adds_create_only_when_the_file_is_missing_and_names_a_fresh_even
     assert "-c32M" in first
     stop = engine.graceful_stop(token)
     assert callable(stop) and stop() is None  # Linux/macOS: nothing to set, terminate follows
-    test_file.write_bytes(b"x")
-    second = engine.trial_argv(make_trial(w), test_file, token)
+    test_file.write_bytes(b"")  # the app creates the test file empty: still to be written
+    assert "-c32M" in engine.trial_argv(make_trial(w, size=32 * MiB), test_file, token)
+    with open(test_file, "wb") as handle:
+        handle.truncate(32 * MiB)
+    second = engine.trial_argv(make_trial(w, size=32 * MiB), test_file, token)
     assert not any(a.startswith("-c") for a in second)
     events = [a for a in first + second if a.startswith("-yp")]
-    assert len(set(events)) == 2  # a set event must never stop the next trial
+    assert len(set(events)) == len(events)  # a set event must never stop the next trial
 
 
 def test_windows_graceful_stop_sets_the_event_named_in_the_argv(tmp_path, monkeypatch):

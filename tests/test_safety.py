@@ -66,19 +66,3 @@ def test_bad_parameter_and_unknown_experiment_exit_2(tmp_path):
     assert "runtime" in _refused(str(tmp_path), tmp_path / "runs", "--set", "runtime=soon")
     done = run_cli("run", "warp-speed", "--target", str(tmp_path), "--out", str(tmp_path / "runs"))
     assert done.returncode == 2 and "unknown experiment" in done.stderr
-
-
-def test_leftover_test_file_is_reported_and_removed_only_when_asked(tmp_path):
-    target = tmp_path / "target"
-    data = target / "ssd-profiler-data"
-    data.mkdir(parents=True)
-    leftover = data / "ssd-profiler-test-20260101T000000Z-zero-queue.dat"
-    leftover.write_bytes(b"x" * 4096)
-    mine = data / "notes.txt"  # not named like our test files: never touched
-    mine.write_text("keep")
-    done = run_cli("run", "zero-queue", "--target", str(target), "--set", "runtime=soon",
-                   "--out", str(tmp_path / "runs"))
-    assert "left by an earlier run" in done.stderr and leftover.exists()
-    done = run_cli("run", "zero-queue", "--target", str(target), "--set", "runtime=soon",
-                   "--remove-leftovers", "--out", str(tmp_path / "runs"))
-    assert "removed" in done.stderr and not leftover.exists() and mine.read_text() == "keep"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 
 from app import APP_NAME, __version__
@@ -28,10 +29,35 @@ def run_window() -> int:
     window.show()
     if os.environ.get("SSD_PROFILER_EXIT_AFTER_PAINT"):
         _exit_after_first_paint(app)
+    caught = close_on_signals(app, window)
     code = app.exec()
     if not window.control.wait(5000):  # bounded: a thread still running here is logged, not awaited
         log.error("the run thread did not stop; exiting anyway")
-    return code
+    return 128 + caught[0] if caught else code
+
+
+def close_on_signals(app, window) -> list[int]:
+    """SIGTERM, SIGHUP and SIGINT (logout, ``kill``, a closed terminal, Ctrl+C) end like closing
+    the window without the question: the run is cancelled (engine stopped, test file removed,
+    finished trials kept), then the app quits. Returns the list the caught signal goes into."""
+    from PySide6.QtCore import QTimer
+
+    caught: list[int] = []
+
+    def on_signal(signum, _frame) -> None:
+        if not caught:
+            caught.append(signum)
+        window.confirm_close = lambda: True
+        QTimer.singleShot(0, window.close)
+
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), on_signal)
+    # Python runs signal handlers only when it gets control; Qt's loop is C++: wake it up.
+    app._signal_wakeup = QTimer(app)
+    app._signal_wakeup.timeout.connect(lambda: None)
+    app._signal_wakeup.start(250)
+    return caught
 
 
 def _exit_after_first_paint(app) -> None:

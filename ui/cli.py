@@ -17,10 +17,11 @@ from app import __version__
 from app.engines import EngineNotFound
 from app.experiments import CATALOG
 from app.params import ParamError, describe
-from app.safety import TargetRefused
+from app.units import human_bytes
+from app.paths import TargetRefused
 from ui import cli_text
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_CANCELLED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2  # cancelled: 128 + signal (130 for Ctrl+C)
 
 
 class BadInput(Exception):
@@ -50,7 +51,10 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, help="seed of the randomized trial order")
     r.add_argument("--json", action="store_true", help="print the run summary as JSON")
     r.add_argument("--remove-leftovers", action="store_true",
-                   help="delete test files an earlier, crashed run left in the target first")
+                   help="delete test files an earlier, crashed run left in the target first "
+                        "(after every check, never while another run holds the folder)")
+    r.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                   help="when another run is using the target folder, wait up to this long")
     i = sub.add_parser("import", help="normalized measurements from fio JSON and DiskSpd XML/text files")
     i.add_argument("files", nargs="+", metavar="FILE")
     i.add_argument("--json", action="store_true")
@@ -146,48 +150,74 @@ def _settings(pairs: list[str]) -> dict[str, str]:
 
 
 def cmd_run(args) -> int:
-    from jobs.session import prepare_run
+    """Every way out ends like a cancel: SIGINT, SIGTERM and SIGHUP stop the engine, keep the
+    finished trials, remove the test file and mark run.json cancelled; exit 128 + the signal."""
+    from jobs.session import RunCancelledEarly, prepare_run
 
-    _leftovers(args.target, args.remove_leftovers)
-    session = prepare_run(args.experiments, _settings(args.settings), args.target,
-                          runs_root=Path(args.out) if args.out else None, seed=args.seed,
-                          command_line=["ssd-profiler", "run", *sys.argv[2:]], engine=args.engine)
-    cancel = session.cancel
-    previous = signal.signal(signal.SIGINT, lambda *_: _on_interrupt(cancel))
+    cancel, caught = threading.Event(), []
+    previous = _on_signals(lambda signum: _on_stop_signal(cancel, caught, signum))
     try:
+        try:
+            session = prepare_run(args.experiments, _settings(args.settings), args.target,
+                                  runs_root=Path(args.out) if args.out else None, seed=args.seed,
+                                  command_line=["ssd-profiler", "run", *sys.argv[2:]],
+                                  engine=args.engine, cancel=cancel,
+                                  remove_leftovers=args.remove_leftovers, wait_for_folder_s=args.wait)
+        except RunCancelledEarly as exc:
+            _say(f"ssd-profiler: {exc}")
+            return 128 + (caught[0] if caught else signal.SIGINT)
+        for path, size in session.removed_leftovers:
+            _say(f"ssd-profiler: removed {path} ({human_bytes(size)}) left by an earlier run")
+        for path, size in session.runner.owner.leftovers():
+            _say(f"ssd-profiler: warning: {path} ({human_bytes(size)}) was left by an earlier "
+                 "run; add --remove-leftovers to delete it")
         final = None
         progress = cli_text.Progress(sys.stderr)
-        for event in session.runner.events():
-            progress.show(event)
-            final = event
+        try:
+            for event in session.runner.events():
+                progress.show(event)
+                final = event
+        finally:
+            session.close()
     finally:
-        signal.signal(signal.SIGINT, previous)
-    if args.json:
-        print(json.dumps({"status": final.status, "run_dir": final.run_dir,
-                          "summary": final.summary}, allow_nan=False))
-    print(final.run_dir)
-    return {"done": EXIT_OK, "cancelled": EXIT_CANCELLED}.get(final.status, EXIT_FAILED)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    try:
+        if args.json:
+            print(json.dumps({"status": final.status, "run_dir": final.run_dir,
+                              "summary": final.summary}, allow_nan=False))
+        print(final.run_dir)
+    except OSError:
+        pass  # stdout went with the terminal (SIGHUP): the run folder is complete anyway
+    if final.status == "cancelled":
+        return 128 + (caught[0] if caught else signal.SIGINT)
+    return EXIT_OK if final.status == "done" else EXIT_FAILED
 
 
-def _leftovers(target: str, remove: bool) -> None:
-    """Test files a crashed run left behind, recognized by name: removed only when asked."""
-    from app.safety import leftover_test_files
-    from app.units import human_bytes
-    for path in leftover_test_files(target) if Path(target).is_dir() and not Path(target).is_symlink() else []:
-        size = human_bytes(path.stat().st_size)
-        if remove:
-            path.unlink()
-            print(f"ssd-profiler: removed {path} ({size}) left by an earlier run", file=sys.stderr)
-        else:
-            print(f"ssd-profiler: warning: {path} ({size}) was left by an earlier run; "
-                  "add --remove-leftovers to delete it", file=sys.stderr)
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK")
+                     if hasattr(signal, name))
 
 
-def _on_interrupt(cancel: threading.Event) -> None:
+def _on_signals(handler) -> dict:
+    """Install ``handler(signum)`` for every stop signal this OS has; the previous handlers."""
+    previous = {}
+    for signum in STOP_SIGNALS:
+        previous[signum] = signal.signal(signum, lambda number, _frame: handler(number))
+    return previous
+
+
+def _on_stop_signal(cancel: threading.Event, caught: list, signum: int) -> None:
     if not cancel.is_set():
-        print("\nssd-profiler: cancelling: stopping the engine, keeping finished trials...",
-              file=sys.stderr, flush=True)
+        caught.append(signum)
+        _say("\nssd-profiler: cancelling: stopping the engine, keeping finished trials...")
     cancel.set()
+
+
+def _say(line: str) -> None:
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass  # the terminal is gone (SIGHUP)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -68,8 +68,14 @@ class Progress:
         self.started = time.monotonic()
 
     def _write(self, text: str) -> None:
-        self.out.write(text)
-        self.out.flush()
+        """A closed terminal (SIGHUP, a dropped ssh session) must not stop the run's clean end."""
+        if self.out is None:
+            return
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except (OSError, ValueError):
+            self.out = None
 
     def show(self, event) -> None:
         if isinstance(event, RunStarted):

@@ -295,6 +295,13 @@ class NamedEventStop:
             self._kernel32.CloseHandle(self._handle)
 
 
+def _size_or_zero(path: Path | str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def _no_stop() -> None:
     """Outside Windows there is no named event to set; terminate and kill follow."""
 
@@ -363,9 +370,10 @@ class DiskSpdEngine:
         return name
 
     def trial_argv(self, trial: Trial, test_file: Path, stop_token: Path) -> list[str]:
-        """``-c`` only when the test file is missing (see the module docstring)."""
+        """``-c`` only when the test file is not yet written (the app creates it empty, see
+        app.paths: it is missing or shorter than the trial's size; module docstring)."""
         return trial_argv(self.path, trial, test_file, self._event(stop_token),
-                          create=not Path(test_file).exists())
+                          create=_size_or_zero(test_file) < trial.size_bytes)
 
     def prepare_argv(self, test_file: Path, size_bytes: int, stop_token: Path,
                      direct: bool = True) -> list[str]:

@@ -39,9 +39,11 @@ def ioengine_for(platform: str = sys.platform) -> str:
 
 
 def fio_path_arg(path: Path | str, platform: str = sys.platform) -> str:
-    """fio separates file names at ':'; Windows drive letters must be escaped (``C\\:``)."""
-    text = str(path)
-    return text.replace(":", "\\:") if platform.startswith("win") else text
+    """fio splits ``--filename`` at ':' into a list of files, on every
+    OS: a folder named ``Thesis:draft`` would make fio write a file ``Thesis`` beside it. Every
+    ':' is escaped (``\\:``), which fio undoes, on every OS (Windows drive letters included).
+    A backslash before a ':' stays as it is: fio removes exactly one backslash before a ':'."""
+    return str(path).replace(":", "\\:")
 
 
 def _platform_args(platform: str) -> list[str]:
@@ -77,7 +79,7 @@ def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
     if w.numjobs > 1:
         argv.append("--group_reporting")
     argv += ["--output-format=json", f"--status-interval={_ms(trial.interval_s)}",
-             f"--trigger-file={fio_path_arg(trigger_file, platform)}",
+             f"--trigger-file={trigger_file}",  # a plain string option: never split
              "--verify_state_save=0"]  # else a trigger stop leaves *-verify.state files behind
     return argv
 
@@ -90,7 +92,7 @@ def prepare_argv(fio: str, test_file: Path, size_bytes: int, trigger_file: Path,
         fio, "--name=prepare", f"--filename={fio_path_arg(test_file, platform)}",
         f"--size={size_bytes}", "--rw=write", f"--bs={MiB}", "--iodepth=8", "--numjobs=1",
         *_platform_args(platform), f"--direct={int(direct)}", "--refill_buffers",
-        "--output-format=json", f"--trigger-file={fio_path_arg(trigger_file, platform)}",
+        "--output-format=json", f"--trigger-file={trigger_file}",
         "--verify_state_save=0",
     ]
 

@@ -21,7 +21,7 @@ class DocumentStream:
     """Feed stdout text in chunks; get complete JSON documents back, skipping fio's text notes."""
 
     def __init__(self) -> None:
-        self._decoder = json.JSONDecoder()
+        self._decoder = json.JSONDecoder(strict=False)  # fio copies a newline in a path raw
         self._buffer = ""
 
     def feed(self, chunk: str) -> list[dict]:

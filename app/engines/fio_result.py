@@ -55,7 +55,7 @@ def split_documents(text: str) -> list[dict]:
     truncated document) are dropped because they carry none of ``jobs``, ``client_stats`` or
     ``fio version``.
     """
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(strict=False)  # fio copies a newline in a path raw
     docs: list[dict] = []
     pos = 0
     while (start := text.find("{", pos)) >= 0:

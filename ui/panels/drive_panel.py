@@ -1,7 +1,7 @@
 """The drive and target folder: the system's volumes, any folder, and whether Run may use it.
 
 The target's free space and the planned test-file size are shown side by side, and the same check
-the run makes (app.safety.check_target, DESIGN §5) runs live in the background, so a target that
+the run makes (app.paths.check_target, DESIGN §5) runs live in the background, so a target that
 would be refused says why before Run is pressed. Volume listing and checks never run on the GUI
 thread (a sleeping network mount must not freeze the window). Below the target, DriveInfo shows
 the drive behind it (identity, link, health, temperature), read in the background too.
@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHea
                                QWidget)
 
 from app.drives import list_volumes
-from app.safety import TargetRefused, check_target, free_space_margin, leftover_test_files
+from app.paths import (TargetRefused, check_target, folder_in_use, free_space_margin,
+                       leftover_test_files, remove_leftovers)
 from app.units import human_bytes
 from ui.panels.background import Background
 from ui.panels.drive_info import DriveInfo
@@ -55,6 +56,10 @@ def inspect_target(path: str, size_bytes: int | None) -> TargetReport:
     try:
         check_target(path, size_bytes or 0)
         ok, reason = True, ""
+        holder = folder_in_use(os.path.expanduser(path))
+        if holder:
+            ok, reason = False, (f"the folder is in use by run {holder} (another SSD Profiler "
+                                 "run); wait for it to end or choose another folder")
     except TargetRefused as exc:
         ok, reason = False, str(exc)
     leftovers = tuple(str(p) for p in leftover_test_files(path)) if path.strip() else ()
@@ -222,7 +227,12 @@ class DrivePanel(QWidget):
         self.check_changed.emit(report)
 
     def _remove_leftovers(self) -> None:
-        """Only files the app named itself (leftover_test_files matches its prefix)."""
-        for path in leftover_test_files(self.target()):
-            path.unlink(missing_ok=True)
+        """Only files the app named itself, never through a link, and only under the folder's
+        lock (app.paths.remove_leftovers): a file a live run is using is never deleted."""
+        try:
+            remove_leftovers(check_target(self.target(), 0))
+        except (TargetRefused, OSError) as exc:
+            self.verdict.setText(f"<span style='color:#b01e1e'>\u2716 Test files not removed: "
+                                 f"{exc}</span>")
+            return
         self._check()
