@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURES = Path(os.environ.get("SSD_PROFILER_FIXTURES", REPO.parent / "shared" / "fixtures"))
+# genuine engine outputs, copied byte for byte from ../shared/fixtures (tests/fixtures/PROVENANCE.md)
+FIXTURES = REPO / "tests" / "fixtures"
 FAKES = REPO / "tests" / "fakes"
 TINY = ["--set", "runtime=1s", "--set", "size=32MiB"]
 

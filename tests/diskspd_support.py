@@ -14,7 +14,6 @@ DISKSPD_DIR = FIXTURES / "diskspd"
 XML_RANDRW = DISKSPD_DIR / "diskspd-2.0.21a-win-randrw70-30-4k-1thread-latency-iopsstddev.xml"
 XML_SEQ = DISKSPD_DIR / "diskspd-2.0.21a-win-seqread-64k-4threads-nolatency.xml"
 
-needs_fixtures = pytest.mark.skipif(not XML_RANDRW.is_file(), reason=f"no DiskSpd fixtures at {DISKSPD_DIR}")
 posix_only = pytest.mark.skipif(sys.platform.startswith("win"),
                                 reason="the fake diskspd is a Python script run through its #! line")
 

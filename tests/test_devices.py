@@ -15,7 +15,7 @@ from app import devices_linux, devices_macos, devices_windows, drives
 from tests.fakes import fake_sysfs
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURES = Path(os.environ.get("SSD_PROFILER_FIXTURES", REPO.parent / "shared" / "fixtures"))
+from conftest import FIXTURES  # noqa: E402
 FAKES = REPO / "tests" / "fakes"
 LINUX = sys.platform.startswith("linux")
 

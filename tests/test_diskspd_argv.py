@@ -25,7 +25,7 @@ from app.params import build
 from app.units import MiB
 from app.workloads import Workload
 from conftest import FAKES
-from diskspd_support import XML_RANDRW, XML_SEQ, make_trial, needs_fixtures, posix_only
+from diskspd_support import XML_RANDRW, XML_SEQ, make_trial, posix_only
 
 
 # -- argv: golden for every catalog workload ----------------------------------------------------------
@@ -140,7 +140,6 @@ def test_fio_iodepth_x_numjobs_equals_diskspd_o_x_t(w):
     assert back["rw"] == fio_rw
 
 
-@needs_fixtures
 def test_mapping_back_from_the_xml_profile():
     """What DiskSpd writes into its profile (-o RequestCount, -t ThreadsPerFile) maps back to fio names."""
     root = ET.parse(XML_SEQ).getroot()
@@ -235,7 +234,6 @@ def test_resolve_disk_of_a_real_folder(tmp_path):
     assert note and (key is not None or "system-wide" in note)
 
 
-@needs_fixtures
 def test_live_final_intervals_replace_with_the_xml_series():
     live = DiskSpdLive(None, 1.0, counters=lambda perdisk: None, clock=lambda: 50.0)
     series = live.final_intervals(XML_RANDRW.read_text())

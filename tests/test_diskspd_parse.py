@@ -15,7 +15,7 @@ import pytest
 from app.engines.diskspd import parse_diskspd_output
 from app.engines.diskspd_xml import DiskSpdParseError, parse_xml_text, xml_intervals
 from conftest import run_cli
-from diskspd_support import DISKSPD_DIR, XML_RANDRW, XML_SEQ, needs_fixtures
+from diskspd_support import DISKSPD_DIR, XML_RANDRW, XML_SEQ
 
 TXT_MIX = DISKSPD_DIR / "diskspd-2.0.x-win-randrw70-30-4k-1thread-latency-text-tabs-expanded.txt"
 TXT_5T = DISKSPD_DIR / "diskspd-2.0.x-win-randwrite-8k-5targets-115threads-latency-text-bom.txt"
@@ -30,7 +30,6 @@ def _import(*paths: Path) -> list[dict]:
 
 
 # -- import: every fixture, numbers as printed in the files --------------------------------------
-@needs_fixtures
 def test_every_diskspd_fixture_imports_through_the_cli():
     results = _import(*ALL_FIXTURES)
     assert [r["source"] for r in results].count(str(TXT_5T)) == 5
@@ -48,7 +47,6 @@ def _xml_pct(root, percentile: str, tag: str) -> float:
     return float(bucket.findtext(f"{tag}Milliseconds"))
 
 
-@needs_fixtures
 def test_xml_randrw_matches_the_file():
     root = ET.parse(XML_RANDRW).getroot()
     seconds = float(root.findtext("TimeSpan/TestTimeSeconds"))
@@ -73,7 +71,6 @@ def test_xml_randrw_matches_the_file():
     assert m["total"]["iops"] == pytest.approx((37162 + 15753) / 120.01)
 
 
-@needs_fixtures
 def test_xml_without_latency_sums_the_four_threads():
     root = ET.parse(XML_SEQ).getroot()
     (m,) = _import(XML_SEQ)
@@ -90,7 +87,6 @@ def test_xml_without_latency_sums_the_four_threads():
                              "rwmixread": 100, "runtime_s": 30.0}
 
 
-@needs_fixtures
 def test_text_mixed_matches_the_file():
     (m,) = _import(TXT_MIX)
     assert m["engine_version"] is None and m["job"] == "diskspd.dat"
@@ -106,7 +102,6 @@ def test_text_mixed_matches_the_file():
     assert w["lat_us"]["mean"] == 2179.0 and w["lat_us"]["max"] == 35257.0 and w["lat_us"]["p99"] == 6107.0
 
 
-@needs_fixtures
 def test_text_22_with_tabs_matches_the_file():
     (m,) = _import(TXT_22)
     assert m["job"] == r"C:\diskspd-test.dat" and m["read"] is None
@@ -129,7 +124,6 @@ def _rows_by_target(text: str) -> dict[str, list[tuple[int, int, float]]]:
     return rows
 
 
-@needs_fixtures
 def test_text_five_targets_one_measurement_each():
     text = TXT_5T.read_text(encoding="utf-8-sig")
     results = _import(TXT_5T)
@@ -157,7 +151,6 @@ def test_text_five_targets_one_measurement_each():
 
 
 # -- parser edge cases --------------------------------------------------------------------------------
-@needs_fixtures
 def test_xml_text_around_results_is_ignored_and_errors_are_reported():
     xml = XML_SEQ.read_text()
     noisy = "WARNING: Could not set privileges\r\n" + xml.replace("\n", "\r\n") + "\r\n"
@@ -173,7 +166,6 @@ def test_xml_text_around_results_is_ignored_and_errors_are_reported():
     assert isinstance(DiskSpdParseError("x"), ValueError)  # the runner's "no readable result" path
 
 
-@needs_fixtures
 def test_xml_series_becomes_intervals_ending_now():
     text = XML_RANDRW.read_text()
     series = xml_intervals(text, end_epoch_s=1000.0)

@@ -24,7 +24,7 @@ from app.engines.diskspd_text import parse_text_output
 from app.units import MiB
 from app.workloads import Workload
 from conftest import FAKES, run_cli, run_json, tree
-from diskspd_support import make_trial, needs_fixtures, posix_only
+from diskspd_support import make_trial, posix_only
 from jobs.events import RunFinished, TrialFailed, TrialStarted
 from jobs.session import prepare_run
 
@@ -43,7 +43,6 @@ def _rows(path: Path) -> list[dict]:
 
 
 @posix_only
-@needs_fixtures
 def test_cli_run_with_the_fake_diskspd_completes_and_exports(tmp_path, fake_env, monkeypatch):
     target = tmp_path / "target"
     target.mkdir()

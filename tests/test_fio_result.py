@@ -1,4 +1,4 @@
-"""fio JSON parsing against genuine fio outputs (shared/fixtures/fio) and small synthetic cases.
+"""fio JSON parsing against genuine fio outputs (tests/fixtures/fio) and small synthetic cases.
 
 Expected numbers are copied literally from the fixture files and converted here by hand with the
 documented units (engines.md §1.1-1.3), so a test fails if the parser's unit rules drift.
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-_REPO = Path(__file__).resolve().parents[1]
+from conftest import FIXTURES
 
 from app.engines.fio_result import (
     FioParseError,
@@ -27,20 +27,12 @@ DIRECTION_KEYS = {"io_bytes", "iops", "MBps", "MiBps", "runtime_ms", "lat_kind",
 LAT_KEYS = {"min", "mean", "p50", "p95", "p99", "p99.9", "p99.99", "max"}
 
 
-def fixtures_root() -> Path:
-    """shared/fixtures next to the repo (/work/main -> /work/shared), or $SSD_PROFILER_FIXTURES."""
-    env = os.environ.get("SSD_PROFILER_FIXTURES")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "fixtures"
-
-
-FIO_DIR = fixtures_root() / "fio"
-FIO_FILES = sorted(p for p in FIO_DIR.glob("*") if p.suffix in (".json", ".txt")) if FIO_DIR.is_dir() else []
+FIO_DIR = FIXTURES / "fio"
+FIO_FILES = sorted(p for p in FIO_DIR.glob("*") if p.suffix in (".json", ".txt"))
 
 
 def load(name: str) -> list[dict]:
     path = FIO_DIR / name
-    if not path.is_file():
-        pytest.skip(f"fixture not found: {path}")
     return parse_fio_text(path.read_text(encoding="utf-8"), source=str(path))
 
 
@@ -63,8 +55,6 @@ def assert_lat(lat_us: dict, scale: float, **expected: float | None) -> None:
 # --- every fixture -------------------------------------------------------------------------------
 
 def test_fixture_folder_found():
-    if not FIO_DIR.is_dir():
-        pytest.skip(f"no fixtures at {FIO_DIR} (set SSD_PROFILER_FIXTURES)")
     assert len(FIO_FILES) >= 13
 
 

@@ -15,7 +15,7 @@ import pytest
 from app import smart
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURES = Path(os.environ.get("SSD_PROFILER_FIXTURES", REPO.parent / "shared" / "fixtures"))
+from conftest import FIXTURES  # noqa: E402
 SMARTCTL_DIR = FIXTURES / "smartctl"
 FAKES = REPO / "tests" / "fakes"
 

@@ -15,7 +15,7 @@ from jobs.sampler import MIN_INTERVAL_S, TemperatureSampler
 from tests.fakes import fake_sysfs
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURES = Path(os.environ.get("SSD_PROFILER_FIXTURES", REPO.parent / "shared" / "fixtures"))
+from conftest import FIXTURES  # noqa: E402
 FAKES = REPO / "tests" / "fakes"
 NVME_TEXT = "smartctl-7.2-linux-nvme-samsung970evoplus-a-de_locale.txt"
 
