@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from app.params import param
-from app.units import GiB, KiB, MiB
+from app.params import ParamError, fields_of, param, validate
+from app.units import GiB, KiB, MiB, format_size
 from app.workloads import Workload
 
 _POW2_BS = tuple(KiB * 2**i for i in range(2, 11))  # 4 KiB .. 1 MiB
@@ -40,6 +40,21 @@ class Experiment:
     interval: float = param(1.0, kind="duration", minimum=0.1, maximum=60.0,
                             help="live sample interval")
 
+    def __post_init__(self) -> None:
+        """Every instance is checked, however it was made (CLI, window, saved JSON, code), so a
+        value that would fail later in a Workload or in fio is refused here, naming its field."""
+        validate(self)
+        for field in fields_of(self):
+            if not field.metadata.get("block"):
+                continue
+            value = getattr(self, field.name)
+            too_big = [bs for bs in (value if isinstance(value, tuple) else (value,))
+                       if bs > self.size]
+            if too_big:
+                raise ParamError(field.name, f"{format_size(max(too_big))} is larger than the test "
+                                             f"file (size {format_size(self.size)}); use a smaller "
+                                             "block size or a larger size")
+
     def workloads(self) -> list[Workload]:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -54,9 +69,9 @@ class ZeroQueue(Experiment):
     title: ClassVar[str] = "Zero-queue latency baselines (QD1)"
     summary: ClassVar[str] = "one I/O in flight: the drive's own access time, avg and percentiles"
 
-    random_bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB,
+    random_bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
                            help="block size of the random read and write")
-    seq_bs: int = param(128 * KiB, kind="size", minimum=512, maximum=64 * MiB,
+    seq_bs: int = param(128 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
                         help="block size of the sequential read and write")
 
     def workloads(self) -> list[Workload]:
@@ -71,7 +86,7 @@ class BlockSize(Experiment):
     summary: ClassVar[str] = "IOPS to bandwidth crossover, random and sequential"
 
     block_sizes: tuple[int, ...] = param(_POW2_BS, kind="size_list", minimum=512, maximum=64 * MiB,
-                                         help="block sizes to sweep")
+                                         block=True, help="block sizes to sweep")
     patterns: tuple[str, ...] = param(("random", "sequential"), kind="choice_list",
                                       choices=("random", "sequential"), help="access patterns")
     direction: str = param("read", kind="choice", choices=_DIRECTIONS, help="read or write")
@@ -90,7 +105,8 @@ class RwMix(Experiment):
 
     mixes: tuple[int, ...] = param((100, 70, 50, 0), kind="int_list", minimum=0, maximum=100,
                                    help="read share in percent")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, help="block size")
+    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
+                    help="block size")
     pattern: str = param("random", kind="choice", choices=("random", "sequential"),
                          help="access pattern")
     iodepth: int = param(8, kind="int", minimum=1, maximum=1024, help="queue depth")
@@ -111,7 +127,8 @@ class QueueDepth(Experiment):
                                           help="outstanding I/O levels to sweep")
     sweep: str = param("iodepth", kind="choice", choices=("iodepth", "numjobs"),
                        help="raise iodepth (one job) or numjobs (iodepth 1)")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, help="block size")
+    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
+                    help="block size")
     rw: str = param("randread", kind="choice", choices=("randread", "randwrite", "read", "write"),
                     help="access pattern and direction")
 
@@ -129,7 +146,8 @@ class TailLatency(Experiment):
 
     queue_depths: tuple[int, ...] = param((8, 32), kind="int_list", minimum=1, maximum=1024,
                                           help="queue depths (a mid one and the knee)")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, help="block size")
+    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
+                    help="block size")
     rw: str = param("randread", kind="choice", choices=("randread", "randwrite", "read", "write"),
                     help="access pattern and direction")
 
@@ -151,7 +169,8 @@ class SlcCache(Experiment):
                              help="measured trials (each one fills the cache again)")
     warmup: bool = param(False, kind="bool",
                          help="a warm-up would fill the cache before the measurement: off")
-    bs: int = param(MiB, kind="size", minimum=4 * KiB, maximum=64 * MiB, help="block size")
+    bs: int = param(MiB, kind="size", minimum=4 * KiB, maximum=64 * MiB, block=True,
+                    help="block size")
     iodepth: int = param(32, kind="int", minimum=1, maximum=1024, help="queue depth")
 
     def workloads(self) -> list[Workload]:

@@ -8,27 +8,49 @@ coerced here and nowhere else.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
-from app.units import UnitError, format_duration, format_size, parse_duration, parse_size
+from app.units import (UnitError, format_duration, format_size, parse_duration, parse_size,
+                       quote_input)
 
 KINDS = ("duration", "size", "int", "bool", "choice", "size_list", "int_list", "choice_list")
+LIST_KINDS = {"size_list": "size", "int_list": "int", "choice_list": "choice"}
+SECTOR = 512        # block sizes are whole sectors: direct I/O needs it, engines would round
+MAX_TEXT = 1000     # longest value text (a list of a hundred sizes); longer is refused unread
+MAX_ITEMS = 100     # most values in one list: each is a workload, times repetitions, times runtime
+_MAX_MESSAGE = 300
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,60}", re.ASCII)
+_INT_RE = re.compile(r"\s*([+-]?\d+)\s*", re.ASCII)
+
+
+def one_line(text: str, limit: int = _MAX_MESSAGE) -> str:
+    """``text`` as one printable line: control and invisible characters escaped, shortened."""
+    out = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
+    return out if len(out) <= limit else out[:limit - 3] + "..."
 
 
 class ParamError(ValueError):
-    """A parameter value that cannot be used; ``name`` says which field."""
+    """A parameter value that cannot be used; ``name`` says which field (the window puts the
+    message beside it). The text is always one short line whatever the user typed, because the
+    command line prints it as its single error line."""
 
     def __init__(self, name: str, message: str):
-        super().__init__(f"{name}: {message}")
         self.name = name
-        self.message = message
+        self.message = one_line(message)
+        shown = name if _PLAIN_NAME.fullmatch(str(name)) else quote_input(name)
+        super().__init__(f"{shown}: {self.message}")
 
 
 def param(default: Any, *, kind: str, help: str, minimum: float | None = None,
-          maximum: float | None = None, choices: tuple[str, ...] | None = None) -> Any:
-    """Declare a tunable parameter (use as a dataclass field default)."""
+          maximum: float | None = None, choices: tuple[str, ...] | None = None,
+          block: bool = False) -> Any:
+    """Declare a tunable parameter (use as a dataclass field default). ``minimum``/``maximum``
+    bound every item of a list kind; ``block`` marks a block size: a multiple of SECTOR bytes
+    and no larger than the experiment's test file (checked in Experiment.__post_init__)."""
     assert kind in KINDS, kind
-    meta = {"kind": kind, "help": help, "minimum": minimum, "maximum": maximum, "choices": choices}
+    meta = {"kind": kind, "help": help, "minimum": minimum, "maximum": maximum, "choices": choices,
+            "block": block}
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -46,12 +68,15 @@ def _split(value: Any) -> list:
     return [part for part in str(value).replace(";", ",").split(",") if part.strip()]
 
 
-def _to_int(text: Any) -> int:
-    if isinstance(text, bool):
-        raise ValueError(text)
-    if isinstance(text, float) and text.is_integer():
-        return int(text)
-    return int(str(text).strip())
+def _to_int(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    match = _INT_RE.fullmatch(str(value)) if not isinstance(value, (bool, float)) else None
+    if not match:
+        raise ValueError(f"{quote_input(value)} is not a whole number")
+    return int(match.group(1))
 
 
 def parse_bool(value: Any) -> bool:
@@ -62,61 +87,99 @@ def parse_bool(value: Any) -> bool:
         return True
     if text in ("0", "false", "no", "off", "n"):
         return False
-    raise ValueError(f"not a yes/no value: {value!r} (use true or false)")
+    raise ValueError(f"not a yes/no value: {quote_input(value)} (use true or false)")
+
+
+def _parse_one(kind: str, value: Any) -> Any:
+    if kind == "duration":
+        return parse_duration(value)
+    if kind == "size":
+        return parse_size(value.strip() if isinstance(value, str) else value)
+    if kind == "int":
+        return _to_int(value)
+    if kind == "bool":
+        return parse_bool(value)
+    return str(value).strip()  # choice
 
 
 def coerce(field: dataclasses.Field, value: Any) -> Any:
-    """Canonical value for ``field`` from user input or JSON; raises ParamError."""
-    meta, name = field.metadata, field.name
-    kind = meta["kind"]
+    """Canonical value for ``field`` from user input or JSON; raises ParamError only."""
+    kind, name = field.metadata["kind"], field.name
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise ParamError(name, f"the value is too long ({len(value)} characters; at most "
+                               f"{MAX_TEXT})")
     try:
-        if kind == "duration":
-            result: Any = parse_duration(value)
-        elif kind == "size":
-            result = parse_size(value)
-        elif kind == "int":
-            result = _to_int(value)
-        elif kind == "bool":
-            result = parse_bool(value)
-        elif kind == "choice":
-            result = str(value).strip()
-        elif kind == "size_list":
-            result = tuple(parse_size(v.strip() if isinstance(v, str) else v) for v in _split(value))
-        elif kind == "int_list":
-            result = tuple(_to_int(v) for v in _split(value))
-        else:  # choice_list
-            result = tuple(str(v).strip() for v in _split(value))
-    except (UnitError, ValueError) as exc:
-        raise ParamError(name, str(exc) if isinstance(exc, UnitError) else f"invalid value {value!r}: {exc}") from None
-    _check_range(field, result)
+        if kind in LIST_KINDS:
+            result: Any = tuple(_parse_one(LIST_KINDS[kind], v) for v in _split(value))
+        else:
+            result = _parse_one(kind, value)
+    except (UnitError, ValueError, TypeError, ArithmeticError) as exc:
+        raise ParamError(name, str(exc)) from None
+    check_value(field, result)
     return result
 
 
-def _check_range(field: dataclasses.Field, value: Any) -> None:
-    meta, name = field.metadata, field.name
-    items = value if isinstance(value, tuple) else (value,)
-    if isinstance(value, tuple) and not value:
-        raise ParamError(name, "needs at least one value")
-    if isinstance(value, tuple) and len(set(value)) != len(value):
-        raise ParamError(name, "has a value twice")
-    for item in items:
-        if meta["choices"] and item not in meta["choices"]:
-            raise ParamError(name, f"{item!r} is not one of {', '.join(meta['choices'])}")
-        if isinstance(item, bool) or not isinstance(item, (int, float)):
-            continue
-        if meta["minimum"] is not None and item < meta["minimum"]:
-            raise ParamError(name, f"{format_value(meta['kind'], item)} is below the minimum "
-                                   f"{format_value(meta['kind'], meta['minimum'])}")
-        if meta["maximum"] is not None and item > meta["maximum"]:
-            raise ParamError(name, f"{format_value(meta['kind'], item)} is above the maximum "
-                                   f"{format_value(meta['kind'], meta['maximum'])}")
+def check_value(field: dataclasses.Field, value: Any) -> None:
+    """One field's canonical value against its declaration: type, non-empty list without
+    repeats, choices, minimum/maximum per item, whole sectors for block sizes."""
+    meta, name, kind = field.metadata, field.name, field.metadata["kind"]
+    item_kind = LIST_KINDS.get(kind, kind)
+    if item_kind != kind:
+        if not isinstance(value, tuple):
+            raise ParamError(name, "must be a list of values")
+        if not value:
+            raise ParamError(name, "needs at least one value")
+        if len(value) > MAX_ITEMS:
+            raise ParamError(name, f"has {len(value)} values; at most {MAX_ITEMS}")
+        twice = next((v for i, v in enumerate(value) if v in value[:i]), None)
+        if twice is not None:
+            raise ParamError(name, f"has {_shown(item_kind, twice)} twice")
+    for item in value if item_kind != kind else (value,):
+        _check_item(meta, name, item_kind, item)
+
+
+def _check_item(meta, name: str, kind: str, item: Any) -> None:
+    wanted = {"duration": (int, float), "size": int, "int": int, "bool": bool, "choice": str}[kind]
+    if not isinstance(item, wanted) or (isinstance(item, bool) and kind != "bool"):
+        wanted_text = {"duration": "a duration", "size": "a size", "int": "a whole number",
+                       "bool": "true or false", "choice": "text"}[kind]
+        raise ParamError(name, f"{quote_input(item)} is not {wanted_text}")
+    if meta["choices"] and item not in meta["choices"]:
+        raise ParamError(name, f"{quote_input(item)} is not one of {', '.join(meta['choices'])}")
+    if kind in ("bool", "choice"):
+        return
+    low, high = meta["minimum"], meta["maximum"]
+    allowed = "" if low is None or high is None else \
+        f" (allowed: {_shown(kind, low)} to {_shown(kind, high)})"
+    if low is not None and not item >= low:  # `not >=`: NaN is refused too
+        raise ParamError(name, f"{_shown(kind, item)} is below the minimum "
+                               f"{_shown(kind, low)}{allowed}")
+    if high is not None and not item <= high:
+        raise ParamError(name, f"{_shown(kind, item)} is above the maximum "
+                               f"{_shown(kind, high)}{allowed}")
+    if meta.get("block") and item % SECTOR:
+        raise ParamError(name, f"{_shown(kind, item)} is not a multiple of {SECTOR} bytes "
+                               "(use e.g. 512, 4k, 64KiB, 1MiB)")
+
+
+def _shown(kind: str, value: Any) -> str:
+    """A value in a message, as people write it, kept short (a typed 10**30 stays readable)."""
+    try:
+        return one_line(format_value(kind, value), 40)
+    except (ValueError, OverflowError):  # NaN or infinity, only from code, not from typing
+        return repr(value)
+
+
+def validate(obj) -> None:
+    """Every parameter of an experiment instance, however it was made (CLI, window, JSON, code)."""
+    for field in fields_of(obj):
+        check_value(field, getattr(obj, field.name))
 
 
 def format_value(kind: str, value: Any) -> str:
     """How a canonical value is written back for people (forms, CLI, reports)."""
-    if kind in ("size_list", "int_list", "choice_list"):
-        item_kind = {"size_list": "size", "int_list": "int", "choice_list": "choice"}[kind]
-        return ",".join(format_value(item_kind, v) for v in value)
+    if kind in LIST_KINDS:
+        return ",".join(format_value(LIST_KINDS[kind], v) for v in value)
     if kind == "duration":
         return format_duration(float(value))
     if kind == "size":
@@ -135,10 +198,10 @@ def build(cls, settings: dict[str, Any] | None = None):
         raise ParamError(unknown[0], f"unknown parameter for {cls.id}; known: {', '.join(known)}")
     values = {name: coerce(known[name], value) for name, value in settings.items()}
     try:
-        return cls(**values)
+        return cls(**values)  # __post_init__ checks the fields together (block size vs size)
     except ParamError:
         raise
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         raise ParamError(cls.id, str(exc)) from None
 
 
@@ -160,5 +223,6 @@ def describe(cls) -> list[dict[str, Any]]:
             "default_text": format_value(meta["kind"], default), "help": meta["help"],
             "choices": list(meta["choices"]) if meta["choices"] else None,
             "minimum": meta["minimum"], "maximum": meta["maximum"],
+            "multiple_of": SECTOR if meta.get("block") else None,
         })
     return out

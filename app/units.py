@@ -5,11 +5,15 @@ Conventions (see DESIGN §3.2 and reference/engines.md):
 - fio's ``bw`` is KiB/s; ``bw_bytes`` is B/s; ``*_ns`` are nanoseconds; fio 2.x latencies are µs.
 - Sizes typed by users: ``4k``, ``4K``, ``4KiB`` are 4096 bytes (binary, as fio reads them);
   ``4kB``/``4KB`` with an explicit ``B`` after an SI prefix are decimal (4000 bytes).
+- What users type is parsed exactly (``Fraction``, ASCII digits only, at most ``MAX_UNIT_TEXT``
+  characters), so no input can overflow, become NaN or be read from look-alike digits; every
+  refusal is a UnitError whose message is one short line (see :func:`quote_input`).
 """
 from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 
 KiB = 1024
 MiB = 1024**2
@@ -19,45 +23,61 @@ MB = 1000**2
 GB = 1000**3
 
 _BINARY = {"": 1, "k": KiB, "m": MiB, "g": GiB, "t": TiB}
-_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?)([bB]?)\s*$")
-_DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$", re.IGNORECASE)
-_DURATION_FACTOR = {None: 1.0, "ms": 0.001, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
+_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?)([bB]?)\s*$", re.ASCII)
+_DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$", re.IGNORECASE | re.ASCII)
+_DURATION_FACTOR = {None: 1, "ms": Fraction(1, 1000), "s": 1, "m": 60, "min": 60, "h": 3600}
+MAX_UNIT_TEXT = 64   # no real size or duration is longer; longer text is refused, not parsed
 
 
 class UnitError(ValueError):
     """A value a user typed that is not a size or a duration."""
 
 
+def quote_input(value: object, limit: int = 40) -> str:
+    """A user's text for a one-line message: quoted and escaped (``repr``: newlines, NUL and
+    invisible characters become visible escapes) and shortened, so no input can split or flood
+    a message line."""
+    text = repr(value) if isinstance(value, str) else repr(str(value))
+    return text if len(text) <= limit else text[:limit - 4] + "..." + text[0]
+
+
+def _number_text(text: object, what: str, example: str) -> tuple[str, ...]:
+    if isinstance(text, bool):
+        raise UnitError(f"not a {what}: {quote_input(text)}")
+    text = str(text)
+    if len(text) > MAX_UNIT_TEXT:
+        raise UnitError(f"not a {what}: {quote_input(text)} is too long "
+                        f"({len(text)} characters; at most {MAX_UNIT_TEXT})")
+    match = (_SIZE_RE if what == "size" else _DURATION_RE).match(text)
+    if not match:
+        raise UnitError(f"not a {what}: {quote_input(text)} (use e.g. {example})")
+    return match.groups()
+
+
 def parse_size(text: str | int) -> int:
     """Bytes from ``256MiB``, ``1GiB``, ``4k``, ``4096``; ``kB``/``MB``/``GB`` are decimal."""
-    if isinstance(text, bool):
-        raise UnitError(f"not a size: {text!r}")
-    if isinstance(text, int):
+    if isinstance(text, int) and not isinstance(text, bool):
         return text
-    match = _SIZE_RE.match(str(text))
-    if not match:
-        raise UnitError(f"not a size: {text!r} (use e.g. 4k, 128KiB, 64MiB, 1GiB)")
-    number, prefix, binary_i, byte_b = match.groups()
+    if isinstance(text, float) and not math.isfinite(text):
+        raise UnitError(f"not a size: {quote_input(text)}")
+    number, prefix, binary_i, byte_b = _number_text(text, "size", "4k, 128KiB, 64MiB, 1GiB")
     prefix = prefix.lower()
     decimal = bool(prefix) and not binary_i and bool(byte_b)
     factor = 1000 ** "_kmgt".index(prefix) if decimal else _BINARY[prefix]
-    value = float(number) * factor
-    if value != int(value):
-        raise UnitError(f"not a whole number of bytes: {text!r}")
+    value = Fraction(number) * factor
+    if value.denominator != 1:
+        raise UnitError(f"not a whole number of bytes: {quote_input(text)}")
     return int(value)
 
 
 def parse_duration(text: str | float | int) -> float:
     """Seconds from ``30``, ``30s``, ``2m``, ``500ms``, ``1h``."""
-    if isinstance(text, bool):
-        raise UnitError(f"not a duration: {text!r}")
-    if isinstance(text, (int, float)):
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        if not math.isfinite(text):
+            raise UnitError(f"not a duration: {quote_input(text)}")
         return float(text)
-    match = _DURATION_RE.match(str(text))
-    if not match:
-        raise UnitError(f"not a duration: {text!r} (use e.g. 30, 30s, 2m, 500ms)")
-    number, unit = match.groups()
-    return float(number) * _DURATION_FACTOR[unit.lower() if unit else None]
+    number, unit = _number_text(text, "duration", "30, 30s, 2m, 500ms")
+    return float(Fraction(number) * _DURATION_FACTOR[unit.lower() if unit else None])
 
 
 def format_size(n_bytes: int) -> str:

@@ -8,6 +8,7 @@ without a modal loop blocking.
 """
 from __future__ import annotations
 
+import html
 import logging
 
 from PySide6.QtCore import Qt, QTimer
@@ -216,10 +217,11 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         blocker = self.run_blocker()
+        shown = html.escape(blocker or "")  # it may quote what the user typed: never markup
         running = self.control.running
         self.run_action.setEnabled(blocker is None)
         self.run_button.setEnabled(blocker is None)
-        self.run_button.setToolTip(blocker or "Start the run (Ctrl+R)")
+        self.run_button.setToolTip(f"<p>{shown}</p>" if blocker else "Start the run (Ctrl+R)")
         self.cancel_action.setEnabled(running)
         self.cancel_button.setEnabled(running and not self.control.cancelling)
         self.drive_panel.set_running(running)
@@ -230,7 +232,7 @@ class MainWindow(QMainWindow):
                                   "is stopped within seconds and "
                                   "finished trials are kept.")
         elif blocker and not blocker.startswith(("looking", "checking")):
-            self.run_hint.setText(f"<span style='color:#b01e1e'>Run is disabled: {blocker}</span>")
+            self.run_hint.setText(f"<span style='color:#b01e1e'>Run is disabled: {shown}</span>")
         else:
             self.run_hint.setText("")
 

@@ -7,6 +7,8 @@ the command line takes (``zero-queue.runtime=2s``), so window and CLI share one 
 """
 from __future__ import annotations
 
+import html
+import logging
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
@@ -18,10 +20,11 @@ from app.params import ParamError
 from app.plan import experiments_from_settings, plan_run
 from app.units import human_bytes
 from ui.panels.messages import duration_text
-from ui.panels.param_form import ParamForm
+from ui.panels.param_form import ParamForm, field_title
 
 PRESET_TITLES = {"course": "Course defaults", "quick": "Quick (5 s trials, 1 repetition)"}
 CUSTOM = "custom"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class ExperimentPanel(QWidget):
         for form in self.forms.values():
             self.stack.addWidget(form)
             form.changed.connect(self._on_edit)
-        scroll = QScrollArea()
+        self.scroll = scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.stack)
         self.summary = QLabel()
@@ -134,28 +137,33 @@ class ExperimentPanel(QWidget):
     def _update_plan(self) -> None:
         self.plan = self._compute_plan()
         colour = "#202020" if self.plan.ok else "#b01e1e"
-        self.summary.setText(f"<span style='color:{colour}'>{self.plan.message}</span>")
+        text = self.plan.message if self.plan.ok else html.escape(self.plan.message)
+        self.summary.setText(f"<span style='color:{colour}'>{text}</span>")
         self.plan_changed.emit(self.plan)
 
     def _compute_plan(self) -> PlanInfo:
+        """The plan of the ticked experiments, or why there is none: the first invalid field
+        (its reason is beside it in its form), so Run stays disabled while anything is wrong."""
         ids = self.selected_ids()
-        for form in self.forms.values():
-            form.show_form_error(None)
         if not ids:
             return PlanInfo(False, "Tick at least one experiment to run.")
         bad = [(eid, name, msg) for eid in ids for name, msg in self.forms[eid].validate().items()]
         if bad:
             eid, name, msg = bad[0]
-            return PlanInfo(False, f"Fix {eid} \u2192 {name}: {msg}"
+            where = f"{eid} \u2192 {field_title(name)}" if name else eid
+            return PlanInfo(False, f"Fix {where}: {msg}"
                             + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))
         try:
             experiments = experiments_from_settings(ids, self.settings())
+            plan = plan_run(experiments, seed=0)
         except ParamError as exc:
             eid = exc.name if exc.name in self.forms else next(
                 (i for i in ids if exc.name.startswith(i)), ids[0])
             self.forms[eid].show_form_error(exc.message)
             return PlanInfo(False, f"{eid}: {exc.message}")
-        plan = plan_run(experiments, seed=0)
+        except Exception as exc:  # noqa: BLE001 - a stale plan would leave Run enabled: block it
+            log.exception("planning failed")
+            return PlanInfo(False, f"cannot plan this run ({type(exc).__name__}: {exc})")
         warm = sum(t.warmup for t in plan.trials)
         size = max(e.size for e in experiments)
         message = (f"<b>Plan:</b> {len(plan.trials)} trials ({len(plan.trials) - warm} measured"

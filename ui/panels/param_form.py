@@ -7,11 +7,11 @@ field instead of in a dialog, so typing is never interrupted.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QVBoxLayout, QWidget)
 
-from app.params import ParamError, coerce, describe, fields_of, parse_bool
+from app.params import ParamError, build, coerce, describe, fields_of, parse_bool
 
 _HELP_STYLE = "color:#666; font-size:small"
 _ERROR_STYLE = "color:#b01e1e; font-size:small"
@@ -37,6 +37,7 @@ class ParamForm(QWidget):
         self.form_error = QLabel()
         self.form_error.setStyleSheet(_ERROR_STYLE)
         self.form_error.setWordWrap(True)
+        self.form_error.setTextFormat(Qt.TextFormat.PlainText)  # it quotes what the user typed
         self.form_error.hide()
 
         header = QLabel(f"<b>{cls.title}</b><br><span style='{_HELP_STYLE}'>{cls.summary}</span>")
@@ -45,9 +46,10 @@ class ParamForm(QWidget):
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         for name, d in self.meta.items():
             editor = self._editor(name, d)
-            note = QLabel(d["help"] + (f" (default {d['default_text']})" if d["kind"] != "bool" else ""))
+            note = QLabel(self._help_text(name))
             note.setStyleSheet(_HELP_STYLE)
             note.setWordWrap(True)
+            note.setTextFormat(Qt.TextFormat.PlainText)
             self._notes[name] = note
             cell = QVBoxLayout()
             cell.setSpacing(1)
@@ -129,20 +131,36 @@ class ParamForm(QWidget):
         return out
 
     def validate(self) -> dict[str, str]:
-        """Show and return the message of every invalid field."""
-        errors = {}
-        for name, text in self.texts().items():
-            note, d = self._notes[name], self.meta[name]
+        """Show and return the message of every invalid field, beside that field.
+
+        Each field is checked alone first (app.params.coerce); when all pass, the experiment is
+        built from them (app.params.build), which adds the checks across fields (a block size
+        larger than the test file), so the form refuses exactly what a run would refuse."""
+        errors: dict[str, str] = {}
+        texts = self.texts()
+        for name, text in texts.items():
             try:
                 coerce(self.fields[name], text)
             except ParamError as exc:
                 errors[name] = exc.message
-                note.setText(f"\u2716 {exc.message}")
+        if not errors:
+            try:
+                build(self.cls, texts)
+            except ParamError as exc:
+                errors[exc.name if exc.name in self.fields else ""] = exc.message
+        for name, note in self._notes.items():
+            if name in errors:
+                note.setText(f"\u2716 {errors[name]}")
                 note.setStyleSheet(_ERROR_STYLE)
-                continue
-            note.setText(d["help"] + (f" (default {d['default_text']})" if d["kind"] != "bool" else ""))
-            note.setStyleSheet(_HELP_STYLE)
+            else:
+                note.setText(self._help_text(name))
+                note.setStyleSheet(_HELP_STYLE)
+        self.show_form_error(errors.get(""))
         return errors
+
+    def _help_text(self, name: str) -> str:
+        d = self.meta[name]
+        return d["help"] + (f" (default {d['default_text']})" if d["kind"] != "bool" else "")
 
     def show_form_error(self, message: str | None) -> None:
         self.form_error.setText(f"\u2716 {message}" if message else "")
