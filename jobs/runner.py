@@ -74,7 +74,7 @@ class TrialRunner:
                 trials = [t for t in plan.trials if t.experiment == exp.id]
                 if self.cancel.is_set():
                     raise _Cancelled
-                test_file = self.owner.new_test_file(exp.id)
+                test_file = self.owner.new_test_file(exp.id, exp.size)
                 yield from self._prepare(exp, trials, test_file)
                 for trial in trials:
                     if self.cancel.is_set():
@@ -143,8 +143,6 @@ class TrialRunner:
         yield TrialStarted(trial.index, trial.experiment, trial.workload.label, trial.repetition,
                            trial.warmup, tuple(argv), t_start, trial.runtime_s + trial.ramp_s)
         limit = trial.runtime_s + trial.ramp_s + self.grace_s
-        if test_file.stat().st_size < trial.size_bytes:  # the engine lays out (DiskSpd: writes) it
-            limit += trial.size_bytes / (PREPARE_MIN_MBPS * 1e6)
         live = self.engine.live(trial, test_file)
         stdout_path, stderr_path, raw = self.store.raw_paths(trial.name)
         proc = self._start(argv, test_file, stdout_path, stderr_path)

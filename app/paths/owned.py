@@ -108,13 +108,17 @@ class OwnedFolder:
         return kept
 
     # -- test files ----------------------------------------------------------------------------
-    def new_test_file(self, tag: str) -> Path:
-        """Create an empty test file with an unpredictable name, exclusively, no-follow."""
+    def new_test_file(self, tag: str, size_bytes: int) -> Path:
+        """Create the test file with an unpredictable name, exclusively, no-follow, at its full
+        size (sparse: nothing is written). Full size matters: fio unlinks and re-creates a file
+        shorter than ``--size`` before a write job (its layout step), which would make a new
+        file where the app checks for its own."""
         safe = re.sub(r"[^a-z0-9-]", "-", tag.lower())[:40]
         name = f"{TEST_FILE_PREFIX}{self.run_id}-{safe}-{secrets.token_hex(8)}{TEST_FILE_SUFFIX}"
         fd = self._open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
         try:
             self._files[name] = _ident(os.fstat(fd))
+            os.ftruncate(fd, size_bytes)
         finally:
             os.close(fd)
         return self.target.data_dir / name
