@@ -1,0 +1,31 @@
+"""A run folder made by the landed main (tests/fixtures/runs, README there) still opens in the
+window and exports the same tables, byte for byte: the run-folder format is a contract."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import shutil  # noqa: E402
+
+from conftest import FIXTURES, run_cli  # noqa: E402
+
+OLD = FIXTURES / "runs"
+(RUN,) = [p for p in OLD.iterdir() if p.is_dir() and p.name != "expected-tables"]
+EXPECTED = OLD / "expected-tables"
+
+
+def test_old_run_folder_exports_the_same_tables_byte_for_byte(tmp_path):
+    run_dir = shutil.copytree(RUN, tmp_path / RUN.name)
+    done = run_cli("export", str(run_dir), "--out", str(tmp_path / "export"))
+    assert done.returncode == 0, done.stderr
+    tables = tmp_path / "export" / "tables"
+    assert sorted(p.name for p in tables.iterdir()) == sorted(p.name for p in EXPECTED.iterdir())
+    for expected in EXPECTED.iterdir():
+        assert (tables / expected.name).read_bytes() == expected.read_bytes(), expected.name
+
+
+def test_old_run_folder_opens_as_a_past_run(qtbot):
+    from ui.panels.past_runs import load_past_run
+    past = load_past_run(RUN)
+    assert past.record["status"] == "done" and len(past.record["trials"]) == 32
+    workloads = [w for exp in past.record["summary"].values() for w in exp["workloads"]]
+    assert len(workloads) == 16 and all(w["n"] == 2 for w in workloads)
