@@ -6,6 +6,7 @@ tests of the data path may pass ``None`` (figures are then listed as not drawn).
 
 Layout of the export folder (default ``<run_dir>/export``)::
 
+    .ssd-profiler-export.json   the marker: this folder is an export of that run (export_folder)
     report.md
     tables/<id>.csv  tables/<id>.md
     figures/<id>.png figures/<id>.svg
@@ -13,15 +14,23 @@ Layout of the export folder (default ``<run_dir>/export``)::
 The summary is recomputed from the trials rather than read from ``run.json``, so a cancelled or
 crashed run (whose stored summary may be partial or missing) exports what finished, and so does
 a folder made from imported measurements (:func:`run_from_measurements`).
+
+The export writes only where :class:`app.export_folder.ExportFolder` allows it (a new or empty
+folder, or an earlier export of the same run), and only the files listed above.
 """
 from __future__ import annotations
 
+import csv
 import logging
+import os
+import stat
 from pathlib import Path
 from typing import Callable
 
 from app import __version__, vendor
+from app.export_folder import ExportFolder, run_identity
 from app.figures import Figure, build_figures
+from app.input_files import MAX_INPUT_BYTES, os_reason
 from app.report_text import report_markdown
 from app.store import SCHEMA_VERSION, load_run, write_json_atomic
 from app.summary import read_samples, summarize_run
@@ -31,59 +40,111 @@ from app.workloads import Workload
 log = logging.getLogger(__name__)
 
 Render = Callable[[Figure, Path, Path], None]
+Warn = Callable[[str], None]
 IMPORTED = "imported"
-
-
-def _write_text(path: Path, text: str) -> None:
-    """UTF-8 with "\\n" line endings on every OS (newline="" stops the platform translation)."""
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
+#: What a damaged run.json (or a bug reading one) raises while the report is being computed.
+DAMAGE = (KeyError, TypeError, AttributeError, IndexError, ValueError)
 
 
 def export_run(run_dir: str | Path, out_dir: str | Path | None = None,
-               render: Render | None = None) -> Path:
-    """Export a run folder; raises ValueError when ``run_dir`` is not one. Returns the folder."""
+               render: Render | None = None, warn: Warn | None = None) -> Path:
+    """Export a run folder; returns the export folder (default ``<run_dir>/export``).
+
+    Raises ValueError with a one-line reason, before writing anything, when ``run_dir`` is not
+    a readable run, its run.json is damaged, or the export folder is refused (see
+    :mod:`app.export_folder`); OSError when the system refuses a write. ``warn`` gets one line
+    for what is exported without (a damaged samples.csv), default: the log."""
     run_dir = Path(run_dir)
     record = load_run(run_dir)
-    return export_record(record, Path(out_dir) if out_dir else run_dir / "export", render, run_dir)
+    return export_record(record, Path(out_dir) if out_dir else run_dir / "export", render,
+                         run_dir, warn)
+
+
+def _samples(record: dict, run_dir: Path | None) -> tuple[list[dict], str | None]:
+    """samples.csv's rows, or ``([], note)`` when it is damaged: the live samples feed a few
+    figures and the cache finding only, so a crash-truncated or edited file costs those, not
+    the whole export. A samples.csv that is not a small regular file is not even opened."""
+    folder = run_dir or record.get("dir")
+    path = Path(folder) / "samples.csv" if folder else None
+    try:
+        info = os.lstat(path) if path else None
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        return [], f"{path} cannot be read ({os_reason(exc)})"
+    if info is None:
+        return [], None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_INPUT_BYTES:
+        return [], f"{path} is not a regular file of at most {MAX_INPUT_BYTES // 2**20} MiB"
+    try:
+        return read_samples(folder), None
+    except (*DAMAGE, csv.Error, OSError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return [], f"{path} is damaged ({reason})"
 
 
 def export_record(record: dict, out_dir: Path, render: Render | None = None,
-                  run_dir: Path | None = None) -> Path:
-    out_dir = Path(out_dir)
-    (out_dir / "tables").mkdir(parents=True, exist_ok=True)
-    summary = summarize_run(record, run_dir)
-    samples = read_samples(run_dir) if run_dir else []
-    spec = vendor.spec_for_run(record)
-    comparison = vendor.compare(summary, spec, record) if spec else None
+                  run_dir: Path | None = None, warn: Warn | None = None) -> Path:
+    """The export of ``record`` into ``out_dir``; everything is computed and every check made
+    before the first file is written."""
+    folder = ExportFolder(out_dir, run_identity(record, run_dir or record.get("dir")))
+    samples, note = _samples(record, run_dir)
+    notes = []
+    if note:
+        notes.append(f"{note}: exported without the live-sample figures and findings")
+        (warn or log.warning)(notes[-1])
+    where = Path(run_dir or record.get("dir") or ".") / "run.json"
+    try:
+        # summarize_run reads samples.csv itself unless it has no folder to read from
+        summary = (summarize_run(record, run_dir) if not note else
+                   summarize_run({**record, "dir": None}, None))
+        spec = vendor.spec_for_run(record)
+        comparison = vendor.compare(summary, spec, record) if spec else None
+        tables = build_tables(record, summary, comparison)
+        figures = build_figures(record, summary, samples, comparison)
+        texts = {}
+        for table in tables:
+            texts[f"tables/{table.id}.csv"] = to_csv(table)
+            texts[f"tables/{table.id}.md"] = to_markdown(table, 2)
+    except DAMAGE as exc:
+        log.debug("computing the report failed", exc_info=True)
+        raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+    images = [f"figures/{f.id}.{ext}" for f in figures for ext in ("png", "svg")] if render else []
+    folder.check_names([*texts, *images, "report.md"])
+    folder.claim()
+    for name, text in texts.items():
+        folder.write(name, text.encode("utf-8"))  # "\n" line ends on every OS
+    table_files = {t.id: (f"tables/{t.id}.csv", f"tables/{t.id}.md") for t in tables}
+    drawn, problems = _draw(folder, figures, render)
+    try:
+        text = report_markdown(record, summary, tables, table_files, figures, drawn, problems,
+                               comparison, vendor_hint=str(vendor.user_specs_path()), notes=notes)
+    except DAMAGE as exc:
+        raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+    folder.write("report.md", text.encode("utf-8"))
+    return folder.dir
 
-    tables = build_tables(record, summary, comparison)
-    table_files = {}
-    for table in tables:
-        _write_text(out_dir / "tables" / f"{table.id}.csv", to_csv(table))
-        _write_text(out_dir / "tables" / f"{table.id}.md", to_markdown(table, 2))
-        table_files[table.id] = (f"tables/{table.id}.csv", f"tables/{table.id}.md")
 
-    figures = build_figures(record, summary, samples, comparison)
+def _draw(folder: ExportFolder, figures: list[Figure], render: Render | None) -> tuple[dict, dict]:
+    """Render each figure into a private staging folder, then rename it into figures/."""
     drawn, problems = {}, {}
-    if figures and render is not None:
-        (out_dir / "figures").mkdir(exist_ok=True)
-    for fig in figures:
-        if render is None:
-            problems[fig.id] = "no renderer was given (data-only export)"
-            continue
-        png, svg = out_dir / "figures" / f"{fig.id}.png", out_dir / "figures" / f"{fig.id}.svg"
-        try:
-            render(fig, png, svg)
-            drawn[fig.id] = (f"figures/{fig.id}.png", f"figures/{fig.id}.svg")
-        except Exception as exc:  # one bad figure must not cost the user the whole report
-            log.exception("figure %s failed", fig.id)
-            problems[fig.id] = f"{type(exc).__name__}: {exc}"
-
-    text = report_markdown(record, summary, tables, table_files, figures, drawn, problems,
-                           comparison, vendor_hint=str(vendor.user_specs_path()))
-    _write_text(out_dir / "report.md", text)
-    return out_dir
+    if render is None:
+        return drawn, {fig.id: "no renderer was given (data-only export)" for fig in figures}
+    if not figures:
+        return drawn, problems
+    with folder.staging() as staging:
+        for fig in figures:
+            png, svg = f"{fig.id}.png", f"{fig.id}.svg"
+            try:
+                render(fig, staging.path(png), staging.path(svg))
+            except Exception as exc:  # one bad figure must not cost the user the whole report
+                log.exception("figure %s failed", fig.id)
+                problems[fig.id] = f"{type(exc).__name__}: {exc}"
+                continue
+            staging.place(png, f"figures/{png}")
+            staging.place(svg, f"figures/{svg}")
+            drawn[fig.id] = (f"figures/{png}", f"figures/{svg}")
+    return drawn, problems
 
 
 # -- imported measurements --------------------------------------------------------------------
@@ -123,9 +184,46 @@ def run_from_measurements(measurements: list[dict], title: str = "Imported measu
             "planned_trials": [], "trials": trials, "summary": {}}
 
 
-def write_run_folder(record: dict, folder: str | Path) -> Path:
-    """Save a record (e.g. from :func:`run_from_measurements`) as a run folder's run.json."""
+def check_new_run_folder(folder: str | Path) -> None:
+    """Raise ValueError (one line) unless ``folder`` is new or an empty real folder: a run
+    folder is the app's own, so it is never made inside a symlink, over a file, or among
+    someone's files."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(folder / "run.json", {k: v for k, v in record.items() if k != "dir"})
+    try:
+        info = os.lstat(folder)
+    except FileNotFoundError:
+        return
+    except NotADirectoryError:
+        raise ValueError(f"{folder}: a part of this path is a file, not a folder") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise ValueError(f"{folder} is a symbolic link; give a new folder, not a link")
+    if not stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"{folder} exists and is not a folder; give a new folder")
+    if os.listdir(folder):
+        raise ValueError(f"{folder} exists and is not empty; give a new or empty folder")
+
+
+def write_run_folder(record: dict, folder: str | Path) -> Path:
+    """Save a record (e.g. from :func:`run_from_measurements`) as a run folder's run.json.
+
+    Refused (ValueError) by :func:`check_new_run_folder`; on a failed write the folder, when
+    this call made it, is removed again, and no temp file is left."""
+    folder = Path(folder)
+    check_new_run_folder(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.mkdir(folder)
+        made = True
+    except FileExistsError:
+        made = False
+        check_new_run_folder(folder)  # appeared meanwhile: judge it again
+    try:
+        write_json_atomic(folder / "run.json", {k: v for k, v in record.items() if k != "dir"})
+    except BaseException:
+        if made:
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+        raise
     return folder

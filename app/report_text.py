@@ -141,8 +141,8 @@ def vendor_section(record, comparison, tables, table_files, figures, drawn, prob
     return lines
 
 
-def anomalies(record: dict, summary: dict, problems: dict) -> list[str]:
-    out = []
+def anomalies(record: dict, summary: dict, problems: dict, notes=()) -> list[str]:
+    out = list(notes)  # what the export had to leave out (e.g. a damaged samples.csv)
     for eid, part in summary.items():
         noisy = []
         for row in part.get("workloads", []):
@@ -177,7 +177,7 @@ def anomalies(record: dict, summary: dict, problems: dict) -> list[str]:
 
 
 def report_markdown(record, summary, tables, table_files, figures, drawn, problems, comparison,
-                    vendor_hint: str = "") -> str:
+                    vendor_hint: str = "", notes=()) -> str:
     ids = [e["id"] for e in record.get("experiments", [])]
     status = record.get("status")
     lines = [f"# SSD Profiler report: {', '.join(ids) or 'empty run'}", ""]
@@ -197,5 +197,5 @@ def report_markdown(record, summary, tables, table_files, figures, drawn, proble
                                     figures, drawn, problems, record)
     lines += vendor_section(record, comparison, tables, table_files, figures, drawn, problems,
                             vendor_hint)
-    lines += anomalies(record, summary, problems)
+    lines += anomalies(record, summary, problems, notes)
     return "\n".join(lines).rstrip("\n") + "\n"

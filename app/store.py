@@ -35,13 +35,14 @@ def utc_now() -> str:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2, allow_nan=False)
-        handle.write("\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    """Write ``data`` as JSON so that a reader sees the old file or the new one, never half.
+
+    The text is made first (a NaN raises ValueError before any file exists), written under a
+    new unpredictable temp name created exclusively without following links, fsynced and
+    renamed over ``path``; on any failure the temp file is removed, so no ``.tmp`` is left."""
+    from app.export_folder import write_new_then_replace
+    text = json.dumps(data, indent=2, allow_nan=False) + "\n"
+    write_new_then_replace(Path(path), text.encode("utf-8"), fsync=True)
 
 
 def default_runs_root() -> Path:
@@ -153,15 +154,40 @@ def _quote(arg: str) -> str:
 
 
 def load_run(run_dir: str | os.PathLike) -> dict:
-    """run.json of a run folder, with ``dir`` added; raises ValueError on a folder that is not one."""
+    """run.json of a run folder, with ``dir`` added; raises ValueError (one line) on a folder
+    that is not one, or whose run.json is unreadable or damaged.
+
+    run.json is read like any file a user names (app.input_files: a regular file, size-capped,
+    never a FIFO that would hang), and its top-level shape is checked here so that every
+    reader (export, the window, the vendor spec) fails with this one message, not a KeyError."""
+    from app.input_files import InputRefused, os_reason, read_input_bytes
     path = Path(run_dir) / "run.json"
+    if not Path(run_dir).is_dir():
+        what = "it is a file" if Path(run_dir).exists() else "it does not exist"
+        raise ValueError(f"{run_dir} is not a run folder ({what})")
+
+    def no_constant(name: str):  # run.json is written with allow_nan=False: NaN is damage
+        raise ValueError(f"holds {name}, which the app never writes")
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
+        data = read_input_bytes(path)
     except FileNotFoundError:
         raise ValueError(f"{run_dir} is not a run folder (no run.json)") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is damaged: {exc}") from None
+    except InputRefused as exc:
+        raise ValueError(f"{path} {exc}") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read it: {os_reason(exc)}") from None
+    try:
+        record = json.loads(data, parse_constant=no_constant)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, NaN
+        reason = str(exc).splitlines()[0] if not isinstance(exc, RecursionError) else "nested too deeply"
+        raise ValueError(f"{path} is damaged: {reason}") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"{path} is damaged: not a JSON object")
     if record.get("schema_version") != SCHEMA_VERSION:
-        raise ValueError(f"{path}: unsupported schema version {record.get('schema_version')}")
+        raise ValueError(f"{path}: unsupported schema version {record.get('schema_version')!r}")
+    for key in ("trials", "experiments"):
+        items = record.get(key, [])
+        if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
+            raise ValueError(f"{path} is damaged: {key} is not a list of objects")
     record["dir"] = str(Path(run_dir))
     return record

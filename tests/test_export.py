@@ -127,7 +127,8 @@ def test_report_links_every_figure_and_table_and_covers_the_sections(exported):
     out = exported[0]
     report = (out / "report.md").read_text()
     links = _links(report)
-    files = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} - {"report.md"}
+    files = {str(p.relative_to(out)) for p in out.rglob("*")
+             if p.is_file() and p.name != ".ssd-profiler-export.json"} - {"report.md"}
     assert links == files
     for heading in ("## Environment", "## Methodology", "## Zero-queue latency baselines (QD1)",
                     "## Queue-depth sweep", "## Block-size sweep",

@@ -29,3 +29,20 @@ def test_old_run_folder_opens_as_a_past_run(qtbot):
     assert past.record["status"] == "done" and len(past.record["trials"]) == 32
     workloads = [w for exp in past.record["summary"].values() for w in exp["workloads"]]
     assert len(workloads) == 16 and all(w["n"] == 2 for w in workloads)
+
+
+def test_an_export_written_before_markers_existed_is_replaced_in_place(tmp_path):
+    """RUN_DIR/export made by an older version (no marker) is the app's own: re-export works;
+    a foreign file there makes it refuse, one line, nothing overwritten."""
+    run_dir = shutil.copytree(RUN, tmp_path / RUN.name)
+    (run_dir / "export" / "tables").mkdir(parents=True)
+    (run_dir / "export" / "report.md").write_text("old report")
+    done = run_cli("export", str(run_dir))
+    assert done.returncode == 0, done.stderr
+    assert (run_dir / "export" / "report.md").read_text() != "old report"
+    other = shutil.copytree(RUN, tmp_path / "other" / RUN.name)
+    (other / "export").mkdir()
+    (other / "export" / "notes.txt").write_text("mine")
+    done = run_cli("export", str(other))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert (other / "export" / "notes.txt").read_text() == "mine"

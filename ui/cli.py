@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "run":
             return cmd_run(args)
         if args.command == "import":
+            from ui.import_cmd import cmd_import
             return cmd_import(args)
         if args.command == "export":
             from ui.export_cmd import cmd_export
@@ -110,33 +111,6 @@ def cmd_drives(args) -> int:
     volumes = drives_report()
     print(json.dumps(volumes, indent=2) if args.json else cli_text.volumes_text(volumes))
     return EXIT_OK
-
-
-def cmd_import(args) -> int:
-    from app.engines.diskspd import looks_like_diskspd, parse_diskspd_output
-    from app.engines.fio_result import parse_fio_text
-    results, problems = [], []
-    for name in args.files:
-        try:
-            text = Path(name).read_bytes().decode("utf-8-sig", errors="replace")
-            # DiskSpd XML (<Results>) or text ("Total IO"), recognized by content; else fio JSON
-            parse = parse_diskspd_output if looks_like_diskspd(text) else parse_fio_text
-            results += parse(text, source=str(name))
-        except (OSError, ValueError) as exc:
-            problems.append(f"{name}: {exc.strerror if isinstance(exc, OSError) else exc}")
-    if args.json:
-        print(json.dumps(results, indent=2, allow_nan=False))
-    elif results:
-        print(cli_text.measurements_text(results))
-    if args.save and results:
-        from app.report import run_from_measurements, write_run_folder
-        folder = Path(args.save)
-        if folder.exists() and any(folder.iterdir()):
-            raise BadInput(f"{folder} exists and is not empty; --save needs a new folder")
-        print(write_run_folder(run_from_measurements(results), folder))
-    for problem in problems:
-        print(f"ssd-profiler: error: {problem}", file=sys.stderr)
-    return EXIT_BAD_INPUT if problems else EXIT_OK
 
 
 def _settings(pairs: list[str]) -> dict[str, str]:

@@ -2,7 +2,13 @@
 
 Works without a display: the renderer runs Qt offscreen (QT_QPA_PLATFORM=offscreen is set
 before the QApplication exists when no display is available). The export folder is the last
-line on stdout; exit 2 with a one-line reason when RUN_DIR is not a run folder.
+line on stdout.
+
+Exit 2 with one line, before anything is written, when RUN_DIR is not a readable run folder
+(a file, no run.json, a damaged run.json) or DIR may not be written (a symlink, a file, a
+non-empty folder that is not an earlier export of the same run: app.export_folder). A damaged
+samples.csv is not fatal: the export goes on without the live-sample figures and says so in one
+``ssd-profiler: warning:`` line and in report.md. Exit 1 when the system refuses a write.
 """
 from __future__ import annotations
 
@@ -10,30 +16,45 @@ import sys
 import time
 from pathlib import Path
 
-from app.report import export_run
+from app.export_folder import ExportFolder, run_identity
+from app.report import Warn, export_run
 from app.store import load_run
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
-def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None) -> Path:
+def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
+                   warn: Warn | None = None) -> Path:
     """Export with the real renderer (Qt offscreen when there is no display); the export
     folder (default ``<run_dir>/export``) holds report.md, tables/ and figures/."""
     from ui.figure_render import ensure_app, render_figure
     ensure_app()
-    return export_run(run_dir, out_dir, render_figure)
+    return export_run(run_dir, out_dir, render_figure, warn)
+
+
+def _warn(line: str) -> None:
+    print(f"ssd-profiler: warning: {line}", file=sys.stderr)
 
 
 def cmd_export(args) -> int:
     run_dir = Path(args.run_dir)
-    try:
-        load_run(run_dir)  # checks it is a run folder before Qt starts
+    out_dir = getattr(args, "out", None)
+    try:  # the cheap checks first, before Qt starts
+        record = load_run(run_dir)
+        ExportFolder(Path(out_dir) if out_dir else run_dir / "export", run_identity(record, run_dir))
     except ValueError as exc:
         print(f"ssd-profiler: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except OSError as exc:
+        print(f"ssd-profiler: error: cannot read {exc.filename or run_dir}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     started = time.monotonic()
     try:
-        out = export_run_dir(run_dir, getattr(args, "out", None))
+        out = export_run_dir(run_dir, out_dir, _warn)
+    except ValueError as exc:
+        print(f"ssd-profiler: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except OSError as exc:
         print(f"ssd-profiler: error: cannot write the export: {exc}", file=sys.stderr)
         return EXIT_FAILED

@@ -11,6 +11,10 @@ export_run, renderer and folder layout as ``ssd-profiler export``, so both give 
 The hand-back is a ``concurrent.futures.Future``: the thread-safe one-shot slot for "done" or
 "this exception". Cancelling (window closing) makes the waiting render call give up, after
 which export_run records the figures as not drawn and still writes report.md.
+
+The export folder follows the same rule as the command line (app.export_folder): never a
+folder that holds files the app did not write. A refusal is a ValueError whose one-line reason
+goes to ``failed`` as it is, for the message area, without a traceback in the log.
 """
 from __future__ import annotations
 
@@ -76,7 +80,13 @@ class RunExporter(QObject):
     def _work(self, run_dir: str, out_dir: str | None) -> None:
         try:
             out = export_run(run_dir, out_dir, self._render_on_gui)
-        except Exception as exc:  # noqa: BLE001 - shown to the user, with the cause
+        except ValueError as exc:  # refused (not a run, damaged, a folder it must not write)
+            log.info("export of %s refused: %s", run_dir, exc)
+            self._emit(self.failed, str(exc))
+        except OSError as exc:
+            log.info("export of %s failed: %s", run_dir, exc)
+            self._emit(self.failed, f"cannot write the export: {exc}")
+        except Exception as exc:  # noqa: BLE001 - a bug: shown to the user, with the cause
             log.exception("export of %s failed", run_dir)
             self._emit(self.failed, f"{type(exc).__name__}: {exc}")
         else:
