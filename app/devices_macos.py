@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import plistlib
-from typing import Callable
+from collections.abc import Callable
 
 from app.smart import run_tool
 

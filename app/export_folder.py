@@ -195,7 +195,7 @@ class ExportFolder:
         write_new_then_replace(dest, data)
         return dest
 
-    def staging(self) -> "Staging":
+    def staging(self) -> Staging:
         """A private temp folder inside the export for files a renderer writes by path."""
         return Staging(self)
 
@@ -208,7 +208,7 @@ class Staging:
         self.folder = folder
         self.dir = Path(tempfile.mkdtemp(prefix=".ssd-profiler-staging-", dir=folder.dir))
 
-    def __enter__(self) -> "Staging":
+    def __enter__(self) -> Staging:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -2,8 +2,7 @@
 comparison (see app/figures.py for the conventions)."""
 from __future__ import annotations
 
-from app.figures import (Axis, Figure, HLine, Marker, Series, fmt, grouped_bars, lat_axis_label,
-                         main_side)
+from app.figures import Axis, Figure, HLine, Marker, Series, fmt, grouped_bars, lat_axis_label, main_side
 
 ZERO_QUEUE_STATS = (("mean", "mean"), ("p95", "p95"), ("p99", "p99"))
 TAIL_STATS = ("p50", "p95", "p99", "p99.9", "p99.99")

@@ -7,8 +7,18 @@ from __future__ import annotations
 
 import math
 
-from app.figures import (Axis, Figure, Marker, Series, fmt, kib_ticks, lat_axis_label, main_side,
-                         mean, series_from)
+from app.figures import (
+    Axis,
+    Figure,
+    Marker,
+    Series,
+    fmt,
+    kib_ticks,
+    lat_axis_label,
+    main_side,
+    mean,
+    series_from,
+)
 
 _PATTERNS = (("random", True), ("sequential", False))
 

@@ -11,8 +11,7 @@ import dataclasses
 import re
 from typing import Any
 
-from app.units import (UnitError, format_duration, format_size, parse_duration, parse_size,
-                       quote_input)
+from app.units import UnitError, format_duration, format_size, parse_duration, parse_size, quote_input
 
 KINDS = ("duration", "size", "int", "bool", "choice", "size_list", "int_list", "choice_list")
 LIST_KINDS = {"size_list": "size", "int_list": "int", "choice_list": "choice"}

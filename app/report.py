@@ -24,8 +24,8 @@ import csv
 import logging
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from app import __version__, vendor
 from app.export_folder import ExportFolder, run_identity

@@ -11,9 +11,10 @@ import csv
 import json
 import os
 import re
-from datetime import datetime, timezone
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from app.userdirs import user_data_dir
 
@@ -31,7 +32,7 @@ TRIAL_COLUMNS = (
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
@@ -80,9 +81,9 @@ class RunStore:
         (run_dir / "raw").mkdir(exist_ok=True)
 
     @classmethod
-    def create(cls, runs_root: Path, experiment_ids: list[str], record: dict) -> "RunStore":
+    def create(cls, runs_root: Path, experiment_ids: list[str], record: dict) -> RunStore:
         runs_root.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         name = f"{stamp}_{'+'.join(experiment_ids)}"
         if len(name) > 120:
             name = f"{stamp}_{len(experiment_ids)}-experiments"

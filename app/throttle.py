@@ -15,8 +15,9 @@ Controllers can throttle below WCTEMP, so "not throttled" means "no signal seen"
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from statistics import median
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 DROP_FRACTION = 0.30
 MIN_RISE_C = 1.0

@@ -74,5 +74,5 @@ class Workload:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> "Workload":
+    def from_json(cls, data: dict) -> Workload:
         return cls(**{k: data[k] for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")})

@@ -5,8 +5,9 @@ summary data deep-copied and handed over once, never touched again by the runner
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True)

@@ -18,15 +18,23 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
-from app.plan import RunPlan, Trial
 from app.paths import FileSwapped, OwnedFolder
+from app.plan import RunPlan, Trial
 from app.store import RunStore, utc_now
 from app.summary import summarize_run
-from jobs.events import (Event, LogMessage, RunFinished, RunStarted, Sample, TrialFailed,
-                         TrialFinished, TrialStarted)
+from jobs.events import (
+    Event,
+    LogMessage,
+    RunFinished,
+    RunStarted,
+    Sample,
+    TrialFailed,
+    TrialFinished,
+    TrialStarted,
+)
 from jobs.monitor import DriveMonitor
 from jobs.process import EngineProcess
 from jobs.trial_samples import TrialSamples

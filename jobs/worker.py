@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from PySide6.QtCore import QThread, Signal
 
 from app.engines import EngineNotFound
 from app.params import ParamError
-from app.plan import RunPlan
 from app.paths import TargetRefused
+from app.plan import RunPlan
 from jobs.events import RunFinished
 from jobs.session import RunSession
 

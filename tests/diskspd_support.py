@@ -8,6 +8,7 @@ import pytest
 from app.plan import Trial
 from app.units import GiB
 from app.workloads import Workload
+
 from conftest import FIXTURES
 
 DISKSPD_DIR = FIXTURES / "diskspd"

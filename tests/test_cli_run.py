@@ -10,6 +10,7 @@ import pytest
 
 from app.engines.fio_result import split_documents
 from app.experiments import CATALOG
+
 from conftest import TINY, run_cli, run_json, tree
 
 pytestmark = pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")

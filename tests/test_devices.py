@@ -16,6 +16,7 @@ from tests.fakes import fake_sysfs
 
 REPO = Path(__file__).resolve().parents[1]
 from conftest import FIXTURES  # noqa: E402
+
 FAKES = REPO / "tests" / "fakes"
 LINUX = sys.platform.startswith("linux")
 

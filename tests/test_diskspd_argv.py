@@ -24,9 +24,9 @@ from app.experiments import CATALOG
 from app.params import build
 from app.units import MiB
 from app.workloads import Workload
+
 from conftest import FAKES
 from diskspd_support import XML_RANDRW, XML_SEQ, make_trial, posix_only
-
 
 # -- argv: golden for every catalog workload ----------------------------------------------------------
 T = "-W0 -C0 -Sh -L -D1000 -Z1M -ypEV -Rxml"

@@ -23,10 +23,11 @@ from app.engines.diskspd import DiskSpdEngine, parse_diskspd_output
 from app.engines.diskspd_text import parse_text_output
 from app.units import MiB
 from app.workloads import Workload
-from conftest import FAKES, run_cli, run_json, tree
-from diskspd_support import make_trial, posix_only
 from jobs.events import RunFinished, TrialFailed, TrialStarted
 from jobs.session import prepare_run
+
+from conftest import FAKES, run_cli, run_json, tree
+from diskspd_support import make_trial, posix_only
 
 RUN = ["--set", "runtime=1s", "--set", "size=32MiB", "--set", "repetitions=1", "--set", "warmup=false"]
 

@@ -26,6 +26,7 @@ from app.figures import build_figures  # noqa: E402
 from app.report import export_run, run_from_measurements, write_run_folder  # noqa: E402
 from app.store import load_run  # noqa: E402
 from app.summary import read_samples, summarize_run  # noqa: E402
+
 from conftest import REPO, run_cli  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")
@@ -235,6 +236,7 @@ def test_export_refuses_a_folder_that_is_not_a_run(tmp_path, capsys):
 
 def test_figure_widget_for_the_results_view(run_dir, qtbot):
     import pyqtgraph as pg
+
     from ui.figure_render import figure_widget
     record = load_run(run_dir)
     figures = build_figures(record, summarize_run(record, run_dir), read_samples(run_dir))

@@ -14,9 +14,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import REPO, TINY, run_cli, run_json, tree
 from jobs.events import RunFinished, TrialFailed
 from jobs.session import prepare_run
+
+from conftest import REPO, TINY, run_cli, run_json, tree
 
 
 def _check_failed_run(run_dir: Path, target: Path, expect_in_error: str, expect_in_stderr: str):

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
-
 from app.engines.fio_result import (
     FioParseError,
     parse_fio_document,
     parse_fio_text,
     split_documents,
 )
+
+from conftest import FIXTURES
 
 MEASUREMENT_KEYS = {"engine", "engine_version", "source", "job", "status", "error",
                     "workload", "read", "write", "total"}

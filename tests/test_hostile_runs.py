@@ -7,13 +7,22 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, run_json
-from safety_support import (DATA_DIR, ONE_TRIAL, data_files, engines_on, fingerprint, needs_fio,
-                            start_cli, wait_for)
 
 from app.paths import FolderInUse
 from jobs.events import RunFinished, TrialFinished
 from jobs.session import prepare_run
+
+from conftest import run_cli, run_json
+from safety_support import (
+    DATA_DIR,
+    ONE_TRIAL,
+    data_files,
+    engines_on,
+    fingerprint,
+    needs_fio,
+    start_cli,
+    wait_for,
+)
 
 # three 1 s trials: long enough to act while it runs
 THREE_TRIALS = ["queue-depth", "--set", "queue_depths=1,2,4", "--set", "repetitions=1",

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from conftest import run_cli, run_json
 from safety_support import ONE_TRIAL, data_files, engines_on, needs_fio, start_cli, wait_for
 

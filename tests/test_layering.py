@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import app
+
 from conftest import REPO
 
 

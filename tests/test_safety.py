@@ -1,8 +1,6 @@
 """Bad targets are refused with exit 2, one line naming the problem, and nothing written."""
 from __future__ import annotations
 
-
-
 from conftest import run_cli, tree
 
 

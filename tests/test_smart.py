@@ -16,6 +16,7 @@ from app import smart
 
 REPO = Path(__file__).resolve().parents[1]
 from conftest import FIXTURES  # noqa: E402
+
 SMARTCTL_DIR = FIXTURES / "smartctl"
 FAKES = REPO / "tests" / "fakes"
 

@@ -16,6 +16,7 @@ from tests.fakes import fake_sysfs
 
 REPO = Path(__file__).resolve().parents[1]
 from conftest import FIXTURES  # noqa: E402
+
 FAKES = REPO / "tests" / "fakes"
 NVME_TEXT = "smartctl-7.2-linux-nvme-samsung970evoplus-a-de_locale.txt"
 

@@ -19,8 +19,9 @@ import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
-import gui_support  # noqa: E402
 from jobs.session import prepare_run  # noqa: E402
+
+import gui_support  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 TINY = {"runtime": "1s", "size": "32MiB", "repetitions": "2"}

@@ -17,11 +17,12 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
-import gui_support  # noqa: E402
-from conftest import FAKES  # noqa: E402
 from jobs.events import TrialFinished, TrialStarted  # noqa: E402
 from ui.panels.drive_text import link_text, summarize  # noqa: E402
 from ui.panels.engine_picker import retry_advice  # noqa: E402
+
+import gui_support  # noqa: E402
+from conftest import FAKES  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 NVME_TEXT = "smartctl-7.4-linux-nvme-wd-black-sn850-a.txt"

@@ -18,11 +18,12 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
-import gui_support  # noqa: E402
 import jobs.session  # noqa: E402
 from app import vendor  # noqa: E402
 from jobs.events import TrialFinished  # noqa: E402
 from jobs.session import prepare_run  # noqa: E402
+
+import gui_support  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 MODEL = "ACME TestDrive 1TB"

@@ -24,6 +24,7 @@ def run_window() -> int:
     app.setOrganizationName("ssd-profiler")
     window = MainWindow()
     from PySide6.QtGui import QIcon
+
     from ui.resources_path import icon_path
     window.setWindowIcon(QIcon(str(icon_path())))
     window.show()

@@ -17,8 +17,8 @@ from app import __version__
 from app.engines import EngineNotFound
 from app.experiments import CATALOG
 from app.params import ParamError, describe
-from app.units import human_bytes
 from app.paths import TargetRefused
+from app.units import human_bytes
 from ui import cli_text
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2  # cancelled: 128 + signal (130 for Ctrl+C)

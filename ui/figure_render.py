@@ -64,11 +64,11 @@ def _color(series_color: int | None, position: int) -> str:
 
 
 def _sample_type(size: int):
-    from PySide6.QtCore import QPointF, QRectF
-    from PySide6.QtGui import QPainter
     import pyqtgraph as pg
     from pyqtgraph.graphicsItems.LegendItem import ItemSample
     from pyqtgraph.graphicsItems.ScatterPlotItem import drawSymbol
+    from PySide6.QtCore import QPointF, QRectF
+    from PySide6.QtGui import QPainter
     width, height = size * 1.8, size
 
     class BigSample(ItemSample):
@@ -342,8 +342,8 @@ def _write_svg(widget, svg_path: Path) -> None:
 
 def render_figure(fig: Figure, png_path: Path, svg_path: Path, style: Style = REPORT) -> None:
     """Draw ``fig`` offscreen and write a PNG (``style.width`` px wide) and an SVG."""
-    from PySide6.QtGui import QImage
     from pyqtgraph.exporters import ImageExporter
+    from PySide6.QtGui import QImage
 
     app = ensure_app()
     widget = figure_widget(fig, style)

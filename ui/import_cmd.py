@@ -23,8 +23,14 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from app.input_files import (SMALL_TEXT, InputRefused, check_measurement, fio_documents,
-                             os_reason, read_input_text)
+from app.input_files import (
+    SMALL_TEXT,
+    InputRefused,
+    check_measurement,
+    fio_documents,
+    os_reason,
+    read_input_text,
+)
 from ui import cli_text
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2

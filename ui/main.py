@@ -14,10 +14,10 @@ from __future__ import annotations
 import codecs
 import logging
 import sys
-import threading
 import tempfile
+import threading
 import traceback
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 PROG = "ssd-profiler"
@@ -148,7 +148,7 @@ def _write_log(exc: BaseException) -> Path | None:
     """The traceback in a new file (never overwriting one): the per-user log folder first, the
     temp folder when that cannot be written (a read-only home). None if neither works."""
     text = "".join(traceback.format_exception(exc))
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     for folder in _log_folders():
         try:
             folder.mkdir(parents=True, exist_ok=True)

@@ -13,8 +13,18 @@ import logging
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
-                               QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app import APP_NAME, __version__
 from app.engines.registry import default_engine
@@ -28,13 +38,13 @@ from ui.panels.experiment_panel import ExperimentPanel
 from ui.panels.figures_view import FiguresView, RunFiguresModel
 from ui.panels.live_charts import LiveCharts
 from ui.panels.log_pane import LogPane
+from ui.panels.past_runs import load_past_run
 from ui.panels.report_bar import ReportBar
 from ui.panels.results_table import ResultsTable
-from ui.panels.run_progress import RunProgress
-from ui.panels.runs_browser import RunsBrowser
-from ui.panels.past_runs import load_past_run
 from ui.panels.run_control import RunControl
 from ui.panels.run_model import RunModel
+from ui.panels.run_progress import RunProgress
+from ui.panels.runs_browser import RunsBrowser
 from ui.settings import AppSettings
 
 log = logging.getLogger(__name__)

@@ -61,8 +61,8 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import psutil
 
@@ -341,7 +341,7 @@ class DiskSpdEngine:
         return [c for c in found if c]
 
     @classmethod
-    def locate(cls, override: str | None = None) -> "DiskSpdEngine":
+    def locate(cls, override: str | None = None) -> DiskSpdEngine:
         """DiskSpd that answers ``-?`` with its usage (version, ``-R<text|xml>``)."""
         chosen = next((c for c in cls.candidates(override)
                        if shutil.which(c) or Path(c).is_file()), None)

@@ -31,8 +31,14 @@ from __future__ import annotations
 
 import re
 
-from app.engines.diskspd_xml import (DiskSpdParseError, direction, measurement, parse_xml_text,
-                                     weighted_mean, workload_fields)
+from app.engines.diskspd_xml import (
+    DiskSpdParseError,
+    direction,
+    measurement,
+    parse_xml_text,
+    weighted_mean,
+    workload_fields,
+)
 from app.units import UnitError, parse_duration, parse_size
 
 #: Row labels of DiskSpd's text percentile table -> keys in ``lat_us``.

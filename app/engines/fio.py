@@ -111,7 +111,7 @@ class FioEngine:
         self.version = version
 
     @classmethod
-    def locate(cls, override: str | None = None) -> "FioEngine":
+    def locate(cls, override: str | None = None) -> FioEngine:
         """fio from ``override`` (a path set in settings), ``$SSD_PROFILER_FIO`` or PATH."""
         candidate = override or os.environ.get("SSD_PROFILER_FIO") or shutil.which("fio")
         if not candidate or not (shutil.which(candidate) or Path(candidate).is_file()):
@@ -139,7 +139,7 @@ class FioEngine:
         """fio ends all jobs, prints its final JSON and exits 0 when this file appears."""
         return trigger_file.touch
 
-    def live(self, trial: Trial, test_file: Path) -> "FioLive":
+    def live(self, trial: Trial, test_file: Path) -> FioLive:
         return FioLive()
 
     def parse_final(self, text: str, source: str | None = None) -> list[dict]:

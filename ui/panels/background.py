@@ -8,8 +8,9 @@ A result that arrives after :meth:`Background.shutdown` is dropped.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 

@@ -15,8 +15,13 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
 from ui.panels.background import Background
-from ui.panels.drive_text import (DriveSummary, TemperaturePoller, TemperatureReading,
-                                  describe_target, temperature_line)
+from ui.panels.drive_text import (
+    DriveSummary,
+    TemperaturePoller,
+    TemperatureReading,
+    describe_target,
+    temperature_line,
+)
 
 POLL_MS = 5000
 _COLORS = {"pass": "#17702f", "fail": "#b01e1e", "unknown": "#666666"}

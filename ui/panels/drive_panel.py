@@ -14,13 +14,29 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.drives import list_volumes
-from app.paths import (TargetRefused, check_target, folder_in_use, free_space_margin,
-                       leftover_test_files, remove_leftovers)
+from app.paths import (
+    TargetRefused,
+    check_target,
+    folder_in_use,
+    free_space_margin,
+    leftover_test_files,
+    remove_leftovers,
+)
 from app.units import human_bytes
 from ui.panels.background import Background
 from ui.panels.drive_info import DriveInfo

@@ -11,8 +11,9 @@ idle (during a run the run's own sampler feeds the temperature chart instead).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from app.units import human_bytes
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
 

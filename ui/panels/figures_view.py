@@ -14,8 +14,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.panels.background import Background
 from ui.panels.run_figures import RunFigures, load_run_figures

@@ -6,7 +6,6 @@ into a few sentences a student can paste into a report, always with the unit.
 from __future__ import annotations
 
 
-
 def number(value: float | None) -> str:
     """Three significant figures or more, thousands separated: 5,696 / 174.5 / 2.31."""
     if value is None:

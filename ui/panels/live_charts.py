@@ -15,8 +15,8 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ui.panels.messages import duration_text
 from ui.panels.boundaries import TrialBoundaries
+from ui.panels.messages import duration_text
 from ui.panels.run_model import PlannedTrial, RunModel
 
 log = logging.getLogger(__name__)

@@ -16,8 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.summary import summarize_run
 from app.workloads import Workload
-from jobs.events import (LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished,
-                         TrialStarted)
+from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from jobs.worker import RunPrepared, RunRefused
 from ui.panels.messages import plain_error
 from ui.panels.past_runs import PastRun
