@@ -1,22 +1,91 @@
-"""DESIGN §1: the domain and the runner never load Qt."""
+"""DESIGN §1 and issue 12: layers enforced, no import cycles, ruff clean, no Qt in the domain.
+
+The contracts live in pyproject.toml ([tool.importlinter]); this runs them, so a change that
+breaks a layer fails the suite, not only a reviewer's eye.
+"""
 from __future__ import annotations
 
 import pkgutil
+import shutil
 import subprocess
 import sys
+from pathlib import Path
+
+import grimp
 
 import app
 
 from conftest import REPO
 
+BIN = Path(sys.executable).parent
+
+
+def _tool(name: str) -> str:
+    return str(BIN / name) if (BIN / name).exists() else (shutil.which(name) or name)
+
+
+def test_import_contracts_hold():
+    done = subprocess.run([_tool("lint-imports")], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr
+
+
+def test_no_import_cycles_among_the_projects_modules():
+    graph = grimp.build_graph("app", "jobs", "ui")
+    cycles = _cycles({m: graph.find_modules_directly_imported_by(m) for m in graph.modules})
+    assert cycles == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+def test_ruff_is_clean():
+    done = subprocess.run([_tool("ruff"), "check", "--quiet", "."], cwd=REPO, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr
+
 
 def test_app_runner_and_process_load_no_qt():
-    modules = [f"app.{m.name}" for m in pkgutil.walk_packages(app.__path__, prefix="")]
-    modules = [m.replace("app.app.", "app.") for m in modules]
+    modules = [m.name for m in pkgutil.walk_packages(app.__path__, prefix="app.")]
     code = ("import sys\n" + "".join(f"import {m}\n" for m in modules)
             + "import jobs.runner, jobs.process, jobs.session, ui.cli\n"
             + "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph')]\n"
             + "print(','.join(bad)); sys.exit(1 if bad else 0)\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert len(modules) >= 10
+    assert len(modules) >= 30 and "app.engines.fio" in modules and "app.paths.owned" in modules
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index, low, on, stack, out, counter = {}, {}, set(), [], [], [0]
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            node, children = work[-1]
+            child = next((c for c in children if c in graph), None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        out.append(sorted(component))
+            elif child not in index:
+                index[child] = low[child] = counter[0]
+                counter[0] += 1
+                stack.append(child)
+                on.add(child)
+                work.append((child, iter(sorted(graph[child]))))
+            elif child in on:
+                low[node] = min(low[node], index[child])
+    return sorted(out)
