@@ -167,5 +167,7 @@ def test_test_files_have_unpredictable_names_and_are_gone_after_the_run(tmp_path
         assert done.returncode == 0, done.stderr
         argv = run_json(done.stdout.strip().splitlines()[-1])["trials"][0]["argv"]
         names.add(next(a for a in argv if a.startswith("--filename=")))
+        trigger = next(a for a in argv if a.startswith("--trigger-file=")).split("=", 1)[1]
+        assert not trigger.startswith(str(tmp_path))  # the stop trigger never sits in the target
         assert data_files(target) == [] and not target.exists()
     assert len(names) == 2  # a fresh random name per run
