@@ -20,7 +20,7 @@ import pytest
 
 from app.engines import EngineNotFound
 from app.engines.diskspd import DiskSpdEngine, parse_diskspd_output
-from app.engines.diskspd_text import parse_text_output
+from app.engines.diskspd.text import parse_text_output
 from app.units import MiB
 from app.workloads import Workload
 from jobs.events import RunFinished, TrialFailed, TrialStarted
@@ -82,7 +82,9 @@ def test_cli_run_with_the_fake_diskspd_completes_and_exports(tmp_path, fake_env,
 
 
 @posix_only
-def test_write_only_experiment_creates_its_file_in_the_first_trial(tmp_path, fake_env, monkeypatch):
+def test_write_only_experiment_writes_the_apps_own_file_without_a_prefill(tmp_path, fake_env, monkeypatch):
+    """The app creates the test file at full size (app.paths); DiskSpd writes it in place, so
+    neither -c (which would recreate it) nor a prefill pass comes first."""
     for key, value in {**fake_env, "FAKE_DISKSPD_MODE": "ok"}.items():
         monkeypatch.setenv(key, value)
     target = tmp_path / "target"
@@ -92,7 +94,7 @@ def test_write_only_experiment_creates_its_file_in_the_first_trial(tmp_path, fak
     events = list(session.runner.events())
     assert events[-1].status == "done", events[-1]
     (trial,) = session.store.record["trials"]
-    assert "-c32M" in trial["argv"] and "-w100" in trial["argv"]
+    assert "-w100" in trial["argv"] and not any(a.startswith("-c") for a in trial["argv"])
     assert "prepare" not in (session.store.dir / "commands.log").read_text()
     assert tree(target) == []
 
