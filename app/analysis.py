@@ -229,36 +229,6 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> dict
     return out
 
 
-def steady_state(values, *, window=5, data_excursion=0.20, slope_excursion=0.10) -> dict:
-    """SNIA PTS steady-state check on the last ``window`` rounds (methodology.md §1.1).
-
-    With avg = mean of the window, the window is steady if max - min <= data_excursion x avg
-    AND |slope x (window - 1)| <= slope_excursion x avg, slope being the least-squares slope
-    of the values against the round index 0..window-1. Returned excursions are the measured
-    ones in the values' unit (max - min, and |slope x (window - 1)|). None values are dropped;
-    with fewer than ``window`` values the result is not steady, with a note.
-    """
-    if window < 2:
-        raise ValueError("window must be at least 2")
-    ys = [y for y in map(_num, values) if y is not None]
-    out = {"steady": False, "avg": None, "data_excursion": None, "slope_excursion": None,
-           "window": window, "note": None}
-    if len(ys) < window:
-        out["note"] = f"need at least {window} rounds, have {len(ys)}"
-        return out
-    ys = ys[-window:]
-    avg = statistics.fmean(ys)
-    xm = (window - 1) / 2
-    slope = (sum((x - xm) * (y - avg) for x, y in enumerate(ys))
-             / sum((x - xm) ** 2 for x in range(window)))
-    data_ex, slope_ex = max(ys) - min(ys), abs(slope * (window - 1))
-    steady = (data_ex <= data_excursion * avg + _EPS) and (slope_ex <= slope_excursion * avg + _EPS)
-    out.update(steady=steady, avg=avg, data_excursion=data_ex, slope_excursion=slope_ex)
-    if not steady:
-        out["note"] = "steady state not achieved in the measurement window"
-    return out
-
-
 def tail_spread(lat_us: dict) -> dict:
     """How far the latency tail reaches beyond the median: percentile / p50 ratios.
 

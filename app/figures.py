@@ -1,4 +1,5 @@
-"""Figures as data: what to draw for each experiment, never how (DESIGN §1, issue 5).
+"""Figures as data: what to draw, never how (DESIGN §1, issue 5); each experiment module in
+app/experiments/ builds its own figures from these types and helpers.
 
 A :class:`Figure` is a frozen description (axes with units, series with ± sample-std error bars,
 markers, horizontal lines) built from a run record and its summary. ``ui/figure_render.py``
@@ -72,7 +73,7 @@ class Figure:
     caption: str = ""
 
 
-# -- helpers shared by the figure builders ------------------------------------------------------
+# -- helpers shared by the figure builders (and the tables) of every experiment -------------------
 
 def mean(stat: dict | None) -> float | None:
     return (stat or {}).get("mean")
@@ -86,6 +87,18 @@ def std(stat: dict | None) -> float:
 def main_side(row: dict) -> dict:
     """The direction a workload is about: read, unless it only writes."""
     return row.get("read") or row.get("write") or {}
+
+
+def lat_stat(row: dict, stat: str, direction: str | None = None) -> dict | None:
+    """One latency summary of a workload row ({mean, std, n}), of ``direction`` or the main one."""
+    side = (row.get(direction) if direction else main_side(row)) or {}
+    return (side.get("lat_us") or {}).get(stat)
+
+
+def outstanding(row: dict) -> int:
+    """I/Os in flight for a workload row: iodepth × numjobs (a missing field counts as 1)."""
+    w = row["workload"]
+    return (w.get("iodepth") or 1) * (w.get("numjobs") or 1)
 
 
 def lat_kind(summary: dict) -> str | None:
@@ -133,30 +146,3 @@ def kib_ticks(values_kib: list[float]) -> tuple[tuple[float, str], ...]:
 
 def fmt(value: float | None, digits: int = 0) -> str:
     return "n/a" if value is None else f"{value:,.{digits}f}"
-
-
-# -- the figure list of a run --------------------------------------------------------------------
-
-def build_figures(record: dict, summary: dict, samples: list[dict] | None = None,
-                  vendor_comparison: dict | None = None) -> list[Figure]:
-    """Every figure of a run, in experiment order; experiments without finished trials give none."""
-    from app import figures_latency, figures_sweeps
-
-    builders = {
-        "zero-queue": figures_latency.zero_queue, "tail-latency": figures_latency.tail_latency,
-        "slc-cache": figures_latency.slc_cache, "block-size": figures_sweeps.block_size,
-        "rw-mix": figures_sweeps.rw_mix, "queue-depth": figures_sweeps.queue_depth,
-    }
-    kind = lat_kind(summary)
-    out: list[Figure] = []
-    for exp in record.get("experiments", []):
-        eid = exp["id"]
-        part = summary.get(eid) or {}
-        if eid not in builders or not part.get("workloads"):
-            continue
-        out += builders[eid](part, kind, record=record, samples=samples or [])
-    if vendor_comparison:
-        fig = figures_latency.vendor(vendor_comparison)
-        if fig:
-            out.append(fig)
-    return out

@@ -28,20 +28,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app import __version__, vendor
+from app.experiment_outputs import build_figures, build_tables
+from app.experiments.registry import IMPORTED
 from app.export_folder import ExportFolder, run_identity
-from app.figures import Figure, build_figures
+from app.figures import Figure
 from app.input_files import MAX_INPUT_BYTES, os_reason
 from app.report_text import report_markdown
 from app.store import SCHEMA_VERSION, load_run, write_json_atomic
 from app.summary import read_samples, summarize_run
-from app.tables import build_tables, to_csv, to_markdown
+from app.tables import to_csv, to_markdown
 from app.workloads import Workload
 
 log = logging.getLogger(__name__)
 
 Render = Callable[[Figure, Path, Path], None]
 Warn = Callable[[str], None]
-IMPORTED = "imported"
 #: What a damaged run.json (or a bug reading one) raises while the report is being computed.
 DAMAGE = (KeyError, TypeError, AttributeError, IndexError, ValueError)
 

@@ -7,8 +7,9 @@ same report apart from figures that failed to draw.
 from __future__ import annotations
 
 from app import analysis
+from app.experiment_outputs import findings
+from app.experiments.registry import CATALOG
 from app.figures import LATENCY_KINDS, lat_kind, main_side
-from app.report_findings import findings
 from app.tables import params_text, to_markdown
 from app.units import human_bytes
 
@@ -65,7 +66,8 @@ def methodology(record: dict, summary: dict) -> list[str]:
     lines = ["## Methodology", ""]
     for exp in record.get("experiments", []):
         if exp.get("params"):
-            lines.append(f"- **{exp.get('title') or exp['id']}** (`{exp['id']}`): `{params_text(exp)}`")
+            text = params_text(exp, CATALOG.get(exp["id"]))
+            lines.append(f"- **{exp.get('title') or exp['id']}** (`{exp['id']}`): `{text}`")
     params = [e.get("params") or {} for e in record.get("experiments", [])]
 
     def values(key: str, show=lambda v: "on" if v else "off") -> str:

@@ -1,4 +1,5 @@
-"""A run's summary: repetitions aggregated per workload, and each experiment's findings.
+"""A run's summary: repetitions aggregated per workload, and each experiment's findings
+(derived by the experiment's own module, found in the registry).
 
 Only measured trials that finished count (warm-ups, failed and cancelled trials are left out and
 shown as such elsewhere). Every figure is mean ± sample std with n, from :mod:`app.analysis`.
@@ -9,6 +10,7 @@ import csv
 from pathlib import Path
 
 from app import analysis
+from app.experiments.registry import results_for
 
 LAT_KEYS = ("mean", "p50", "p95", "p99", "p99.9", "p99.99", "max")
 
@@ -47,58 +49,6 @@ def _key(trial: dict) -> str:
     return f"{w['rw']}-{w['bs_bytes']}-q{w['iodepth']}-t{w['numjobs']}{mix}"
 
 
-def _mean(stat: dict | None) -> float | None:
-    return (stat or {}).get("mean")
-
-
-def _main_latency(row: dict) -> float | None:
-    """Mean latency of the direction the workload is about (read unless it only writes)."""
-    side = row["read"] or row["write"]
-    return _mean((side or {}).get("lat_us", {}).get("mean"))
-
-
-def _qd_points(rows: list[dict]) -> list[dict]:
-    return [{"level": r["workload"]["iodepth"] * r["workload"]["numjobs"],
-             "iops": _mean(r["total_iops"]), "lat_us": _main_latency(r)} for r in rows]
-
-
-SERIES_EXPERIMENTS = ("slc-cache",)  # findings read from the live series, not the final result
-
-
-def _findings(eid: str, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
-    if eid == "queue-depth":
-        points = _qd_points(rows)
-        return {"knee": analysis.knee(points), "littles_law": analysis.littles_law(points)}
-    if eid == "block-size":
-        out = {}
-        for pattern, is_random in (("random", True), ("sequential", False)):
-            pts = [{"bs_bytes": r["workload"]["bs_bytes"], "iops": _mean(r["total_iops"]),
-                    "MBps": _mean(r["total_MBps"])}
-                   for r in rows if r["workload"]["rw"].startswith("rand") == is_random]
-            if pts:
-                out[pattern] = analysis.crossover(pts)
-        return {"crossover": out}
-    if eid in ("tail-latency", "zero-queue"):
-        spread = {}
-        for r in rows:
-            side = r["read"] or r["write"] or {}
-            spread[r["label"]] = analysis.tail_spread(
-                {k: _mean(v) for k, v in (side.get("lat_us") or {}).items()})
-        return {"tail_spread": spread}
-    if eid == "slc-cache":
-        per_trial = []
-        for t in trials:
-            series = [s for s in samples if s["trial"] == t["index"]]
-            if not series:
-                continue
-            start = series[0]["t_s"] - (series[1]["t_s"] - series[0]["t_s"] if len(series) > 1 else 1.0)
-            points = [(s["t_s"] - start, s["write_MBps"] or 0.0) for s in series]
-            per_trial.append({"trial": t["index"], "repetition": t["repetition"],
-                              **analysis.cache_exhaustion(points)})
-        return {"cache_exhaustion": per_trial}
-    return {}
-
-
 def read_samples(run_dir: str | Path, trials: set[int] | None = None) -> list[dict]:
     """samples.csv as dicts of floats (None for empty cells); only the rows of ``trials`` when
     given (a day-long trial at 0.1 s has 864,000 rows: read what is needed, row by row)."""
@@ -121,7 +71,7 @@ def summarize_run(record: dict, run_dir: str | Path | None = None) -> dict:
     run_dir = run_dir or record.get("dir")
     measured = [t for t in record.get("trials", [])
                 if t["status"] == "done" and not t["warmup"] and t.get("measurement")]
-    series_trials = {t["index"] for t in measured if t["experiment"] in SERIES_EXPERIMENTS}
+    series_trials = {t["index"] for t in measured if results_for(t["experiment"]).needs_samples}
     samples = read_samples(run_dir, series_trials) if run_dir and series_trials else []
     out = {}
     for exp in record.get("experiments", []):
@@ -133,5 +83,6 @@ def summarize_run(record: dict, run_dir: str | Path | None = None) -> dict:
             groups.setdefault(_key(t), []).append(t)
         keys = [k for k in order if k in groups] + [k for k in groups if k not in order]
         rows = [workload_summary(groups[k]) for k in keys]
-        out[eid] = {"workloads": rows, "findings": _findings(eid, rows, mine, samples)}
+        out[eid] = {"workloads": rows,
+                    "findings": results_for(eid).findings(rows, mine, samples)}
     return out

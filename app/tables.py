@@ -16,7 +16,7 @@ import csv
 import io
 from dataclasses import dataclass
 
-from app.experiments import CATALOG
+from app.figures import lat_stat
 from app.params import fields_of, format_value
 
 
@@ -124,9 +124,11 @@ def to_markdown(table: Table, heading_level: int = 3) -> str:
 
 # -- notes: the exact parameters under each table ------------------------------------------------
 
-def params_text(exp: dict) -> str:
-    """An experiment's parameters as ``--set`` would take them, e.g. 'runtime=1s size=32MiB'."""
-    cls = CATALOG.get(exp.get("id"))
+def params_text(exp: dict, cls: type | None = None) -> str:
+    """An experiment's parameters as ``--set`` would take them, e.g. 'runtime=1s size=32MiB'.
+
+    ``cls`` is the experiment's class (it knows each parameter's kind, so sizes print as
+    '32MiB'); without it (imported or unknown ids) values print as stored."""
     values = exp.get("params") or {}
     kinds = {f.name: f.metadata["kind"] for f in fields_of(cls)} if cls else {}
     parts = []
@@ -154,9 +156,10 @@ def engine_note(record: dict, eid: str) -> str | None:
     return f"Engine: {engine.get('version') or engine.get('name')} `{' '.join(opts)}`"
 
 
-def parameter_notes(record: dict, eid: str, rows: list[dict]) -> tuple[str, ...]:
+def parameter_notes(record: dict, eid: str, rows: list[dict],
+                    cls: type | None = None) -> tuple[str, ...]:
     exp = next((e for e in record.get("experiments", []) if e["id"] == eid), {})
-    notes = [f"Parameters: `{params_text(exp)}`" + (f", seed {record['seed']}"
+    notes = [f"Parameters: `{params_text(exp, cls)}`" + (f", seed {record['seed']}"
                                                      if record.get("seed") is not None else "")]
     notes += [f"{r['label']}: `{workload_text(r['workload'])}`" for r in rows]
     engine = engine_note(record, eid)
@@ -167,14 +170,52 @@ def parameter_notes(record: dict, eid: str, rows: list[dict]) -> tuple[str, ...]
     return tuple(notes)
 
 
-def build_tables(record: dict, summary: dict, comparison: dict | None = None) -> list[Table]:
-    """Every table of a run, in experiment order, then the vendor comparison."""
-    from app import tables_experiments as tx
-    out: list[Table] = []
-    for exp in record.get("experiments", []):
-        eid = exp["id"]
-        part = summary.get(eid) or {"workloads": [], "findings": {}}
-        out += tx.tables_for(eid, part, record)
-    if comparison:
-        out.append(tx.vendor_table(comparison))
-    return out
+# -- workload tables: the columns every experiment's table starts with ---------------------------
+# A CSV row says exactly what was run (workload parameters as CSV-only columns) and the Markdown
+# stays readable (the label as a Markdown-only column).
+
+W_KEYS = ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")
+W_COLS = tuple(Column(k, k, where="csv") for k in W_KEYS)
+LABEL = Column("Workload", "label", where="md")
+N = Column("n", "n", 0)
+IOPS = Column("IOPS", "iops", 0, True)
+MBPS = Column("MB/s", "MBps", 1, True)
+
+
+def latency_kind(rows: list[dict]) -> str:
+    """The latency kind the rows were measured with, for column headers ('unknown kind')."""
+    for r in rows:
+        for side in (r.get("read"), r.get("write")):
+            if side and side.get("lat_kind"):
+                return side["lat_kind"]
+    return "unknown kind"
+
+
+def lat_column(name: str, key: str, kind: str) -> Column:
+    """A latency stat column, e.g. 'p99 lat. (µs, total)' / ``lat_p99_us``."""
+    return Column(f"{name} lat. (µs, {kind})", f"{key}_us", 1, True)
+
+
+def workload_cells(row: dict) -> tuple:
+    """The cells of the CSV-only workload columns (W_COLS) and the label column."""
+    return (*(row["workload"].get(k) for k in W_KEYS), row["label"])
+
+
+def workload_table(eid: str, tid: str, title: str, cols: list[Column], rows: list[tuple],
+                   record: dict, source_rows: list[dict], extra_notes: tuple = (),
+                   cls: type | None = None) -> Table:
+    """A table of one experiment with the parameter notes under it."""
+    return Table(tid, title, tuple(cols), tuple(rows),
+                 tuple(extra_notes) + parameter_notes(record, eid, source_rows, cls), eid)
+
+
+def generic_table(eid: str, part: dict, record: dict, cls: type | None = None) -> Table:
+    """IOPS, MB/s, mean and p99 latency per workload: what an experiment without tables of its
+    own (or an id no module registers) shows."""
+    rows = part.get("workloads") or []
+    kind = latency_kind(rows)
+    cols = [*W_COLS, LABEL, IOPS, MBPS, lat_column("mean", "lat_mean", kind),
+            lat_column("p99", "lat_p99", kind), N]
+    data = [(*workload_cells(r), r["total_iops"], r["total_MBps"], lat_stat(r, "mean"),
+             lat_stat(r, "p99"), r["n"]) for r in rows]
+    return workload_table(eid, eid, eid, cols, data, record, rows, cls=cls)

@@ -1,7 +1,7 @@
 """A parameter form generated from an experiment's field metadata (DESIGN §7.1).
 
-One declaration in app/experiments.py gives the widget kind, the default, the help text and the
-validation here, so a new parameter needs no UI code. Values are kept as the text people type
+One declaration in the experiment's module (app/experiments/) gives the widget kind, the default,
+the help text and the validation here, so a new parameter needs no UI code. Values are kept as the text people type
 (``4k,64k``, ``30s``) and checked with ``app.params.coerce``; the message appears right under the
 field instead of in a dialog, so typing is never interrupted.
 """

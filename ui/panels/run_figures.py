@@ -13,7 +13,8 @@ import os
 from dataclasses import dataclass
 
 from app import vendor
-from app.figures import Figure, build_figures
+from app.experiment_outputs import build_figures
+from app.figures import Figure
 from app.store import load_run
 from app.summary import read_samples, summarize_run
 

@@ -1,0 +1,51 @@
+"""A run's tables, figure specs and report sentences, experiment by experiment.
+
+Each experiment module says what it shows (app/experiments/); this module only walks the run's
+experiments in order and asks the registry, so it knows no experiment by name. Results of ids
+no module registers (imported measurements, runs from another version) come out through the
+registry's fallback. The vendor comparison is not an experiment and is appended at the end.
+"""
+from __future__ import annotations
+
+from app import vendor_outputs
+from app.experiments.registry import results_for
+from app.figures import Figure, lat_kind
+from app.tables import Table
+
+
+def build_tables(record: dict, summary: dict, comparison: dict | None = None) -> list[Table]:
+    """Every table of a run, in experiment order, then the vendor comparison."""
+    out: list[Table] = []
+    for exp in record.get("experiments", []):
+        eid = exp["id"]
+        part = summary.get(eid) or {"workloads": [], "findings": {}}
+        out += results_for(eid).tables(part, record)
+    if comparison:
+        out.append(vendor_outputs.vendor_table(comparison))
+    return out
+
+
+def build_figures(record: dict, summary: dict, samples: list[dict] | None = None,
+                  vendor_comparison: dict | None = None) -> list[Figure]:
+    """Every figure of a run, in experiment order; experiments without finished trials give none."""
+    kind = lat_kind(summary)
+    out: list[Figure] = []
+    for exp in record.get("experiments", []):
+        eid = exp["id"]
+        part = summary.get(eid) or {}
+        if not part.get("workloads"):
+            continue
+        out += results_for(eid).figures(part, kind, record, samples or [])
+    if vendor_comparison:
+        fig = vendor_outputs.vendor_figure(vendor_comparison)
+        if fig:
+            out.append(fig)
+    return out
+
+
+def findings(eid: str, part: dict, record: dict) -> list[str]:
+    """One-sentence findings of one experiment for report.md and the results view."""
+    if not part.get("workloads"):
+        return []
+    part = {"workloads": part["workloads"], "findings": part.get("findings") or {}}
+    return results_for(eid).sentences(part, record)

@@ -1,0 +1,115 @@
+"""What every experiment is: a frozen dataclass of tunable parameters (DESIGN §6, common part)
+plus the small interface the generic code calls (planning, summary, export, report).
+
+An experiment module subclasses :class:`Experiment`, declares its own parameters, lists its
+workloads and overrides what it has to say; registering the class (app/experiments/registry.py)
+is all it takes for the catalog, ``run``, the summary, the tables, the figures and report.md to
+know it. The defaults below give a plain IOPS/MB/s/latency table and no findings, figures or
+sentences, so a new experiment is useful before it says anything of its own.
+
+The result methods are class methods: they work from a run record (plain dicts, possibly from
+an older version or a crashed run), never from a live instance, because export must be possible
+from a run folder alone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from app import analysis
+from app.figures import Figure, main_side, mean
+from app.params import ParamError, fields_of, param, validate
+from app.tables import Table, generic_table
+from app.units import GiB, KiB, MiB, format_size
+from app.workloads import Workload
+
+POW2_BS = tuple(KiB * 2**i for i in range(2, 11))  # 4 KiB .. 1 MiB
+SIZE_MIN, SIZE_MAX = 16 * MiB, 16 * 1024 * GiB
+DIRECTIONS = ("read", "write")
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """Parameters every experiment shares (CLI names as field names, canonical units)."""
+
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    #: True when findings need the live samples (samples.csv), not only the final results.
+    needs_samples: ClassVar[bool] = False
+
+    runtime: float = param(30.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
+                           help="measured time per trial")
+    ramp: float = param(0.0, kind="duration", minimum=0.0, maximum=3600.0,
+                        help="time fio runs before it starts counting (ramp_time)")
+    size: int = param(GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX,
+                      help="size of the test file")
+    repetitions: int = param(3, kind="int", minimum=1, maximum=100,
+                             help="measured trials per workload (mean ± sample std)")
+    warmup: bool = param(True, kind="bool", help="one unmeasured warm-up trial per workload first")
+    randomize: bool = param(True, kind="bool",
+                            help="shuffle workloads within each repetition round (seed recorded)")
+    direct: bool = param(True, kind="bool", help="direct I/O, bypassing the OS page cache")
+    interval: float = param(1.0, kind="duration", minimum=0.1, maximum=60.0,
+                            help="live sample interval")
+
+    def __post_init__(self) -> None:
+        """Every instance is checked, however it was made (CLI, window, saved JSON, code), so a
+        value that would fail later in a Workload or in fio is refused here, naming its field."""
+        validate(self)
+        for field in fields_of(self):
+            if not field.metadata.get("block"):
+                continue
+            value = getattr(self, field.name)
+            too_big = [bs for bs in (value if isinstance(value, tuple) else (value,))
+                       if bs > self.size]
+            if too_big:
+                raise ParamError(field.name, f"{format_size(max(too_big))} is larger than the test "
+                                             f"file (size {format_size(self.size)}); use a smaller "
+                                             "block size or a larger size")
+
+    def workloads(self) -> list[Workload]:  # pragma: no cover - abstract
+        """The workloads one repetition round runs, in plan order (app/plan.py repeats them)."""
+        raise NotImplementedError
+
+    # -- results: from the run record, see the module docstring --------------------------------
+
+    @classmethod
+    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+        """What analysis derives from the workload rows (mean ± std per workload, plan order),
+        the measured trials and, when ``needs_samples``, their live samples."""
+        return {}
+
+    @classmethod
+    def tables(cls, part: dict, record: dict) -> list[Table]:
+        """The experiment's tables; ``part`` is its summary ({"workloads", "findings"})."""
+        return [generic_table(cls.id, part, record, cls)]
+
+    @classmethod
+    def figures(cls, part: dict, kind: str | None, record: dict,
+                samples: list[dict]) -> list[Figure]:
+        """Figure specs; ``kind`` is the run's latency kind for axis labels."""
+        return []
+
+    @classmethod
+    def sentences(cls, part: dict, record: dict) -> list[str]:
+        """One-sentence findings for report.md and the results view."""
+        return []
+
+
+# -- helpers more than one experiment uses (experiment modules never import each other, so the
+# order they are imported in, which is the catalog order, stays the one __init__.py states) ----
+
+def spread_findings(rows: list[dict]) -> dict:
+    """Percentile / p50 ratios of each workload's main direction, keyed by workload label."""
+    spread = {}
+    for r in rows:
+        side = main_side(r)
+        spread[r["label"]] = analysis.tail_spread(
+            {k: mean(v) for k, v in (side.get("lat_us") or {}).items()})
+    return {"tail_spread": spread}
+
+
+def ratio_text(x: float | None) -> str:
+    """A ratio for a sentence, e.g. '3.2×'."""
+    return "n/a" if x is None else f"{x:.1f}×"

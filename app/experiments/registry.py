@@ -1,0 +1,68 @@
+"""The experiment registry: which experiment an id names, in catalog order (DESIGN §6).
+
+Experiment modules register their class with :func:`register` when app/experiments/ is
+imported; generic code (planning, summary, tables, figures, report) only ever looks classes up
+here, so it never imports an experiment module and no import cycle can form. Results whose id
+no module registers (``imported`` from ``ssd-profiler import --save``, or an experiment an older
+or newer version knew) still export: :func:`results_for` hands out a fallback that shows the
+measurements as they are, without findings.
+"""
+from __future__ import annotations
+
+from app.experiments.base import Experiment
+from app.experiments.fallback import IMPORTED, ImportedResults, UnregisteredResults
+
+#: id -> class, in registration order (= catalog order); a live dict shared by every importer.
+CATALOG: dict[str, type[Experiment]] = {}
+#: Experiments `run all` leaves out (DESIGN §3.1: `all` = all but `quick`).
+NOT_IN_ALL = {"quick"}
+
+PRESETS: dict[str, dict[str, str]] = {
+    "course": {},
+    "quick": {"runtime": "5s", "repetitions": "1", "warmup": "false", "size": "256MiB"},
+}
+
+__all__ = ["CATALOG", "IMPORTED", "PRESETS", "all_ids", "expand_ids", "register",
+           "results_for", "unregister"]
+
+
+def register(cls: type[Experiment]) -> type[Experiment]:
+    """Add an experiment class to the catalog (a class decorator); ids are unique and may not
+    be the fallback id, so a catalog id always means one experiment."""
+    if not cls.id or cls.id in (IMPORTED, "all"):
+        raise ValueError(f"an experiment needs its own id, not {cls.id!r}")
+    if CATALOG.get(cls.id, cls) is not cls:
+        raise ValueError(f"experiment id {cls.id!r} is already registered")
+    CATALOG[cls.id] = cls
+    return cls
+
+
+def unregister(eid: str) -> None:
+    """Remove an experiment from the catalog (for tests that register a toy one)."""
+    CATALOG.pop(eid, None)
+
+
+def results_for(eid: str):
+    """What knows how to summarize, tabulate, draw and describe results of ``eid``: the
+    registered class, or a fallback for imported results and unknown ids."""
+    cls = CATALOG.get(eid)
+    if cls is not None:
+        return cls
+    return ImportedResults if eid == IMPORTED else UnregisteredResults(eid)
+
+
+def all_ids() -> list[str]:
+    """What `run all` means, in catalog order."""
+    return [eid for eid in CATALOG if eid not in NOT_IN_ALL]
+
+
+def expand_ids(names: list[str]) -> list[str]:
+    """Experiment ids from the command line: ``all`` expands, order kept, duplicates dropped."""
+    out: list[str] = []
+    for name in names:
+        for eid in (all_ids() if name == "all" else [name]):
+            if eid not in CATALOG:
+                raise KeyError(f"unknown experiment {eid!r}; known: {', '.join(CATALOG)}, all")
+            if eid not in out:
+                out.append(eid)
+    return out

@@ -1,0 +1,114 @@
+"""Read/write mix sweep: how writes in the mix slow reads down, and each other (DESIGN §6):
+4 KiB random at 100/0, 70/30, 50/50, 0/100 read %, IOPS and latency per direction."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from app.experiments.base import Experiment
+from app.experiments.registry import register
+from app.figures import Axis, Figure, fmt, lat_axis_label, lat_stat, mean, series_from
+from app.params import param
+from app.tables import (
+    LABEL,
+    W_COLS,
+    Column,
+    N,
+    Table,
+    lat_column,
+    latency_kind,
+    workload_cells,
+    workload_table,
+)
+from app.units import KiB, MiB
+from app.workloads import Workload
+
+
+def _side(row: dict, direction: str) -> dict:
+    return row.get(direction) or {}
+
+
+@register
+@dataclass(frozen=True)
+class RwMix(Experiment):
+    id: ClassVar[str] = "rw-mix"
+    title: ClassVar[str] = "Read/write mix sweep"
+    summary: ClassVar[str] = "read/write asymmetry: IOPS and latency per direction"
+
+    mixes: tuple[int, ...] = param((100, 70, 50, 0), kind="int_list", minimum=0, maximum=100,
+                                   help="read share in percent")
+    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
+                    help="block size")
+    pattern: str = param("random", kind="choice", choices=("random", "sequential"),
+                         help="access pattern")
+    iodepth: int = param(8, kind="int", minimum=1, maximum=1024, help="queue depth")
+
+    def workloads(self) -> list[Workload]:
+        rw = "randrw" if self.pattern == "random" else "rw"
+        return [Workload(rw, self.bs, self.iodepth, rwmixread=mix) for mix in self.mixes]
+
+    @classmethod
+    def tables(cls, part: dict, record: dict) -> list[Table]:
+        rows = sorted(part.get("workloads") or [], key=lambda r: -(r["workload"].get("rwmixread") or 0))
+        kind = latency_kind(part.get("workloads") or [])  # first kind in plan order
+        cols = [*W_COLS, LABEL, Column("Read share (%)", "read_share_pct", 0),
+                Column("Read IOPS", "read_iops", 0, True),
+                Column("Write IOPS", "write_iops", 0, True),
+                Column("Total IOPS", "total_iops", 0, True),
+                Column("Total MB/s", "total_MBps", 1, True),
+                lat_column("Read mean", "read_lat_mean", kind),
+                lat_column("Write mean", "write_lat_mean", kind),
+                lat_column("Read p99", "read_lat_p99", kind),
+                lat_column("Write p99", "write_lat_p99", kind), N]
+        data = [(*workload_cells(r), r["workload"].get("rwmixread"), _side(r, "read").get("iops"),
+                 _side(r, "write").get("iops"), r["total_iops"], r["total_MBps"],
+                 lat_stat(r, "mean", "read"), lat_stat(r, "mean", "write"),
+                 lat_stat(r, "p99", "read"), lat_stat(r, "p99", "write"), r["n"]) for r in rows]
+        return [workload_table(cls.id, "rw-mix", "Read/write mix sweep", cols, data, record, rows,
+                               cls=cls)]
+
+    @classmethod
+    def figures(cls, part: dict, kind: str | None, record: dict,
+                samples: list[dict]) -> list[Figure]:
+        """IOPS per direction and total, and latency per direction, against the read share."""
+        rows = sorted(part["workloads"], key=lambda r: r["workload"].get("rwmixread") or 0)
+        share = [float(r["workload"].get("rwmixread") or 0) for r in rows]
+        iops = [s for s in (
+            series_from("read IOPS", [(x, _side(r, "read").get("iops")) for x, r in zip(share, rows)],
+                        color=0),
+            series_from("write IOPS", [(x, _side(r, "write").get("iops"))
+                                       for x, r in zip(share, rows)], color=1),
+            series_from("total IOPS", [(x, r["total_iops"]) for x, r in zip(share, rows)], color=2,
+                        dash=True)) if s]
+        lat = []
+        for d, color in (("read", 0), ("write", 1)):
+            for stat, dash in (("mean", False), ("p99", True)):
+                s = series_from(f"{d} {stat}", [(x, lat_stat(r, stat, d))
+                                                for x, r in zip(share, rows)], color=color, dash=dash)
+                if s:
+                    lat.append(s)
+        w = rows[0]["workload"]
+        pattern = "random" if w["rw"].startswith("rand") else "sequential"
+        what = f"{pattern} {w['bs_bytes'] // 1024} KiB, QD{w['iodepth']}"
+        x_axis = Axis("Read share (% of I/Os that are reads)",
+                      tuple((x, f"{x:g}") for x in sorted(set(share))))
+        return [Figure(id="rw-mix-iops", experiment=cls.id,
+                       title=f"Read/write mix ({what}): IOPS per direction", x_axis=x_axis,
+                       y_axis=Axis("Throughput (IOPS)"), series=tuple(iops)),
+                Figure(id="rw-mix-latency", experiment=cls.id,
+                       title=f"Read/write mix ({what}): latency per direction", x_axis=x_axis,
+                       y_axis=Axis(lat_axis_label(kind)), series=tuple(lat))]
+
+    @classmethod
+    def sentences(cls, part: dict, record: dict) -> list[str]:
+        out = []
+        for r in sorted(part["workloads"], key=lambda r: -(r["workload"].get("rwmixread") or 0)):
+            read, write = mean(lat_stat(r, "mean", "read")), mean(lat_stat(r, "mean", "write"))
+            lats = ", ".join(f"{d} {fmt(v, 1)} µs" for d, v in (("read", read), ("write", write))
+                             if v is not None)
+            text = (f"{r['workload'].get('rwmixread')} % reads: {fmt(mean(r['total_iops']))} IOPS "
+                    f"in total, mean latency {lats}")
+            if read and write:
+                text += f" (writes {write / read:.2f}× reads)"
+            out.append(text + ".")
+        return out
