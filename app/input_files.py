@@ -121,7 +121,7 @@ SMALL_TEXT = 64 * 1024   # below this the tolerant any-"{" scan is also fast (ab
 def fio_documents(text: str) -> list[dict]:
     """fio result documents that start at the beginning of a line, in order.
 
-    Why not ``app.engines.fio_result.split_documents`` on any text: it tries a decode at every
+    Why not ``app.engines.fio.result.split_documents`` on any text: it tries a decode at every
     ``{``, and each failure costs time in proportion to its offset (the decoder counts lines up
     to it for the error message), so a 60 MiB line of ``{`` takes hours. fio prints every
     document from column 0 (nested objects are indented), so decoding only there, each within

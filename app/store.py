@@ -16,10 +16,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from app.model.status import RunStatus
 from app.userdirs import user_data_dir
 
 SCHEMA_VERSION = 1
-STATUSES = ("running", "done", "failed", "cancelled")
+STATUSES = tuple(RunStatus)  # run.json "status": see app.model.status
 SAMPLE_COLUMNS = ("trial", "t_s", "read_MBps", "read_iops", "read_lat_us",
                   "write_MBps", "write_iops", "write_lat_us", "temperature_c")
 _LAT_KEYS = ("mean", "p50", "p95", "p99", "p99.9", "p99.99", "max")
@@ -95,7 +96,7 @@ class RunStore:
             except FileExistsError:
                 n += 1
                 run_dir = runs_root / f"{name}-{n}"
-        full = {"schema_version": SCHEMA_VERSION, "status": "running", "started_at": utc_now(),
+        full = {"schema_version": SCHEMA_VERSION, "status": RunStatus.RUNNING, "started_at": utc_now(),
                 "ended_at": None, **record, "trials": [], "summary": {}}
         store = cls(run_dir, full)
         store.save()
@@ -134,7 +135,7 @@ class RunStore:
             writer.writerow({k: _cell(v) for k, v in trial_row(record).items()})
         self.save()
 
-    def finish(self, status: str, summary: dict | None = None, error: str | None = None) -> None:
+    def finish(self, status: RunStatus, summary: dict | None = None, error: str | None = None) -> None:
         assert status in STATUSES
         self.record.update(status=status, ended_at=utc_now(), summary=summary or {})
         if error:

@@ -19,6 +19,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from app.model.status import RunStatus
 from app.store import load_run, write_json_atomic
 from app.userdirs import user_config_dir
 
@@ -188,7 +189,7 @@ def attach_spec_to_run(run_dir: str | os.PathLike, spec: dict) -> Path:
     if problems:
         raise ValueError("; ".join(problems))
     record = load_run(run_dir)
-    if record.get("status") == "running":
+    if record.get("status") == RunStatus.RUNNING:
         raise ValueError(f"{run_dir} is still running (or was interrupted); the spec is kept in "
                          "your settings only")
     record.pop("dir", None)

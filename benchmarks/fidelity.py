@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from app.engines.fio import ioengine_for  # noqa: E402
-from app.engines.fio_result import parse_fio_text  # noqa: E402
+from app.engines.fio.result import parse_fio_text  # noqa: E402
 from app.units import parse_size  # noqa: E402
 
 

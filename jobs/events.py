@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.model.status import RunStatus
+
 
 @dataclass(frozen=True)
 class RunStarted:
@@ -77,7 +79,7 @@ class TrialFailed:
 
 @dataclass(frozen=True)
 class RunFinished:
-    status: str                    # done | failed | cancelled
+    status: RunStatus              # done | failed | cancelled
     run_dir: str
     summary: Mapping[str, Any]
     error: str | None = None

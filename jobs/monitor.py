@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 import math
 
-from app import smart
-from app.throttle import throttle_flags
+from app.drive import smart
+from app.drive.throttle import throttle_flags
 from jobs.sampler import TemperatureSampler
 
 log = logging.getLogger(__name__)

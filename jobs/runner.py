@@ -21,6 +21,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from app.engines.base import Engine
+from app.model.status import RunStatus, TrialStatus
 from app.paths import FileSwapped, OwnedFolder
 from app.plan import RunPlan, Trial
 from app.store import RunStore, utc_now
@@ -52,7 +54,7 @@ class _Cancelled(Exception):
 class TrialRunner:
     """Runs a :class:`RunPlan`; iterate :meth:`events`. ``cancel`` may be set from any thread."""
 
-    def __init__(self, plan: RunPlan, owner: OwnedFolder, engine, store: RunStore,
+    def __init__(self, plan: RunPlan, owner: OwnedFolder, engine: Engine, store: RunStore,
                  cancel: threading.Event | None = None, watchdog_grace_s: float = 30.0,
                  monitor: DriveMonitor | None = None):
         """``owner`` holds the target's data folder (locked); the runner releases it at its end."""
@@ -72,7 +74,7 @@ class TrialRunner:
     # -- public -----------------------------------------------------------------------------
     def events(self) -> Iterator[Event]:
         plan = self.plan
-        status, error = "done", None
+        status, error = RunStatus.DONE, None
         self.monitor.start(self.t0)
         try:
             yield RunStarted(str(self.store.dir), tuple(e.id for e in plan.experiments),
@@ -92,18 +94,18 @@ class TrialRunner:
                 self.owner.verify(test_file)
                 self.owner.remove(test_file)
         except _Cancelled:
-            status = "cancelled"
+            status = RunStatus.CANCELLED
         except FileSwapped as exc:  # someone else's file now: stop, delete nothing
-            status, error = "failed", str(exc)
+            status, error = RunStatus.FAILED, str(exc)
             yield LogMessage(f"run stopped: {error}", "error")
         except GeneratorExit:
             self.monitor.stop()
             self.close("the run was closed")
-            self.store.finish("cancelled", summarize_run(self.store.record, self.store.dir))
+            self.store.finish(RunStatus.CANCELLED, summarize_run(self.store.record, self.store.dir))
             raise
         except Exception as exc:  # an engine we cannot start, a full disk: end the run cleanly
             log.exception("run failed")
-            status, error = "failed", f"{type(exc).__name__}: {exc}"
+            status, error = RunStatus.FAILED, f"{type(exc).__name__}: {exc}"
             yield LogMessage(f"run failed: {error}", "error")
         finally:
             self.monitor.stop()
@@ -112,10 +114,10 @@ class TrialRunner:
             yield LogMessage(line, "warning")
         self.store.record.update(self.monitor.after_run(self.store.record["trials"],
                                                         self._prepared_bytes))
-        if status == "done":
-            failed = [t for t in self.store.record["trials"] if t["status"] != "done"]
+        if status is RunStatus.DONE:
+            failed = [t for t in self.store.record["trials"] if t["status"] != TrialStatus.DONE]
             if failed:
-                status = "failed"
+                status = RunStatus.FAILED
                 error = f"{len(failed)} of {len(self.store.record['trials'])} trials failed"
         summary = summarize_run(self.store.record, self.store.dir)
         self.store.finish(status, summary, error)
@@ -187,11 +189,11 @@ class TrialRunner:
         record["throttled"] = record["throttle"]["throttled"]
         self.store.add_trial(record)
         frozen = copy.deepcopy(record)
-        if record["status"] == "done":
+        if record["status"] == TrialStatus.DONE:
             yield TrialFinished(trial.index, trial.workload.label, frozen)
         else:
             yield TrialFailed(trial.index, trial.workload.label, record["error"],
-                              record["stderr_tail"], record["status"] == "cancelled", frozen)
+                              record["stderr_tail"], record["status"] == TrialStatus.CANCELLED, frozen)
         if problem == "cancelled by user":
             raise _Cancelled
 
@@ -200,9 +202,10 @@ class TrialRunner:
         measurement, error = None, problem
         if error is None:
             measurement, error = self._measurement(trial, proc, rc)
-        status = "done" if error is None else ("cancelled" if problem == "cancelled by user" else "failed")
+        status = (TrialStatus.DONE if error is None else TrialStatus.CANCELLED
+                  if problem == "cancelled by user" else TrialStatus.FAILED)
         return {**trial.to_json(), "argv": list(argv), "status": status, "error": error,
-                "stderr_tail": proc.stderr_tail() if status != "done" else "",
+                "stderr_tail": proc.stderr_tail() if status != TrialStatus.DONE else "",
                 "returncode": rc, "stopped_by": proc.stop_reason, "started_at": started_at,
                 "ended_at": utc_now(), "elapsed_s": round(proc.elapsed_s(), 3), "raw": raw,
                 "measurement": measurement}

@@ -24,7 +24,7 @@ MIN_INTERVAL_S = 0.5
 
 class TemperatureSampler:
     """``start(t0_epoch, interval_s)``, then ``drain()`` new readings or ``latest()``; ``stop()``
-    when the run ends. ``source`` is an ``app.thermal.TemperatureSource`` (anything with
+    when the run ends. ``source`` is an ``app.drive.thermal.TemperatureSource`` (anything with
     ``read() -> float`` that raises on failure)."""
 
     def __init__(self, source, interval_s: float = 1.0, clock: Callable[[], float] = time.time):

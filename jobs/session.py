@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app import __version__, vendor
-from app.drives import describe_drive, temperature_source
-from app.engines.registry import locate_engine
+from app.drive.identity import describe_drive, temperature_source
 from app.host import host_info
 from app.params import values_json
 from app.paths import CheckedTarget, OwnedFolder, check_target, new_run_id
 from app.plan import RunPlan, experiments_from_settings, plan_run
 from app.runs_root import check_runs_root
 from app.store import RunStore, default_runs_root
+from jobs.engines import locate_engine
 from jobs.monitor import DriveMonitor
 from jobs.runner import TrialRunner
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QThread, Signal
 
 from app.engines import EngineNotFound
+from app.model.status import RunStatus
 from app.params import ParamError
 from app.paths import TargetRefused
 from app.plan import RunPlan
@@ -97,9 +98,9 @@ class RunWorker(QThread):
             log.exception("the runner stopped unexpectedly")
             error = f"{type(exc).__name__}: {exc}"
             try:
-                session.store.finish("failed", error=error)
+                session.store.finish(RunStatus.FAILED, error=error)
             except OSError:
                 log.exception("cannot mark the run failed")
-            self.event.emit(RunFinished("failed", str(session.store.dir), {}, error))
+            self.event.emit(RunFinished(RunStatus.FAILED, str(session.store.dir), {}, error))
         finally:
             events.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.engines.fio_result import split_documents
+from app.engines.fio.result import split_documents
 from app.experiments import CATALOG
 
 from conftest import TINY, run_cli, run_json, tree

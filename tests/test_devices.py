@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from app import devices_linux, devices_macos, devices_windows, drives
+from app.drive import identity as drives
+from app.drive import linux as devices_linux
+from app.drive import macos as devices_macos
+from app.drive import windows as devices_windows
 from tests.fakes import fake_sysfs
 
 REPO = Path(__file__).resolve().parents[1]

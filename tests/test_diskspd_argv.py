@@ -18,12 +18,15 @@ import pytest
 
 from app.engines import EngineNotFound
 from app.engines import diskspd as ds
-from app.engines.diskspd import DiskSpdEngine, DiskSpdLive, disk_key_for
-from app.engines.diskspd_xml import parse_xml_text
+from app.engines.diskspd import DiskSpdEngine
+from app.engines.diskspd.xml import parse_xml_text
 from app.experiments import CATALOG
 from app.params import build
 from app.units import MiB
 from app.workloads import Workload
+from jobs import diskspd_live
+from jobs.diskspd_live import DiskSpdLive, disk_key_for
+from jobs.engines import locate_diskspd
 
 from conftest import FAKES
 from diskspd_support import XML_RANDRW, XML_SEQ, make_trial, posix_only
@@ -181,11 +184,11 @@ def test_engine_adds_create_only_when_the_file_is_not_yet_written_and_names_a_fr
 
 
 def test_windows_graceful_stop_sets_the_event_named_in_the_argv(tmp_path, monkeypatch):
-    engine = DiskSpdEngine("diskspd", "DiskSpd 2.2")
+    engine = DiskSpdEngine("diskspd", "DiskSpd 2.2", stop=diskspd_live.event_stop)
     argv = engine.trial_argv(make_trial(Workload("randread", 4096)), tmp_path / "t.dat", tmp_path / "t.stop")
     monkeypatch.setattr(sys, "platform", "win32")
     stop = engine.graceful_stop(tmp_path / "t.stop")
-    assert isinstance(stop, ds.NamedEventStop)
+    assert isinstance(stop, diskspd_live.NamedEventStop)
     assert f"-yp{stop.name}" in argv and re.fullmatch(r"[\w.-]+", stop.name)  # no "\" namespace
 
 
@@ -229,7 +232,7 @@ def test_disk_key_for_partition_devices(device, key):
 
 
 def test_resolve_disk_of_a_real_folder(tmp_path):
-    key, note = ds.resolve_disk(tmp_path / "not-yet.dat")
+    key, note = diskspd_live.resolve_disk(tmp_path / "not-yet.dat")
     assert key is None or key in (psutil.disk_io_counters(perdisk=True) or {})
     assert note and (key is not None or "system-wide" in note)
 
@@ -250,17 +253,30 @@ def _script(path: Path, body: str) -> Path:
 @posix_only
 def test_locate_finds_the_fake_and_refuses_imposters(tmp_path, monkeypatch):
     monkeypatch.setenv("SSD_PROFILER_DISKSPD", str(FAKES / "diskspd"))
-    engine = DiskSpdEngine.locate()
+    engine = locate_diskspd()
     assert engine.path == str(FAKES / "diskspd") and engine.version == "DiskSpd 2.2"
     linux_port = _script(tmp_path / "diskspd-linux", "print('Usage: diskspd [options] target\\nversion 2.0.17')")
     with pytest.raises(EngineNotFound, match="Linux port"):
-        DiskSpdEngine.locate(str(linux_port))
+        locate_diskspd(str(linux_port))
     other = _script(tmp_path / "other", "print('hello')")
     with pytest.raises(EngineNotFound, match="does not answer like DiskSpd"):
-        DiskSpdEngine.locate(str(other))
+        locate_diskspd(str(other))
     with pytest.raises(EngineNotFound, match="not found at .*missing"):
-        DiskSpdEngine.locate(str(tmp_path / "missing"))  # a set path is used, not bypassed
+        locate_diskspd(str(tmp_path / "missing"))  # a set path is used, not bypassed
     monkeypatch.delenv("SSD_PROFILER_DISKSPD")
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     with pytest.raises(EngineNotFound, match="github.com/microsoft/diskspd"):
-        DiskSpdEngine.locate()
+        locate_diskspd()
+
+
+def test_both_engines_answer_the_runners_protocol_and_diskspd_is_pure_without_os_hooks(tmp_path):
+    """app.engines.base.Engine is what the runner asks; without jobs/' OS side DiskSpd still runs:
+    no live values, the XML series at the end, a stop that leaves terminate/kill to do it."""
+    from app.engines.base import Engine, LiveAdapter
+    from app.engines.diskspd import XmlSeriesLive
+    from app.engines.fio import FioEngine
+    pure = DiskSpdEngine("diskspd", "DiskSpd 2.2")
+    assert isinstance(pure, Engine) and isinstance(FioEngine("fio", "fio-3.33"), Engine)
+    live = pure.live(make_trial(Workload("randread", 4096)), tmp_path / "t.dat")
+    assert isinstance(live, XmlSeriesLive) and isinstance(live, LiveAdapter) and live.feed("") == []
+    assert pure.graceful_stop(tmp_path / "t.stop")() is None

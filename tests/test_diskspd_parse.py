@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.engines.diskspd import parse_diskspd_output
-from app.engines.diskspd_xml import DiskSpdParseError, parse_xml_text, xml_intervals
+from app.engines.diskspd.xml import DiskSpdParseError, parse_xml_text, xml_intervals
 
 from conftest import run_cli
 from diskspd_support import DISKSPD_DIR, XML_RANDRW, XML_SEQ

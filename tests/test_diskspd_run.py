@@ -23,6 +23,7 @@ from app.engines.diskspd import DiskSpdEngine, parse_diskspd_output
 from app.engines.diskspd.text import parse_text_output
 from app.units import MiB
 from app.workloads import Workload
+from jobs.engines import locate_diskspd
 from jobs.events import RunFinished, TrialFailed, TrialStarted
 from jobs.session import prepare_run
 
@@ -169,7 +170,7 @@ def real_diskspd() -> DiskSpdEngine:
             pytest.fail("SSD_PROFILER_REQUIRE_DISKSPD=1 but this is not Windows")
         pytest.skip("the real DiskSpd runs on Windows only")
     try:
-        return DiskSpdEngine.locate()
+        return locate_diskspd()
     except EngineNotFound as exc:
         if required:
             pytest.fail(f"DiskSpd is required here: {exc}")

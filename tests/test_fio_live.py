@@ -8,8 +8,8 @@ import subprocess
 import pytest
 
 from app.engines.fio import trial_argv
-from app.engines.fio_live import DocumentStream, IntervalSplitter
-from app.engines.fio_result import parse_fio_text
+from app.engines.fio.live import DocumentStream, IntervalSplitter
+from app.engines.fio.result import parse_fio_text
 from app.plan import Trial
 from app.workloads import Workload
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.engines.fio_result import (
+from app.engines.fio.result import (
     FioParseError,
     parse_fio_document,
     parse_fio_text,

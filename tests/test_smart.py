@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app import smart
+from app.drive import smart
 
 REPO = Path(__file__).resolve().parents[1]
 from conftest import FIXTURES  # noqa: E402
@@ -196,7 +196,7 @@ def test_snapshot_falls_back_when_pysmart_has_nothing(fake_path):
 
 def test_pysmart_import_leaves_lang_alone():
     code = ("import os; os.environ['LANG'] = 'de_DE.UTF-8'\n"
-            "from app import smart\n"
+            "from app.drive import smart\n"
             "smart.snapshot('/dev/nvme0')\n"
             "import pySMART\n"
             "print(os.environ['LANG'])\n")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from app import thermal
-from app.throttle import throttle_flags, throughput_drop
+from app.drive import thermal
+from app.drive.throttle import throttle_flags, throughput_drop
 from jobs.sampler import MIN_INTERVAL_S, TemperatureSampler
 from tests.fakes import fake_sysfs
 
@@ -109,7 +109,7 @@ def test_unavailable_reason_without_smartctl(tmp_path, monkeypatch):
 
 
 def test_real_machine_root_volume_reason():
-    from app.drives import volume_for
+    from app.drive.identity import volume_for
     volume = volume_for("/")
     source, reason = thermal.find_temperature_source(volume)
     assert source is not None or reason.startswith("temperature unavailable: ")

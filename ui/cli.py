@@ -16,6 +16,7 @@ from pathlib import Path
 from app import __version__
 from app.engines import EngineNotFound
 from app.experiments import CATALOG
+from app.model.status import RunStatus
 from app.params import ParamError, describe
 from app.paths import TargetRefused
 from app.units import human_bytes
@@ -107,7 +108,7 @@ def cmd_experiments(args) -> int:
 
 
 def cmd_drives(args) -> int:
-    from app.drives import drives_report
+    from app.drive.identity import drives_report
     volumes = drives_report()
     print(json.dumps(volumes, indent=2) if args.json else cli_text.volumes_text(volumes))
     return EXIT_OK
@@ -163,9 +164,9 @@ def cmd_run(args) -> int:
         print(final.run_dir)
     except OSError:
         pass  # stdout went with the terminal (SIGHUP): the run folder is complete anyway
-    if final.status == "cancelled":
+    if final.status == RunStatus.CANCELLED:
         return 128 + (caught[0] if caught else signal.SIGINT)
-    return EXIT_OK if final.status == "done" else EXIT_FAILED
+    return EXIT_OK if final.status == RunStatus.DONE else EXIT_FAILED
 
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK")

@@ -72,7 +72,7 @@ def deadline(seconds: float):
 
 def _parse(text: str, source: str) -> list[dict]:
     from app.engines.diskspd import looks_like_diskspd, parse_diskspd_output
-    from app.engines.fio_result import parse_fio_document, parse_fio_text
+    from app.engines.fio.result import parse_fio_document, parse_fio_text
     # DiskSpd XML (<Results>) or text ("Total IO"), recognized by content; else fio JSON
     if looks_like_diskspd(text):
         return parse_diskspd_output(text, source=source)

@@ -14,6 +14,8 @@ import time
 import traceback
 from pathlib import Path
 
+from app.model.status import RunStatus
+
 
 def _step(name: str, func):
     started = time.monotonic()
@@ -49,7 +51,7 @@ def _run_trial(folder: Path) -> Path:
                                             "repetitions": "1", "warmup": "false"},
                           str(folder / "target"), runs_root=folder / "runs")
     final = list(session.runner.events())[-1]
-    if final.status != "done":
+    if final.status != RunStatus.DONE:
         raise RuntimeError(f"the fio trial ended {final.status}: {final.error}")
     return Path(final.run_dir)
 

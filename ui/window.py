@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from app import APP_NAME, __version__
-from app.engines.registry import default_engine
 from app.store import default_runs_root
+from jobs.engines import default_engine
 from jobs.events import RunFinished
 from jobs.worker import RunRefused
 from ui.panels.background import Background

@@ -1,21 +1,14 @@
-"""Engine adapters: fio (every OS) and, later, DiskSpd (Windows).
+"""Engine adapters, pure: fio (every OS, app/engines/fio/) and DiskSpd (Windows,
+app/engines/diskspd/) build argv lists and parse output; running processes, probing versions and
+reading OS counters is jobs/ (jobs/engines.py, jobs/diskspd_live.py).
 
-An engine adapter is pure: it builds argv lists and parses output. Running processes is jobs/.
-What the runner (jobs/runner.py) asks of an engine object:
-
-- ``name``, ``version``, ``path``; a classmethod ``locate(override=None)`` raising EngineNotFound;
-- ``trial_argv(trial, test_file, stop_token) -> argv``;
-- ``prepare_argv(test_file, size_bytes, stop_token, direct) -> argv | None``: fill the test file
-  once before reads (None: the engine fills it itself);
-- ``graceful_stop(stop_token) -> callable``: asks a running engine to end and print its result;
-- ``live(trial, test_file) -> adapter`` with ``feed(stdout_text) -> list[Interval]`` called at least every 0.2 s
-  (text may be empty), and optionally ``final_intervals(stdout_text) -> list[Interval] | None``
-  whose series replaces the live one in samples.csv;
-- ``parse_final(stdout_text, source) -> list[measurement]`` (DESIGN §3.2).
+What the runner asks of an engine object is :class:`app.engines.base.Engine`.
 """
 from __future__ import annotations
 
 import sys
+
+ENGINES = ("fio", "diskspd")  # the names users pick from (CLI --engine, the window, settings)
 
 
 class EngineNotFound(RuntimeError):

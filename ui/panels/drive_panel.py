@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.drives import list_volumes
+from app.drive.identity import list_volumes
 from app.paths import (
     TargetRefused,
     check_target,

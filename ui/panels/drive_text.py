@@ -163,7 +163,7 @@ def summarize(path: str, drive: Mapping) -> DriveSummary:
 def describe_target(path: str, known: DriveSummary | None = None) -> DriveSummary:
     """Runs in a pool thread. The drive is described (smartctl and all) only when ``path`` is on
     another volume than ``known``: typing a path inside the same volume costs one cheap lookup."""
-    from app.drives import describe_drive, volume_for
+    from app.drive.identity import describe_drive, volume_for
     if known is not None and known.mountpoint:
         volume = volume_for(path)
         if volume and (volume["mountpoint"], volume["device"]) == (known.mountpoint, known.device):
@@ -181,7 +181,7 @@ class TemperaturePoller:
         self._source = None
 
     def poll(self) -> TemperatureReading:
-        from app.drives import temperature_source
+        from app.drive.identity import temperature_source
         if self._source is None:
             source, reason = temperature_source(self._volume)
             if source is None:

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from app.engines.registry import ENGINES, locate_engine
+from app.engines import ENGINES
+from jobs.engines import locate_engine
 from ui.panels.background import Background
 
 LABELS = {"fio": "fio", "diskspd": "DiskSpd"}

@@ -16,6 +16,7 @@ import logging
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
+from app.model.status import RunStatus
 from ui.panels.background import Background
 from ui.panels.run_figures import RunFigures, load_run_figures
 from ui.panels.run_model import RunModel
@@ -155,7 +156,7 @@ class FiguresView(QWidget):
         if f.current is not None:
             return ("No figures: no experiment of this run finished all the trials of a workload. "
                     "Export still writes the tables and report.md.")
-        if m.status in ("preparing", "running"):
+        if m.status in ("preparing", RunStatus.RUNNING):
             return ("The report's figures are drawn here when the run ends (finished, cancelled "
                     "or failed). The live charts above show the run now.")
         return ("No run shown. The figures of a run appear here when it ends, or when you reopen "

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from app.model.status import TrialStatus
 from app.store import load_run
 from app.summary import read_samples, summarize_run
 from app.workloads import Workload
@@ -63,7 +64,7 @@ def scan_runs(root: str | os.PathLike) -> tuple[RunListing, ...]:
         out.append(RunListing(
             str(folder), str(record.get("started_at") or "")[:19].replace("T", " "),
             ", ".join(e.get("id", "?") for e in record.get("experiments") or []),
-            str(record.get("status")), sum(t.get("status") == "done" for t in trials),
+            str(record.get("status")), sum(t.get("status") == TrialStatus.DONE for t in trials),
             len(record.get("planned_trials") or []) or len(trials),
             str((record.get("target") or {}).get("folder") or ""), record.get("error")))
     return tuple(out)

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.report_findings import findings
+from app.experiment_outputs import findings
+from app.model.status import RunStatus, TrialStatus
 from ui.panels.findings_text import number, stat_text
 from ui.panels.run_model import RunModel
 
@@ -38,7 +39,7 @@ THROTTLED = "\u26a0 throttled"
 
 
 def throttle_tip(throttle: dict | None) -> str:
-    """The signals of app.throttle.throttle_flags in words (one line each)."""
+    """The signals of app.drive.throttle.throttle_flags in words (one line each)."""
     t = throttle or {}
     lines = []
     for signal in t.get("signals") or []:
@@ -160,10 +161,10 @@ class ResultsTable(QWidget):
         status = record.get("status", "?")
         row = self.trials.rowCount()
         self.trials.insertRow(row)
-        brush = _GREY if record.get("warmup") else (_RED if status != "done" else None)
+        brush = _GREY if record.get("warmup") else (_RED if status != TrialStatus.DONE else None)
         _set_row(self.trials, row, [
             str(record.get("index", row) + 1), record.get("experiment", ""), record.get("label", ""),
-            rep, status if status == "done" else f"{status}: {record.get('error') or ''}",
+            rep, status if status == TrialStatus.DONE else f"{status}: {record.get('error') or ''}",
             number((m.get("total") or {}).get("iops")), number((m.get("total") or {}).get("MBps")),
             lat, p99], brush)
         if record.get("throttled"):
@@ -193,7 +194,7 @@ class ResultsTable(QWidget):
                       for line in findings(eid, part, {"trials": self.model.records})]
         if lines:
             self.findings.setHtml("<br>".join(lines))
-        elif self.model.status in ("idle", "preparing", "running"):
+        elif self.model.status in ("idle", "preparing", RunStatus.RUNNING):
             self.findings.setText("The experiment's findings (knee, crossover, cache exhaustion "
                                   "point, tail spread) appear here when the run ends.")
         else:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal
 
+from app.model.status import FINAL_RUN_STATUSES, RunStatus
 from app.summary import summarize_run
 from app.workloads import Workload
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
@@ -23,7 +24,7 @@ from ui.panels.past_runs import PastRun
 from ui.panels.series import SampleSeries, break_row, sample_row
 
 log = logging.getLogger(__name__)
-FINAL = ("done", "failed", "cancelled")
+FINAL = FINAL_RUN_STATUSES
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ class RunModel(QObject):
             handler(event)
 
     def _on_RunPrepared(self, e: RunPrepared) -> None:
-        self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version, "running"
+        self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version, RunStatus.RUNNING
         self.temperature_note = e.temperature_note
         self.planned = {t.index: PlannedTrial(t.index, t.experiment, t.workload.label, t.repetition,
                                               t.warmup, t.runtime_s + t.ramp_s, t.workload.reads,
@@ -194,7 +195,7 @@ class RunModel(QObject):
         self.run_dir = e.run_dir
         self.summary = dict(e.summary)
         self.log_line.emit(f"run {e.status}{': ' + e.error if e.error else ''}; folder {e.run_dir}",
-                           "info" if e.status == "done" else "warning")
+                           "info" if e.status == RunStatus.DONE else "warning")
         self.summary_changed.emit()
         self.state_changed.emit()
 
@@ -218,7 +219,7 @@ class RunModel(QObject):
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
         self.series.extend(past.block, past.samples)
         self.summary = dict(record.get("summary") or {})
-        if self.status == "running":
+        if self.status == RunStatus.RUNNING:
             self.error = ("run.json still says running: the run goes on in another window or "
                           "terminal, or it was interrupted")
         self.reset.emit()

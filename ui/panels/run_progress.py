@@ -10,6 +10,7 @@ import time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QWidget
 
+from app.model.status import RunStatus
 from ui.panels.messages import duration_text
 from ui.panels.run_model import RunModel
 
@@ -71,7 +72,7 @@ class RunProgress(QWidget):
             self.trial_bar.setValue(int(1000 * min(1.0, elapsed / t.expected_s)) if t.expected_s else 0)
         else:
             label = {"preparing": "Preparing: checking the target and the engine...",
-                     "running": "Writing the test file once before the first read...",
+                     RunStatus.RUNNING: "Writing the test file once before the first read...",
                      "refused": "Not started."}.get(m.status, f"No trial running (run {m.status}).")
             self.trial_label.setText(label)
             self.trial_bar.setValue(1000 if m.finished and ended else 0)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.model.status import RunStatus
 from ui.panels.background import Background
 from ui.panels.past_runs import RunListing, scan_runs
 
@@ -92,7 +93,7 @@ class RunsBrowser(QWidget):
         self.listings = listings
         self.table.setRowCount(len(listings))
         for r, run in enumerate(listings):
-            status = run.status + (f": {run.error}" if run.error and run.status != "done" else "")
+            status = run.status + (f": {run.error}" if run.error and run.status != RunStatus.DONE else "")
             values = (run.started_at, run.experiments, status,
                       f"{run.trials_done} of {run.trials_planned}", run.target, Path(run.run_dir).name)
             for c, text in enumerate(values):

@@ -1,29 +1,24 @@
-"""smartctl: run it safely and read its output (JSON or text) into one normalized dict.
+"""smartctl's output (JSON or text) read into one normalized dict: pure text in, dict out.
 
-Why our own parser beside pySMART: the live temperature poll needs ``smartctl -j -A`` under a
-timeout (pySMART parses text with no timeout and misses ``warning_temp_time``), and saved outputs
-come as text from every smartctl version and locale: CRLF line ends and thousands separators
-``,`` ``.`` ``’`` NBSP (Windows code page) or NARROW NBSP, e.g. ``500.107.862.016``. Facts and
-JSON paths: ../shared/reference/devices.md §2. The normalized dict has every key of ``FIELDS``
-(``None`` when the output does not state it); temperatures are °C, times minutes, bytes bytes.
+Why our own parser beside pySMART: the live temperature poll needs ``smartctl -j -A`` (which
+pySMART cannot ask for) and misses ``warning_temp_time``; saved outputs come as text from every
+smartctl version and locale: CRLF line ends and thousands separators ``,`` ``.`` ``’`` NBSP
+(Windows code page) or NARROW NBSP, e.g. ``500.107.862.016``. Facts and JSON paths:
+../shared/reference/devices.md §2. The normalized dict has every key of ``FIELDS`` (``None`` when
+the output does not state it); temperatures are °C, times minutes, bytes bytes.
 ``warning_temp_c``/``critical_temp_c``: NVMe WCTEMP/CCTEMP, ATA SCT recommended/limit maximum,
 SCSI trip temperature. ``host_writes_source`` says how ``host_writes_bytes`` was derived, because
-ATA vendors count attribute 241 in LBAs, 32 MiB or GiB.
+ATA vendors count attribute 241 in LBAs, 32 MiB or GiB. Running smartctl is app/drive/smart.py.
 """
 from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import shutil
-import subprocess
-import sys
 
 log = logging.getLogger(__name__)
 
 NVME_DATA_UNIT_BYTES = 512_000
-TIMEOUT_S = 20.0
 EXIT_BITS = ("command line did not parse", "device open failed", "a SMART command failed",
              "SMART status: DISK FAILING", "prefail attribute at or below threshold",
              "attribute at or below threshold in the past", "error log has errors",
@@ -43,23 +38,6 @@ _ATA_WRITE_UNITS = {"total_lbas_written": None, "host_writes_32mib": 32 << 20,
                     "lifetime_writes_gib": 1 << 30, "host_writes_mib": 1 << 20}
 
 
-# -- running smartctl ---------------------------------------------------------------------------
-def run_tool(argv: list[str], timeout: float, env: dict | None = None) -> tuple[int | None, bytes, str]:
-    """The one way app/ runs a short helper tool: argv list, no shell, bounded by ``timeout``,
-    no console window on Windows. Returns (rc or None when it did not run, stdout, message)."""
-    kwargs = {"creationflags": getattr(subprocess, "CREATE_NO_WINDOW", 0)} if os.name == "nt" else {}
-    try:
-        done = subprocess.run(argv, capture_output=True, timeout=timeout, env=env,
-                              stdin=subprocess.DEVNULL, **kwargs)
-    except FileNotFoundError:
-        return None, b"", f"{argv[0]} not found"
-    except subprocess.TimeoutExpired:
-        return None, b"", f"{os.path.basename(argv[0])} timed out after {timeout:g} s"
-    except OSError as exc:
-        return None, b"", f"{argv[0]}: {exc.strerror or exc}"
-    return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace").strip()
-
-
 def decode(raw: bytes) -> str:
     """Text from smartctl bytes: UTF-8, else the Windows ANSI code page (NBSP separators)."""
     try:
@@ -73,45 +51,6 @@ def exit_bits(rc: int | None) -> list[str]:
     return [] if rc is None or rc < 0 else [n for b, n in enumerate(EXIT_BITS) if rc & (1 << b)]
 
 
-def no_data(rc: int | None) -> bool:
-    """Bits 0-1 mean smartctl read nothing. Bit 2 (a SMART command failed) can be partial and
-    bits 3-7 report drive status with the data still there, so those are judged by content."""
-    return rc is None or rc < 0 or bool(rc & 0b011)
-
-
-def read_smart(device: str, args: tuple[str, ...] = ("-j", "-A"), smartctl: str = "smartctl",
-               device_type: str | None = None, timeout: float = TIMEOUT_S) -> tuple[dict | None, str]:
-    """``smartctl ARGS [-d TYPE] DEVICE`` parsed: (normalized dict | None, reason). The reason is
-    "" when data came back, else one line (not installed, not permitted, unsupported device type,
-    USB bridge, timeout) built from the exit bits and smartctl's messages."""
-    exe = shutil.which(smartctl)
-    if exe is None:
-        return None, f"smartctl not found ({smartctl}): install smartmontools"
-    argv = [exe, *args, *(["-d", device_type] if device_type else []), device]
-    rc, raw, err = run_tool(argv, timeout)
-    if rc is None:
-        return None, err
-    parsed = parse_smartctl(raw, rc)
-    if not no_data(rc) and any(parsed[k] is not None for k in ("model", "temperature_c", "assessment")):
-        return parsed, ""
-    return None, explain(parsed, device, err)
-
-
-def explain(parsed: dict, device: str, stderr: str = "") -> str:
-    """One line: why smartctl gave no data for ``device``."""
-    text = " ".join([*parsed["messages"], stderr]).strip()
-    low = text.lower()
-    if "permission denied" in low or "operation not permitted" in low or "error=5" in low:
-        who = "admin rights" if sys.platform == "win32" else "root (or CAP_SYS_ADMIN/CAP_SYS_RAWIO)"
-        return f"not permitted: smartctl needs {who} to read {device}"
-    if "usb bridge" in low:
-        return f"USB bridge: SMART commands do not pass through to {device} ({text})"
-    if "unable to detect device type" in low:
-        return f"smartctl cannot detect the device type of {device} (virtual disk or unsupported controller)"
-    return f"smartctl {device}: {text or ', '.join(parsed['exit_bits']) or 'no SMART data in the output'}"
-
-
-# -- parsing ------------------------------------------------------------------------------------
 def empty() -> dict:
     return {key: None for key in FIELDS} | {"messages": [], "exit_bits": []}
 
@@ -311,69 +250,3 @@ def parse_text(text: str) -> dict:
             out["host_writes_bytes"] = int(round(_float(line.split()[6]) * 1e9))
             out["host_writes_source"] = "SCSI error counter log: gigabytes processed (write) x 10^9"
     return out
-
-
-# -- one-off snapshot (pySMART first) -----------------------------------------------------------
-def snapshot(device: str, smartctl: str = "smartctl", device_type: str | None = None,
-             use_pysmart: bool = True, timeout: float = TIMEOUT_S) -> tuple[dict | None, str]:
-    """Identity and health before/after a run: (normalized dict | None, reason).
-
-    Both readers run: our ``smartctl -j -x`` parse and pySMART (model, firmware, assessment, data
-    units written, power-on hours, temperature times). Ours wins where both have a value, because
-    pySMART mis-reads some text (e.g. the Apacer fixture's ``Add. Product Id`` as the model) and
-    misses the NVMe warning-temperature time; pySMART fills what ours lacks, and serves alone with
-    a smartctl too old for ``-j``. When pySMART returns None everywhere (no root, virtual disk)
-    ours is used and ``note`` says why. ``source`` names what was used. Serials are NOT masked."""
-    own, own_reason = read_smart(device, ("-j", "-x"), smartctl, device_type, timeout)
-    py, py_reason = (None, "pySMART not used") if not use_pysmart else _pysmart(
-        device, smartctl, device_type or (own or {}).get("device_type"), timeout)
-    if own is None and py is None:
-        return None, own_reason or py_reason
-    merged = dict(own or empty())
-    merged.update({k: v for k, v in (py or {}).items() if v is not None and merged.get(k) is None})
-    merged["source"] = " + ".join(s for s, d in (("smartctl -j -x", own), ("pySMART", py)) if d)
-    merged["note"] = py_reason if py is None else own_reason
-    return merged, merged["note"]
-
-
-def _pysmart(device: str, smartctl: str, device_type: str | None, timeout: float) -> tuple[dict | None, str]:
-    """pySMART, imported lazily: its import sets LANG=C for the whole process, so LANG is put
-    back at once; its child processes get the C locale through our bounded ``_exec`` instead."""
-    exe = shutil.which(smartctl)
-    if exe is None:
-        return None, "pySMART not used: smartctl not found"
-    saved = os.environ.get("LANG")
-    try:
-        from pySMART import Device
-        from pySMART.smartctl import Smartctl
-    except ImportError as exc:
-        return None, f"pySMART not available ({exc})"
-    finally:
-        if saved is None:
-            os.environ.pop("LANG", None)
-        else:
-            os.environ["LANG"] = saved
-
-    class Bounded(Smartctl):
-        def _exec(self, cmd):  # pySMART's Popen has no timeout, may flash a console, uses chardet
-            rc, raw, _ = run_tool(cmd, timeout, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
-            return (decode(raw).splitlines(), rc) if rc is not None else ([], 1)
-
-    try:
-        dev = Device(device, interface=device_type, smartctl=Bounded(smartctl_path=exe))
-    except Exception as exc:  # pySMART raises many kinds on odd output; never fatal here
-        return None, f"pySMART failed: {type(exc).__name__}: {exc}"
-    attrs = dev.if_attributes
-    nvme = type(attrs).__name__ == "NvmeAttributes"
-    got = {"model": dev.model, "serial": dev.serial, "firmware": dev.firmware,
-           "assessment": dev.assessment, "temperature_c": dev.temperature,
-           "data_units_written": getattr(attrs, "dataUnitsWritten", None) if nvme else None,
-           "host_writes_bytes": getattr(attrs, "bytesWritten", None) if nvme else None,
-           "power_on_hours": getattr(attrs, "powerOnHours", None) if nvme else None,
-           "warning_temp_time_min": getattr(attrs, "warningTemperatureTime", None) if nvme else None,
-           "critical_temp_time_min": getattr(attrs, "criticalTemperatureTime", None) if nvme else None,
-           "percentage_used": getattr(attrs, "percentageUsed", None) if nvme else None,
-           "media_errors": getattr(attrs, "integrityErrors", None) if nvme else None}
-    if all(v is None for v in got.values()):
-        return None, "pySMART returned no data (no root, virtual disk or unsupported device)"
-    return got, ""

@@ -24,13 +24,13 @@ Text before ``<Results>`` (``-v`` lines, the Ctrl+C note) and after ``</Results>
 A run interrupted before measuring prints ``<Error>`` instead of results: a parse error here.
 
 The helpers that turn counts into a measurement (:func:`direction`, :func:`measurement`) are
-shared with the text parser (:mod:`app.engines.diskspd_text`) so both give the same shape.
+shared with the text parser (:mod:`app.engines.diskspd.text`) so both give the same shape.
 """
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from app.engines.fio_live import Interval
+from app.engines.base import Interval
 from app.units import MB, bytes_per_s_to_MBps, bytes_per_s_to_MiBps, finite_or_none
 
 #: Percentiles a measurement reports: key in ``lat_us`` -> DiskSpd XML ``<Percentile>`` value
@@ -92,7 +92,7 @@ def measurement(version: str | None, source: str | None, job: str, workload: dic
 
 def workload_fields(random: bool | None, write_ratio: int | None, bs: int | None,
                     outstanding: int | None, threads: int | None, runtime_s: float | None) -> dict:
-    """fio-named workload fields from DiskSpd's profile (mapping in app/engines/diskspd.py).
+    """fio-named workload fields from DiskSpd's profile (mapping in app/engines/diskspd/argv.py).
 
     ``rwmixread`` = 100 - WriteRatio: DiskSpd always states its write ratio, so the read share
     is stated too (100 for a read test, 0 for a write test)."""

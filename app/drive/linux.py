@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from app.smart import run_tool
+from app.drive.smart import run_tool
 
 log = logging.getLogger(__name__)
 

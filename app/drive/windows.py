@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 
-from app.smart import run_tool
+from app.drive.smart import run_tool
 
 log = logging.getLogger(__name__)
 

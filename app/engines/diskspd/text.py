@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from app.engines.diskspd_xml import (
+from app.engines.diskspd.xml import (
     DiskSpdParseError,
     direction,
     measurement,

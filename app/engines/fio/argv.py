@@ -11,15 +11,9 @@ Choices, with reasons (reference/engines.md):
 """
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-from app.engines import EngineNotFound, install_hint
-from app.engines.fio_live import DocumentStream, Interval, IntervalSplitter
-from app.engines.fio_result import parse_fio_text
 from app.plan import Trial
 from app.units import MiB
 
@@ -101,62 +95,7 @@ def version_argv(fio: str) -> list[str]:
     return [fio, "--version"]
 
 
-class FioEngine:
-    """fio found on this machine: its path and version, and the adapter functions above."""
-
-    name = "fio"
-
-    def __init__(self, path: str, version: str):
-        self.path = path
-        self.version = version
-
-    @classmethod
-    def locate(cls, override: str | None = None) -> FioEngine:
-        """fio from ``override`` (a path set in settings), ``$SSD_PROFILER_FIO`` or PATH."""
-        candidate = override or os.environ.get("SSD_PROFILER_FIO") or shutil.which("fio")
-        if not candidate or not (shutil.which(candidate) or Path(candidate).is_file()):
-            raise EngineNotFound(f"fio was not found; {install_hint('fio')}")
-        try:
-            done = subprocess.run(version_argv(candidate), capture_output=True, text=True,
-                                  timeout=15, stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise EngineNotFound(f"fio at {candidate} does not run ({exc}); {install_hint('fio')}") from None
-        version = (done.stdout or done.stderr).strip().splitlines()[:1]
-        if done.returncode != 0 or not version or not version[0].startswith("fio"):
-            raise EngineNotFound(f"{candidate} does not answer like fio to --version; "
-                                 f"{install_hint('fio')}")
-        return cls(candidate, version[0])
-
-    def trial_argv(self, trial: Trial, test_file: Path, trigger_file: Path) -> list[str]:
-        return trial_argv(self.path, trial, test_file, trigger_file)
-
-    def prepare_argv(self, test_file: Path, size_bytes: int, trigger_file: Path,
-                     direct: bool = True) -> list[str]:
-        return prepare_argv(self.path, test_file, size_bytes, trigger_file, direct)
-
-    @staticmethod
-    def graceful_stop(trigger_file: Path):
-        """fio ends all jobs, prints its final JSON and exits 0 when this file appears."""
-        return trigger_file.touch
-
-    def live(self, trial: Trial, test_file: Path) -> FioLive:
-        return FioLive()
-
-    def parse_final(self, text: str, source: str | None = None) -> list[dict]:
-        return parse_fio_text(text, source)
-
-
-class FioLive:
-    """Live adapter for one trial: stdout text in, per-interval values out."""
-
-    def __init__(self) -> None:
-        self._docs = DocumentStream()
-        self._splitter = IntervalSplitter()
-
-    def feed(self, text: str) -> list[Interval]:
-        out = []
-        for doc in self._docs.feed(text):
-            interval = self._splitter.update(doc)
-            if interval is not None:
-                out.append(interval)
-        return out
+def parse_version(text: str) -> str | None:
+    """'fio-3.33' from fio's answer to ``--version`` (its first line), None if it is not fio."""
+    first = text.strip().splitlines()[:1]
+    return first[0].strip() if first and first[0].startswith("fio") else None

@@ -96,7 +96,7 @@ def throttle_flags(samples_for_trial: Iterable[Any], warning_temp_c: float | Non
     """The trial's throttle verdict for run.json. ``samples_for_trial``: engine samples (objects or
     dicts with ``t_s``, ``read_MBps``/``write_MBps`` or ``MBps``, optional ``temperature_c``);
     ``temperatures``: sampler readings [(t_s, °C or None)] on the same clock; the snapshots are
-    ``app.smart`` dicts (or None). ``throttled`` is True if any signal fired, False if at least
+    ``app.drive.smart`` dicts (or None). ``throttled`` is True if any signal fired, False if at least
     one could be checked and none fired, None if none could be checked (``notes`` say why)."""
     samples = list(samples_for_trial)
     temps = [(float(t), v) for t, v in (temperatures or [])]

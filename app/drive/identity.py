@@ -38,7 +38,7 @@ def _platform_identities(partitions) -> dict[str, dict]:
     """Identity per mount point from the OS's own tools; {} entries where it has none."""
     out: dict[str, dict] = {}
     if sys.platform.startswith("linux"):
-        from app import devices_linux
+        from app.drive import linux as devices_linux
         doc, why = devices_linux.run_lsblk()
         if doc is None:
             log.info("lsblk unavailable (%s); using sysfs only", why)
@@ -50,13 +50,13 @@ def _platform_identities(partitions) -> dict[str, dict]:
                 st_dev = None
             out[part.mountpoint] = devices_linux.identify(part.device, st_dev, index)
     elif sys.platform == "win32":
-        from app import devices_windows
+        from app.drive import windows as devices_windows
         letters, why = devices_windows.identify_all()
         for part in partitions:
             letter = part.mountpoint[:1].upper()
             out[part.mountpoint] = letters.get(letter) or {"identity_note": why or f"no disk for {letter}:"}
     elif sys.platform == "darwin":
-        from app import devices_macos
+        from app.drive import macos as devices_macos
         for part in partitions:
             out[part.mountpoint] = devices_macos.identify(part.device or part.mountpoint)
     return out
@@ -113,8 +113,8 @@ def volume_for(path: str | os.PathLike, show_serial: bool = False) -> dict | Non
 
 
 def temperature_source(volume: dict, smartctl: str = "smartctl", sysfs_root: str = "/sys"):
-    """(TemperatureSource | None, reason) for a volume dict; see ``app.thermal``."""
-    from app.thermal import find_temperature_source
+    """(TemperatureSource | None, reason) for a volume dict; see ``app.drive.thermal``."""
+    from app.drive.thermal import find_temperature_source
     return find_temperature_source(volume, sysfs_root=sysfs_root, smartctl=smartctl)
 
 
@@ -154,9 +154,9 @@ def describe_drive(path: str | os.PathLike, show_serial: bool = False, smartctl:
                    sysfs_root: str = "/sys", with_smart: bool = True) -> dict:
     """Everything known about the drive holding ``path``, for run.json's ``drive``: the volume
     and identity (``list_volumes`` keys), the temperature fields of ``drives_report``, and
-    ``smart`` (a snapshot from ``app.smart.snapshot``, or None) with ``smart_reason``. Where the
+    ``smart`` (a snapshot from ``app.drive.smart.snapshot``, or None) with ``smart_reason``. Where the
     OS gives no model/firmware/capacity (e.g. some USB bridges), SMART's fill them in."""
-    from app import smart
+    from app.drive import smart
     volume = volume_for(path, show_serial=True) or {
         "mountpoint": None, "device": None, "fstype": None, "total_bytes": None, "free_bytes": None,
         **{k: None for k in IDENTITY_KEYS}, "stack": [], "identity_note": f"no mounted volume holds {path}"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from app.engines.base import Interval
 from app.units import MB
 
 MIN_INTERVAL_S = 0.1
@@ -48,21 +49,6 @@ class DocumentStream:
         at a line start, or a buffer holding a closing '}' line that still fails, is skipped."""
         at_line_start = start == 0 or self._buffer[start - 1] == "\n"
         return not at_line_start or "\n}" in self._buffer[start:]
-
-
-@dataclass(frozen=True)
-class Interval:
-    """One live interval, summed over the jobs of a trial. Latency is mean *total* latency (µs)
-    when fio reports it (``lat_ns``), else completion latency; None when no I/O completed."""
-
-    end_epoch_s: float | None
-    duration_s: float
-    read_MBps: float
-    read_iops: float
-    read_lat_us: float | None
-    write_MBps: float
-    write_iops: float
-    write_lat_us: float | None
 
 
 @dataclass(frozen=True)
@@ -127,3 +113,20 @@ class IntervalSplitter:
         if now.runtime_ms < prev.runtime_ms:
             return True
         return any(now.counters[k][i] < prev.counters[k][i] for k in now.counters for i in (0, 1))
+
+
+class FioLive:
+    """Live adapter for one trial (:class:`app.engines.base.LiveAdapter`): stdout text in,
+    per-interval values out."""
+
+    def __init__(self) -> None:
+        self._docs = DocumentStream()
+        self._splitter = IntervalSplitter()
+
+    def feed(self, text: str) -> list[Interval]:
+        out = []
+        for doc in self._docs.feed(text):
+            interval = self._splitter.update(doc)
+            if interval is not None:
+                out.append(interval)
+        return out

@@ -12,7 +12,7 @@ import logging
 import plistlib
 from collections.abc import Callable
 
-from app.smart import run_tool
+from app.drive.smart import run_tool
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-from app import smart
+from app.drive import smart
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +172,7 @@ def _psutil_candidate(bus: str | None) -> tuple[PsutilSource | None, str]:
 def find_temperature_source(volume: dict, sysfs_root: str | Path = "/sys", smartctl: str = "smartctl",
                             use_psutil: bool = True) -> tuple[TemperatureSource | None, str]:
     """The first source that reads a temperature for the drive behind ``volume`` (a dict from
-    ``app.drives``: ``disk_name``, ``smart_device``, ``smart_type``, ``bus``; the old ``device``
+    ``app.drive.identity``: ``disk_name``, ``smart_device``, ``smart_type``, ``bus``; the old ``device``
     key alone also works). Returns (source, notes on sources skipped before it, "" if none) or
     (None, "temperature unavailable: REASON")."""
     notes = []

@@ -1,0 +1,55 @@
+"""fio (every OS): argv builders (argv.py), the live JSON-stream splitter (live.py) and the final
+parser (result.py), and :class:`FioEngine`, which ties them to one fio executable.
+
+Pure, like all of app/engines: jobs/engines.py finds fio and asks its ``--version`` before it
+builds a :class:`FioEngine`, so the engine object never starts a process itself.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.engines.fio.argv import (
+    PERCENTILE_LIST,
+    PERCENTILES,
+    fio_path_arg,
+    ioengine_for,
+    parse_version,
+    prepare_argv,
+    trial_argv,
+    version_argv,
+)
+from app.engines.fio.live import FioLive
+from app.engines.fio.result import parse_fio_text
+from app.plan import Trial
+
+__all__ = ["PERCENTILES", "PERCENTILE_LIST", "FioEngine", "FioLive", "fio_path_arg",
+           "ioengine_for", "parse_version", "prepare_argv", "trial_argv", "version_argv"]
+
+
+class FioEngine:
+    """fio found on this machine (an :class:`app.engines.base.Engine`): its path and version, and
+    the adapter functions of this package."""
+
+    name = "fio"
+
+    def __init__(self, path: str, version: str):
+        self.path = path
+        self.version = version
+
+    def trial_argv(self, trial: Trial, test_file: Path, trigger_file: Path) -> list[str]:
+        return trial_argv(self.path, trial, test_file, trigger_file)
+
+    def prepare_argv(self, test_file: Path, size_bytes: int, trigger_file: Path,
+                     direct: bool = True) -> list[str]:
+        return prepare_argv(self.path, test_file, size_bytes, trigger_file, direct)
+
+    @staticmethod
+    def graceful_stop(trigger_file: Path):
+        """fio ends all jobs, prints its final JSON and exits 0 when this file appears."""
+        return trigger_file.touch
+
+    def live(self, trial: Trial, test_file: Path) -> FioLive:
+        return FioLive()
+
+    def parse_final(self, text: str, source: str | None = None) -> list[dict]:
+        return parse_fio_text(text, source)

@@ -1,0 +1,86 @@
+"""Engine process control (jobs/process.py): output streamed byte for byte with a bounded tail in
+memory, and a stop that escalates graceful -> terminate -> kill within bounded waits."""
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+from app.engines import EngineNotFound
+from jobs import process
+from jobs.process import EngineProcess
+from jobs.trial_samples import TrialSamples
+
+PRINT_3MB = "import sys\nfor i in range(30000): sys.stdout.write(f'{i:099d}\\n')\nsys.stderr.write('bye')"
+IGNORE_TERM = ("import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+               "print('ready', flush=True)\ntime.sleep(60)")
+
+
+def test_output_goes_to_the_raw_files_whole_and_memory_keeps_only_a_tail(tmp_path, monkeypatch):
+    monkeypatch.setattr(process, "STDOUT_TAIL_BYTES", 64 << 10)
+    out, err = tmp_path / "out.json", tmp_path / "err.txt"
+    proc = EngineProcess([sys.executable, "-c", PRINT_3MB], stdout_path=out, stderr_path=err)
+    text = []
+    while proc.poll() is None:
+        text.append(proc.read_text(0.1))
+    assert proc.finish() == 0
+    text.append(proc.read_text(0.0))
+    expected = "".join(f"{i:099d}\n" for i in range(30000))
+    assert out.read_text() == expected and "".join(text) == expected  # live text: all of it
+    assert err.read_bytes() == b"bye" and proc.stderr_tail() == "bye"
+    tail = proc.stdout_bytes
+    assert 64 << 10 <= len(tail) <= 128 << 10 and expected.encode().endswith(tail)
+
+
+def test_stop_asks_gracefully_then_terminates_then_kills(monkeypatch):
+    monkeypatch.setattr(process, "STOP_WAITS_S", (0.3, 0.3, 2.0))
+    asked = []
+    proc = EngineProcess([sys.executable, "-c", IGNORE_TERM], graceful_stop=lambda: asked.append(1))
+    assert "ready" in proc.read_text(10.0)
+    started = time.monotonic()
+    assert proc.stop("test") == "kill"
+    assert asked == [1] and proc.poll() is not None and proc.stop_reason == "test"
+    assert time.monotonic() - started < 3.0
+
+
+def test_a_missing_engine_is_engine_not_found(tmp_path):
+    with pytest.raises(EngineNotFound, match="not found"):
+        EngineProcess([str(tmp_path / "no-such-fio")], stdout_path=tmp_path / "o")
+
+
+class _Store:
+    def __init__(self):
+        self.batches = []
+
+    def append_samples(self, rows):
+        self.batches.append(list(rows))
+
+
+class _Sample:
+    def __init__(self, t_s):
+        self.t_s = t_s
+
+    def row(self):
+        return {"t_s": self.t_s}
+
+
+def test_trial_samples_are_written_in_batches_and_kept_once_a_second():
+    store = _Store()
+    samples = TrialSamples(store, replaceable=False, keep_every_s=1.0)
+    for i in range(1000):  # 100 s at 0.1 s
+        samples.add(_Sample(i / 10))
+    kept = samples.finish()
+    assert sum(len(b) for b in store.batches) == 1000 and max(len(b) for b in store.batches) == 64
+    assert [s.t_s for s in kept] == [float(i) for i in range(100)]
+
+
+def test_a_replaceable_series_is_held_until_the_engines_own_replaces_it():
+    store = _Store()
+    samples = TrialSamples(store, replaceable=True)
+    for i in range(100):
+        samples.add(_Sample(i / 10))
+    assert store.batches == []
+    samples.replace([_Sample(1.0), _Sample(2.0)])
+    assert [s.t_s for s in samples.finish()] == [1.0, 2.0]
+    assert store.batches == [[{"t_s": 1.0}, {"t_s": 2.0}]]
