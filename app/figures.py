@@ -2,7 +2,7 @@
 app/experiments/ builds its own figures from these types and helpers.
 
 A :class:`Figure` is a frozen description (axes with units, series with ± sample-std error bars,
-markers, horizontal lines) built from a run record and its summary. ``ui/figure_render.py``
+markers, horizontal lines) built from a run record and its summary. ``ui/render/``
 turns it into a pyqtgraph plot, on screen for the results view and offscreen for export, so both
 show the same thing. Keeping the description here keeps ``app`` free of Qt and lets tests check
 figure content without drawing.

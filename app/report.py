@@ -1,7 +1,7 @@
 """Export orchestration: a run folder -> tables, figures and report.md (issue 5).
 
 ``render(figure, png_path, svg_path)`` is injected so that this module (and all of ``app``)
-stays free of Qt: the command line and the window pass ``ui.figure_render.render_figure``;
+stays free of Qt: the command line and the window pass ``ui.render.export.render_figure``;
 tests of the data path may pass ``None`` (figures are then listed as not drawn).
 
 Layout of the export folder (default ``<run_dir>/export``)::

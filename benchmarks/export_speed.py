@@ -96,7 +96,7 @@ def main() -> int:
     parser.add_argument("run_dir", nargs="?", help="a run folder (default: a synthetic one)")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    from ui.figure_render import ensure_app, render_figure
+    from ui.render.export import ensure_app, render_figure
     ensure_app()
     with tempfile.TemporaryDirectory() as tmp:
         run_dir = Path(args.run_dir) if args.run_dir else synthetic_run(Path(tmp) / "run")

@@ -60,7 +60,7 @@ def _isolated_user_specs(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def render():
-    from ui.figure_render import ensure_app, render_figure
+    from ui.render.export import ensure_app, render_figure
     ensure_app()
     return render_figure
 
@@ -237,7 +237,7 @@ def test_export_refuses_a_folder_that_is_not_a_run(tmp_path, capsys):
 def test_figure_widget_for_the_results_view(run_dir, qtbot):
     import pyqtgraph as pg
 
-    from ui.figure_render import figure_widget
+    from ui.render.draw import figure_widget
     record = load_run(run_dir)
     figures = build_figures(record, summarize_run(record, run_dir), read_samples(run_dir))
     widget = figure_widget(copy.deepcopy(figures[0]))

@@ -27,7 +27,7 @@ def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
                    warn: Warn | None = None) -> Path:
     """Export with the real renderer (Qt offscreen when there is no display); the export
     folder (default ``<run_dir>/export``) holds report.md, tables/ and figures/."""
-    from ui.figure_render import ensure_app, render_figure
+    from ui.render.export import ensure_app, render_figure
     ensure_app()
     return export_run(run_dir, out_dir, render_figure, warn)
 

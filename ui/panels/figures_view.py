@@ -1,6 +1,6 @@
 """The Figures tab: the report's figures of the shown run, drawn by the export's own code.
 
-Why the same code: ``ui.figure_render.figure_widget`` draws a figure spec with the function the
+Why the same code: ``ui.render.draw.figure_widget`` draws a figure spec with the function the
 PNG export uses (only the style differs: screen fonts instead of report fonts), so what a user
 checks here is what report.md will show. The specs are computed in the background from the run
 folder (:mod:`ui.panels.run_figures`); widgets are made here, on the GUI thread, one figure at a
@@ -176,7 +176,7 @@ class FiguresView(QWidget):
     def _select(self, index: int) -> None:
         if self._shown is None or not 0 <= index < len(self._shown.figures):
             return
-        from ui.figure_render import figure_widget  # pyqtgraph loads when a figure is first drawn
+        from ui.render.draw import figure_widget  # pyqtgraph loads when a figure is first drawn
         fig = self._shown.figures[index]
         if index not in self._plots:
             plot = figure_widget(fig)
