@@ -36,3 +36,4 @@ def fake_fio_env(tmp_path) -> dict:
 def tree(folder: Path) -> list[str]:
     """Every path under ``folder`` (to prove that nothing was written)."""
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) if folder.exists() else []
+ARTIFACTS = REPO / "tests" / "artifacts"  # screenshots and figures the tests save, to look at

@@ -22,8 +22,8 @@ from PySide6.QtGui import QKeySequence  # noqa: E402
 from jobs.session import prepare_run  # noqa: E402
 
 import gui_support  # noqa: E402
+from conftest import ARTIFACTS  # noqa: E402
 
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 TINY = {"runtime": "1s", "size": "32MiB", "repetitions": "2"}
 needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="needs fio on PATH")
 make_window = gui_support.make_window  # the shared window factory fixture

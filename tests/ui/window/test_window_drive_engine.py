@@ -22,9 +22,11 @@ from ui.panels.drive_text import link_text, summarize  # noqa: E402
 from ui.panels.engine_picker import retry_advice  # noqa: E402
 
 import gui_support  # noqa: E402
-from conftest import FAKES  # noqa: E402
+from conftest import (
+    ARTIFACTS,  # noqa: E402
+    FAKES,  # noqa: E402
+)
 
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 NVME_TEXT = "smartctl-7.4-linux-nvme-wd-black-sn850-a.txt"
 NVME_JSON = "smartctl-7.0-linux-nvme-samsung970evo-mediaerrors-xall-json.json"
 needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="needs fio on PATH")

@@ -14,8 +14,10 @@ from app.drive.throttle import throttle_flags, throughput_drop
 from jobs.sampler import MIN_INTERVAL_S, TemperatureSampler
 from tests.fakes import fake_sysfs
 
-REPO = Path(__file__).resolve().parents[1]
-from conftest import FIXTURES  # noqa: E402
+from conftest import (
+    FIXTURES,  # noqa: E402
+    REPO,  # noqa: E402
+)
 
 FAKES = REPO / "tests" / "fakes"
 NVME_TEXT = "smartctl-7.2-linux-nvme-samsung970evoplus-a-de_locale.txt"

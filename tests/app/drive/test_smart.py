@@ -8,14 +8,15 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from app.drive import smart
 
-REPO = Path(__file__).resolve().parents[1]
-from conftest import FIXTURES  # noqa: E402
+from conftest import (
+    FIXTURES,  # noqa: E402
+    REPO,  # noqa: E402
+)
 
 SMARTCTL_DIR = FIXTURES / "smartctl"
 FAKES = REPO / "tests" / "fakes"

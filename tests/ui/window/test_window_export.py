@@ -24,8 +24,8 @@ from jobs.events import TrialFinished  # noqa: E402
 from jobs.session import prepare_run  # noqa: E402
 
 import gui_support  # noqa: E402
+from conftest import ARTIFACTS  # noqa: E402
 
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 MODEL = "ACME TestDrive 1TB"
 TINY = {"runtime": "1s", "size": "32MiB", "repetitions": "2", "warmup": "false"}
 QD_FIGURES = {"zero-queue-latency", "queue-depth-tradeoff", "queue-depth-sweep"}

@@ -7,7 +7,6 @@ import json
 import os
 import plistlib
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,10 @@ from app.drive import macos as devices_macos
 from app.drive import windows as devices_windows
 from tests.fakes import fake_sysfs
 
-REPO = Path(__file__).resolve().parents[1]
-from conftest import FIXTURES  # noqa: E402
+from conftest import (
+    FIXTURES,  # noqa: E402
+    REPO,  # noqa: E402
+)
 
 FAKES = REPO / "tests" / "fakes"
 LINUX = sys.platform.startswith("linux")

@@ -3,13 +3,12 @@ import json
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-_REPO = Path(__file__).resolve().parents[1]
-
 from app import analysis as an
+
+from conftest import REPO as _REPO  # noqa: E402
 
 # --- summarize / relative_spread -----------------------------------------------------------
 

@@ -14,8 +14,8 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 
 import gui_support  # noqa: E402
+from conftest import ARTIFACTS  # noqa: E402
 
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="Run needs an engine: fio")
 make_window = gui_support.make_window  # the shared window factory fixture
 
