@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -37,3 +38,8 @@ def tree(folder: Path) -> list[str]:
     """Every path under ``folder`` (to prove that nothing was written)."""
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) if folder.exists() else []
 ARTIFACTS = REPO / "tests" / "artifacts"  # screenshots and figures the tests save, to look at
+
+# shared markers: the real engine, and root for loop devices, bind mounts and mknod
+needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
+needs_root = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                                reason="needs root (loop devices, bind mounts, mknod)")

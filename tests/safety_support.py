@@ -4,24 +4,19 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import psutil
-import pytest
 
-from conftest import REPO
+from conftest import REPO, needs_fio, needs_root  # noqa: F401 (re-exported)
 
 DATA_DIR = "ssd-profiler-data"
 # one 1 s trial of 4 KiB random reads: the smallest real run (prefill + trial)
 ONE_TRIAL = ["queue-depth", "--set", "queue_depths=1", "--set", "repetitions=1",
              "--set", "warmup=false", "--set", "runtime=1s", "--set", "size=16MiB"]
-needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
-needs_root = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
-                                reason="needs root (loop devices, bind mounts, mknod)")
 
 
 def fingerprint(folder: Path, skip: str = DATA_DIR) -> dict[str, str]:

@@ -10,12 +10,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import csv  # noqa: E402
 import json  # noqa: E402
-import shutil  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import psutil  # noqa: E402
-import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
@@ -25,7 +23,8 @@ import gui_support  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
 
 TINY = {"runtime": "1s", "size": "32MiB", "repetitions": "2"}
-needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="needs fio on PATH")
+from conftest import needs_fio  # noqa: E402
+
 make_window = gui_support.make_window  # the shared window factory fixture
 
 

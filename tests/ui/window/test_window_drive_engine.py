@@ -29,7 +29,8 @@ from conftest import (
 
 NVME_TEXT = "smartctl-7.4-linux-nvme-wd-black-sn850-a.txt"
 NVME_JSON = "smartctl-7.0-linux-nvme-samsung970evo-mediaerrors-xall-json.json"
-needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="needs fio on PATH")
+from conftest import needs_fio  # noqa: E402
+
 posix_only = pytest.mark.skipif(sys.platform.startswith("win"),
                                 reason="the fakes are Python scripts run through their #! line")
 ONE_PASS = {"runtime": "2s", "size": "32MiB", "repetitions": "1", "warmup": "false",

@@ -11,7 +11,6 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import json  # noqa: E402
-import shutil  # noqa: E402
 import struct  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -29,7 +28,8 @@ from conftest import ARTIFACTS  # noqa: E402
 MODEL = "ACME TestDrive 1TB"
 TINY = {"runtime": "1s", "size": "32MiB", "repetitions": "2", "warmup": "false"}
 QD_FIGURES = {"zero-queue-latency", "queue-depth-tradeoff", "queue-depth-sweep"}
-needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="needs fio on PATH")
+from conftest import needs_fio  # noqa: E402
+
 make_window = gui_support.make_window  # the shared window factory fixture
 
 

@@ -8,15 +8,16 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import shutil  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
 import gui_support  # noqa: E402
-from conftest import ARTIFACTS  # noqa: E402
+from conftest import (
+    ARTIFACTS,  # noqa: E402
+    needs_fio,  # noqa: E402
+)
 
-needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="Run needs an engine: fio")
 make_window = gui_support.make_window  # the shared window factory fixture
 
 # experiment, field, bad text, words of the reason, a good text for the same field
