@@ -71,13 +71,14 @@ def parse_size(text: str | int) -> int:
 
 
 def parse_duration(text: str | float | int) -> float:
-    """Seconds from ``30``, ``30s``, ``2m``, ``500ms``, ``1h``."""
+    """Seconds from ``30``, ``30s``, ``2m``, ``500ms``, ``1h``, to the millisecond: the engines
+    take milliseconds, and :func:`format_duration` can then write every value back exactly."""
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         if not math.isfinite(text):
             raise UnitError(f"not a duration: {quote_input(text)}")
-        return float(text)
+        return round(float(text), 3)
     number, unit = _number_text(text, "duration", "30, 30s, 2m, 500ms")
-    return float(Fraction(number) * _DURATION_FACTOR[unit.lower() if unit else None])
+    return round(float(Fraction(number) * _DURATION_FACTOR[unit.lower() if unit else None]), 3)
 
 
 def format_size(n_bytes: int) -> str:
@@ -89,14 +90,14 @@ def format_size(n_bytes: int) -> str:
 
 
 def format_duration(seconds: float) -> str:
-    """'30s', '2m', '1h30m', '1.5s': for labels and CLI defaults."""
+    """'30s', '2m', '90m', '1h', '1.5s', '10000.01s': for labels, forms and CLI defaults; exact
+    to the millisecond and in units parse_duration reads, so a form's text reads back as the
+    same value."""
     if seconds != int(seconds):
-        return f"{seconds:g}s"
+        return f"{seconds:.3f}".rstrip("0").rstrip(".") + "s"
     s = int(seconds)
     if s and s % 3600 == 0:
         return f"{s // 3600}h"
-    if s >= 3600:
-        return f"{s // 3600}h{(s % 3600) // 60}m" if s % 60 == 0 else f"{s}s"
     if s and s % 60 == 0:
         return f"{s // 60}m"
     return f"{s}s"

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parents[1]
 # genuine engine outputs, copied byte for byte from ../shared/fixtures (tests/fixtures/PROVENANCE.md)
@@ -43,3 +44,8 @@ ARTIFACTS = REPO / "tests" / "artifacts"  # screenshots and figures the tests sa
 needs_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
 needs_root = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
                                 reason="needs root (loop devices, bind mounts, mknod)")
+
+# Property tests explore new examples on a developer's machine; on CI (CI=true) they are
+# derandomized, so a submission's result does not depend on the luck of one run.
+settings.register_profile("ci", derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "default")
