@@ -27,7 +27,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from app import __version__, vendor
+from app import __version__, vendor, vendor_compare
 from app.experiment_outputs import build_figures, build_tables
 from app.experiments.registry import IMPORTED
 from app.export_folder import ExportFolder, run_identity
@@ -100,7 +100,7 @@ def export_record(record: dict, out_dir: Path, render: Render | None = None,
         summary = (summarize_run(record, run_dir) if not note else
                    summarize_run({**record, "dir": None}, None))
         spec = vendor.spec_for_run(record)
-        comparison = vendor.compare(summary, spec, record) if spec else None
+        comparison = vendor_compare.compare(summary, spec, record) if spec else None
         tables = build_tables(record, summary, comparison)
         figures = build_figures(record, summary, samples, comparison)
         texts = {}

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from app import vendor
+from app import vendor, vendor_compare
 
 
 def _row(rw: str, bs: int, iodepth: int, numjobs: int, field: str, mean: float, std=None,
@@ -64,16 +64,16 @@ def test_unknown_models_do_not_match(model):
 
 
 def test_interface_ceilings():
-    assert vendor.interface_ceiling("SATA III")[1] == 600.0
-    assert vendor.interface_ceiling("SATA 6Gb/s") == ("SATA III", 600.0)
-    assert vendor.interface_ceiling("PCIe 3.0 x4")[1] == pytest.approx(3938.5, abs=0.1)
-    assert vendor.interface_ceiling("PCIe 4.0 x4") == ("PCIe 4.0 x4", pytest.approx(7876.9, abs=0.1))
-    assert vendor.interface_ceiling("PCIe Gen5 x4")[1] == pytest.approx(15753.8, abs=0.1)
-    assert vendor.interface_ceiling("PCIe 4.0 x2")[1] == pytest.approx(3938.5, abs=0.1)
-    assert vendor.interface_ceiling(None) is None and vendor.interface_ceiling("USB") is None
+    assert vendor_compare.interface_ceiling("SATA III")[1] == 600.0
+    assert vendor_compare.interface_ceiling("SATA 6Gb/s") == ("SATA III", 600.0)
+    assert vendor_compare.interface_ceiling("PCIe 3.0 x4")[1] == pytest.approx(3938.5, abs=0.1)
+    assert vendor_compare.interface_ceiling("PCIe 4.0 x4") == ("PCIe 4.0 x4", pytest.approx(7876.9, abs=0.1))
+    assert vendor_compare.interface_ceiling("PCIe Gen5 x4")[1] == pytest.approx(15753.8, abs=0.1)
+    assert vendor_compare.interface_ceiling("PCIe 4.0 x2")[1] == pytest.approx(3938.5, abs=0.1)
+    assert vendor_compare.interface_ceiling(None) is None and vendor_compare.interface_ceiling("USB") is None
     link = {"speed_gts": 8.0, "width": 4, "text": "PCIe 3.0 x4 (capable of PCIe 4.0 x4)"}
-    assert vendor.drive_link_ceiling({"link": link}) == (link["text"], pytest.approx(3938.5, abs=0.1))
-    assert vendor.drive_link_ceiling({"bus": "SATA"}) == ("SATA III", 600.0)
+    assert vendor_compare.drive_link_ceiling({"link": link}) == (link["text"], pytest.approx(3938.5, abs=0.1))
+    assert vendor_compare.drive_link_ceiling({"bus": "SATA"}) == ("SATA III", 600.0)
 
 
 def test_compare_states_conditions_ceiling_and_percent():
@@ -83,7 +83,7 @@ def test_compare_states_conditions_ceiling_and_percent():
         _row("read", 128 << 10, 32, 1, "MBps", 1500.0, None, "SEQ128K Q32T1 read"),
         _row("randread", 4096, 32, 16, "iops", 262500.0, 5000.0, "RND4K Q32T16 read"),
         _row("randread", 8192, 32, 16, "iops", 999999.0, None, "RND8K (not 4 KiB)")]}}
-    cmp = vendor.compare(summary, spec, {"drive": {"model": "WD_BLACK SN750 SE 1TB"}})
+    cmp = vendor_compare.compare(summary, spec, {"drive": {"model": "WD_BLACK SN750 SE 1TB"}})
     rows = {r["metric"]: r for r in cmp["rows"]}
     assert set(rows) == {"seq_read_mbps", "seq_write_mbps", "rand_read_iops", "rand_write_iops"}
     seq = rows["seq_read_mbps"]
@@ -102,10 +102,10 @@ def test_a_slow_link_explains_a_low_percentage():
     summary = {"block-size": {"workloads": [_row("read", 1 << 20, 8, 1, "MBps", 3500.0)]}}
     drive = {"model": "Samsung SSD 990 PRO 2TB", "link": {"speed_gts": 8.0, "width": 4,
                                                           "text": "PCIe 3.0 x4"}}
-    row = vendor.compare(summary, spec, {"drive": drive})["rows"][0]
+    row = vendor_compare.compare(summary, spec, {"drive": drive})["rows"][0]
     assert "exceeds the PCIe 3.0 x4 ceiling (3,938 MB/s)" in row["explanation"]
     summary["block-size"]["workloads"][0]["read"]["MBps"]["mean"] = 3700.0
-    row = vendor.compare(summary, spec, {"drive": drive})["rows"][0]
+    row = vendor_compare.compare(summary, spec, {"drive": drive})["rows"][0]
     assert "exceeds" in row["explanation"]
 
 

@@ -12,7 +12,7 @@ import json
 import os
 from dataclasses import dataclass
 
-from app import vendor
+from app import vendor, vendor_compare
 from app.experiment_outputs import build_figures
 from app.figures import Figure
 from app.store import load_run
@@ -71,7 +71,7 @@ def _vendor_status(record: dict, summary: dict) -> tuple[VendorStatus, dict | No
     spec, origin = vendor.spec_with_origin(record)
     if spec is None:
         return VendorStatus(model, note, None, None, "", None, ()), None
-    comparison = vendor.compare(summary, spec, record)
+    comparison = vendor_compare.compare(summary, spec, record)
     rows = tuple(f"{r['label']}: {r['pct']:.0f} % of {r['spec']:,.0f} {r['unit']}"
                  for r in comparison["rows"] if r.get("pct") is not None)
     source = f"{spec.get('source_url') or 'not given'} ({spec.get('source_kind') or '?'})"

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import vendor
+from app import vendor, vendor_compare
 from ui.panels.run_figures import VendorStatus
 
 NUMBERS = (("seq_read_mbps", "Sequential read", "MB/s"),
@@ -83,7 +83,7 @@ class VendorSpecDialog(QDialog):
             box.setValue(int(value) if isinstance(value, (int, float)) else 0)
         self.interface = QComboBox()
         self.interface.setEditable(True)
-        self.interface.addItems(["", *vendor.INTERFACE_CEILINGS_MBPS])
+        self.interface.addItems(["", *vendor_compare.INTERFACE_CEILINGS_MBPS])
         self.interface.setCurrentText(str(spec.get("interface") or ""))
         self.source_edit = QLineEdit("" if spec.get("source_url") == "entered by the user"
                                      else str(spec.get("source_url") or ""))
