@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import logging
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QGroupBox,
@@ -46,10 +46,10 @@ from ui.panels.run_model import RunModel
 from ui.panels.run_progress import RunProgress
 from ui.panels.runs_browser import RunsBrowser
 from ui.settings import AppSettings
+from ui.window_closing import ClosingAndSettings
 
 log = logging.getLogger(__name__)
 
-CLOSE_GRACE_MS = 15000     # longest a close waits for the run to stop before quitting anyway
 
 
 def _group(title: str, widget: QWidget) -> QGroupBox:
@@ -60,7 +60,7 @@ def _group(title: str, widget: QWidget) -> QGroupBox:
     return box
 
 
-class MainWindow(QMainWindow):
+class MainWindow(ClosingAndSettings, QMainWindow):
     def __init__(self, settings: AppSettings | None = None, engine_path: str | None = None,
                  runs_root: str | None = None):
         super().__init__()
@@ -295,51 +295,3 @@ class MainWindow(QMainWindow):
         self.model.load_past(past)
         self.tabs.setCurrentWidget(self.results)
         self.statusBar().showMessage(f"Showing {past.record.get('dir')} ({past.record.get('status')})")
-
-    # -- closing and settings -------------------------------------------------------------------
-    def _ask_close(self) -> bool:
-        answer = QMessageBox.question(
-            self, "Cancel the run?", "A run is going on. Close anyway? The run is cancelled "
-            "(fio is stopped, the test file removed); finished trials are kept.")
-        return answer == QMessageBox.StandardButton.Yes
-
-    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        if self.control.running and not self._force_close:
-            event.ignore()
-            if self._closing or not self.confirm_close():
-                return
-            self._closing = True
-            self.cancel_run()
-            QTimer.singleShot(CLOSE_GRACE_MS, self._close_anyway)
-            return
-        self._save_settings()
-        self.report_bar.shutdown()
-        self.background.shutdown()
-        event.accept()
-
-    def _close_anyway(self) -> None:
-        """The run did not stop within CLOSE_GRACE_MS: wait a little more (bounded), then quit."""
-        if not self.control.wait(2000):
-            log.error("the run did not stop in time; quitting anyway")
-        self._force_close = True
-        self.close()
-
-    def _restore_geometry(self) -> None:
-        geometry = self.settings.get_bytes("window/geometry")
-        if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(1560, 980)
-        for key, split in (("window/main_split", self.main_split),
-                           ("window/right_split", self.right_split)):
-            state = self.settings.get_bytes(key)
-            if state is not None:
-                split.restoreState(state)
-
-    def _save_settings(self) -> None:
-        s = self.settings
-        s.target = self.drive_panel.target()
-        s.experiments = self.experiment_panel.state()
-        s.runs_root = self.runs_browser.runs_root
-        s.set_bytes("window/geometry", self.saveGeometry())
-        s.set_bytes("window/main_split", self.main_split.saveState())
-        s.set_bytes("window/right_split", self.right_split.saveState())
-        s.sync()
