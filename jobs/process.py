@@ -8,7 +8,8 @@ without a limit, and nothing goes through a shell.
 Memory stays bounded however long a trial runs: output goes byte for byte to the raw files in
 the run folder as it arrives, and only the last ``STDOUT_TAIL_BYTES`` (which hold the final
 result document) stay in memory. On Linux the engine gets SIGTERM when the thread that started
-it dies (PR_SET_PDEATHSIG), so even ``kill -9`` of the app stops fio's writes at once.
+it dies (PR_SET_PDEATHSIG), so even ``kill -9`` of the app stops fio's writes at once; on
+Windows a job object does the same (jobs/job_object.py).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.engines import EngineNotFound
+from jobs import job_object
 
 log = logging.getLogger(__name__)
 
@@ -80,9 +82,10 @@ class EngineProcess:
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, cwd=cwd, **kwargs)
+            job_object.adopt(getattr(self.proc, "_handle", 0))  # Windows only; no-op elsewhere
         except FileNotFoundError:
-            for sink in sinks:
-                sink.close() if sink else None
+            for sink in filter(None, sinks):
+                sink.close()
             raise EngineNotFound(f"cannot run {self.argv[0]}: not found") from None
         self._readers = [
             threading.Thread(target=self._pump, daemon=True,
