@@ -9,7 +9,7 @@ import os
 import stat
 from pathlib import Path
 
-from app.paths.owned import LOCK_NAME, OwnedFolder, _try_lock, is_test_file_name, new_run_id
+from app.paths.owned import LOCK_NAME, OwnedFolder, is_test_file_name, new_run_id, read_owner, try_lock
 from app.paths.target import DATA_DIR, CheckedTarget
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -23,11 +23,7 @@ def folder_in_use(folder: str | os.PathLike) -> str | None:
     except OSError:
         return None
     try:
-        if _try_lock(fd):
-            return None  # closing the descriptor releases our probe lock
-        return os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another run"
-    except OSError:
-        return "another run"
+        return None if try_lock(fd) else read_owner(fd)  # closing the fd releases a probe lock
     finally:
         os.close(fd)
 

@@ -208,7 +208,7 @@ class OwnedFolder:
     def _lock(self, deadline: float, cancelled) -> bool:
         while True:
             fd = self._open(LOCK_NAME, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
-            if _try_lock(fd):
+            if try_lock(fd):
                 if self._identity(LOCK_NAME) != _ident(os.fstat(fd)):
                     os.close(fd)  # the holder removed it as we locked: lock the new one
                     return False
@@ -216,7 +216,7 @@ class OwnedFolder:
                 os.write(fd, f"{self.run_id} pid {os.getpid()}\n".encode())
                 self._lock_fd = fd
                 return True
-            owner = _read_owner(fd)
+            owner = read_owner(fd)
             os.close(fd)
             if time.monotonic() >= deadline or cancelled():
                 raise FolderInUse(f"{shown(self.target.data_dir)} is in use by run {owner}; wait for it "
@@ -274,7 +274,7 @@ def _mkdir_quiet(name: str, dir_fd: int | None) -> None:
         pass
 
 
-def _try_lock(fd: int) -> bool:
+def try_lock(fd: int) -> bool:
     try:
         if sys.platform.startswith("win"):
             import msvcrt
@@ -287,9 +287,11 @@ def _try_lock(fd: int) -> bool:
         return False
 
 
-def _read_owner(fd: int) -> str:
+def read_owner(fd: int) -> str:
+    """Who holds the lock, as written into the lock file (lseek + read: Windows has no pread)."""
     try:
-        text = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() if hasattr(os, "pread") else ""
+        os.lseek(fd, 0, os.SEEK_SET)
+        text = os.read(fd, 200).decode("utf-8", "replace").strip()
     except OSError:
         text = ""
     return text or "another run"
