@@ -24,16 +24,15 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shutil
 import stat
 import tempfile
 from pathlib import Path
 
+from app.atomic_write import write_atomic
+
 MARKER = ".ssd-profiler-export.json"
 MARKER_FORMAT = 1
-_NEW_FILE = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-             | getattr(os, "O_BINARY", 0))
 _CHOOSE = "export into a new or empty folder instead"
 
 
@@ -53,23 +52,6 @@ def same_run(a: dict, b: dict) -> bool:
     if a.get("started_at") or b.get("started_at"):
         return a.get("started_at") == b.get("started_at")
     return a.get("run_folder") == b.get("run_folder")
-
-
-def write_new_then_replace(dest: Path, data: bytes, fsync: bool = False) -> None:
-    """``data`` into a fresh temp name beside ``dest``, renamed over ``dest``; the temp file
-    is removed on any failure, so nothing half-written or ``.tmp`` is left behind."""
-    tmp = dest.with_name(f".{dest.name}.{secrets.token_hex(6)}.tmp")
-    fd = os.open(tmp, _NEW_FILE, 0o666)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            if fsync:
-                handle.flush()
-                os.fsync(handle.fileno())
-        os.replace(tmp, dest)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def _lstat(path: Path) -> os.stat_result | None:
@@ -192,7 +174,7 @@ class ExportFolder:
     def write(self, name: str, data: bytes) -> Path:
         """``data`` as ``name`` (``report.md``, ``tables/x.csv``), never through a link."""
         dest = self.destination(name)
-        write_new_then_replace(dest, data)
+        write_atomic(dest, data)
         return dest
 
     def staging(self) -> Staging:

@@ -7,16 +7,32 @@ turns it into a pyqtgraph plot, on screen for the results view and offscreen for
 show the same thing. Keeping the description here keeps ``app`` free of Qt and lets tests check
 figure content without drawing.
 
-Conventions: x and y are plain floats in the unit the axis label names; ``err`` is the sample
-std across repetitions (0 where n < 2, so no bar is drawn); a series drops points whose y is
-missing rather than drawing zeros. With ``log2_x`` the x values stay in their unit (e.g. KiB)
-and the renderer plots log2(x) with ticks at the given values.
+Conventions: x and y are plain floats in the unit the axis label names; ``err`` (and ``xerr``)
+is the sample std across repetitions (0 where n < 2, so no bar is drawn), drawn in full, never
+cut at zero; a series drops points whose y is missing rather than drawing zeros. With ``log2_x``
+the x values stay in their unit (e.g. KiB) and the renderer plots log2(x) with ticks at the
+given values; an axis with ``log`` is a log10 axis, values again in their unit.
+
+Colours are palette indices (ui/render/style.py holds the colours): :data:`READ` and
+:data:`WRITE` always mean the two directions, in every figure; anything else (queue depths,
+access patterns, statistics) takes :data:`OTHER` colours, so blue and vermillion never mean
+anything but read and write. Axis titles carry the unit in plain words (MB/s, µs, GB), never
+caret powers; what MB/s means (10⁶ B/s) is said once in the report's methodology.
+
+A figure with ``panels`` is drawn as side-by-side sub-figures (each its own axes and ranges)
+under one title and one legend, e.g. one panel per block size so small values are not slivers
+beside large ones.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from app.model.workload import outstanding as workload_outstanding
 
 LATENCY_KINDS = {"total": "total latency", "completion": "completion latency"}
+READ, WRITE = 0, 1                   # palette indices of the two directions, in every figure
+OTHER = (2, 3, 4, 6, 5)              # green, reddish purple, orange, black, sky blue
+NEUTRAL = 6                          # black: a second metric of the same direction
 
 
 @dataclass(frozen=True)
@@ -25,6 +41,7 @@ class Axis:
     label: str
     ticks: tuple[tuple[float, str], ...] = ()
     include_zero: bool = True
+    log: bool = False               # log10 scale; ticks at 1-2-5 decades unless ``ticks`` given
 
 
 @dataclass(frozen=True)
@@ -39,6 +56,7 @@ class Series:
     color: int | None = None        # palette index; None = position in the figure
     dash: bool = False
     bar_width: float = 0.8
+    xerr: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -71,6 +89,7 @@ class Figure:
     log2_x: bool = False
     experiment: str = ""
     caption: str = ""
+    panels: tuple[Figure, ...] = ()  # side by side, each with its own axes (see the docstring)
 
 
 # -- helpers shared by the figure builders (and the tables) of every experiment -------------------
@@ -96,9 +115,8 @@ def lat_stat(row: dict, stat: str, direction: str | None = None) -> dict | None:
 
 
 def outstanding(row: dict) -> int:
-    """I/Os in flight for a workload row: iodepth × numjobs (a missing field counts as 1)."""
-    w = row["workload"]
-    return (w.get("iodepth") or 1) * (w.get("numjobs") or 1)
+    """I/Os in flight for a workload row (app.model.workload.outstanding)."""
+    return workload_outstanding(row["workload"])
 
 
 def lat_kind(summary: dict) -> str | None:
@@ -111,9 +129,47 @@ def lat_kind(summary: dict) -> str | None:
     return None
 
 
-def lat_axis_label(kind: str | None, what: str = "Latency") -> str:
+def lat_axis_label(kind: str | None, what: str = "Latency", unit: str = "µs") -> str:
     """E.g. 'Latency (µs, total latency)': the unit and which latency fio measured."""
-    return f"{what} (µs, {LATENCY_KINDS.get(kind, 'latency of unknown kind')})"
+    return f"{what} ({unit}, {LATENCY_KINDS.get(kind, 'latency of unknown kind')})"
+
+
+def lat_unit(stats) -> tuple[str, float]:
+    """('µs', 1) or, when a value (mean + std) passes 10,000 µs, ('ms', 0.001): six-digit µs
+    tick labels are hard to read."""
+    top = max(((mean(s) or 0.0) + std(s) for s in stats if s), default=0.0)
+    return ("ms", 1e-3) if top >= 10_000 else ("µs", 1.0)
+
+
+def scaled(stat: dict | None, factor: float) -> dict | None:
+    """A {mean, std, n} summary in another unit (µs -> ms)."""
+    if not stat or factor == 1.0:
+        return stat
+    return {**stat, **{k: stat[k] * factor for k in ("mean", "std") if stat.get(k) is not None}}
+
+
+def direction_of(row: dict) -> str:
+    """'read' or 'write': the direction a single-direction workload row is about."""
+    return "read" if row.get("read") else "write"
+
+
+def direction_color(direction: str) -> int:
+    return WRITE if direction == "write" else READ
+
+
+def size_text(n_bytes: int) -> str:
+    """'4 KiB', '128 KiB', '1 MiB' for titles and axis titles."""
+    for unit, factor in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n_bytes >= factor and n_bytes % factor == 0:
+            return f"{n_bytes // factor} {unit}"
+    return f"{n_bytes} B"
+
+
+def value_text(value: float | None) -> str:
+    """A bar's value for its label: '1,160', '87.5', '0.42'."""
+    if value is None:
+        return ""
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
 def series_from(name: str, points: list[tuple[float, dict | None]], **kw) -> Series | None:
@@ -125,15 +181,19 @@ def series_from(name: str, points: list[tuple[float, dict | None]], **kw) -> Ser
                   tuple(p[2] for p in pts), **kw)
 
 
-def grouped_bars(categories: list[str], groups: list[tuple[str, list[dict | None]]]) -> tuple:
-    """Side-by-side bars: one series per group, one slot per category (x = 0, 1, ...)."""
+def grouped_bars(categories: list[str], groups: list[tuple[str, list[dict | None]]],
+                 colors: tuple[int, ...] = OTHER, labelled: bool = True) -> tuple:
+    """Side-by-side bars: one series per group, one slot per category (x = 0, 1, ...); each
+    bar labelled with its value unless ``labelled`` is False."""
     count = max(len(groups), 1)
     width = 0.8 / count
     series = []
     for g, (name, stats) in enumerate(groups):
         offset = (g - (count - 1) / 2) * width
         pts = [(i + offset, s) for i, s in enumerate(stats)]
-        s = series_from(name, pts, kind="bar", bar_width=width * 0.92, color=g)
+        s = series_from(name, pts, kind="bar", bar_width=width * 0.92, color=colors[g % len(colors)])
+        if s and labelled:
+            s = replace(s, point_labels=tuple(value_text(v) for v in s.y))
         if s:
             series.append(s)
     ticks = tuple((float(i), c) for i, c in enumerate(categories))

@@ -11,9 +11,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.experiments import CATALOG, Experiment, expand_ids
+from app.experiments import CATALOG, PRESETS, Experiment, expand_ids
+from app.model.workload import Workload
 from app.params import ParamError, build, fields_of
-from app.workloads import Workload
 
 
 @dataclass(frozen=True)
@@ -112,3 +112,20 @@ def experiments_from_settings(names: list[str], settings: dict[str, str]) -> lis
     if unused:
         raise ParamError(unused[0], f"no selected experiment ({', '.join(ids)}) has this parameter")
     return experiments
+
+
+def settings_with_preset(names: list[str], preset: str | None, settings: dict[str, str]) -> dict[str, str]:
+    """``settings`` over a preset's values, as the window applies a preset: a preset value goes
+    to every selected experiment that has the parameter and is skipped by the others (a preset
+    is for any experiment), while a ``settings`` name no selected experiment knows stays an
+    error (:func:`experiments_from_settings`)."""
+    if not preset:
+        return dict(settings)
+    if preset not in PRESETS:
+        raise ParamError("preset", f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+    try:
+        ids = expand_ids(names)
+    except KeyError as exc:
+        raise ParamError("experiment", exc.args[0]) from None
+    known = {f.name for eid in ids for f in fields_of(CATALOG[eid])}
+    return {**{k: v for k, v in PRESETS[preset].items() if k in known}, **settings}

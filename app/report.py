@@ -33,11 +33,12 @@ from app.experiments.registry import IMPORTED
 from app.export_folder import ExportFolder, run_identity
 from app.figures import Figure
 from app.input_files import MAX_INPUT_BYTES, os_reason
+from app.model.status import JobStatus, RunStatus, TrialStatus
+from app.model.workload import Workload
 from app.report_text import report_markdown
 from app.store import SCHEMA_VERSION, load_run, write_json_atomic
 from app.summary import read_samples, summarize_run
 from app.tables import to_csv, to_markdown
-from app.workloads import Workload
 
 log = logging.getLogger(__name__)
 
@@ -169,13 +170,13 @@ def run_from_measurements(measurements: list[dict], title: str = "Imported measu
     for i, m in enumerate(measurements):
         mw = m.get("workload") or {}
         w = {k: mw.get(k) for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")}
-        failed = m.get("status") == "failed" or not (m.get("read") or m.get("write"))
+        failed = m.get("status") == JobStatus.FAILED or not (m.get("read") or m.get("write"))
         trials.append({"index": i, "experiment": IMPORTED, "workload": w, "label": _label(m, w),
                        "repetition": 1, "warmup": False, "runtime_s": mw.get("runtime_s"),
-                       "status": "failed" if failed else "done", "error": m.get("error"),
+                       "status": TrialStatus.FAILED if failed else TrialStatus.DONE, "error": m.get("error"),
                        "measurement": m, "source": m.get("source")})
     first = measurements[0] if measurements else {}
-    return {"schema_version": SCHEMA_VERSION, "status": "done", "app_version": __version__,
+    return {"schema_version": SCHEMA_VERSION, "status": RunStatus.DONE, "app_version": __version__,
             "started_at": None, "ended_at": None, "origin": "import",
             "experiments": [{"id": IMPORTED, "title": title, "params": {},
                              "workload_keys": []}],

@@ -10,6 +10,7 @@ from app import analysis
 from app.experiment_outputs import findings
 from app.experiments.registry import CATALOG
 from app.figures import LATENCY_KINDS, lat_kind, main_side
+from app.model.status import RunStatus, TrialStatus
 from app.tables import params_text, to_markdown
 from app.units import human_bytes
 
@@ -80,7 +81,8 @@ def methodology(record: dict, summary: dict) -> list[str]:
     lines += [
         f"- Repetitions per workload: {values('repetitions', str)}; "
         "each table cell is mean ± sample standard deviation (n − 1) over the finished "
-        "repetitions, with n shown. Error bars in the figures are ± one sample std.",
+        "repetitions, with n shown. Error bars in the figures are ± one sample std, drawn in "
+        "full: one reaching below zero says the spread is as large as the mean.",
         f"- Warm-up trial per workload: {values('warmup')} (warm-up trials are never counted).",
         f"- Trial order: {order}.",
         f"- Direct I/O (bypassing the page cache): {values('direct')}.",
@@ -89,7 +91,8 @@ def methodology(record: dict, summary: dict) -> list[str]:
         f"- Latency: {LATENCY_KINDS.get(kind, 'kind not recorded')} "
         f"({'submission to completion, fio lat_ns' if kind == 'total' else 'fio clat'}); "
         "percentiles are of the same kind as the mean.",
-        "- Units: MB/s = 10^6 B/s (as vendors quote), GB = 10^9 B, KiB = 1024 B, µs = microseconds.",
+        "- Units: MB/s = 10⁶ B/s (as vendors quote), GB = 10⁹ B, KiB = 1024 B, µs = microseconds, "
+        "ms = milliseconds.",
         "- Test files live in a folder on the drive (file-level test through the file system), "
         "not on the raw device.", ""]
     return lines
@@ -164,7 +167,7 @@ def anomalies(record: dict, summary: dict, problems: dict, notes=()) -> list[str
         if t.get("throttled"):
             out.append(f"Trial {t['index']} ({t['experiment']} {t['label']}, rep "
                        f"{t['repetition']}) was thermally throttled; its numbers are low.")
-        if t.get("status") not in ("done", None):
+        if t.get("status") not in (TrialStatus.DONE, None):
             out.append(f"Trial {t['index']} ({t['experiment']} {t['label']}) {t['status']}"
                        + (f": {t['error']}" if t.get("error") else "") + "; it is not counted.")
     planned = len(record.get("planned_trials") or [])
@@ -187,7 +190,7 @@ def report_markdown(record, summary, tables, table_files, figures, drawn, proble
         lines.append(f"Run folder: `{record['dir']}`  ")
     lines.append(f"Status: **{status}**; started {_v(record.get('started_at'))}, ended "
                  f"{_v(record.get('ended_at'))}.")
-    if status in ("cancelled", "failed", "running"):
+    if status in (RunStatus.CANCELLED, RunStatus.FAILED, RunStatus.RUNNING):
         lines.append(f"\n**This run is {status}: only finished trials are reported.**")
     if record.get("origin") == "import":
         lines.append("\nMade from imported engine output: host, drive and parameters are those "

@@ -16,19 +16,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from app.atomic_write import write_atomic
+from app.model.interval import SAMPLE_COLUMNS
+from app.model.percentiles import LAT_KEYS
 from app.model.status import RunStatus
+from app.model.trial import TrialResult
+from app.shell_quote import command_line
 from app.userdirs import user_data_dir
 
 SCHEMA_VERSION = 1
 STATUSES = tuple(RunStatus)  # run.json "status": see app.model.status
-SAMPLE_COLUMNS = ("trial", "t_s", "read_MBps", "read_iops", "read_lat_us",
-                  "write_MBps", "write_iops", "write_lat_us", "temperature_c")
-_LAT_KEYS = ("mean", "p50", "p95", "p99", "p99.9", "p99.99", "max")
 TRIAL_COLUMNS = (
     "index", "experiment", "label", "rw", "bs_bytes", "iodepth", "numjobs", "rwmixread",
     "repetition", "warmup", "status", "runtime_s", "total_iops", "total_MBps",
     *(f"{d}_{m}" for d in ("read", "write") for m in ("iops", "MBps", "io_bytes")),
-    "lat_kind", *(f"{d}_lat_{k}_us" for d in ("read", "write") for k in _LAT_KEYS), "error",
+    "lat_kind", *(f"{d}_lat_{k}_us" for d in ("read", "write") for k in LAT_KEYS), "error",
 )
 
 
@@ -42,9 +44,8 @@ def write_json_atomic(path: Path, data: Any) -> None:
     The text is made first (a NaN raises ValueError before any file exists), written under a
     new unpredictable temp name created exclusively without following links, fsynced and
     renamed over ``path``; on any failure the temp file is removed, so no ``.tmp`` is left."""
-    from app.export_folder import write_new_then_replace
     text = json.dumps(data, indent=2, allow_nan=False) + "\n"
-    write_new_then_replace(Path(path), text.encode("utf-8"), fsync=True)
+    write_atomic(Path(path), text.encode("utf-8"))
 
 
 def default_runs_root() -> Path:
@@ -54,22 +55,19 @@ def default_runs_root() -> Path:
 
 def trial_row(record: dict) -> dict:
     """Flatten one trial record of run.json into a trials.csv row (units in column names)."""
-    w = record["workload"]
-    m = record.get("measurement") or {}
-    row = {"index": record["index"], "experiment": record["experiment"], "label": record["label"],
-           **{k: w.get(k) for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")},
-           "repetition": record["repetition"], "warmup": record["warmup"],
-           "status": record["status"], "runtime_s": record["runtime_s"],
-           "total_iops": (m.get("total") or {}).get("iops"),
-           "total_MBps": (m.get("total") or {}).get("MBps"), "lat_kind": None,
-           "error": record.get("error")}
+    t = TrialResult.from_json(record)
+    m = t.measurement
+    row = {"index": t.index, "experiment": t.experiment, "label": t.label,
+           **{k: t.workload.get(k) for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")},
+           "repetition": t.repetition, "warmup": t.warmup, "status": t.status,
+           "runtime_s": t.runtime_s, "total_iops": m.total_iops if m else None,
+           "total_MBps": m.total_MBps if m else None, "lat_kind": m.lat_kind if m else None,
+           "error": t.error}
     for d in ("read", "write"):
-        side = m.get(d) or {}
-        row.update({f"{d}_iops": side.get("iops"), f"{d}_MBps": side.get("MBps"),
-                    f"{d}_io_bytes": side.get("io_bytes")})
-        lat = side.get("lat_us") or {}
-        row.update({f"{d}_lat_{k}_us": lat.get(k) for k in _LAT_KEYS})
-        row["lat_kind"] = row["lat_kind"] or side.get("lat_kind")
+        side = m.side(d) if m else None
+        row.update({f"{d}_iops": side and side.iops, f"{d}_MBps": side and side.MBps,
+                    f"{d}_io_bytes": side and side.io_bytes})
+        row.update({f"{d}_lat_{k}_us": side.lat(k) if side else None for k in LAT_KEYS})
     return row
 
 
@@ -110,7 +108,7 @@ class RunStore:
         write_json_atomic(self.dir / "run.json", self.record)
 
     def log_command(self, argv: list[str], note: str = "") -> None:
-        line = " ".join(_quote(a) for a in argv)
+        line = command_line(argv)
         with open(self.dir / "commands.log", "a", encoding="utf-8") as handle:
             handle.write(f"{utc_now()} {note + ': ' if note else ''}{line}\n")
 
@@ -149,10 +147,6 @@ def _cell(value: Any) -> Any:
     if isinstance(value, float):
         return f"{value:.10g}"
     return value
-
-
-def _quote(arg: str) -> str:
-    return arg if re.fullmatch(r"[A-Za-z0-9_@%+=:,./\\-]+", arg) else json.dumps(arg)
 
 
 def load_run(run_dir: str | os.PathLike) -> dict:

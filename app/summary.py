@@ -11,42 +11,54 @@ from pathlib import Path
 
 from app import analysis
 from app.experiments.registry import results_for
+from app.histogram import Histogram, enough_ios
+from app.model.percentiles import LAT_KEYS, POOLED_PERCENTILES, percentile_key
+from app.model.summary import DirectionSummary, Pooled, Stat, WorkloadSummary
+from app.model.trial import TrialResult
 
-LAT_KEYS = ("mean", "p50", "p95", "p99", "p99.9", "p99.99", "max")
 
-
-def _direction_summary(trials: list[dict], direction: str) -> dict | None:
-    sides = [(t["measurement"] or {}).get(direction) for t in trials]
-    sides = [s for s in sides if s]
+def _direction_summary(trials: list[TrialResult], direction: str) -> DirectionSummary | None:
+    sides = [s for t in trials if (s := t.measurement.side(direction))]
     if not sides:
         return None
-    lat = [s.get("lat_us") or {} for s in sides]
-    return {
-        "iops": analysis.summarize([s.get("iops") for s in sides]),
-        "MBps": analysis.summarize([s.get("MBps") for s in sides]),
-        "lat_kind": sides[0].get("lat_kind"),
-        "lat_us": {k: analysis.summarize([l.get(k) for l in lat]) for k in LAT_KEYS},
-    }
+    return DirectionSummary(
+        iops=Stat(**analysis.summarize([s.iops for s in sides])),
+        MBps=Stat(**analysis.summarize([s.MBps for s in sides])),
+        lat_kind=sides[0].lat_kind,
+        lat_us={k: Stat(**analysis.summarize([s.lat(k) for s in sides])) for k in LAT_KEYS},
+        pooled=pooled(sides))
 
 
-def workload_summary(trials: list[dict]) -> dict:
-    """Mean ± std (n) of one workload's repetitions."""
+def pooled(sides: list) -> Pooled | None:
+    """Percentiles of all the I/Os of the repetitions, from their merged histograms; None unless
+    every repetition has one (fio json+; DiskSpd and older runs keep mean ± std only)."""
+    if not sides or any(s.hist is None for s in sides):
+        return None
+    merged = sum((s.hist for s in sides), Histogram())
+    if not merged.ios:
+        return None
+    us = 1000.0
+    values, ci95, too_few = {}, {}, []
+    for p in POOLED_PERCENTILES:
+        key = percentile_key(p)
+        values[key] = merged.percentile(p) / us
+        ci = merged.ci95(p)
+        ci95[key] = (ci[0] / us, ci[1] / us) if ci else None
+        if not enough_ios(merged.ios, p):
+            too_few.append(key)
+    maxima = [m for s in sides if (m := s.lat("max")) is not None]
+    return Pooled(merged.ios, values, ci95, max(maxima) if maxima else merged.max_ns() / us,
+                  tuple(too_few))
+
+
+def workload_summary(trials: list[TrialResult]) -> WorkloadSummary:
+    """Mean ± sample std (n) of one workload's measured repetitions."""
     first = trials[0]
-    totals = [(t["measurement"] or {}).get("total") or {} for t in trials]
-    return {
-        "key": _key(first), "label": first["label"], "workload": first["workload"],
-        "n": len(trials),
-        "total_iops": analysis.summarize([x.get("iops") for x in totals]),
-        "total_MBps": analysis.summarize([x.get("MBps") for x in totals]),
-        "read": _direction_summary(trials, "read"),
-        "write": _direction_summary(trials, "write"),
-    }
-
-
-def _key(trial: dict) -> str:
-    w = trial["workload"]
-    mix = f"-m{w['rwmixread']}" if w.get("rwmixread") is not None else ""
-    return f"{w['rw']}-{w['bs_bytes']}-q{w['iodepth']}-t{w['numjobs']}{mix}"
+    return WorkloadSummary(
+        key=first.workload_key, label=first.label, workload=first.workload, n=len(trials),
+        total_iops=Stat(**analysis.summarize([t.measurement.total_iops for t in trials])),
+        total_MBps=Stat(**analysis.summarize([t.measurement.total_MBps for t in trials])),
+        read=_direction_summary(trials, "read"), write=_direction_summary(trials, "write"))
 
 
 def read_samples(run_dir: str | Path, trials: set[int] | None = None) -> list[dict]:
@@ -67,22 +79,22 @@ def read_samples(run_dir: str | Path, trials: set[int] | None = None) -> list[di
 
 
 def summarize_run(record: dict, run_dir: str | Path | None = None) -> dict:
-    """Per experiment: workload rows (in plan order) and findings."""
+    """Per experiment: workload rows (in plan order) and findings, as run.json's ``summary``."""
     run_dir = run_dir or record.get("dir")
-    measured = [t for t in record.get("trials", [])
-                if t["status"] == "done" and not t["warmup"] and t.get("measurement")]
-    series_trials = {t["index"] for t in measured if results_for(t["experiment"]).needs_samples}
+    trials = [TrialResult.from_json(t) for t in record.get("trials", [])]
+    measured = [t for t in trials if t.measured]
+    series_trials = {t.index for t in measured if results_for(t.experiment).needs_samples}
     samples = read_samples(run_dir, series_trials) if run_dir and series_trials else []
     out = {}
     for exp in record.get("experiments", []):
         eid = exp["id"]
-        mine = [t for t in measured if t["experiment"] == eid]
+        mine = [t for t in measured if t.experiment == eid]
         order = exp.get("workload_keys") or []
-        groups: dict[str, list[dict]] = {}
+        groups: dict[str, list[TrialResult]] = {}
         for t in mine:
-            groups.setdefault(_key(t), []).append(t)
+            groups.setdefault(t.workload_key, []).append(t)
         keys = [k for k in order if k in groups] + [k for k in groups if k not in order]
-        rows = [workload_summary(groups[k]) for k in keys]
+        rows = [workload_summary(groups[k]).to_json() for k in keys]
         out[eid] = {"workloads": rows,
-                    "findings": results_for(eid).findings(rows, mine, samples)}
+                    "findings": results_for(eid).findings(rows, [t.to_json() for t in mine], samples)}
     return out

@@ -145,3 +145,13 @@ def finite_or_none(value: float | None) -> float | None:
     if value is None or not math.isfinite(value):
         return None
     return float(value)
+
+
+def duration_text(seconds: float | None) -> str:
+    """'0:42', '12:05', '3:04:10' for progress and ETA ('-' when unknown)."""
+    if seconds is None:
+        return "-"
+    s = max(0, int(round(seconds)))
+    h, rest = divmod(s, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"

@@ -15,6 +15,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from app.atomic_write import write_atomic
 from app.model.status import RunStatus
 from app.store import load_run, write_json_atomic
 from app.userdirs import user_config_dir
@@ -39,11 +40,36 @@ def user_specs_path() -> Path:
     return user_config_dir() / "vendor_specs.json"
 
 
-def load_user_specs(path: Path | None = None) -> list[dict]:
+class UserSpecsUnreadable(ValueError):
+    """The user's specs file exists but cannot be read as specs: it is left exactly as it is."""
+
+
+def read_user_specs(path: Path | None = None) -> list[dict]:
+    """The user's specs; [] when there is no file yet. Raises :class:`UserSpecsUnreadable` (one
+    line) for a file that exists but is not a specs file: what the user typed must never be
+    taken for "no specs" and then overwritten by the next save."""
     path = path or user_specs_path()
     try:
-        return json.loads(path.read_text(encoding="utf-8")).get("specs", [])
-    except (OSError, ValueError, AttributeError):
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
+        raise UserSpecsUnreadable(f"{path} cannot be read ({reason}); it was left as it is: "
+                                  "fix or move it, then save again") from None
+    specs = data.get("specs") if isinstance(data, dict) else None
+    if not isinstance(specs, list) or not all(isinstance(s, dict) for s in specs):
+        raise UserSpecsUnreadable(f"{path} is not a vendor specs file (no list of specs); it was "
+                                  "left as it is: fix or move it, then save again")
+    return specs
+
+
+def load_user_specs(path: Path | None = None) -> list[dict]:
+    """The user's specs for matching a drive: an unreadable file counts as none here (a run or
+    an export must not fail over it); saving refuses it instead (:func:`save_user_spec`)."""
+    try:
+        return read_user_specs(path)
+    except UserSpecsUnreadable:
         return []
 
 
@@ -74,16 +100,18 @@ def user_spec(model: str, **values) -> dict:
 
 
 def save_user_spec(spec: dict, path: Path | None = None) -> Path:
-    """Add or replace (same id) a user record; raises ValueError on an unusable one."""
+    """Add or replace (same id) a user record; raises ValueError on an unusable one, and
+    :class:`UserSpecsUnreadable` (a ValueError) when the existing file cannot be read, which is
+    then left untouched. The previous file is kept as ``vendor_specs.json.bak``."""
     problems = validate_spec(spec)
     if problems:
         raise ValueError("; ".join(problems))
     path = path or user_specs_path()
-    specs = [s for s in load_user_specs(path) if s.get("id") != spec["id"]] + [spec]
+    specs = [s for s in read_user_specs(path) if s.get("id") != spec["id"]] + [spec]
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps({"specs": specs}, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    if path.exists():  # the last good file, one step back, in case the user regrets a save
+        write_atomic(path.with_name(path.name + ".bak"), path.read_bytes())
+    write_atomic(path, (json.dumps({"specs": specs}, indent=2) + "\n").encode("utf-8"))
     return path
 
 

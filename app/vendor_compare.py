@@ -9,8 +9,11 @@ specs themselves (where they come from, how they match a drive) are app/vendor.p
 """
 from __future__ import annotations
 
+import math
 import re
 
+from app.model.workload import outstanding
+from app.units import UnitError, format_size, parse_size
 from app.vendor import METRICS, drive_model
 
 #: Raw link bandwidth per direction after line encoding, before protocol overhead, MB/s (10^6).
@@ -56,9 +59,39 @@ def interface_ceiling(interface: str | None) -> tuple[str, float] | None:
     return f"PCIe {gen}.0 x{lanes}", round(_GEN_RATE_GTS[gen] * 1000 * lanes * enc / 8, 1)
 
 
-def _best_measured(summary: dict, rw: str, bs: int | None, field: str) -> dict | None:
-    """Highest mean over every workload of that kind in the run, with where it came from."""
-    best = None
+USUAL = {"seq": (128 * 1024, 32, 1), "rand": (4096, 32, 16)}  # bs, QD, threads vendors use
+LIKE, SAME_OUTSTANDING, NO_MATCH = ("like for like", "same outstanding I/O",
+                                    "no like-for-like measurement")
+
+
+def vendor_setup(spec: dict, key: str) -> dict:
+    """The vendor's test set-up for one metric: block size (None when unstated for sequential),
+    queue depth and threads (usual vendor practice when unstated, and then ``assumed``)."""
+    tc = spec.get("test_conditions") or {}
+    kind = "seq" if key.startswith("seq") else "rand"
+    usual_bs, usual_qd, usual_threads = USUAL[kind]
+    bs = tc.get(f"{kind}_bs")
+    try:
+        bs = parse_size(bs) if bs else (None if kind == "seq" else usual_bs)
+    except UnitError:
+        bs = None if kind == "seq" else usual_bs
+    qd = tc.get(f"{kind}_qd")
+    threads = tc.get(f"{kind}_threads") or tc.get("threads")
+    return {"bs": bs, "qd": int(qd or usual_qd), "threads": int(threads or usual_threads),
+            "assumed": not qd or not threads}
+
+
+def setup_text(setup: dict, short: bool = False) -> str:
+    """'4KiB QD32 × 16 threads' (+ ' (usual practice, assumed)' when the source did not state
+    queue depth and threads; ' (assumed)' when ``short``)."""
+    threads = f"{setup['threads']} thread{'s' if setup['threads'] != 1 else ''}"
+    bs = f"{format_size(setup['bs'])} " if setup.get("bs") else ""
+    assumed = (" (assumed)" if short else " (usual practice, assumed)") if setup["assumed"] else ""
+    return f"{bs}QD{setup['qd']} × {threads}{assumed}"
+
+
+def _candidates(summary: dict, rw: str, bs: int | None, field: str) -> list[dict]:
+    out = []
     for eid, part in summary.items():
         for row in part.get("workloads", []):
             w = row["workload"]
@@ -66,9 +99,34 @@ def _best_measured(summary: dict, rw: str, bs: int | None, field: str) -> dict |
                 continue
             side = row.get("read" if "read" in rw else "write") or {}
             stat = side.get(field) or {}
-            if stat.get("mean") is not None and (best is None or stat["mean"] > best["stat"]["mean"]):
-                best = {"stat": stat, "label": row["label"], "experiment": eid, "workload": w}
-    return best
+            if stat.get("mean") is not None:
+                out.append({"stat": stat, "label": row["label"], "experiment": eid, "workload": w})
+    return out
+
+
+def match_measured(summary: dict, rw: str, bs: int | None, field: str,
+                   setup: dict) -> tuple[dict | None, str]:
+    """The measurement to set beside the vendor's figure, and how well it matches: the same
+    queue depth and threads (like for like), else the same outstanding I/O (QD × threads),
+    else the one whose outstanding I/O is nearest (no like-for-like measurement). Among equals
+    the highest mean. The block size must match where the vendor states one."""
+    found = _candidates(summary, rw, bs or setup.get("bs"), field)
+    if not found:
+        return None, NO_MATCH
+    target = setup["qd"] * setup["threads"]
+
+    def best(rows):
+        return max(rows, key=lambda c: c["stat"]["mean"])
+    exact = [c for c in found if (c["workload"].get("iodepth") or 1) == setup["qd"]
+             and (c["workload"].get("numjobs") or 1) == setup["threads"]]
+    if exact:
+        return best(exact), LIKE
+    same = [c for c in found if outstanding(c["workload"]) == target]
+    if same:
+        return best(same), SAME_OUTSTANDING
+    gap = min(abs(math.log(outstanding(c["workload"]) / target)) for c in found)
+    return best([c for c in found if abs(math.log(outstanding(c["workload"]) / target)) == gap]), \
+        NO_MATCH
 
 
 def _conditions(spec: dict, key: str) -> str:
@@ -76,13 +134,13 @@ def _conditions(spec: dict, key: str) -> str:
     tc = spec.get("test_conditions") or {}
     seq = key.startswith("seq")
     bs, qd = tc.get("seq_bs" if seq else "rand_bs"), tc.get("seq_qd" if seq else "rand_qd")
-    threads = tc.get("threads")
+    threads = tc.get("seq_threads" if seq else "rand_threads") or tc.get("threads")
     if not qd and not threads:
-        usual = "128 KiB at QD32, 1 thread" if seq else "4 KiB at QD32 x 16 threads"
+        usual = "128 KiB at QD32, 1 thread" if seq else "4 KiB at QD32 × 16 threads"
         return (f"not stated by the source (usual vendor practice: {usual}, fresh drive, "
                 "inside the SLC cache)")
     parts = [str(bs) if bs else None, f"QD{qd}" if qd else None,
-             f"{threads} threads" if threads else None]
+             f"{threads} thread{'s' if threads != 1 else ''}" if threads else None]
     return " ".join(p for p in parts if p) + (f" ({tc['note']})" if tc.get("note") else "")
 
 
@@ -97,17 +155,27 @@ def compare(summary: dict, spec: dict, record: dict | None = None) -> dict:
         value = spec.get(key)
         if not value:
             continue
-        got = _best_measured(summary, rw, bs, field)
+        setup = vendor_setup(spec, key)
+        got, match = match_measured(summary, rw, bs, field, setup)
         row = {"metric": key, "label": label, "unit": unit, "spec": float(value),
                "spec_tc": spec.get("test_conditions") or {},
-               "spec_conditions": _conditions(spec, key), "measured": None, "measured_at": None,
+               "spec_conditions": _conditions(spec, key), "vendor_setup": setup,
+               "vendor_at": setup_text(setup), "measured": None, "measured_at": None,
+               "match": match if got else "not measured", "like_for_like": bool(got) and match == LIKE,
                "pct": None, "pct_std": None, "explanation": ""}
         if got:
             stat, w = got["stat"], got["workload"]
-            out = (w.get("iodepth") or 1) * (w.get("numjobs") or 1)
             row.update(measured=stat, pct=100.0 * stat["mean"] / value,
                        pct_std=100.0 * stat["std"] / value if stat.get("std") else None,
-                       measured_at=f"{got['label']} ({got['experiment']}, {out} outstanding I/O)")
+                       measured_label=got["label"], measured_workload=dict(w),
+                       measured_at=f"{got['label']} ({got['experiment']}, QD{w.get('iodepth') or 1}"
+                                   f" × {w.get('numjobs') or 1} thread(s) = {outstanding(w)} "
+                                   "outstanding I/O)")
+            here = f"QD{w.get('iodepth') or 1} × {w.get('numjobs') or 1}"
+            if match == SAME_OUTSTANDING:
+                row["match"] = f"{match} ({outstanding(w)}) as {here}"
+            elif match == NO_MATCH:
+                row["match"] = f"{match} (nearest: {here}, {outstanding(w)} outstanding I/O)"
         row["explanation"] = _explain(row, got, ceiling, unit)
         rows.append(row)
     return {"spec": spec, "model": drive_model(record or {}), "rows": rows,
@@ -120,12 +188,8 @@ def _explain(row: dict, got: dict | None, ceiling: tuple[str, float] | None, uni
     if not got:
         return "not measured in this run"
     notes = []
-    w = got["workload"]
-    out = (w.get("iodepth") or 1) * (w.get("numjobs") or 1)
-    tc = (row.get("spec_tc") or {})
-    seq = row["unit"] == "MB/s"
-    vendor_out = ((tc.get("seq_qd" if seq else "rand_qd") or 32)
-                  * (tc.get("threads") or (1 if seq else 16)))
+    out = outstanding(got["workload"])
+    vendor_out = row["vendor_setup"]["qd"] * row["vendor_setup"]["threads"]
     if out < vendor_out:
         notes.append(f"{out} I/O in flight here against about {vendor_out} in the vendor's test")
     if ceiling:

@@ -35,7 +35,7 @@ import psutil  # noqa: E402
 from PySide6.QtCore import QEvent, QObject, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from ui.panels.series import COLUMNS  # noqa: E402  (also applies the Qt refcount guard)
+from ui.window.run.series import COLUMNS  # noqa: E402  (also applies the Qt refcount guard)
 
 
 def _app() -> QApplication:
@@ -43,8 +43,8 @@ def _app() -> QApplication:
 
 
 def _window(tmp: Path):
-    from ui.settings import AppSettings
-    from ui.window import MainWindow
+    from ui.window.main_window import MainWindow
+    from ui.window.settings import AppSettings
     window = MainWindow(settings=AppSettings(tmp / "settings.ini"), runs_root=str(tmp / "runs"))
     window.resize(1560, 980)
     window.show()
@@ -110,8 +110,8 @@ def _chart_data(points: int, trials: int, noise: str) -> tuple[np.ndarray, list[
 def redraw_with_100k(points: int, steps: int, noise: str = "trials") -> dict:
     """p95 of one redraw step: append a sample, hand the buffers over, paint what changed."""
     from jobs.events import Sample
-    from ui.panels.live_charts import LiveCharts
-    from ui.panels.run_model import PlannedTrial, RunModel
+    from ui.window.run.live_charts import LiveCharts
+    from ui.window.run.run_model import PlannedTrial, RunModel
     app = _app()
     model = RunModel()
     charts = LiveCharts(model)

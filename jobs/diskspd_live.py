@@ -18,8 +18,8 @@ from pathlib import Path
 
 import psutil
 
-from app.engines.base import Interval
 from app.engines.diskspd.xml import xml_intervals
+from app.model.interval import Interval
 from app.plan import Trial
 from app.units import MB
 
@@ -112,7 +112,7 @@ class DiskSpdLive:
         if before is None or after is None:
             return []
         dt = now - then
-        values = []
+        values = {}
         for kind in ("read", "write"):
             n = max(0, getattr(after, f"{kind}_count") - getattr(before, f"{kind}_count"))
             b = max(0, getattr(after, f"{kind}_bytes") - getattr(before, f"{kind}_bytes"))
@@ -120,8 +120,10 @@ class DiskSpdLive:
             lat = None
             if n and busy is not None:
                 lat = max(0, busy - getattr(before, f"{kind}_time")) / n * 1000.0  # ms -> µs
-            values += [b / dt / MB, n / dt, lat]
-        return [Interval(now, dt, *values)]
+            values.update({f"{kind}_MBps": b / dt / MB, f"{kind}_iops": n / dt, f"{kind}_lat_us": lat})
+        return [Interval(end_epoch_s=now, duration_s=dt, **values)]
+
+    replaces_live_series = True
 
     def final_intervals(self, text: str) -> list[Interval] | None:
         """DiskSpd's ``-D`` series from the XML, ending now (the process has just exited)."""

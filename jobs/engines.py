@@ -23,6 +23,7 @@ from app.engines.fio import FioEngine
 from app.engines.fio import parse_version as fio_version
 from app.engines.fio import version_argv as fio_version_argv
 from jobs.diskspd_live import CounterLive, event_stop
+from jobs.process import NO_WINDOW
 
 PROBE_TIMEOUT_S = 15
 
@@ -31,7 +32,7 @@ def _probe(argv: list[str], engine: str) -> subprocess.CompletedProcess:
     """Run a version probe, bounded; a candidate that does not start is "not found"."""
     try:
         return subprocess.run(argv, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL)
+                              stdin=subprocess.DEVNULL, creationflags=NO_WINDOW)
     except (OSError, subprocess.TimeoutExpired) as exc:
         label = "fio" if engine == "fio" else "DiskSpd"
         raise EngineNotFound(f"{label} at {argv[0]} does not run ({exc}); "

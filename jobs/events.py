@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.model.interval import Sample
 from app.model.status import RunStatus
 
 
@@ -39,25 +40,6 @@ class TrialStarted:
     argv: tuple[str, ...]
     t_s: float              # run time at which the trial started
     expected_s: float       # runtime + ramp, for progress and ETA
-
-
-@dataclass(frozen=True)
-class Sample:
-    """One live interval. Rates are per interval (not fio's running averages); MB/s = 10^6 B/s;
-    latency is the interval's mean total latency in µs (None: no I/O completed)."""
-
-    trial: int
-    t_s: float
-    read_MBps: float
-    read_iops: float
-    read_lat_us: float | None
-    write_MBps: float
-    write_iops: float
-    write_lat_us: float | None
-    temperature_c: float | None = None
-
-    def row(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,10 @@ def _die_with_parent_hook():
 _PREEXEC = _die_with_parent_hook()
 
 
+#: Windows: start a console program (fio, DiskSpd, smartctl) without opening a console window.
+NO_WINDOW = getattr(subprocess, "CREATE_NO_WINDOW", 0)
+
+
 class EngineProcess:
     def __init__(self, argv: list[str], graceful_stop: Callable[[], None] | None = None,
                  cwd: Path | None = None, stdout_path: Path | None = None,
@@ -74,7 +78,9 @@ class EngineProcess:
         self._text: queue.Queue[str] = queue.Queue()
         kwargs: dict = {}
         if sys.platform.startswith("win"):
-            kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
+            # its own group (Ctrl+Break reaches it alone) and no console window flashing up
+            # from the windowed build, which has no console for it to share
+            kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP | NO_WINDOW
         else:
             kwargs["start_new_session"] = True
             kwargs["preexec_fn"] = _PREEXEC

@@ -22,7 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from app.engines.base import Engine
-from app.model.status import RunStatus, TrialStatus
+from app.model.interval import Interval
+from app.model.status import JobStatus, RunStatus, TrialStatus
 from app.paths import FileSwapped, OwnedFolder
 from app.plan import RunPlan, Trial
 from app.store import RunStore, utc_now
@@ -91,6 +92,10 @@ class TrialRunner:
                         raise _Cancelled
                     self.owner.verify(test_file)
                     yield from self._run_trial(trial, test_file)
+                    reason = None if trial.warmup else exp.stop_early(self._iops_so_far(exp.id))
+                    if reason:
+                        yield LogMessage(f"{exp.id}: {reason}; its remaining trials are not needed")
+                        break
                 self.owner.verify(test_file)
                 self.owner.remove(test_file)
         except _Cancelled:
@@ -124,9 +129,16 @@ class TrialRunner:
         yield RunFinished(status, str(self.store.dir), copy.deepcopy(summary), error)
 
     # -- steps ------------------------------------------------------------------------------
+    def _iops_so_far(self, eid: str) -> list[float | None]:
+        """Total IOPS of the experiment's measured trials so far, in run order (None: failed)."""
+        return [((t.get("measurement") or {}).get("total") or {}).get("iops")
+                for t in self.store.record["trials"] if t["experiment"] == eid and not t["warmup"]]
+
     def _prepare(self, exp, trials: list[Trial], test_file: Path) -> Iterator[Event]:
-        if not any(t.workload.reads for t in trials):
-            return  # write-only: fio lays the file out; a pre-fill would skew e.g. the SLC test
+        for _ in range(exp.prefill_passes()):  # none for write-only: fio lays the file out
+            yield from self._prepare_pass(exp, test_file)
+
+    def _prepare_pass(self, exp, test_file: Path) -> Iterator[Event]:
         argv = self.engine.prepare_argv(test_file, exp.size, self._trigger(test_file), exp.direct)
         if argv is None:
             return  # the engine fills the file itself
@@ -158,8 +170,7 @@ class TrialRunner:
         proc = self._start(argv, test_file, stdout_path, stderr_path)
         # An engine without live output (DiskSpd) is charted from OS disk counters while it
         # runs; its own per-second series replaces them once the trial is over.
-        final = getattr(live, "final_intervals", None)
-        samples, problem = TrialSamples(self.store, replaceable=final is not None), None
+        samples, problem = TrialSamples(self.store, replaceable=live.replaces_live_series), None
         try:
             while True:
                 exited = proc.poll() is not None
@@ -180,7 +191,7 @@ class TrialRunner:
             samples.add(sample)
             yield sample
         self._proc = None
-        replacement = final(proc.stdout_bytes.decode("utf-8", errors="replace")) if final else None
+        replacement = live.final_intervals(proc.stdout_bytes.decode("utf-8", errors="replace"))
         if replacement:
             samples.replace([self._sample(trial, interval) for interval in replacement])
         samples = samples.finish()
@@ -222,16 +233,14 @@ class TrialRunner:
         if len(results) != 1:
             return None, f"expected one job result, got {len(results)}"
         measurement = results[0]
-        if measurement.get("status") == "failed":
+        if measurement.get("status") == JobStatus.FAILED:
             return None, measurement.get("error") or "the engine reported a failed job"
         measurement["workload"] = {**trial.workload.to_json(), "runtime_s": trial.runtime_s}
         return measurement, None
 
-    def _sample(self, trial: Trial, interval) -> Sample:
+    def _sample(self, trial: Trial, interval: Interval) -> Sample:
         t_s = round((interval.end_epoch_s or time.time()) - self.t0, 3)
-        return Sample(trial.index, t_s, interval.read_MBps, interval.read_iops,
-                      interval.read_lat_us, interval.write_MBps, interval.write_iops,
-                      interval.write_lat_us, self.monitor.temperature_at(t_s))
+        return interval.at(trial.index, t_s, self.monitor.temperature_at(t_s))
 
     def _start(self, argv: list[str], test_file: Path, stdout_path: Path | None = None,
                stderr_path: Path | None = None) -> EngineProcess:

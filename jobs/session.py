@@ -41,7 +41,7 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
                 command_line: list[str] | None = None, engine_path: str | None = None,
                 watchdog_grace_s: float = 30.0, engine: str | None = None,
                 cancel: threading.Event | None = None, remove_leftovers: bool = False,
-                wait_for_folder_s: float = 0.0) -> RunSession:
+                wait_for_folder_s: float = 0.0, allow_media: tuple[str, ...] = ()) -> RunSession:
     """Raises ParamError, TargetRefused (FolderInUse) or EngineNotFound before writing anything
     but, once every argument is valid, the lock in the target's data folder (released again).
 
@@ -51,7 +51,7 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
     cancel = cancel or threading.Event()
     experiments = experiments_from_settings(names, settings)
     check_runs_root(runs_root)  # a runs folder that cannot be made: refused, nothing written
-    checked = check_target(target, max(e.size for e in experiments))
+    checked = check_target(target, max(e.size for e in experiments), allow_media)
     engine = locate_engine(engine, engine_path)
     plan = plan_run(experiments, seed)
     run_id = new_run_id()
@@ -79,7 +79,8 @@ def _start_session(plan, experiments, checked, owner, engine, runs_root, command
         "seed": plan.seed,
         "target": {"folder": str(checked.folder), "requested": checked.requested,
                    "data_dir": str(checked.data_dir), "fs_type": checked.fs_type,
-                   "free_bytes": checked.free_bytes, "total_bytes": checked.total_bytes},
+                   "free_bytes": checked.free_bytes, "total_bytes": checked.total_bytes,
+                   "medium": checked.medium.to_json() if checked.medium else None},
         "drive": drive,
         "vendor_spec": vendor.spec_at_run_start(drive),  # the user's own spec for this model
         "temperature": {"source": source.name if source else None,

@@ -23,7 +23,7 @@ from app.params import ParamError
 from app.paths import TargetRefused
 from app.plan import RunPlan
 from jobs.events import RunFinished
-from jobs.session import RunSession
+from jobs.session import RunCancelledEarly, RunSession
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +43,11 @@ class RunRefused:
     """prepare_run refused before writing anything; ``message`` is one plain sentence."""
 
     message: str
-    kind: str           # parameters | target | engine | error
+    kind: str           # parameters | target | engine | cancelled | error
 
 
-_REFUSALS = ((ParamError, "parameters"), (TargetRefused, "target"), (EngineNotFound, "engine"))
+_REFUSALS = ((ParamError, "parameters"), (TargetRefused, "target"), (EngineNotFound, "engine"),
+             (RunCancelledEarly, "cancelled"))  # a cancel before the run folder: not an error
 
 
 class RunWorker(QThread):

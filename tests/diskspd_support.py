@@ -5,9 +5,9 @@ import sys
 
 import pytest
 
+from app.model.workload import Workload
 from app.plan import Trial
 from app.units import GiB
-from app.workloads import Workload
 
 from conftest import FIXTURES
 

@@ -10,23 +10,36 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
-from ui.settings import AppSettings  # noqa: E402
-from ui.window import MainWindow  # noqa: E402
+from ui.window.main_window import MainWindow  # noqa: E402
+from ui.window.settings import AppSettings  # noqa: E402
+
+DESKTOP = (1560, 980)     # a desktop-sized window: every pane side by side (ui/window/layout.py)
+
+
+def settle(qtbot, ms: int = 30) -> None:
+    """Let resizes, the deferred split-or-tabs decisions and the layout run."""
+    qtbot.wait(ms)
 
 
 @pytest.fixture
 def make_window(qtbot, tmp_path):
-    """Windows sharing one settings file and the runs folder in tmp_path. At the end a run still
-    going is cancelled (bounded) before Qt tears the window down, and an open engine dialog is
-    closed."""
+    """Windows sharing one settings file and the runs folder in tmp_path, DESKTOP-sized unless
+    ``size`` says otherwise (the offscreen screen is 800x600, smaller than any laptop). At the
+    end a run still going is cancelled (bounded) before Qt tears the window down, and an open
+    engine dialog is closed."""
     made = []
 
-    def make(engine_path=None):
+    def make(engine_path=None, size=DESKTOP):
         window = MainWindow(settings=AppSettings(tmp_path / "settings.ini"),
                             engine_path=engine_path, runs_root=str(tmp_path / "runs"))
         window.confirm_close = lambda: True
+        window.open_url = lambda _url: True   # never start the system's file manager
+        window.report_bar.open_url = window.runs_browser.open_url = window.open_url
         qtbot.addWidget(window)
         window.show()
+        if size:
+            window.resize(*size)
+        settle(qtbot)
         made.append(window)
         return window
 

@@ -44,7 +44,7 @@ def test_ruff_is_clean():
 def test_app_runner_and_process_load_no_qt():
     modules = [m.name for m in pkgutil.walk_packages(app.__path__, prefix="app.")]
     code = ("import sys\n" + "".join(f"import {m}\n" for m in modules)
-            + "import jobs.runner, jobs.process, jobs.session, ui.cli\n"
+            + "import jobs.runner, jobs.process, jobs.session, ui.cli.run_cmd\n"
             + "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph')]\n"
             + "print(','.join(bad)); sys.exit(1 if bad else 0)\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)

@@ -1,1 +1,2 @@
-"""User interfaces: the command line (ui/cli.py) and the desktop window (PySide6 + pyqtgraph)."""
+"""User interfaces: the command line (ui/cli/) and the desktop window (ui/window/: PySide6 +
+pyqtgraph). ui/render/ draws figures for both."""

@@ -5,19 +5,17 @@ Two promises of the command line are kept here, for every subcommand at once:
   'µs', '±', '°C' or a non-ASCII path would raise UnicodeEncodeError in the middle of a run.
   stdout and stderr are switched once, at start, to an error handler that writes such characters
   as ``\\xb5``-style escapes (and undecodable file-name bytes back as they were);
-- no Python traceback reaches the terminal: whatever escapes ui/cli.py becomes one line on
-  stderr (exit 2 for bad input, 1 otherwise), and the traceback goes to a file in the per-user
-  log folder (platformdirs), or in the temp folder when that cannot be written.
+- no Python traceback reaches the terminal: whatever escapes ui/cli/ becomes one line on
+  stderr (exit 2 for bad input, 1 otherwise), and the traceback goes to the rotating log in the
+  per-user log folder (ui/log_file.py), or to a new file in the temp folder when that cannot be
+  written.
 """
 from __future__ import annotations
 
 import codecs
 import logging
 import sys
-import tempfile
 import threading
-import traceback
-from datetime import UTC, datetime
 from pathlib import Path
 
 PROG = "ssd-profiler"
@@ -64,7 +62,9 @@ class OneLineFormatter(logging.Formatter):
         if exc is not None:
             from app.params import one_line
             what = one_line(f"{type(exc).__name__}: {exc}", 200)
-            line += f" ({what}; details in {_write_log(exc)})"
+            # the same record reaches the rotating log through its own handler
+            from ui import log_file
+            line += f" ({what}; details in {log_file.log_path() or _write_log(exc)})"
         return line
 
 
@@ -76,11 +76,14 @@ def _thread_crashed(args: threading.ExceptHookArgs) -> None:
 
 
 def cli_guards() -> None:
-    """Logging and thread errors as one line each on the command line (ui/cli.py's own
+    """Logging and thread errors as one line each on the command line (ui/cli/run_cmd.py's own
     basicConfig then finds the handler in place and adds none)."""
     handler = logging.StreamHandler()
+    handler.setLevel(logging.WARNING)
     handler.setFormatter(OneLineFormatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
+    from ui import log_file
+    log_file.install()
     threading.excepthook = _thread_crashed
 
 
@@ -88,11 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     safe_streams()
     args = sys.argv[1:] if argv is None else argv
     if not args:
-        from ui.app import run_window  # Qt is imported only when the window is wanted
+        from ui.window.app import run_window  # Qt is imported only when the window is wanted
         return run_window()
     cli_guards()
     try:
-        from ui.cli import main as cli_main
+        from ui.cli.run_cmd import main as cli_main
         return cli_main(args)
     except KeyboardInterrupt:
         _say("cancelled")
@@ -121,7 +124,7 @@ def report_unexpected(exc: BaseException) -> int:
 
 
 def _is_bad_input(exc: BaseException) -> bool:
-    """Refusals of what the user gave that ui/cli.py did not catch itself."""
+    """Refusals of what the user gave that ui/cli/ did not catch itself."""
     from app.params import ParamError
     from app.paths import TargetRefused
     from app.units import UnitError
@@ -145,32 +148,9 @@ def _silence_stdout() -> None:
 
 
 def _write_log(exc: BaseException) -> Path | None:
-    """The traceback in a new file (never overwriting one): the per-user log folder first, the
-    temp folder when that cannot be written (a read-only home). None if neither works."""
-    text = "".join(traceback.format_exception(exc))
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    for folder in _log_folders():
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", errors="backslashreplace",
-                                                 dir=folder, prefix=f"{PROG}-error-{stamp}-",
-                                                 suffix=".log", delete=False)
-            with handle:
-                handle.write(f"{PROG} {' '.join(sys.argv[1:])}\n{text}")
-            return Path(handle.name)
-        except (OSError, ValueError):
-            continue
-    return None
-
-
-def _log_folders() -> list[Path]:
-    folders = []
-    try:
-        import platformdirs
-        folders.append(Path(platformdirs.user_log_dir(PROG, appauthor=False)))
-    except Exception:  # noqa: BLE001 - no home, odd environment: the temp folder still works
-        pass
-    return folders + [Path(tempfile.gettempdir())]
+    """The traceback in the rotating log (ui/log_file.py); the file that holds it."""
+    from ui import log_file
+    return log_file.record_exception(exc)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import psutil
 
+from app.paths.medium import classify
+
 log = logging.getLogger(__name__)
 
 _PSEUDO_FS = {"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "securityfs", "pstore",
@@ -98,18 +100,40 @@ def list_volumes(show_serial: bool = False) -> list[dict]:
 
 
 def volume_for(path: str | os.PathLike, show_serial: bool = False) -> dict | None:
-    """The volume holding ``path`` (its longest matching mount point)."""
+    """The volume holding ``path``, with its ``medium`` (app/paths/medium.py). The mount is the
+    kernel's answer (device number), so a folder on a tmpfs, overlay or network mount is never
+    attributed to the disk of a mount above it; such a mount, which the volume list leaves out,
+    comes back as a volume without a drive identity. Elsewhere: the longest mount point."""
     here = Path(os.path.abspath(path))
     while not here.exists() and here != here.parent:
         here = here.parent
     real = os.path.realpath(here)
+    medium = classify(real)
+    volumes = list_volumes(show_serial)
+    if medium.mount_point is not None:
+        best = next((v for v in volumes if v["mountpoint"] == medium.mount_point), None)
+        if best is None or medium.kind in ("ram", "network", "fuse", "overlay"):
+            best = _bare_volume(medium)
+        return {**best, "medium": medium.to_json()}
     best = None
-    for volume in list_volumes(show_serial):
+    for volume in volumes:
         mount = volume["mountpoint"]
         inside = real == mount or real.startswith(mount.rstrip(os.sep) + os.sep)
         if inside and (best is None or len(mount) > len(best["mountpoint"])):
             best = volume
-    return best
+    return {**best, "medium": medium.to_json()} if best else None
+
+
+def _bare_volume(medium) -> dict:
+    """A mount that is not a drive the app can identify (RAM, network, FUSE, overlay)."""
+    try:
+        usage = psutil.disk_usage(medium.mount_point)
+        total, free = usage.total, usage.free
+    except OSError:
+        total = free = None
+    return {"mountpoint": medium.mount_point, "device": medium.source, "fstype": medium.fs_type,
+            "total_bytes": total, "free_bytes": free, **{k: None for k in IDENTITY_KEYS},
+            "stack": list(medium.stack), "identity_note": f"not a drive: the folder {medium.note}"}
 
 
 def temperature_source(volume: dict, smartctl: str = "smartctl", sysfs_root: str = "/sys"):
@@ -146,7 +170,7 @@ def drives_report(show_serial: bool = False, smartctl: str = "smartctl", sysfs_r
         key = volume.get("disk") or volume["device"]
         if key not in by_disk:
             by_disk[key] = _temperature_fields(volume, smartctl, sysfs_root)
-        report.append({**volume, **by_disk[key]})
+        report.append({**volume, **by_disk[key], "medium": classify(volume["mountpoint"]).to_json()})
     return report
 
 

@@ -27,6 +27,20 @@ from app.drive.smart_parse import (  # noqa: F401 (re-exported: the module calle
 )
 
 TIMEOUT_S = 20.0
+#: Where OSes put smartctl off a regular user's PATH (Debian: /usr/sbin, which only root's has).
+SBIN_DIRS = ("/usr/sbin", "/sbin", "/usr/local/sbin", "/opt/homebrew/sbin")
+
+
+def find_smartctl(smartctl: str = "smartctl") -> str | None:
+    """smartctl on PATH, else in the sbin folders; an explicit path is taken as it is."""
+    found = shutil.which(smartctl)
+    if found or os.sep in smartctl:
+        return found
+    for folder in SBIN_DIRS:
+        found = shutil.which(smartctl, path=folder)
+        if found:
+            return found
+    return None
 
 
 # -- running smartctl ---------------------------------------------------------------------------
@@ -57,7 +71,7 @@ def read_smart(device: str, args: tuple[str, ...] = ("-j", "-A"), smartctl: str 
     """``smartctl ARGS [-d TYPE] DEVICE`` parsed: (normalized dict | None, reason). The reason is
     "" when data came back, else one line (not installed, not permitted, unsupported device type,
     USB bridge, timeout) built from the exit bits and smartctl's messages."""
-    exe = shutil.which(smartctl)
+    exe = find_smartctl(smartctl)
     if exe is None:
         return None, f"smartctl not found ({smartctl}): install smartmontools"
     argv = [exe, *args, *(["-d", device_type] if device_type else []), device]
@@ -75,8 +89,11 @@ def explain(parsed: dict, device: str, stderr: str = "") -> str:
     text = " ".join([*parsed["messages"], stderr]).strip()
     low = text.lower()
     if "permission denied" in low or "operation not permitted" in low or "error=5" in low:
-        who = "admin rights" if sys.platform == "win32" else "root (or CAP_SYS_ADMIN/CAP_SYS_RAWIO)"
-        return f"not permitted: smartctl needs {who} to read {device}"
+        if sys.platform == "win32":
+            return (f"not permitted: SMART of {device} needs administrator rights (run the app as "
+                    "administrator once); the drive's temperature may still come from the OS")
+        return (f"not permitted: SMART of {device} needs root; `sudo smartctl -a {device}` reads it "
+                "(the temperature still comes from hwmon where the kernel has a sensor)")
     if "usb bridge" in low:
         return f"USB bridge: SMART commands do not pass through to {device} ({text})"
     if "unable to detect device type" in low:
@@ -110,7 +127,7 @@ def snapshot(device: str, smartctl: str = "smartctl", device_type: str | None = 
 def _pysmart(device: str, smartctl: str, device_type: str | None, timeout: float) -> tuple[dict | None, str]:
     """pySMART, imported lazily: its import sets LANG=C for the whole process, so LANG is put
     back at once; its child processes get the C locale through our bounded ``_exec`` instead."""
-    exe = shutil.which(smartctl)
+    exe = find_smartctl(smartctl)
     if exe is None:
         return None, "pySMART not used: smartctl not found"
     saved = os.environ.get("LANG")
@@ -126,7 +143,12 @@ def _pysmart(device: str, smartctl: str, device_type: str | None, timeout: float
             os.environ["LANG"] = saved
 
     class Bounded(Smartctl):
-        def _exec(self, cmd):  # pySMART's Popen has no timeout, may flash a console, uses chardet
+        """pySMART's documented query, ``generic_call(params, pass_options)``, run through our
+        bounded ``run_tool``: its own Popen has no timeout, may flash a console window and
+        decodes with chardet. Same argv as pySMART builds (never sudo: the app asks for none)."""
+
+        def generic_call(self, params, pass_options=False):
+            cmd = [self.smartctl_path, *(self.options if pass_options else []), *params]
             rc, raw, _ = run_tool(cmd, timeout, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
             return (decode(raw).splitlines(), rc) if rc is not None else ([], 1)
 

@@ -9,39 +9,29 @@ the parsers can be tested on fixture text without a machine that has the engine.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-if TYPE_CHECKING:  # only for annotations: the live parsers that need Interval stay light to import
+from app.model.interval import Interval
+
+if TYPE_CHECKING:  # only for annotations: the live parsers stay light to import
     from app.plan import Trial
-
-
-@dataclass(frozen=True)
-class Interval:
-    """One live interval, summed over the jobs of a trial. Latency is mean *total* latency (µs)
-    when the engine reports it (fio ``lat_ns``), else completion latency (fio) or the OS's mean
-    service time (DiskSpd's live counters); None when no I/O completed."""
-
-    end_epoch_s: float | None
-    duration_s: float
-    read_MBps: float
-    read_iops: float
-    read_lat_us: float | None
-    write_MBps: float
-    write_iops: float
-    write_lat_us: float | None
 
 
 @runtime_checkable
 class LiveAdapter(Protocol):
     """Live values of one trial. ``feed`` is called at least every 0.2 s with the stdout text that
     arrived since the last call (possibly empty, so an engine that prints nothing can sample a
-    clock). An adapter may also have ``final_intervals(stdout_text) -> list[Interval] | None``,
-    whose series then replaces the live one in samples.csv (DiskSpd's ``-D`` series); a Protocol
-    cannot say "optional", so the runner looks it up with ``getattr``."""
+    clock). When the trial has ended, ``final_intervals`` gets the whole stdout and may return a
+    series that replaces the live one in samples.csv (DiskSpd's ``-D`` series, exact where the
+    live one came from OS counters); ``replaces_live_series`` says beforehand whether it will, so
+    live samples are kept apart until then."""
+
+    replaces_live_series: bool
 
     def feed(self, text: str) -> list[Interval]: ...
+
+    def final_intervals(self, text: str) -> list[Interval] | None: ...
 
 
 @runtime_checkable

@@ -18,10 +18,10 @@ from typing import ClassVar
 
 from app import analysis
 from app.figures import Figure, main_side, mean
+from app.model.workload import Workload
 from app.params import ParamError, fields_of, param, validate
 from app.tables import Table, generic_table
-from app.units import GiB, KiB, MiB, format_size
-from app.workloads import Workload
+from app.units import GiB, KiB, MiB, format_size, human_bytes
 
 POW2_BS = tuple(KiB * 2**i for i in range(2, 11))  # 4 KiB .. 1 MiB
 SIZE_MIN, SIZE_MAX = 16 * MiB, 16 * 1024 * GiB
@@ -72,6 +72,25 @@ class Experiment:
         """The workloads one repetition round runs, in plan order (app/plan.py repeats them)."""
         raise NotImplementedError
 
+    def fills_test_file(self) -> bool:
+        """True when the run writes the test file once before the first trial: a workload reads
+        it (reading never-written blocks measures nothing). A write-only experiment (slc-cache)
+        gets no pre-fill: its measured writes create the file (a pre-fill would fill the SLC
+        cache before the measurement). The same rule as jobs/runner.py and jobs/dry_run.py."""
+        return any(w.reads for w in self.workloads())
+
+    def prefill_passes(self) -> int:
+        """How often the test file is written end to end before the first trial: once when a
+        workload reads it (:meth:`fills_test_file`), never for write-only experiments; the
+        steady-state experiment preconditions with two passes (SNIA: twice the capacity)."""
+        return 1 if self.fills_test_file() else 0
+
+    def stop_early(self, iops: list[float | None]) -> str | None:
+        """Asked by the runner after each measured trial of this experiment, with the total IOPS
+        of its measured trials so far, in run order: a sentence when the remaining trials are not
+        needed (steady state reached), else None. Most experiments run every planned trial."""
+        return None
+
     # -- results: from the run record, see the module docstring --------------------------------
 
     @classmethod
@@ -108,6 +127,26 @@ def spread_findings(rows: list[dict]) -> dict:
         spread[r["label"]] = analysis.tail_spread(
             {k: mean(v) for k, v in (side.get("lat_us") or {}).items()})
     return {"tail_spread": spread}
+
+
+def prefill_note(experiments) -> str:
+    """What a run writes before measuring, in words true for these experiments, e.g. 'the test
+    file of zero-queue is written once before its first trial (largest 1 GiB); slc-cache: no
+    pre-fill, its measured writes create its test file'."""
+    filled = [e for e in experiments if e.prefill_passes() == 1]
+    twice = [e for e in experiments if e.prefill_passes() > 1]
+    bare = [e.id for e in experiments if not e.prefill_passes()]
+    parts = []
+    if filled:
+        parts.append(f"the test file of {', '.join(e.id for e in filled)} is written once before "
+                     f"its first trial (largest {human_bytes(max(e.size for e in filled))})")
+    if twice:
+        parts.append(f"{', '.join(e.id for e in twice)}: the test file is written end to end "
+                     f"twice first (preconditioning, {human_bytes(max(e.size for e in twice))} each)")
+    if bare:
+        parts.append(f"{', '.join(bare)}: no pre-fill, the measured writes create "
+                     f"{'its' if len(bare) == 1 else 'their'} test file")
+    return "; ".join(parts)
 
 
 def ratio_text(x: float | None) -> str:

@@ -11,7 +11,24 @@ from typing import ClassVar
 from app import analysis
 from app.experiments.base import DIRECTIONS, POW2_BS, Experiment
 from app.experiments.registry import register
-from app.figures import Axis, Figure, Marker, fmt, kib_ticks, lat_axis_label, lat_stat, mean, series_from
+from app.figures import (
+    NEUTRAL,
+    OTHER,
+    Axis,
+    Figure,
+    Marker,
+    direction_color,
+    fmt,
+    kib_ticks,
+    lat_axis_label,
+    lat_stat,
+    lat_unit,
+    mean,
+    scaled,
+    series_from,
+)
+from app.io_counts import p99_warnings
+from app.model.workload import Workload
 from app.params import param
 from app.tables import (
     IOPS,
@@ -27,7 +44,6 @@ from app.tables import (
     workload_table,
 )
 from app.units import MiB
-from app.workloads import Workload
 
 PATTERNS = (("random", True), ("sequential", False))
 
@@ -90,6 +106,7 @@ class BlockSize(Experiment):
         """IOPS and MB/s on twin axes per pattern (crossover marked), then latency vs block size."""
         rows, found = part["workloads"], (part.get("findings") or {}).get("crossover") or {}
         figures, lat_series, ticks = [], [], []
+        unit, factor = lat_unit([lat_stat(r, s) for r in rows for s in ("mean", "p99")])
         for p, (pattern, is_random) in enumerate(PATTERNS):
             mine = _pattern_rows(rows, is_random)
             if not mine:
@@ -99,8 +116,8 @@ class BlockSize(Experiment):
             figures.append(_throughput(pattern, mine, kib, found.get(pattern) or {}))
             for stat, label, dash in (("mean", "mean", False), ("p99", "p99", True)):
                 s = series_from(f"{pattern} {label}",
-                                [(k, lat_stat(r, stat)) for k, r in zip(kib, mine)],
-                                color=p, dash=dash)
+                                [(k, scaled(lat_stat(r, stat), factor)) for k, r in zip(kib, mine)],
+                                color=OTHER[p], dash=dash)
                 if s:
                     lat_series.append(s)
         if lat_series:
@@ -108,7 +125,9 @@ class BlockSize(Experiment):
                 id="block-size-latency", experiment=cls.id,
                 title="Block-size sweep: latency against block size",
                 x_axis=Axis("Block size (KiB, log2 scale)", kib_ticks(ticks), include_zero=False),
-                y_axis=Axis(lat_axis_label(kind)), series=tuple(lat_series), log2_x=True))
+                y_axis=Axis(lat_axis_label(kind, unit=unit)), series=tuple(lat_series), log2_x=True,
+                caption="Means over the repetitions, error bars ± one sample std; solid: mean, "
+                        "dashed: p99."))
         return figures
 
     @classmethod
@@ -127,16 +146,17 @@ class BlockSize(Experiment):
             out.append(f"{text}; peak {fmt(c.get('peak_iops'))} IOPS and "
                        f"{fmt(c.get('peak_MBps'))} MB/s; MB/s reaches 90 % of its peak at "
                        f"{saturated} KiB.")
-        return out
+        return out + p99_warnings(record, cls.id, part["workloads"])
 
 
 def _throughput(pattern: str, mine: list[dict], kib: list[float], cross: dict) -> Figure:
     """IOPS (left) and MB/s (right) of one pattern, the crossover as a vertical line."""
     direction = "write" if all(r["read"] is None for r in mine) else "read"
     series = [s for s in (
-        series_from("IOPS", [(k, r["total_iops"]) for k, r in zip(kib, mine)], color=0),
+        series_from("IOPS", [(k, r["total_iops"]) for k, r in zip(kib, mine)],
+                    color=direction_color(direction)),
         series_from("MB/s", [(k, r["total_MBps"]) for k, r in zip(kib, mine)], axis="right",
-                    color=1, dash=True)) if s]
+                    color=NEUTRAL, dash=True)) if s]
     markers, caption = [], cross.get("note") or ""
     if cross.get("crossover_bs_bytes"):
         x = cross["crossover_bs_bytes"] / 1024
@@ -150,5 +170,5 @@ def _throughput(pattern: str, mine: list[dict], kib: list[float], cross: dict) -
         id=f"block-size-throughput-{pattern}", experiment=BlockSize.id,
         title=f"Block-size sweep, {pattern} {direction}, QD{qd}: IOPS and MB/s",
         x_axis=Axis("Block size (KiB, log2 scale)", kib_ticks(kib), include_zero=False),
-        y_axis=Axis("Throughput (IOPS)"), y2_axis=Axis("Bandwidth (MB/s, 10^6 B/s)"),
+        y_axis=Axis("Throughput (IOPS)"), y2_axis=Axis("Bandwidth (MB/s)"),
         series=tuple(series), markers=tuple(markers), log2_x=True, caption=caption)

@@ -14,17 +14,24 @@ from app import analysis
 from app.experiments.base import Experiment
 from app.experiments.registry import register
 from app.figures import (
+    NEUTRAL,
     Axis,
     Figure,
     Marker,
     Series,
+    direction_color,
+    direction_of,
     fmt,
     lat_axis_label,
     lat_stat,
+    lat_unit,
     mean,
     outstanding,
+    scaled,
     series_from,
 )
+from app.io_counts import p99_warnings
+from app.model.workload import Workload
 from app.params import param
 from app.tables import (
     IOPS,
@@ -40,7 +47,6 @@ from app.tables import (
     workload_table,
 )
 from app.units import KiB, MiB
-from app.workloads import Workload
 
 
 @register
@@ -67,7 +73,7 @@ class QueueDepth(Experiment):
 
     @classmethod
     def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
-        points = [{"level": r["workload"]["iodepth"] * r["workload"]["numjobs"],
+        points = [{"level": outstanding(r),
                    "iops": mean(r["total_iops"]), "lat_us": mean(lat_stat(r, "mean"))}
                   for r in rows]
         return {"knee": analysis.knee(points), "littles_law": analysis.littles_law(points)}
@@ -90,28 +96,34 @@ class QueueDepth(Experiment):
         """Throughput against latency (points labelled by QD, knee and 90 %-of-peak marked),
         then IOPS and latency against queue depth."""
         rows = sorted(part["workloads"], key=outstanding)
-        knee = (part.get("findings") or {}).get("knee") or {}
+        knee = dict((part.get("findings") or {}).get("knee") or {})
         levels = [outstanding(r) for r in rows]
-        lats = [lat_stat(r, "mean") for r in rows]
+        unit, factor = lat_unit([lat_stat(r, "mean") for r in rows])
+        lats = [scaled(lat_stat(r, "mean"), factor) for r in rows]
+        if knee.get("knee_lat_us") is not None:
+            knee["knee_lat_us"] *= factor
         pts = [(mean(lt), mean(r["total_iops"]), f"QD{q}") for q, lt, r in zip(levels, lats, rows)
                if mean(lt) is not None and mean(r["total_iops"]) is not None]
         w = rows[0]["workload"]
         what = f"{w['rw']} {w['bs_bytes'] // 1024} KiB"
+        tint = direction_color(direction_of(rows[0]))
         sweep = "numjobs" if any((r["workload"].get("numjobs") or 1) > 1 for r in rows) else "iodepth"
         trade = Figure(
             id="queue-depth-tradeoff", experiment=cls.id,
             title=f"Queue-depth sweep ({what}, {sweep}): throughput against latency",
-            x_axis=Axis(lat_axis_label(kind, "Mean latency")), y_axis=Axis("Throughput (IOPS)"),
+            x_axis=Axis(lat_axis_label(kind, "Mean latency", unit)),
+            y_axis=Axis("Throughput (IOPS)"),
             series=(Series("IOPS at each queue depth", tuple(p[0] for p in pts),
                            tuple(p[1] for p in pts), kind="line",
-                           point_labels=tuple(p[2] for p in pts), color=0),) if pts else (),
+                           point_labels=tuple(p[2] for p in pts), color=tint),) if pts else (),
             markers=tuple(_knee_markers(knee, pts)),
             caption=f"Peak {fmt(knee.get('peak_iops'))} IOPS at QD{knee.get('peak_level')}."
             if knee else "")
         ticks = tuple((float(q), str(q)) for q in levels)
         sweep_series = [s for s in (
-            series_from("IOPS", list(zip(levels, (r["total_iops"] for r in rows))), color=0),
-            series_from("mean latency", list(zip(levels, lats)), axis="right", color=1, dash=True))
+            series_from("IOPS", list(zip(levels, (r["total_iops"] for r in rows))), color=tint),
+            series_from("mean latency", list(zip(levels, lats)), axis="right", color=NEUTRAL,
+                        dash=True))
             if s]
         use_log = len(levels) > 1 and all(q > 0 and math.log2(q).is_integer() for q in levels)
         vs = Figure(
@@ -119,8 +131,9 @@ class QueueDepth(Experiment):
             title=f"Queue-depth sweep ({what}): IOPS and latency against queue depth",
             x_axis=Axis(f"Outstanding I/O (iodepth × numjobs{', log2 scale' if use_log else ''})",
                         ticks, include_zero=False),
-            y_axis=Axis("Throughput (IOPS)"), y2_axis=Axis(lat_axis_label(kind, "Mean latency")),
-            series=tuple(sweep_series), log2_x=use_log)
+            y_axis=Axis("Throughput (IOPS)"), y2_axis=Axis(lat_axis_label(kind, "Mean latency", unit)),
+            series=tuple(sweep_series), log2_x=use_log,
+            caption="Means over the repetitions, error bars ± one sample std.")
         return [trade, vs]
 
     @classmethod
@@ -140,7 +153,7 @@ class QueueDepth(Experiment):
                        "some levels lose time outside the device (host-side overhead)")
             out.append(f"Little's Law: measured L = IOPS × latency over outstanding I/O lies "
                        f"between {lo:.2f} and {hi:.2f}; {verdict}.")
-        return out
+        return out + p99_warnings(record, cls.id, part["workloads"])
 
 
 def _knee_markers(knee: dict, pts: list[tuple]) -> list[Marker]:

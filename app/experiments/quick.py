@@ -9,10 +9,10 @@ from typing import ClassVar
 from app.experiments.base import DIRECTIONS, Experiment
 from app.experiments.registry import register
 from app.figures import fmt, mean
+from app.model.workload import Workload
 from app.params import param
 from app.tables import Column, Table, latency_kind, workload_table
 from app.units import KiB, MiB
-from app.workloads import Workload
 
 
 @register

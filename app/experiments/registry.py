@@ -15,14 +15,17 @@ from app.experiments.fallback import IMPORTED, ImportedResults, UnregisteredResu
 #: id -> class, in registration order (= catalog order); a live dict shared by every importer.
 CATALOG: dict[str, type[Experiment]] = {}
 #: Experiments `run all` leaves out (DESIGN §3.1: `all` = all but `quick`).
-NOT_IN_ALL = {"quick"}
+NOT_IN_ALL = {"quick", "steady-state"}  # a check, and an open-ended convergence run
 
 PRESETS: dict[str, dict[str, str]] = {
     "course": {},
     "quick": {"runtime": "5s", "repetitions": "1", "warmup": "false", "size": "256MiB"},
 }
 
-__all__ = ["CATALOG", "IMPORTED", "PRESETS", "all_ids", "expand_ids", "register",
+#: What the window and `ssd-profiler presets` call each preset.
+PRESET_TITLES = {"course": "Course defaults", "quick": "Quick (5 s trials, 1 repetition)"}
+
+__all__ = ["CATALOG", "IMPORTED", "PRESETS", "PRESET_TITLES", "all_ids", "expand_ids", "register",
            "results_for", "unregister"]
 
 

@@ -7,7 +7,22 @@ from typing import ClassVar
 
 from app.experiments.base import Experiment
 from app.experiments.registry import register
-from app.figures import Axis, Figure, fmt, lat_axis_label, lat_stat, mean, series_from
+from app.figures import (
+    NEUTRAL,
+    READ,
+    WRITE,
+    Axis,
+    Figure,
+    fmt,
+    lat_axis_label,
+    lat_stat,
+    lat_unit,
+    mean,
+    scaled,
+    series_from,
+)
+from app.io_counts import p99_warnings
+from app.model.workload import Workload
 from app.params import param
 from app.tables import (
     LABEL,
@@ -21,7 +36,6 @@ from app.tables import (
     workload_table,
 )
 from app.units import KiB, MiB
-from app.workloads import Workload
 
 
 def _side(row: dict, direction: str) -> dict:
@@ -75,15 +89,17 @@ class RwMix(Experiment):
         share = [float(r["workload"].get("rwmixread") or 0) for r in rows]
         iops = [s for s in (
             series_from("read IOPS", [(x, _side(r, "read").get("iops")) for x, r in zip(share, rows)],
-                        color=0),
+                        color=READ),
             series_from("write IOPS", [(x, _side(r, "write").get("iops"))
-                                       for x, r in zip(share, rows)], color=1),
-            series_from("total IOPS", [(x, r["total_iops"]) for x, r in zip(share, rows)], color=2,
-                        dash=True)) if s]
+                                       for x, r in zip(share, rows)], color=WRITE),
+            series_from("total IOPS", [(x, r["total_iops"]) for x, r in zip(share, rows)],
+                        color=NEUTRAL, dash=True)) if s]
         lat = []
-        for d, color in (("read", 0), ("write", 1)):
+        unit, factor = lat_unit([lat_stat(r, s, d) for r in rows for s in ("mean", "p99")
+                                 for d in ("read", "write")])
+        for d, color in (("read", READ), ("write", WRITE)):
             for stat, dash in (("mean", False), ("p99", True)):
-                s = series_from(f"{d} {stat}", [(x, lat_stat(r, stat, d))
+                s = series_from(f"{d} {stat}", [(x, scaled(lat_stat(r, stat, d), factor))
                                                 for x, r in zip(share, rows)], color=color, dash=dash)
                 if s:
                     lat.append(s)
@@ -97,7 +113,9 @@ class RwMix(Experiment):
                        y_axis=Axis("Throughput (IOPS)"), series=tuple(iops)),
                 Figure(id="rw-mix-latency", experiment=cls.id,
                        title=f"Read/write mix ({what}): latency per direction", x_axis=x_axis,
-                       y_axis=Axis(lat_axis_label(kind)), series=tuple(lat))]
+                       y_axis=Axis(lat_axis_label(kind, unit=unit)), series=tuple(lat),
+                       caption="Means over the repetitions, error bars ± one sample std; solid: "
+                               "mean, dashed: p99.")]
 
     @classmethod
     def sentences(cls, part: dict, record: dict) -> list[str]:
@@ -111,4 +129,4 @@ class RwMix(Experiment):
             if read and write:
                 text += f" (writes {write / read:.2f}× reads)"
             out.append(text + ".")
-        return out
+        return out + p99_warnings(record, cls.id, part["workloads"])

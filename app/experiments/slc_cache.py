@@ -3,6 +3,10 @@
 The finding comes from the live per-interval samples, not from the trial's final average (which
 blends the fast and the slow phase): GB written before the drop, MB/s before and after.
 
+No pre-fill: the test file is created by the measured writes themselves (a pre-fill or a
+warm-up would fill the cache before it is measured), so the plan writes nothing before the trial
+(:meth:`app.experiments.base.Experiment.fills_test_file`).
+
 Time convention: a sample is stamped at the end of its interval, so a trial starts one interval
 before its first sample; findings and figures both use it, so the marker sits on the curve.
 """
@@ -14,7 +18,21 @@ from typing import ClassVar
 from app import analysis
 from app.experiments.base import SIZE_MAX, SIZE_MIN, Experiment
 from app.experiments.registry import register
-from app.figures import Axis, Figure, HLine, Marker, Series, fmt, lat_stat
+from app.figures import (
+    NEUTRAL,
+    OTHER,
+    WRITE,
+    Axis,
+    Figure,
+    HLine,
+    Marker,
+    Series,
+    fmt,
+    lat_stat,
+    size_text,
+)
+from app.io_counts import p99_warnings
+from app.model.workload import Workload
 from app.params import param
 from app.tables import (
     LABEL,
@@ -28,7 +46,6 @@ from app.tables import (
     workload_table,
 )
 from app.units import GiB, KiB, MiB
-from app.workloads import Workload
 
 
 @register
@@ -42,7 +59,8 @@ class SlcCache(Experiment):
     runtime: float = param(120.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
                            help="how long to keep writing (the time bound)")
     size: int = param(8 * GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX,
-                      help="size of the test file, rewritten in a loop (bounded by free space)")
+                      help="size of the test file: no pre-fill, the measured writes create it "
+                           "and wrap around it until the runtime ends (bounded by free space)")
     repetitions: int = param(1, kind="int", minimum=1, maximum=100,
                              help="measured trials (each one fills the cache again)")
     warmup: bool = param(False, kind="bool",
@@ -96,32 +114,36 @@ class SlcCache(Experiment):
             tag = f" (rep {f['repetition']})" if several else ""
             for key, col, drop_x in (("gb", 1, f.get("gb_before_drop")),
                                      ("time", 0, f.get("t_drop_s"))):
+                # write is vermillion in every figure; a second repetition dashed, more in others
+                tint = WRITE if i < 2 else OTHER[(i - 2) % len(OTHER)]
                 series[key].append(Series(f"write MB/s{tag}", tuple(p[col] for p in pts),
-                                          tuple(p[2] for p in pts), color=i))
+                                          tuple(p[2] for p in pts), color=tint, dash=i == 1))
                 t = [(p[col], p[3]) for p in pts if p[3] is not None]
                 if t:
                     temps[key].append(Series(f"temperature{tag}", tuple(a for a, _ in t),
-                                             tuple(b for _, b in t), axis="right", color=i,
+                                             tuple(b for _, b in t), axis="right",
+                                             color=NEUTRAL if i < 2 else tint,
                                              dash=True))
                 if f.get("drop_observed") and drop_x is not None:
                     where = f"{drop_x:.1f} GB" if key == "gb" else f"{drop_x:.0f} s"
                     who = f"rep {f['repetition']}: " if several else ""
                     markers[key].append(Marker(drop_x, None, f"{who}cache exhausted at {where}"))
         w = part["workloads"][0]["workload"]
-        what = f"{w['bs_bytes'] // 1024} KiB sequential write, QD{w['iodepth']}"
+        what = f"{size_text(w['bs_bytes'])} sequential write, QD{w['iodepth']}"
         out = []
-        for key, x_label, title in (("gb", "Data written (GB, 10^9 B)", "against data written"),
+        for key, x_label, title in (("gb", "Data written (GB)", "against data written"),
                                     ("time", "Time since the trial started (s)", "against time")):
             if not series[key]:
                 continue
             out.append(Figure(
                 id=f"slc-cache-{key}", experiment=cls.id,
                 title=f"Sustained write ({what}): MB/s {title}",
-                x_axis=Axis(x_label), y_axis=Axis("Write bandwidth (MB/s, 10^6 B/s, per interval)"),
+                x_axis=Axis(x_label), y_axis=Axis("Write bandwidth (MB/s per interval)"),
                 y2_axis=Axis("Drive temperature (°C)", include_zero=False) if temps[key] else None,
                 series=tuple(series[key] + temps[key]), markers=tuple(markers[key]),
                 hlines=tuple(_levels(found)),
-                caption="; ".join(f"rep {f['repetition']}: {f.get('note')}" for f in found)))
+                caption="; ".join(f"rep {f['repetition']}: {f.get('note')}" for f in found)
+                + ". One point per live sample interval; MB/s = 10⁶ B/s, GB = 10⁹ B."))
         return out
 
     @classmethod
@@ -135,7 +157,7 @@ class SlcCache(Experiment):
             else:
                 out.append(f"Rep {f['repetition']}: {f.get('note')} in {f.get('total_gb', 0):.2f} "
                            f"GB written; mean {fmt(f.get('MBps_before'))} MB/s.")
-        return out
+        return out + p99_warnings(record, cls.id, part["workloads"])
 
 
 def _trial_series(samples: list[dict], trial: int) -> list[tuple[float, float, float, float | None]]:
@@ -159,7 +181,7 @@ def _levels(found: list[dict]) -> list[HLine]:
     drops = [f for f in found if f.get("drop_observed")]
     tag = f" (mean of {len(drops)} reps)" if len(drops) > 1 else ""
     out = []
-    for key, name, color in (("MBps_before", "before", 4), ("MBps_after", "after", 6)):
+    for key, name, color in (("MBps_before", "before", 6), ("MBps_after", "after", 3)):
         values = [f[key] for f in drops if f.get(key) is not None]
         if values:
             level = sum(values) / len(values)
@@ -168,7 +190,7 @@ def _levels(found: list[dict]) -> list[HLine]:
         values = [f["MBps_before"] for f in found if f.get("MBps_before") is not None]
         if values:
             level = sum(values) / len(values)
-            out.append(HLine(level, f"mean {fmt(level)} MB/s, no drop seen", color=4))
+            out.append(HLine(level, f"mean {fmt(level)} MB/s, no drop seen", color=6))
     return out
 
 

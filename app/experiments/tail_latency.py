@@ -3,21 +3,38 @@ slowest I/Os reach beyond the median (the spread itself is computed in base.py, 
 the zero-queue baselines)."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar
 
 from app.experiments.base import Experiment, ratio_text, spread_findings
 from app.experiments.registry import register
 from app.figures import (
+    LATENCY_KINDS,
+    OTHER,
     Axis,
     Figure,
+    Series,
     fmt,
-    grouped_bars,
     lat_axis_label,
     lat_stat,
+    lat_unit,
     mean,
     outstanding,
+    scaled,
+    series_from,
+    std,
 )
+from app.io_counts import (
+    FEW,
+    beyond,
+    caption_counts,
+    fewest_text,
+    io_count_table,
+    thin_warnings,
+    workload_ios,
+)
+from app.model.workload import Workload
 from app.params import param
 from app.tables import (
     LABEL,
@@ -31,7 +48,6 @@ from app.tables import (
     workload_table,
 )
 from app.units import KiB, MiB
-from app.workloads import Workload
 
 TAIL_STATS = ("p50", "p95", "p99", "p99.9", "p99.99")
 TABLE_STATS = ("mean", *TAIL_STATS)
@@ -70,21 +86,36 @@ class TailLatency(Experiment):
                  (spread.get(r["label"]) or {}).get("p99_over_p50"),
                  (spread.get(r["label"]) or {}).get("p99.99_over_p50"), r["n"]) for r in rows]
         return [workload_table(cls.id, "tail-latency", f"Tail latency, {kind} latency", cols, data,
-                               record, rows, cls=cls)]
+                               record, rows, cls=cls),
+                io_count_table(cls, "tail-latency-io-counts", "Tail latency: the I/Os each "
+                               "percentile rests on", rows, record, TAIL_STATS[1:])]
 
     @classmethod
     def figures(cls, part: dict, kind: str | None, record: dict,
                 samples: list[dict]) -> list[Figure]:
-        """Grouped bars p50 .. p99.99 per queue depth."""
+        """Latency against percentile on a log latency axis, and the exceedance plot."""
         rows = part["workloads"]
-        groups = [(stat, [lat_stat(r, stat) for r in rows]) for stat in TAIL_STATS]
-        series, ticks = grouped_bars([f"QD{outstanding(r)}" for r in rows], groups)
+        unit, factor = lat_unit([lat_stat(r, k) for r in rows for k in TAIL_STATS])
         w = rows[0]["workload"]
-        return [Figure(id="tail-latency-percentiles", experiment=cls.id,
-                       title=f"Tail latency ({w['rw']} {w['bs_bytes'] // 1024} KiB): "
-                             "percentiles per queue depth",
-                       x_axis=Axis("Queue depth (outstanding I/O)", ticks),
-                       y_axis=Axis(lat_axis_label(kind)), series=series)]
+        what = f"{w['rw']} {w['bs_bytes'] // 1024} KiB"
+        n = "/".join(str(k) for k in sorted({r["n"] for r in rows}))
+        lines = []
+        for i, r in enumerate(rows):
+            s = series_from(_name(r), [(_nines(k), scaled(lat_stat(r, k), factor))
+                                       for k in TAIL_STATS], color=OTHER[i % len(OTHER)])
+            if s:
+                lines.append(s)
+        counts = caption_counts(record, cls.id, rows)
+        percentiles = Figure(
+            id="tail-latency-percentiles", experiment=cls.id,
+            title=f"Tail latency ({what}): latency at each percentile",
+            x_axis=Axis("Percentile (one step per added nine)",
+                        tuple((_nines(k), k) for k in TAIL_STATS), include_zero=False),
+            y_axis=Axis(lat_axis_label(kind, unit=unit) + ", log scale", log=True),
+            series=tuple(lines),
+            caption=f"Means over n = {n} repetitions, error bars ± one sample std; latency on a "
+                    f"log axis so p50 and p99.99 both read. {counts}")
+        return [percentiles, _exceedance(cls.id, rows, kind, record, what, n)]
 
     @classmethod
     def sentences(cls, part: dict, record: dict) -> list[str]:
@@ -92,9 +123,53 @@ class TailLatency(Experiment):
         out = []
         for r in part["workloads"]:
             s = spread.get(r["label"]) or {}
+            ios = fewest_text(record, cls.id, r)
             out.append(f"{r['label']}: p50 {fmt(mean(lat_stat(r, 'p50')), 1)} µs, p99.99 "
                        f"{fmt(mean(lat_stat(r, 'p99.99')), 1)} µs; p99/p50 = "
                        f"{ratio_text(s.get('p99_over_p50'))}, p99.9/p50 = "
                        f"{ratio_text(s.get('p99.9_over_p50'))}, p99.99/p50 = "
-                       f"{ratio_text(s.get('p99.99_over_p50'))}.")
-        return out
+                       f"{ratio_text(s.get('p99.99_over_p50'))}" + (f" ({ios})." if ios else "."))
+        return out + thin_warnings(record, cls.id, part["workloads"], TAIL_STATS[1:])
+
+
+def _nines(key: str) -> float:
+    """p50 -> 0.3, p99 -> 2, p99.99 -> 4: how many nines a percentile has (-log10(1 - p))."""
+    return round(-math.log10(1 - float(key[1:]) / 100), 3)
+
+
+def _name(row: dict) -> str:
+    return f"QD{outstanding(row)} ({row['label']})"
+
+
+def _exceedance(eid: str, rows: list[dict], kind: str | None, record: dict, what: str,
+                n: str) -> Figure:
+    """Fraction of I/Os slower than x against x, log-log, through the reported percentiles:
+    p50 -> 0.5, p95 -> 0.05, ... p99.99 -> 10^-4 (no histogram: a later issue)."""
+    unit, factor = lat_unit([lat_stat(r, k) for r in rows for k in TAIL_STATS])
+    series = []
+    for i, r in enumerate(rows):
+        pts = [(k, scaled(lat_stat(r, k), factor)) for k in TAIL_STATS]
+        pts = [(k, st) for k, st in pts if mean(st) is not None and mean(st) > 0]
+        if not pts:
+            continue
+        ios = workload_ios(record, eid, r)
+        fewest = min(ios) if ios else None
+        notes = tuple(f"{k}: {beyond(k, fewest):.0f} I/Os beyond" if fewest is not None
+                      and beyond(k, fewest) < FEW else "" for k, _ in pts)
+        series.append(Series(_name(r), tuple(mean(st) for _, st in pts),
+                             tuple(1 - float(k[1:]) / 100 for k, _ in pts),
+                             xerr=tuple(std(st) for _, st in pts), color=OTHER[i % len(OTHER)],
+                             point_labels=notes if any(notes) else None))
+    ticks = ((0.5, "50%"), (0.1, "10%"), (0.01, "1%"), (1e-3, "0.1%"), (1e-4, "0.01%"))
+    return Figure(
+        id="tail-latency-exceedance", experiment=eid,
+        title=f"Tail latency ({what}): fraction of I/Os slower than a latency",
+        x_axis=Axis(lat_axis_label(kind, unit=unit) + ", log scale", include_zero=False, log=True),
+        y_axis=Axis("Fraction of I/Os slower (log scale)", ticks, log=True),
+        series=tuple(series),
+        caption=f"Drawn through the reported percentiles p50, p95, p99, p99.9 and p99.99 "
+                f"(fraction slower = 1 − p), not from a histogram: between the points the line "
+                f"is an interpolation. "
+                f"{LATENCY_KINDS.get(kind, 'latency of unknown kind').capitalize()}; each point is the mean over n = {n} repetitions, horizontal bars ± one sample "
+                f"std. {caption_counts(record, eid, rows)} A point with fewer than {FEW} I/Os "
+                "beyond it is labelled: treat it as indicative.")

@@ -2,12 +2,27 @@
 (DESIGN §6): 4 KiB random and 128 KiB sequential, read and write, avg and percentiles."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from app.experiments.base import Experiment, ratio_text, spread_findings
+from app.experiments.base import DIRECTIONS, Experiment, ratio_text, spread_findings
 from app.experiments.registry import register
-from app.figures import Axis, Figure, fmt, grouped_bars, lat_axis_label, lat_stat, mean
+from app.figures import (
+    Axis,
+    Figure,
+    direction_color,
+    direction_of,
+    fmt,
+    grouped_bars,
+    lat_axis_label,
+    lat_stat,
+    lat_unit,
+    mean,
+    scaled,
+    size_text,
+)
+from app.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
+from app.model.workload import Workload
 from app.params import param
 from app.tables import (
     IOPS,
@@ -22,10 +37,10 @@ from app.tables import (
     workload_table,
 )
 from app.units import KiB, MiB
-from app.workloads import Workload
 
 TABLE_STATS = ("mean", "p50", "p95", "p99", "p99.9")
 FIGURE_STATS = (("mean", "mean"), ("p95", "p95"), ("p99", "p99"))
+IO_KEYS = ("p95", "p99", "p99.9")  # the table's percentiles
 
 
 @register
@@ -57,25 +72,58 @@ class ZeroQueue(Experiment):
         data = [(*workload_cells(r), r["total_iops"], r["total_MBps"],
                  *(lat_stat(r, s) for s in TABLE_STATS), r["n"]) for r in rows]
         return [workload_table(cls.id, "zero-queue", f"Zero-queue baselines (QD1), {kind} latency",
-                               cols, data, record, rows, cls=cls)]
+                               cols, data, record, rows, cls=cls),
+                io_count_table(cls, "zero-queue-io-counts", "Zero-queue baselines: the I/Os "
+                               "each percentile rests on", rows, record, IO_KEYS)]
 
     @classmethod
     def figures(cls, part: dict, kind: str | None, record: dict,
                 samples: list[dict]) -> list[Figure]:
-        """Bars of mean, p95 and p99 per workload at QD1 (p99.9 is in the table)."""
-        rows = part["workloads"]
-        groups = [(name, [lat_stat(r, stat) for r in rows]) for stat, name in FIGURE_STATS]
-        series, ticks = grouped_bars([r["label"] for r in rows], groups)
-        return [Figure(id="zero-queue-latency", experiment=cls.id,
-                       title="Zero-queue baselines (QD1): latency per workload",
-                       x_axis=Axis("Workload (pattern, block size, queue depth, threads)", ticks),
-                       y_axis=Axis(lat_axis_label(kind)), series=series,
-                       caption="Bars are means over repetitions; error bars ± sample std.")]
+        """Mean, p95 and p99 at QD1, read beside write, one panel per access pattern and block
+        size (each with its own axis: 4 KiB bars are no slivers beside 128 KiB ones), every
+        bar labelled with its value (p99.9 is in the table)."""
+        groups: dict[tuple, list[dict]] = {}
+        for r in part["workloads"]:
+            w = r["workload"]
+            groups.setdefault((w["rw"].startswith("rand"), w["bs_bytes"]), []).append(r)
+        panels = [_panel(random, bs, rows, kind) for (random, bs), rows in groups.items()]
+        n = sorted({r["n"] for r in part["workloads"]})
+        caption = (f"Bars: means over n = {'/'.join(map(str, n))} repetitions, error bars ± one "
+                   "sample std, value on each bar; one panel per block size, each with its own "
+                   "latency axis. " + caption_counts(record, cls.id, part["workloads"]))
+        title = "Zero-queue baselines (QD1): latency, read and write"
+        if len(panels) == 1:
+            return [replace(panels[0], id="zero-queue-latency", experiment=cls.id,
+                            title=title + f", {panels[0].title}", caption=caption)]
+        return [Figure(id="zero-queue-latency", experiment=cls.id, title=title + " per block size",
+                       x_axis=panels[0].x_axis, y_axis=panels[0].y_axis, panels=tuple(panels),
+                       caption=caption)]
 
     @classmethod
     def sentences(cls, part: dict, record: dict) -> list[str]:
         spread = part["findings"].get("tail_spread") or {}
-        return [f"{r['label']}: mean {fmt(mean(lat_stat(r, 'mean')), 1)} µs, p99 "
-                f"{fmt(mean(lat_stat(r, 'p99')), 1)} µs, p99.9 {fmt(mean(lat_stat(r, 'p99.9')), 1)}"
-                f" µs (p99/p50 = {ratio_text((spread.get(r['label']) or {}).get('p99_over_p50'))})."
-                for r in part["workloads"]]
+        out = []
+        for r in part["workloads"]:
+            ios = fewest_text(record, cls.id, r)
+            out.append(f"{r['label']}: mean {fmt(mean(lat_stat(r, 'mean')), 1)} µs, p99 "
+                       f"{fmt(mean(lat_stat(r, 'p99')), 1)} µs, p99.9 "
+                       f"{fmt(mean(lat_stat(r, 'p99.9')), 1)} µs (p99/p50 = "
+                       f"{ratio_text((spread.get(r['label']) or {}).get('p99_over_p50'))}"
+                       f"{'; ' + ios if ios else ''}).")
+        return out + thin_warnings(record, cls.id, part["workloads"], IO_KEYS)
+
+def _panel(random: bool, bs: int, rows: list[dict], kind: str | None) -> Figure:
+    """Read and write bars of one block size, statistic by statistic."""
+    by_direction = {direction_of(r): r for r in rows}
+    directions = [d for d in DIRECTIONS if d in by_direction]
+    stats = [lat_stat(by_direction[d], s) for d in directions for s, _ in FIGURE_STATS]
+    unit, factor = lat_unit(stats)
+    groups = [(d, [scaled(lat_stat(by_direction[d], s), factor) for s, _ in FIGURE_STATS])
+              for d in directions]
+    series, ticks = grouped_bars([name for _, name in FIGURE_STATS], groups,
+                                 colors=tuple(direction_color(d) for d in directions))
+    what = f"{size_text(bs)} {'random' if random else 'sequential'}"
+    label = rows[0]["label"].rsplit(" ", 1)[0]
+    return Figure(id=f"zero-queue-{label.lower()}", title=what,
+                  x_axis=Axis(f"{what} ({label}): statistic", ticks),
+                  y_axis=Axis(lat_axis_label(kind, unit=unit)), series=series)

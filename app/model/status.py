@@ -33,4 +33,12 @@ class TrialStatus(enum.StrEnum):
     CANCELLED = "cancelled"
 
 
+class JobStatus(enum.StrEnum):
+    """An engine job's ``status`` in a measurement: whether the engine itself reported the job as
+    run (fio's ``error`` field, DiskSpd's result); a failed job has null results."""
+
+    OK = "ok"
+    FAILED = "failed"
+
+
 FINAL_RUN_STATUSES = (RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED)

@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from app.paths.target import DATA_DIR, CheckedTarget, TargetRefused, check_target, shown
+from app.paths.target import DATA_DIR, MEMORY_KINDS, CheckedTarget, TargetRefused, check_target, shown
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,8 @@ class OwnedFolder:
     def acquire(self, wait_s: float = 0.0, cancelled=lambda: False) -> None:
         """Check the target again right before the first write, open the data folder, lock it.
         Raises TargetRefused, or FolderInUse when another run holds it past ``wait_s``."""
-        again = check_target(self.target.requested or self.target.folder, 0)
+        allowed = ("ram",) if self.target.medium and self.target.medium.kind in MEMORY_KINDS else ()
+        again = check_target(self.target.requested or self.target.folder, 0, allowed)
         if again.folder != self.target.folder:
             raise TargetRefused(f"the target changed since it was checked: it now resolves to "
                                 f"{shown(again.folder)}; start the run again")

@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.paths.medium import Medium, classify, mount_fs_type
 from app.units import GiB, human_bytes
 
 DATA_DIR = "ssd-profiler-data"
@@ -44,6 +45,7 @@ class CheckedTarget:
     total_bytes: int
     fs_type: str | None = None
     requested: str = ""   # the target as the user spelt it
+    medium: Medium | None = None  # what the folder really sits on (app/paths/medium.py)
 
 
 def shown(path) -> str:
@@ -57,21 +59,25 @@ def free_space_margin(total_bytes: int) -> int:
     return max(GiB, total_bytes // 20)
 
 
-def check_target(path: str | os.PathLike, size_bytes: int) -> CheckedTarget:
-    """Validate a target folder for a test file of ``size_bytes``; raise TargetRefused."""
+MEMORY_KINDS = ("ram", "zram")
+
+
+def check_target(path: str | os.PathLike, size_bytes: int, allow_media: tuple[str, ...] = ()) -> CheckedTarget:
+    """Validate a target folder for a test file of ``size_bytes``; raise TargetRefused.
+    A folder in memory (tmpfs, ramfs, zram) is refused unless ``allow_media`` holds "ram"."""
     raw = os.fspath(path)
     if not raw.strip():
         raise TargetRefused("no target folder given")
     if "\x00" in raw:
         raise TargetRefused("the target folder name contains a NUL character")
     try:
-        return _check(raw, size_bytes)
+        return _check(raw, size_bytes, allow_media)
     except (OSError, UnicodeError) as exc:  # whatever the OS says about a strange path: one line
         reason = getattr(exc, "strerror", None) or type(exc).__name__
         raise TargetRefused(f"target {shown(raw)} cannot be used: {reason}") from None
 
 
-def _check(raw: str, size_bytes: int) -> CheckedTarget:
+def _check(raw: str, size_bytes: int, allow_media: tuple[str, ...] = ()) -> CheckedTarget:
     _refuse_device_spellings(raw)
     spelt = Path(os.path.abspath(os.path.expanduser(raw)))
     _refuse_long_names(spelt / DATA_DIR)
@@ -82,6 +88,10 @@ def _check(raw: str, size_bytes: int) -> CheckedTarget:
     _refuse_long_names(target / DATA_DIR)
     existing = _existing_folder(target)
     _refuse_system_tree(target, existing)
+    medium = classify(existing)
+    if medium.kind in MEMORY_KINDS and "ram" not in allow_media:
+        raise TargetRefused(f"target {shown(target)} {medium.note}; pick a folder on the drive "
+                            "(or allow it on purpose: --allow-medium ram)")
     _refuse_read_only(existing)
     data_dir = target / DATA_DIR
     if data_dir.is_symlink() or (data_dir.exists() and not data_dir.is_dir()):
@@ -95,7 +105,8 @@ def _check(raw: str, size_bytes: int) -> CheckedTarget:
         raise TargetRefused(
             f"not enough free space on {shown(existing)}: the test file needs {human_bytes(size_bytes)} "
             f"plus a margin of {human_bytes(margin)}, but only {human_bytes(usage.free)} is free")
-    return CheckedTarget(target, data_dir, usage.free, usage.total, mount_fs_type(existing), raw)
+    return CheckedTarget(target, data_dir, usage.free, usage.total,
+                         medium.fs_type or mount_fs_type(existing), raw, medium)
 
 
 def _existing_folder(target: Path) -> Path:
@@ -162,23 +173,6 @@ def _refuse_system_tree(target: Path, existing: Path) -> None:
                                                     f"is on the same file system as {tree}"))
         except OSError:
             continue
-
-
-def mount_fs_type(folder: Path) -> str | None:
-    """File-system type of the mount holding ``folder`` (the longest mount point that contains
-    it; the last one mounted wins, as the kernel shows it). None when it cannot be told."""
-    try:
-        import psutil
-        partitions = psutil.disk_partitions(all=True)
-    except Exception:  # noqa: BLE001 - no mount table (a sandbox): the other checks still hold
-        return None
-    text, best, best_len = os.path.normcase(str(folder)), None, -1
-    for part in partitions:
-        mount = os.path.normcase(part.mountpoint)
-        inside = text == mount or text.startswith(mount.rstrip("/\\") + os.sep) or mount in ("/", "\\")
-        if inside and len(mount) >= best_len:
-            best, best_len = part.fstype, len(mount)
-    return best or None
 
 
 def _refuse_read_only(folder: Path) -> None:

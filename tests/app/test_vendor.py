@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from app import vendor, vendor_compare
+from app import vendor, vendor_compare, vendor_outputs
+from app.tables import to_csv, to_markdown
 
 
 def _row(rw: str, bs: int, iodepth: int, numjobs: int, field: str, mean: float, std=None,
@@ -80,7 +81,7 @@ def test_compare_states_conditions_ceiling_and_percent():
     spec = vendor.match_spec("WD_BLACK SN750 SE 1TB", vendor.load_specs())
     summary = {"quick": {"workloads": [
         _row("read", 1 << 20, 8, 1, "MBps", 1800.0, 90.0, "SEQ1M Q8T1 read"),
-        _row("read", 128 << 10, 32, 1, "MBps", 1500.0, None, "SEQ128K Q32T1 read"),
+        _row("read", 128 << 10, 32, 1, "MBps", 1800.0, 90.0, "SEQ128K Q32T1 read"),
         _row("randread", 4096, 32, 16, "iops", 262500.0, 5000.0, "RND4K Q32T16 read"),
         _row("randread", 8192, 32, 16, "iops", 999999.0, None, "RND8K (not 4 KiB)")]}}
     cmp = vendor_compare.compare(summary, spec, {"drive": {"model": "WD_BLACK SN750 SE 1TB"}})
@@ -88,13 +89,77 @@ def test_compare_states_conditions_ceiling_and_percent():
     assert set(rows) == {"seq_read_mbps", "seq_write_mbps", "rand_read_iops", "rand_write_iops"}
     seq = rows["seq_read_mbps"]
     assert seq["pct"] == pytest.approx(50.0) and seq["pct_std"] == pytest.approx(2.5)
-    assert "SEQ1M Q8T1 read" in seq["measured_at"] and "8 outstanding" in seq["measured_at"]
+    # the vendor states no queue depth: compared with the usual QD32 x 1 thread, and said so
+    assert "SEQ128K Q32T1 read" in seq["measured_at"] and "32 outstanding" in seq["measured_at"]
+    assert seq["like_for_like"] and seq["match"] == "like for like"
+    assert seq["vendor_at"] == "QD32 × 1 thread (usual practice, assumed)"
     assert "not stated by the source" in seq["spec_conditions"] and "QD32" in seq["spec_conditions"]
     assert "PCIe 4.0 x4 ceiling (7,877 MB/s) is not the limit" in seq["explanation"]
     assert rows["rand_read_iops"]["pct"] == pytest.approx(50.0)  # the 8 KiB row is not used
+    assert rows["rand_read_iops"]["vendor_at"].startswith("4KiB QD32 × 16 threads")
     assert rows["seq_write_mbps"]["measured"] is None
     assert rows["seq_write_mbps"]["explanation"] == "not measured in this run"
     assert cmp["interface"] == "PCIe 4.0 x4" and cmp["link_known"] is False
+
+
+def _spec(**conditions) -> dict:
+    spec = vendor.user_spec("ACME FooDrive 1TB", rand_read_iops=500000, seq_read_mbps=3500)
+    spec["test_conditions"] = {"rand_bs": "4KiB", **conditions}
+    return spec
+
+
+def test_a_qd1_result_is_never_set_beside_a_qd32x16_figure_unmarked():
+    """Issue 13: the vendor's QD32 x 16 threads against a QD1 measurement says so, in the row,
+    the table and the figure, with both sides' conditions."""
+    summary = {"zero-queue": {"workloads": [
+        _row("randread", 4096, 1, 1, "iops", 12000.0, None, "RND4K Q1T1 read")]},
+        "queue-depth": {"workloads": [
+            _row("randread", 4096, 16, 1, "iops", 150000.0, None, "RND4K Q16T1 read"),
+            _row("randread", 4096, 64, 1, "iops", 300000.0, None, "RND4K Q64T1 read")]}}
+    cmp = vendor_compare.compare(summary, _spec(rand_qd=32, threads=16))
+    row = next(r for r in cmp["rows"] if r["metric"] == "rand_read_iops")
+    assert not row["like_for_like"]
+    # the nearest outstanding I/O to 32 x 16 = 512 is QD64, not the best of all (it is too)
+    assert "RND4K Q64T1 read" in row["measured_at"] and "QD64 × 1 thread(s)" in row["measured_at"]
+    assert row["match"] == "no like-for-like measurement (nearest: QD64 × 1, 64 outstanding I/O)"
+    assert row["vendor_at"] == "4KiB QD32 × 16 threads"
+    table = vendor_outputs.vendor_table(cmp)
+    md = to_markdown(table)
+    assert "no like-for-like measurement (nearest: QD64 × 1" in md and "4KiB QD32 × 16 threads" in md
+    assert to_csv(table).splitlines()[0].startswith("metric,spec,unit,spec_conditions,vendor_setup,")
+    fig = vendor_outputs.vendor_figure(cmp)
+    labels = [t for s in fig.series for t in s.point_labels]
+    rand = next(t for t in labels if "IOPS" in t.splitlines()[0])
+    assert "measured: RND4K Q64T1 read" in rand and "vendor: 4KiB Q32T16" in rand
+    assert rand.splitlines()[-1] == "not like for like (Q64T1 here)"
+    assert "no like-for-like measurement for 4 KiB random read" in fig.caption
+
+
+def test_like_for_like_then_the_same_outstanding_io():
+    summary = {"quick": {"workloads": [
+        _row("randread", 4096, 32, 16, "iops", 400000.0, None, "RND4K Q32T16 read"),
+        _row("randread", 4096, 128, 4, "iops", 450000.0, None, "RND4K Q128T4 read")]}}
+    row = vendor_compare.compare(summary, _spec(rand_qd=32, threads=16))["rows"][1]
+    assert row["like_for_like"] and "RND4K Q32T16 read" in row["measured_at"]
+    row = vendor_compare.compare(summary, _spec(rand_qd=128, threads=4))["rows"][1]
+    assert row["like_for_like"] and "RND4K Q128T4 read" in row["measured_at"]
+    row = vendor_compare.compare(summary, _spec(rand_qd=16, rand_threads=32))["rows"][1]
+    assert not row["like_for_like"] and row["match"] == "same outstanding I/O (512) as QD128 × 4"
+    assert "Q128T4" in row["measured_at"]  # 512 outstanding either way; the best of the two
+    fig = vendor_outputs.vendor_figure(vendor_compare.compare(summary, _spec(rand_qd=32, threads=16)))
+    assert "like for like" in fig.series[0].point_labels[-1].splitlines()[-1]
+
+
+def test_a_stated_sequential_block_size_must_match():
+    summary = {"block-size": {"workloads": [
+        _row("read", 1 << 20, 32, 1, "MBps", 3000.0, None, "SEQ1M Q32T1 read"),
+        _row("read", 128 << 10, 8, 1, "MBps", 2000.0, None, "SEQ128K Q8T1 read")]}}
+    spec = _spec(seq_bs="128KiB", seq_qd=32, threads=1)
+    row = vendor_compare.compare(summary, spec)["rows"][0]
+    assert "SEQ128K Q8T1 read" in row["measured_at"] and not row["like_for_like"]
+    spec["test_conditions"]["seq_bs"] = None
+    row = vendor_compare.compare(summary, spec)["rows"][0]
+    assert "SEQ1M Q32T1 read" in row["measured_at"] and row["like_for_like"]
 
 
 def test_a_slow_link_explains_a_low_percentage():
@@ -138,3 +203,30 @@ def test_default_user_specs_path_is_read(tmp_path):
     assert vendor.user_specs_path().is_relative_to(tmp_path)
     assert json.loads(vendor.user_specs_path().read_text())["specs"][0]["id"] == spec["id"]
     assert vendor.spec_for_run({"drive": {"model": "ACME BarDrive"}})["id"] == spec["id"]
+
+
+@pytest.mark.parametrize("damage", [b'{"specs": [{"id": "mine"', b"\xff\xfe not utf-8", b'{"specs": 3}',
+                                    b"[1, 2]", b""])
+def test_a_damaged_user_specs_file_is_never_overwritten(tmp_path, damage):
+    """A specs file the app cannot read holds what the user typed: a save refuses it, byte for
+    byte untouched, and matching goes on without it; no .tmp is left anywhere."""
+    path = tmp_path / "specs.json"
+    path.write_bytes(damage)
+    spec = vendor.user_spec("ACME FooDrive 1TB", seq_read_mbps=3000)
+    with pytest.raises(vendor.UserSpecsUnreadable, match="left as it is") as caught:
+        vendor.save_user_spec(spec, path)
+    assert "\n" not in str(caught.value)
+    assert path.read_bytes() == damage and sorted(p.name for p in tmp_path.iterdir()) == ["specs.json"]
+    assert vendor.load_user_specs(path) == []
+
+
+def test_each_save_keeps_the_previous_file_as_a_backup(tmp_path):
+    path = tmp_path / "specs.json"
+    first = vendor.user_spec("ACME One", seq_read_mbps=1000)
+    vendor.save_user_spec(first, path)
+    assert not (tmp_path / "specs.json.bak").exists()
+    vendor.save_user_spec(vendor.user_spec("ACME Two", seq_read_mbps=2000), path)
+    backup = json.loads((tmp_path / "specs.json.bak").read_text())
+    assert [s["id"] for s in backup["specs"]] == [first["id"]]
+    assert len(vendor.read_user_specs(path)) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["specs.json", "specs.json.bak"]

@@ -21,8 +21,8 @@ import pytest
 from app.engines import EngineNotFound
 from app.engines.diskspd import DiskSpdEngine, parse_diskspd_output
 from app.engines.diskspd.text import parse_text_output
+from app.model.workload import Workload
 from app.units import MiB
-from app.workloads import Workload
 from jobs.engines import locate_diskspd
 from jobs.events import RunFinished, TrialFailed, TrialStarted
 from jobs.session import prepare_run

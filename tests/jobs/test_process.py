@@ -84,3 +84,32 @@ def test_a_replaceable_series_is_held_until_the_engines_own_replaces_it():
     samples.replace([_Sample(1.0), _Sample(2.0)])
     assert [s.t_s for s in samples.finish()] == [1.0, 2.0]
     assert store.batches == [[{"t_s": 1.0}, {"t_s": 2.0}]]
+
+
+def test_windows_engines_and_probes_start_without_a_console_window(monkeypatch):
+    """The windowed build has no console: every engine start and version probe asks Windows
+    for none (CREATE_NO_WINDOW), or a black window flashes up per trial. Checked here by the
+    flags handed to subprocess, as on Windows (this test runs anywhere)."""
+    import subprocess
+
+    from jobs import engines
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def fake(argv, **kwargs):
+        seen.append(kwargs.get("creationflags"))
+        raise Stop
+
+    monkeypatch.setattr(process, "NO_WINDOW", 0x08000000)
+    monkeypatch.setattr(engines, "NO_WINDOW", 0x08000000)
+    monkeypatch.setattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0x200, raising=False)
+    monkeypatch.setattr(process.sys, "platform", "win32")
+    monkeypatch.setattr(subprocess, "Popen", fake)
+    monkeypatch.setattr(subprocess, "run", fake)
+    with pytest.raises(Stop):
+        EngineProcess(["fio", "--version"])
+    with pytest.raises(Stop):
+        engines._probe(["fio", "--version"], "fio")
+    assert seen == [0x200 | 0x08000000, 0x08000000]

@@ -34,8 +34,8 @@ pytestmark = pytest.mark.skipif(not shutil.which("fio"), reason="fio is not inst
 FIGURES = {"zero-queue-latency", "queue-depth-tradeoff", "queue-depth-sweep",
            "block-size-throughput-random", "block-size-throughput-sequential",
            "block-size-latency", "slc-cache-gb", "slc-cache-time"}
-TABLES = {"zero-queue", "queue-depth", "queue-depth-littles-law", "block-size", "slc-cache",
-          "slc-cache-exhaustion"}
+TABLES = {"zero-queue", "zero-queue-io-counts", "queue-depth", "queue-depth-littles-law",
+          "block-size", "slc-cache", "slc-cache-exhaustion"}
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +152,7 @@ def test_vendor_match_gets_the_comparison(run_dir, render, tmp_path):
     section = report.split("\n## Vendor comparison\n")[1].split("\n## Anomalies\n")[0]
     assert "| Sequential read | 6,900 | MB/s |" in section and "% of spec" in section
     assert "PCIe 4.0 x4" in section and "usual vendor practice" in section
+    assert "| Like for like |" in section and "Vendor set-up compared" in section
     assert "no vendor spec" not in report
     assert (out / "figures" / "vendor-comparison.png").exists()
     assert (out / "tables" / "vendor-comparison.csv").read_text().startswith("metric,spec,unit,")
@@ -207,15 +208,18 @@ def test_figure_specs_carry_units_and_markers(run_dir):
     assert trade.series[0].point_labels == ("QD1", "QD8", "QD32")
     assert any("knee" in m.text for m in trade.markers)
     assert "total latency" in trade.x_axis.label
-    zq = figures["zero-queue-latency"]
-    assert [s.name for s in zq.series] == ["mean", "p95", "p99"]
-    assert all(s.err and len(s.err) == 4 for s in zq.series)
-    assert figures["slc-cache-gb"].x_axis.label == "Data written (GB, 10^9 B)"
+    zq = figures["zero-queue-latency"]  # one panel per block size, read beside write
+    assert [p.title for p in zq.panels] == ["4 KiB random", "128 KiB sequential"]
+    for panel in zq.panels:
+        assert [s.name for s in panel.series] == ["read", "write"]
+        assert all(s.err and len(s.err) == 3 and len(s.point_labels) == 3 for s in panel.series)
+    assert figures["slc-cache-gb"].x_axis.label == "Data written (GB)"
+    assert figures["slc-cache-gb"].y_axis.label == "Write bandwidth (MB/s per interval)"
 
 
 def test_export_command_prints_the_folder_and_exits_cleanly(run_dir, tmp_path):
     """As a separate process: no display, many figures, a clean exit (no crash at shutdown)."""
-    code = ("import sys; from argparse import Namespace; from ui.export_cmd import cmd_export; "
+    code = ("import sys; from argparse import Namespace; from ui.cli.export_cmd import cmd_export; "
             f"sys.exit(cmd_export(Namespace(run_dir={str(run_dir)!r}, out={str(tmp_path / 'x')!r})))")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY",
                                                             "QT_QPA_PLATFORM")}
@@ -227,7 +231,7 @@ def test_export_command_prints_the_folder_and_exits_cleanly(run_dir, tmp_path):
 
 
 def test_export_refuses_a_folder_that_is_not_a_run(tmp_path, capsys):
-    from ui.export_cmd import cmd_export
+    from ui.cli.export_cmd import cmd_export
     assert cmd_export(Namespace(run_dir=str(tmp_path), out=None)) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "not a run folder" in err[0]

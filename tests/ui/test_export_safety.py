@@ -228,7 +228,7 @@ def test_figures_are_renamed_into_place_and_a_planted_link_is_refused(tmp_path, 
 
 
 def test_the_window_exporter_shows_the_refusal_without_a_traceback(area, qtbot, caplog):
-    from ui.panels.export_action import RunExporter
+    from ui.window.report.export_action import RunExporter
     exporter = RunExporter()
     before = snapshot(area)
     with qtbot.waitSignal(exporter.failed, timeout=20000) as failed:

@@ -24,7 +24,7 @@ def test_old_run_folder_exports_the_same_tables_byte_for_byte(tmp_path):
 
 
 def test_old_run_folder_opens_as_a_past_run(qtbot):
-    from ui.panels.past_runs import load_past_run
+    from ui.window.run.past_runs import load_past_run
     past = load_past_run(RUN)
     assert past.record["status"] == "done" and len(past.record["trials"]) == 32
     workloads = [w for exp in past.record["summary"].values() for w in exp["workloads"]]

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -27,3 +30,21 @@ def test_build_and_smoke_the_executable():
     assert "self-test: passed" in selftest.stdout
     size = sum(p.stat().st_size for p in exe.parent.rglob("*") if p.is_file() and not p.is_symlink())
     assert size < 300e6, f"the folder holds {size / 1e6:.0f} MB"
+    # the licences travel with the program (issue 14)
+    folder = exe.parent
+    notices = list(folder.rglob("THIRD_PARTY_NOTICES.md"))
+    assert (folder / "_internal" / "LICENSE").is_file() or list(folder.rglob("LICENSE"))
+    assert notices and "LGPL-3.0" in notices[0].read_text()
+    # the frozen terminal: a real tiny run with rich progress and the results table
+    if shutil.which("fio"):
+        target = Path(tempfile.mkdtemp(prefix="frozen-run-"))
+        try:
+            done = subprocess.run([str(exe), "run", "zero-queue", "--target", str(target),
+                                   "--set", "runtime=1s", "--set", "size=16MiB",
+                                   "--set", "repetitions=1", "--set", "warmup=false",
+                                   "--out", str(target / "runs")],
+                                  env=env, capture_output=True, text=True, timeout=300)
+            assert done.returncode == 0, done.stderr[-3000:]
+            assert "mean ± sample std" in done.stdout and "[4/4]" in done.stderr
+        finally:
+            shutil.rmtree(target, ignore_errors=True)

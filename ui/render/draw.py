@@ -2,58 +2,174 @@
 
 One drawing path serves the window's results view (:func:`figure_widget`) and the export
 (ui/render/export.py), so what a user sees is what the report holds. Twin axes use a second
-ViewBox linked to the right axis (pyqtgraph's MultiplePlotAxes recipe); the legend sits in its
-own row under the plot so it never hides data; log2 x axes plot log2(x) with ticks labelled in
-the axis unit.
+ViewBox linked to the right axis (pyqtgraph's MultiplePlotAxes recipe); a figure with panels
+gets one ViewBox and pair of axes per panel, side by side in the PlotItem's own grid, under one
+title; the legend sits in its own row under the plot so it never hides data; log axes plot
+log10 (log2 for ``log2_x``) with ticks labelled in the axis unit. Series, error bars and
+markers are ui/render/series.py; label placement (clear of the data, inside the image) is
+ui/render/labels.py, redone whenever the plot is resized.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from app.figures import Figure
-from ui.render.ranges import legend_columns, x_range, x_values, y_range
-from ui.render.style import DENSE_POINTS, SCREEN, Style, color, font, sample_type, style_axis
+from ui.render.labels import Labels, free_width
+from ui.render.ranges import legend_columns, log_ticks, x_range, x_values, y_range, y_values
+from ui.render.series import Geometry, draw_hlines, draw_markers, draw_series
+from ui.render.style import SCREEN, Style, sample_type, style_axis
+
+PANEL_COLUMNS = 3  # left axis, ViewBox, right axis (or the gap to the next panel)
+GRID_ALPHA = 0.18
+
+
+@dataclass
+class Panel:
+    """One panel as drawn: its spec, ViewBoxes, axes and where its data lies (for labels)."""
+    fig: Figure
+    vb: object
+    right: object | None
+    axes: dict
+    geometry: Geometry = field(default_factory=Geometry)
+
+
+@dataclass
+class Drawn:
+    """What :func:`draw` made; ``relayout`` re-places labels after any resize."""
+    plot: object
+    fig: Figure
+    style: Style
+    panels: list[Panel]
+    legend: object
+    labels: Labels
+    _busy: bool = False
+    _pending: bool = False
+
+    def schedule(self, *_args) -> None:
+        """Relayout once the current layout pass and paint are over (items must not move
+        while Qt paints them)."""
+        if self._pending:
+            return
+        from PySide6.QtCore import QTimer
+        self._pending = True
+
+        def run():
+            self._pending = False
+            self.relayout()
+        QTimer.singleShot(0, self.plot, run)
+
+    def relayout(self) -> None:
+        if self._busy:
+            return
+        self._busy = True
+        try:
+            for p in self.panels:
+                if p.right is not None:
+                    p.right.setGeometry(p.vb.sceneBoundingRect())
+                    p.right.linkedViewChanged(p.vb, p.right.XAxis)
+            self.labels.fit_titles(self.plot, self.fig.title, self.panels)
+            self.labels.place(self.panels)
+        finally:
+            self._busy = False
 
 
 def figure_widget(fig: Figure, style: Style = SCREEN):
     """A PlotWidget showing ``fig``, for the window's results view and the export."""
     import pyqtgraph as pg
     widget = pg.PlotWidget(background="w")
-    widget._ssd_right = draw(widget.getPlotItem(), fig, style)  # keep the ViewBox alive
+    widget._ssd = draw(widget.getPlotItem(), fig, style)  # keeps ViewBoxes and labels alive
     return widget
 
 
-def draw(plot, fig: Figure, style: Style):
-    """Draw ``fig`` into a PlotItem; returns the right ViewBox (or None) for geometry syncing."""
-    _frame(plot, fig, style)
-    right = _right_axis(plot, fig, style)
-    legend = _legend(plot, fig, style)
-    for i, series in enumerate(fig.series):
-        _series(plot, right, legend, fig, series, i, style)
-    _hlines(plot, right, legend, fig, style)
-    _markers(plot, right, fig, style)
-    _fit(plot, right, fig)
-    plot.vb.setMouseEnabled(x=False, y=False)
-    return right
+def draw(plot, fig: Figure, style: Style) -> Drawn:
+    """Draw ``fig`` into a PlotItem; returns what was drawn (for relayout and tests)."""
+    parts = fig.panels or (fig,)
+    _title(plot, fig, style, len(parts))
+    legend = _legend(plot, fig, style, len(parts))
+    labels = Labels(style)
+    panels = []
+    for i, part in enumerate(parts):
+        vb, axes = (plot.vb, {k: plot.getAxis(k) for k in ("left", "bottom", "right")}) if i == 0 \
+            else _new_panel(plot, i, style)
+        panel = Panel(part, vb, None, axes)
+        _axes(panel, style)
+        if i == 0:
+            panel.right = _right_axis(plot, part, style)
+        ranges = _fit(panel)
+        for k, series in enumerate(part.series):
+            draw_series(panel, legend, series, k, style, ranges, labels)
+        draw_hlines(panel, legend, style)
+        draw_markers(panel, style, labels)
+        vb.setMouseEnabled(x=False, y=False)
+        panels.append(panel)
+    drawn = Drawn(plot, fig, style, panels, legend, labels)
+    for p in panels:
+        p.vb.sigResized.connect(drawn.schedule)
+    drawn.relayout()
+    return drawn
 
 
-def _box(plot, right, axis: str):
-    return right if axis == "right" and right is not None else plot.vb
-
-
-def _frame(plot, fig: Figure, style: Style) -> None:
-    """Title, margins, the two main axes, grid and category ticks."""
+def _title(plot, fig: Figure, style: Style, columns: int) -> None:
+    free_width(plot.titleLabel)  # fitted to the width later (labels.fit_titles)
     plot.setTitle(fig.title, size=f"{style.title_px}px", color="#000")
     plot.layout.setRowFixedHeight(0, int(style.title_px * 1.9))
     plot.titleLabel.setMaximumHeight(int(style.title_px * 1.9))
+    if columns > 1:  # the title spans every panel
+        plot.layout.removeItem(plot.titleLabel)
+        plot.layout.addItem(plot.titleLabel, 0, 0, 1, PANEL_COLUMNS * columns)
     plot.layout.setContentsMargins(style.tick_px, style.tick_px // 2, style.tick_px * 2,
                                    style.tick_px // 2)
     plot.setMenuEnabled(False)
-    style_axis(plot.getAxis("bottom"), fig.x_axis.label, style)
-    style_axis(plot.getAxis("left"), fig.y_axis.label, style)
-    plot.showGrid(x=not any(s.kind == "bar" for s in fig.series), y=True, alpha=0.18)
+
+
+def _new_panel(plot, index: int, style: Style):
+    """A further ViewBox with its own left and bottom axes, to the right of the others."""
+    import pyqtgraph as pg
+    vb = pg.ViewBox(enableMenu=False)
+    base = PANEL_COLUMNS * index
+    axes = {"left": pg.AxisItem("left", parent=plot), "bottom": pg.AxisItem("bottom", parent=plot)}
+    plot.layout.addItem(axes["left"], 2, base)
+    plot.layout.addItem(vb, 2, base + 1)
+    plot.layout.addItem(axes["bottom"], 3, base + 1)
+    for axis in axes.values():
+        axis.linkToView(vb)
+        axis.setZValue(0.5)
+    plot.layout.setColumnStretchFactor(base + 1, 100)
+    plot.layout.setColumnMinimumWidth(base - 1, style.label_px * 2)  # a gap between panels
+    return vb, axes
+
+
+def _axes(panel: Panel, style: Style) -> None:
+    """Axis titles with units, grid, category and log ticks."""
+    fig, axes = panel.fig, panel.axes
     ticks = fig.x_axis.ticks
+    lines = max((t.count("\n") + 1 for _, t in ticks), default=1)
+    style_axis(axes["bottom"], fig.x_axis.label, style, tick_lines=lines)
+    style_axis(axes["left"], fig.y_axis.label, style)
+    bars = any(s.kind == "bar" for s in fig.series)
+    axes["bottom"].setGrid(False if bars else int(255 * GRID_ALPHA))
+    axes["left"].setGrid(int(255 * GRID_ALPHA))
     if ticks:
         positions = x_values(fig, [t for t, _ in ticks])
-        plot.getAxis("bottom").setTicks([list(zip(positions, (t for _, t in ticks)))])
+        axes["bottom"].setTicks([[(p, t) for p, (_, t) in zip(positions, ticks) if p is not None]])
+    if fig.y_axis.ticks:
+        positions = y_values(fig, [t for t, _ in fig.y_axis.ticks])
+        major = [(p, t) for p, (_, t) in zip(positions, fig.y_axis.ticks) if p is not None]
+        axes["left"].setTicks([major, _minor_ticks(fig.y_axis, major)])
+
+
+def _minor_ticks(axis, major) -> list:
+    """Unlabelled grid lines between given log ticks, when they span few decades."""
+    if not axis.log or not major:
+        return []
+    lo, hi = min(p for p, _ in major), max(p for p, _ in major)
+    return log_ticks(lo - 1, hi + 1)[1] if hi - lo <= 3 else []
+
+
+def _log_axis_ticks(axis_item, lo: float, hi: float, given: bool) -> None:
+    if not given:
+        major, minor = log_ticks(lo, hi)
+        axis_item.setTicks([major, minor])
 
 
 def _right_axis(plot, fig: Figure, style: Style):
@@ -71,113 +187,35 @@ def _right_axis(plot, fig: Figure, style: Style):
     return right
 
 
-def _legend(plot, fig: Figure, style: Style):
+def _legend(plot, fig: Figure, style: Style, columns: int):
     import pyqtgraph as pg
     legend = pg.LegendItem(colCount=legend_columns(fig, style),
                            labelTextSize=f"{style.legend_px}px", labelTextColor="k",
                            sampleType=sample_type(style.legend_sample), frame=False,
                            horSpacing=style.legend_px)
-    plot.layout.addItem(legend, 4, 1)
+    if columns > 1:  # under every panel: a legend in one column would narrow its panel
+        plot.layout.addItem(legend, 4, 0, 1, PANEL_COLUMNS * columns)
+    else:
+        plot.layout.addItem(legend, 4, 1)
+    legend._ssd_names = set()  # one entry per name across panels
     return legend
 
 
-def _series(plot, right, legend, fig: Figure, s, position: int, style: Style) -> None:
-    """One series: bars or a line (symbols unless dense), its error bars and point labels."""
-    import pyqtgraph as pg
-    from PySide6.QtCore import Qt
-    tint = color(s.color, position)
-    box = _box(plot, right, s.axis)
-    xs = x_values(fig, s.x)
-    if s.kind == "bar":
-        item = pg.BarGraphItem(x=xs, height=list(s.y), width=s.bar_width, brush=tint,
-                               pen=pg.mkPen("k", width=1))
-    else:
-        dash = Qt.PenStyle.DashLine if s.dash else Qt.PenStyle.SolidLine
-        pen = None if s.kind == "scatter" else pg.mkPen(tint, width=style.line, style=dash)
-        dense = len(xs) > DENSE_POINTS and s.kind != "scatter"  # a trace, not points
-        item = pg.PlotDataItem(xs, list(s.y), pen=pen,
-                               symbol=None if dense else ("s" if s.dash else "o"),
-                               symbolSize=style.symbol, symbolBrush=tint, symbolPen=tint)
-    box.addItem(item)
-    legend.addItem(item, s.name + (" (right axis)" if s.axis == "right" and right else ""))
-    if s.err and any(e > 0 for e in s.err):
-        _error_bars(box, fig, s, xs, tint)
-    _point_labels(box, s, xs, style)
+def _fit(panel: Panel) -> dict:
+    """Fixed ranges from the data (no auto-range); log axes get their decade ticks."""
+    fig, ranges = panel.fig, {"x": x_range(panel.fig), "left": y_range(panel.fig, "left"),
+                              "right": y_range(panel.fig, "right")}
+    if ranges["x"]:
+        panel.vb.setXRange(*ranges["x"], padding=0)
+        if fig.x_axis.log:
+            _log_axis_ticks(panel.axes["bottom"], *ranges["x"], bool(fig.x_axis.ticks))
+    if ranges["left"]:
+        panel.vb.setYRange(*ranges["left"], padding=0)
+        if fig.y_axis.log:
+            _log_axis_ticks(panel.axes["left"], *ranges["left"], bool(fig.y_axis.ticks))
+    if panel.right is not None and ranges["right"]:
+        panel.right.setYRange(*ranges["right"], padding=0)
+        if fig.y2_axis and fig.y2_axis.log:
+            _log_axis_ticks(panel.axes["right"], *ranges["right"], bool(fig.y2_axis.ticks))
+    return ranges
 
-
-def _error_bars(box, fig: Figure, s, xs, tint: str) -> None:
-    import numpy as np
-    import pyqtgraph as pg
-    lo, hi = x_range(fig) or (0.0, 1.0)
-    beam = s.bar_width * 0.35 if s.kind == "bar" else 0.012 * (hi - lo)
-    ys, errs = np.asarray(s.y, float), np.asarray(s.err, float)
-    # a quantity that cannot be negative: the lower bar stops at zero
-    low = np.minimum(errs, np.maximum(ys, 0)) if (ys >= 0).all() else errs
-    box.addItem(pg.ErrorBarItem(x=np.asarray(xs, float), y=ys, top=errs, bottom=low, beam=beam,
-                                pen=pg.mkPen("#222" if s.kind == "bar" else tint, width=2)))
-
-
-def _point_labels(box, s, xs, style: Style) -> None:
-    """Above the error bar for bars, up and right of the point for lines."""
-    import pyqtgraph as pg
-    bar = s.kind == "bar"
-    for x, y, e, text in zip(xs, s.y, s.err or [0.0] * len(xs), s.point_labels or ()):
-        label = pg.TextItem(text, color="k", anchor=(0.5, 1.1) if bar else (-0.1, 1.1),
-                            fill=(255, 255, 255, 200) if bar else None)
-        label.setFont(font(style.note_px))
-        label.setPos(x, y + (e if bar else 0.0))
-        box.addItem(label)
-
-
-def _hlines(plot, right, legend, fig: Figure, style: Style) -> None:
-    import pyqtgraph as pg
-    from PySide6.QtCore import Qt
-    for h in fig.hlines:
-        pen = pg.mkPen(color(h.color, 6), width=style.line * 0.8, style=Qt.PenStyle.DashDotLine)
-        _box(plot, right, h.axis).addItem(pg.InfiniteLine(pos=h.y, angle=0, pen=pen))
-        legend.addItem(pg.PlotDataItem([], [], pen=pen), h.text)
-
-
-def _markers(plot, right, fig: Figure, style: Style) -> None:
-    """Vertical lines with staggered labels, or starred points with a label."""
-    import pyqtgraph as pg
-    from PySide6.QtCore import Qt
-    vertical = 0
-    for m in fig.markers:
-        box = _box(plot, right, m.axis)
-        (x,) = x_values(fig, [m.x])
-        if m.y is None:
-            pen = pg.mkPen("#555", width=2, style=Qt.PenStyle.DashLine)
-            options = {"position": 0.95 - 0.07 * vertical, "color": "k",
-                       "fill": (255, 255, 255, 220), "anchors": [(0, 0.5), (0, 0.5)]}
-            line = pg.InfiniteLine(pos=x, angle=90, pen=pen, label=m.text, labelOpts=options)
-            line.label.setFont(font(style.note_px))
-            box.addItem(line)
-            vertical += 1  # stagger the labels of neighbouring lines
-        else:
-            box.addItem(pg.ScatterPlotItem([x], [m.y], symbol="star", size=style.symbol * 2.4,
-                                           brush="#E69F00", pen=pg.mkPen("k", width=1)))
-            label = pg.TextItem(m.text, color="k", anchor=(1.05, -0.3), fill=(255, 255, 255, 220))
-            label.setFont(font(style.note_px))
-            label.setPos(x, m.y)
-            box.addItem(label)
-
-
-def _fit(plot, right, fig: Figure) -> None:
-    """Fixed ranges from the data (no auto-range), and the right ViewBox kept on the plot."""
-    xr, yl = x_range(fig), y_range(fig, "left")
-    if xr:
-        plot.setXRange(*xr, padding=0)
-    if yl:
-        plot.setYRange(*yl, padding=0)
-    if right is None:
-        return
-    yr = y_range(fig, "right")
-    if yr:
-        right.setYRange(*yr, padding=0)
-
-    def sync():
-        right.setGeometry(plot.vb.sceneBoundingRect())
-        right.linkedViewChanged(plot.vb, right.XAxis)
-    plot.vb.sigResized.connect(sync)
-    sync()

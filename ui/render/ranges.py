@@ -1,66 +1,138 @@
-"""Where a figure's axes start and end, and how many legend columns fit: geometry only.
+"""Where a figure's axes start and end, their log ticks, and how many legend columns fit:
+geometry only.
 
-Ranges include error bars and markers, keep zero on axes that ask for it, and leave room for the
-lowest tick label (pyqtgraph drops a label that does not fit inside the view).
+View coordinates: what pyqtgraph plots. A linear axis plots values as they are, a log2 x axis
+(``Figure.log2_x``) plots log2(value), a log axis (``Axis.log``) log10(value); values that a log
+axis cannot show (<= 0) are dropped. Ranges include every error bar in full (a bar reaching below
+zero is drawn, not cut: it says the spread is as large as the mean) and markers, keep zero on
+linear axes that ask for it, and leave room for the lowest tick label (pyqtgraph drops a label
+that does not fit inside the view).
 """
 from __future__ import annotations
 
 import math
 
-from app.figures import Figure
-from ui.render.style import Style, font
+from app.figures import Axis, Figure
+from ui.render.style import Style, font, tick_text
 
 
-def x_values(fig: Figure, values):
-    return [math.log2(v) if fig.log2_x else v for v in values]
+def y_axis_of(fig: Figure, side: str) -> Axis | None:
+    return fig.y_axis if side == "left" else fig.y2_axis
+
+
+def view(value: float | None, log10: bool = False, log2: bool = False) -> float | None:
+    """One value in view coordinates (None when a log axis cannot show it)."""
+    if value is None or not math.isfinite(value):
+        return None
+    if log10 or log2:
+        if value <= 0:
+            return None
+        return math.log10(value) if log10 else math.log2(value)
+    return value
+
+
+def x_values(fig: Figure, values) -> list[float | None]:
+    return [view(v, fig.x_axis.log, fig.log2_x) for v in values]
+
+
+def y_values(fig: Figure, values, side: str = "left") -> list[float | None]:
+    axis = y_axis_of(fig, side)
+    return [view(v, bool(axis and axis.log)) for v in values]
+
+
+def _spread(values, errs, log10: bool, log2: bool = False) -> list[float]:
+    """View coordinates of every value and both ends of its error bar."""
+    out = []
+    for v, e in zip(values, errs or [0.0] * len(values)):
+        for end in (v, v + (e or 0.0), v - (e or 0.0)):
+            w = view(end, log10, log2)
+            if w is not None:
+                out.append(w)
+    return out
 
 
 def y_range(fig: Figure, side: str) -> tuple[float, float] | None:
+    axis = y_axis_of(fig, side)
+    log = bool(axis and axis.log)
     ys = []
     for s in fig.series:
         if s.axis == side:
-            errs = s.err or [0.0] * len(s.y)
-            ys += [y + e for y, e in zip(s.y, errs)]
-            ys += [max(y - e, 0.0) if y >= 0 else y - e for y, e in zip(s.y, errs)]
-    ys += [h.y for h in fig.hlines if h.axis == side]
-    ys += [m.y for m in fig.markers if m.axis == side and m.y is not None]
+            ys += _spread(s.y, s.err, log)
+    ys += [w for w in y_values(fig, [h.y for h in fig.hlines if h.axis == side], side) if w is not None]
+    ys += [w for w in y_values(fig, [m.y for m in fig.markers if m.axis == side and m.y is not None],
+                               side) if w is not None]
+    ys += [w for w in y_values(fig, [t for t, _ in (axis.ticks if axis else ())], side)
+           if w is not None]
     if not ys:
         return None
-    axis = fig.y_axis if side == "left" else fig.y2_axis
     lo, hi = min(ys), max(ys)
-    if axis is None or axis.include_zero:
-        lo = min(lo, 0.0)
+    if not log and (axis is None or axis.include_zero):
+        lo, hi = min(lo, 0.0), max(hi, 0.0)
     span = (hi - lo) or abs(hi) or 1.0
-    # the lowest tick label must fit inside the view (pyqtgraph drops it otherwise)
-    return lo - (0.03 if lo == 0 else 0.06) * span, hi + 0.14 * span
+    if log:  # a decade is plenty of room; at least a tenth of a decade each side
+        return lo - max(0.06 * span, 0.1), hi + max(0.14 * span, 0.15)
+    # the lowest tick label must fit inside the view (pyqtgraph drops it otherwise); labels of
+    # several lines over the bars need more room on top
+    lines = max((t.count("\n") + 1 for s in fig.series if s.axis == side and s.kind == "bar"
+                 for t in (s.point_labels or ())), default=1)
+    return lo - (0.03 if lo == 0 else 0.06) * span, hi + (0.14 + 0.05 * (lines - 1)) * span
 
 
 def x_range(fig: Figure) -> tuple[float, float] | None:
     xs, pad = [], 0.0
     for s in fig.series:
-        xs += x_values(fig, s.x)
+        xs += _spread(s.x, s.xerr, fig.x_axis.log, fig.log2_x)
         if s.kind == "bar":  # categories: half a slot each side, room for the tick text
             pad = max(pad, s.bar_width / 2 + 0.15, 0.5)
-    xs += x_values(fig, [t for t, _ in fig.x_axis.ticks])
-    xs += x_values(fig, [m.x for m in fig.markers])
+    xs += [w for w in x_values(fig, [t for t, _ in fig.x_axis.ticks]) if w is not None]
+    xs += [w for w in x_values(fig, [m.x for m in fig.markers]) if w is not None]
     if not xs:
         return None
     lo, hi = min(xs), max(xs)
-    if fig.x_axis.include_zero and not fig.log2_x and not pad:
+    linear = not (fig.log2_x or fig.x_axis.log)
+    if fig.x_axis.include_zero and linear and not pad:
         lo = min(lo, 0.0)
     span = (hi - lo) or 1.0
     return lo - max(pad, 0.05 * span), hi + max(pad, 0.08 * span)
+
+
+def log_ticks(lo: float, hi: float) -> tuple[list[tuple[float, str]], list[tuple[float, str]]]:
+    """Major (labelled) and minor (grid only) ticks of a log10 axis spanning view [lo, hi]:
+    decades, plus 2 and 5 when fewer than three decades show, labelled in the axis unit."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return [], []
+    major, minor = [], []
+    steps = (1, 2, 5) if hi - lo < 2.5 else (1,)
+    for decade in range(math.floor(lo), math.ceil(hi) + 1):
+        for m in range(1, 10):
+            pos = decade + math.log10(m)
+            if not lo <= pos <= hi:
+                continue
+            value = m * 10.0 ** decade
+            if m in steps:
+                major.append((pos, tick_text(value, 10.0 ** decade if decade < 0 else 1)))
+            else:
+                minor.append((pos, ""))
+    return major, minor
 
 
 def legend_columns(fig: Figure, style: Style) -> int:
     """As many legend columns as fit the width: a legend wider than the plot would widen the
     whole layout and push the right axis out of the image."""
     from PySide6.QtGui import QFontMetrics
-    names = [s.name + (" (right axis)" if s.axis == "right" else "") for s in fig.series]
-    names += [h.text for h in fig.hlines]
+    names = legend_names(fig)
     if not names:
         return 1
     metrics = QFontMetrics(font(style.legend_px))
     widest = max(metrics.horizontalAdvance(n) for n in names)
     column = widest + style.legend_sample * 2.6 + style.legend_px
     return max(1, min(len(names), 4, int((style.width * 0.9) // column)))
+
+
+def legend_names(fig: Figure) -> list[str]:
+    """The legend entries of a figure and its panels, each name once, in drawing order."""
+    names: list[str] = []
+    for part in (fig.panels or (fig,)):
+        names += [s.name + (" (right axis)" if s.axis == "right" else "") for s in part.series]
+        names += [h.text for h in part.hlines]
+    return list(dict.fromkeys(names))

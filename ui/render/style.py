@@ -2,12 +2,22 @@
 
 One :class:`Style` per medium (report: white, large fonts, 1800 px wide; screen: the window's
 results view), so what a user sees and what the report holds differ only here.
+
+The palette is Okabe-Ito (distinguishable with the common colour-vision deficiencies). Read is
+always :data:`READ_COLOR` (blue) and write :data:`WRITE_COLOR` (vermillion), in the report's
+figures and in the live charts alike; no other quantity uses those two (app/figures.py READ,
+WRITE, OTHER). Axis titles carry their unit (MB/s, µs, ms, GB); tick labels never get an SI
+prefix or a "x1e+06" multiplier from pyqtgraph (:func:`style_axis`).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+READ_COLOR, WRITE_COLOR = PALETTE[0], PALETTE[1]   # blue, vermillion: the two directions
+DIRECTION_COLORS = {"read": READ_COLOR, "write": WRITE_COLOR}
+TEMPERATURE_COLOR = PALETTE[6]
 
 
 @dataclass(frozen=True)
@@ -78,18 +88,30 @@ def sample_type(size: int):
     return BigSample
 
 
-def thousands(axis) -> None:
-    """Tick labels with thousands separators (120,000 reads faster than 120000)."""
-    original = axis.tickStrings
+def tick_text(value: float, spacing: float) -> str:
+    """A tick label: thousands separators, as many decimals as the tick spacing needs, never an
+    exponent or an SI prefix ('120,000', '2.5', '0.05')."""
+    places = max(0, math.ceil(-math.log10(spacing))) if spacing > 0 else 0
+    places = min(places, 6)
+    text = f"{value:,.{places}f}"
+    return "0" if text.strip("-0.,") == "" else text
 
+
+def thousands(axis) -> None:
+    """Tick labels from :func:`tick_text` (120,000 reads faster than 120000 or 1.2e+05)."""
     def tick_strings(values, scale, spacing):
-        if values and spacing * scale >= 1 and max(abs(v * scale) for v in values) >= 10000:
-            return [f"{v * scale:,.0f}" for v in values]
-        return original(values, scale, spacing)
+        return [tick_text(v * scale, spacing * scale) for v in values]
     axis.tickStrings = tick_strings
 
 
-def style_axis(axis, label: str, style: Style) -> None:
+def direction_color(direction: str) -> str:
+    """The colour of a direction ('read' or 'write'), the same in every chart."""
+    return DIRECTION_COLORS.get(direction, PALETTE[2])
+
+
+def style_axis(axis, label: str, style: Style, tick_lines: int = 1) -> None:
+    """Pens, fonts, the label with its unit, thousands separators, no SI prefix; a bottom axis
+    gets the height of ``tick_lines`` lines of tick text plus its label."""
     import pyqtgraph as pg
     axis.setPen(pg.mkPen("k", width=1.5))
     axis.setTextPen(pg.mkPen("k"))
@@ -103,5 +125,5 @@ def style_axis(axis, label: str, style: Style) -> None:
         axis.setStyle(hideOverlappingLabels=style.tick_px * 2)  # end labels may overhang a bit
         from PySide6.QtGui import QFontMetrics
         tick_h = QFontMetrics(font(style.tick_px)).height()
-        axis.setHeight(int(tick_h + max(6, style.tick_px // 2) + style.tick_px // 2
+        axis.setHeight(int(tick_h * tick_lines + max(6, style.tick_px // 2) + style.tick_px // 2
                            + style.label_px * 1.7))

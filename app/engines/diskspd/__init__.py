@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.engines.base import Interval, LiveAdapter
+from app.engines.base import LiveAdapter
 from app.engines.diskspd.argv import (
     EXECUTABLES,
     PREPARE_BS,
@@ -33,6 +33,7 @@ from app.engines.diskspd.argv import (
 )
 from app.engines.diskspd.text import looks_like_diskspd, parse_diskspd_output
 from app.engines.diskspd.xml import xml_intervals
+from app.model.interval import Interval
 from app.plan import Trial
 
 __all__ = ["EXECUTABLES", "PREPARE_BS", "PREPARE_QD", "PREPARE_RATE_MiBps", "DiskSpdEngine",
@@ -50,6 +51,8 @@ class XmlSeriesLive:
 
     def __init__(self, clock: Callable[[], float] = time.time):
         self._clock = clock
+
+    replaces_live_series = True
 
     def feed(self, text: str) -> list[Interval]:
         return []

@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from app.engines.base import Interval
+from app.model.interval import Interval
+from app.model.status import JobStatus
 from app.units import MB, bytes_per_s_to_MBps, bytes_per_s_to_MiBps, finite_or_none
 
 #: Percentiles a measurement reports: key in ``lat_us`` -> DiskSpd XML ``<Percentile>`` value
@@ -86,7 +87,7 @@ def measurement(version: str | None, source: str | None, job: str, workload: dic
     if parts and all(d["iops"] is not None and d["MBps"] is not None for d in parts):
         total = {"iops": sum(d["iops"] for d in parts), "MBps": sum(d["MBps"] for d in parts)}
     return {"engine": "diskspd", "engine_version": version, "source": source, "job": job,
-            "status": "ok", "error": None, "workload": workload,
+            "status": JobStatus.OK, "error": None, "workload": workload,
             "read": read, "write": write, "total": total}
 
 
@@ -260,9 +261,10 @@ def xml_intervals(text: str, end_epoch_s: float) -> list[Interval] | None:
         dt = (step_ms[i] - (step_ms[i - 1] if i else 0.0)) / 1000.0 or 1.0
         r_iops, w_iops = _attr(bucket, "Read"), _attr(bucket, "Write")
         out.append(Interval(
-            end_epoch_s - (step_ms[-1] - step_ms[i]) / 1000.0, dt,
-            read_bytes[i] / MB, r_iops, _lat(bucket, "Read", r_iops),
-            write_bytes[i] / MB, w_iops, _lat(bucket, "Write", w_iops)))
+            end_epoch_s=end_epoch_s - (step_ms[-1] - step_ms[i]) / 1000.0, duration_s=dt,
+            read_MBps=read_bytes[i] / MB, read_iops=r_iops, read_lat_us=_lat(bucket, "Read", r_iops),
+            write_MBps=write_bytes[i] / MB, write_iops=w_iops,
+            write_lat_us=_lat(bucket, "Write", w_iops)))
     return out
 
 

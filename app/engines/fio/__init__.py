@@ -10,7 +10,6 @@ from pathlib import Path
 
 from app.engines.fio.argv import (
     PERCENTILE_LIST,
-    PERCENTILES,
     fio_path_arg,
     ioengine_for,
     parse_version,
@@ -22,7 +21,7 @@ from app.engines.fio.live import FioLive
 from app.engines.fio.result import parse_fio_text
 from app.plan import Trial
 
-__all__ = ["PERCENTILES", "PERCENTILE_LIST", "FioEngine", "FioLive", "fio_path_arg",
+__all__ = ["PERCENTILE_LIST", "FioEngine", "FioLive", "fio_path_arg",
            "ioengine_for", "parse_version", "prepare_argv", "trial_argv", "version_argv"]
 
 

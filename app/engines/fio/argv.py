@@ -14,10 +14,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from app.model.percentiles import PERCENTILES
 from app.plan import Trial
 from app.units import MiB
 
-PERCENTILES = (50, 95, 99, 99.9, 99.99)
 PERCENTILE_LIST = ":".join(f"{p:g}" for p in PERCENTILES)
 
 
@@ -72,7 +72,7 @@ def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
              f"--percentile_list={PERCENTILE_LIST}"]
     if w.numjobs > 1:
         argv.append("--group_reporting")
-    argv += ["--output-format=json", f"--status-interval={_ms(trial.interval_s)}",
+    argv += ["--output-format=json+", f"--status-interval={_ms(trial.interval_s)}",
              f"--trigger-file={trigger_file}",  # a plain string option: never split
              "--verify_state_save=0"]  # else a trigger stop leaves *-verify.state files behind
     return argv

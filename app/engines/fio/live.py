@@ -10,9 +10,10 @@ few ms; an interval under 100 ms is treated as that duplicate and dropped.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from app.engines.base import Interval
+from app.histogram import Histogram, enough_ios
+from app.model.interval import Interval
 from app.units import MB
 
 MIN_INTERVAL_S = 0.1
@@ -55,6 +56,7 @@ class DocumentStream:
 class _Totals:
     runtime_ms: float
     counters: dict  # direction -> (io_bytes, total_ios, lat_sum_ns, lat_n)
+    hists: dict = field(default_factory=dict)  # direction -> cumulative Histogram (json+ bins)
 
 
 def _lat_object(d: dict) -> dict:
@@ -64,9 +66,10 @@ def _lat_object(d: dict) -> dict:
 def _totals(doc: dict) -> _Totals:
     jobs = doc.get("jobs") or doc.get("client_stats") or []
     runtime_ms = 0.0
-    counters = {}
+    counters, hists = {}, {}
     for direction in ("read", "write"):
         io = ios = lat_sum = lat_n = 0.0
+        hist = None
         for job in jobs:
             d = job.get(direction) or {}
             io += d.get("io_bytes", 0)
@@ -76,8 +79,24 @@ def _totals(doc: dict) -> _Totals:
             lat_sum += lat.get("mean", 0.0) * n
             lat_n += n
             runtime_ms = max(runtime_ms, d.get("runtime", 0) or 0)
+            if lat.get("bins"):
+                job_hist = Histogram.from_bins(lat["bins"])
+                hist = job_hist if hist is None else hist + job_hist
         counters[direction] = (io, ios, lat_sum, lat_n)
-    return _Totals(runtime_ms, counters)
+        hists[direction] = hist or Histogram()
+    return _Totals(runtime_ms, counters, hists)
+
+
+def _interval_p99(now: _Totals, prev: _Totals, direction: str) -> float | None:
+    """p99 (µs) of the I/Os completed in this interval: the difference of two cumulative
+    histograms; None without json+ bins or with too few I/Os to claim a p99."""
+    later, earlier = now.hists.get(direction), prev.hists.get(direction, Histogram())
+    if later is None or not later.counts:
+        return None
+    interval = later - earlier
+    if not enough_ios(interval.ios, 99.0):
+        return None
+    return interval.percentile(99.0) / 1000.0
 
 
 class IntervalSplitter:
@@ -106,7 +125,10 @@ class IntervalSplitter:
                 (lat_sum - p_sum) / d_n / 1000.0 if d_n > 0 and lat_sum > p_sum else None,
             )
         stamp = doc.get("timestamp_ms")
-        return Interval(stamp / 1000.0 if stamp else None, dt, *values["read"], *values["write"])
+        rates = {f"{d}_{name}": v for d in ("read", "write")
+                 for name, v in zip(("MBps", "iops", "lat_us"), values[d], strict=True)}
+        rates.update({f"{d}_p99_us": _interval_p99(now, prev, d) for d in ("read", "write")})
+        return Interval(end_epoch_s=stamp / 1000.0 if stamp else None, duration_s=dt, **rates)
 
     @staticmethod
     def _is_reset(prev: _Totals, now: _Totals) -> bool:
@@ -119,6 +141,8 @@ class FioLive:
     """Live adapter for one trial (:class:`app.engines.base.LiveAdapter`): stdout text in,
     per-interval values out."""
 
+    replaces_live_series = False  # fio's live series is its own status output: nothing better
+
     def __init__(self) -> None:
         self._docs = DocumentStream()
         self._splitter = IntervalSplitter()
@@ -130,3 +154,6 @@ class FioLive:
             if interval is not None:
                 out.append(interval)
         return out
+
+    def final_intervals(self, text: str) -> list[Interval] | None:
+        return None

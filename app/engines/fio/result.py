@@ -21,6 +21,9 @@ import os
 import re
 from typing import Any
 
+from app.histogram import Histogram
+from app.model.percentiles import PERCENTILES, percentile_key
+from app.model.status import JobStatus
 from app.units import (
     KiB,
     UnitError,
@@ -32,9 +35,6 @@ from app.units import (
     parse_duration,
     parse_size,
 )
-
-#: Percentiles a measurement reports, as (key in ``lat_us``, fio percentile).
-PERCENTILES = (("p50", 50.0), ("p95", 95.0), ("p99", 99.0), ("p99.9", 99.9), ("p99.99", 99.99))
 
 #: The aggregate entry fio adds to ``client_stats`` when more than one client ran.
 ALL_CLIENTS = "All clients"
@@ -125,7 +125,7 @@ def measurement_from_job(
         "engine_version": version if isinstance(version, str) else None,
         "source": source,
         "job": job.get("jobname"),
-        "status": "failed" if failed else "ok",
+        "status": JobStatus.FAILED if failed else JobStatus.OK,
         "error": f"fio job error {errno} ({os.strerror(errno)})" if failed else None,
         "workload": _workload({**(global_options or {}), **(job.get("job options") or {})}),
         "read": None,
@@ -231,8 +231,8 @@ def _direction(d: Any) -> dict | None:
         bytes_per_s = float(d["bw_bytes"])
     else:
         bytes_per_s = kib_per_s_to_bytes_per_s(float(d.get("bw") or 0))
-    lat_kind, lat_us = _latency(d)
-    return {
+    lat_kind, lat_us, bins = _latency(d)
+    out = {
         "io_bytes": io_bytes,
         "iops": float(d.get("iops") or 0.0),
         "MBps": bytes_per_s_to_MBps(bytes_per_s),
@@ -241,10 +241,14 @@ def _direction(d: Any) -> dict | None:
         "lat_kind": lat_kind,
         "lat_us": lat_us,
     }
+    if bins:  # json+ output: the histogram behind those percentiles (app.histogram)
+        out["hist_ns"] = Histogram.from_bins(bins).to_bins()
+    return out
 
 
-def _latency(d: dict) -> tuple[str | None, dict | None]:
-    """(``lat_kind``, ``lat_us``) from one latency object, so mean and percentiles agree.
+def _latency(d: dict) -> tuple[str | None, dict | None, dict | None]:
+    """(``lat_kind``, ``lat_us``, json+ ``bins``) from one latency object, so mean, percentiles
+    and histogram agree.
 
     Total latency (``lat``) is used when it carries percentiles (``lat_percentiles=1``), else
     completion latency (``clat``, fio's default percentile carrier); a file with only ``lat``
@@ -261,9 +265,9 @@ def _latency(d: dict) -> tuple[str | None, dict | None]:
     elif isinstance(lat, dict):
         kind, obj = "total", lat
     else:
-        return None, None
+        return None, None, None
     if obj.get("N") == 0:
-        return kind, None
+        return kind, None, None
 
     def us(value: Any) -> float | None:
         if value is None or isinstance(value, (bool, str, dict, list)):
@@ -272,10 +276,11 @@ def _latency(d: dict) -> tuple[str | None, dict | None]:
 
     pct = _percentiles(obj.get("percentile"))
     lat_us = {"min": us(obj.get("min")), "mean": us(obj.get("mean"))}
-    for name, wanted in PERCENTILES:
-        lat_us[name] = us(next((v for p, v in pct if abs(p - wanted) < 1e-6), None))
+    for wanted in PERCENTILES:
+        lat_us[percentile_key(wanted)] = us(next((v for p, v in pct if abs(p - wanted) < 1e-6), None))
     lat_us["max"] = us(obj.get("max"))
-    return kind, lat_us
+    bins = obj.get("bins") if ns and isinstance(obj.get("bins"), dict) else None
+    return kind, lat_us, bins
 
 
 def _percentiles(obj: Any) -> list[tuple[float, Any]]:

@@ -207,3 +207,17 @@ def test_pysmart_import_leaves_lang_alone():
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "de_DE.UTF-8"
+
+
+def test_smartctl_is_found_in_sbin_off_a_users_path(tmp_path, monkeypatch):
+    """Debian installs smartctl in /usr/sbin, which a regular user's PATH lacks."""
+    from app.drive import smart
+    sbin = tmp_path / "sbin"
+    sbin.mkdir()
+    fake = sbin / "smartctl"
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setattr(smart, "SBIN_DIRS", (str(sbin),))
+    assert smart.find_smartctl() == str(fake)
+    assert smart.find_smartctl(str(tmp_path / "nowhere" / "smartctl")) is None

@@ -21,9 +21,9 @@ from app.engines import diskspd as ds
 from app.engines.diskspd import DiskSpdEngine
 from app.engines.diskspd.xml import parse_xml_text
 from app.experiments import CATALOG
+from app.model.workload import Workload
 from app.params import build
 from app.units import MiB
-from app.workloads import Workload
 from jobs import diskspd_live
 from jobs.diskspd_live import DiskSpdLive, disk_key_for
 from jobs.engines import locate_diskspd

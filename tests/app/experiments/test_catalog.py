@@ -23,10 +23,11 @@ def test_units_parse_what_users_type():
         parse_size("lots")
 
 
-def test_catalog_has_the_seven_experiments_with_defaults():
+def test_catalog_has_the_eight_experiments_with_defaults():
     assert list(CATALOG) == ["zero-queue", "block-size", "rw-mix", "queue-depth", "tail-latency",
-                             "slc-cache", "quick"]
-    assert "quick" not in ALL and expand_ids(["all", "quick"]) == list(CATALOG)
+                             "slc-cache", "quick", "steady-state"]
+    assert "quick" not in ALL and "steady-state" not in ALL
+    assert expand_ids(["all", "quick"]) == list(CATALOG)[:-1]
     zq = build(CATALOG["zero-queue"])
     assert [w.label for w in zq.workloads()] == ["RND4K Q1T1 read", "RND4K Q1T1 write",
                                                  "SEQ128K Q1T1 read", "SEQ128K Q1T1 write"]
@@ -45,8 +46,9 @@ def test_experiments_json_lists_parameters_and_defaults():
     assert [e["id"] for e in catalog] == list(CATALOG)
     for exp in catalog:
         names = {p["name"] for p in exp["parameters"]}
-        assert {"runtime", "ramp", "size", "repetitions", "warmup", "randomize", "direct",
-                "interval"} <= names
+        rounds = {"round", "max_rounds"} if exp["id"] == "steady-state" else {
+            "runtime", "repetitions", "warmup", "randomize"}  # steady-state: rounds in order
+        assert {"ramp", "size", "direct", "interval", *rounds} <= names
         assert all("default" in p and p["help"] for p in exp["parameters"])
     qd = next(e for e in catalog if e["id"] == "queue-depth")
     depths = next(p for p in qd["parameters"] if p["name"] == "queue_depths")

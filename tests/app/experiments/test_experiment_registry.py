@@ -18,12 +18,12 @@ from app.experiment_outputs import build_figures, build_tables, findings
 from app.experiments import CATALOG, IMPORTED, Experiment, expand_ids, register, results_for
 from app.experiments.registry import unregister
 from app.figures import Axis, Figure, mean, series_from
+from app.model.workload import Workload
 from app.params import param, values_json
 from app.plan import experiments_from_settings, plan_run
 from app.summary import summarize_run
 from app.tables import IOPS, LABEL, W_COLS, N, md_cell, to_csv, to_markdown, workload_cells, workload_table
-from app.workloads import Workload
-from ui.cli import cmd_experiments
+from ui.cli.run_cmd import cmd_experiments
 
 TOY = "toy-depth"
 
@@ -140,7 +140,7 @@ def test_a_registered_experiment_plans_summarizes_and_exports(toy):
 
 def test_the_catalog_keeps_the_designs_order_and_the_toy_leaves_no_trace():
     assert list(CATALOG) == ["zero-queue", "block-size", "rw-mix", "queue-depth", "tail-latency",
-                             "slc-cache", "quick"]
+                             "slc-cache", "quick", "steady-state"]
     assert IMPORTED not in CATALOG and TOY not in CATALOG
 
 
@@ -182,7 +182,8 @@ def test_a_zero_queue_row_has_mb_per_s_in_decimal_units_and_mean_plus_minus_samp
     record = _record([zq], lambda t: (1000.0 * t["repetition"], (390 + 10 * t["repetition"]) * 1e6,
                                       90.0 + 10 * t["repetition"], 300.0))
     summary = summarize_run(record, None)
-    (table,) = build_tables(record, summary)
+    table, ios = build_tables(record, summary)  # the table, then the I/Os its percentiles rest on
+    assert ios.id == "zero-queue-io-counts"
     header = [c.key for c in table.columns]
     assert header[:7] == ["rw", "bs_bytes", "iodepth", "numjobs", "rwmixread", "label", "iops"]
     row = dict(zip(header, table.rows[0]))

@@ -191,9 +191,9 @@ def test_out_is_a_read_only_folder(read_only_home):
     assert tree(home) == [] and tree(target) == []
 
 
-BOOM = ("import sys, ui.cli, ui.main\n"
+BOOM = ("import sys, ui.cli.run_cmd, ui.main\n"
         "def boom(argv):\n    raise RuntimeError('boom\\nsecond line')\n"
-        "ui.cli.main = boom\nsys.exit(ui.main.main(['experiments']))\n")
+        "ui.cli.run_cmd.main = boom\nsys.exit(ui.main.main(['experiments']))\n")
 
 
 def crash(env: dict) -> subprocess.CompletedProcess:
@@ -221,3 +221,22 @@ def test_internal_error_log_falls_back_to_the_temp_folder(tmp_path):
     assert done.returncode == 1 and len(done.stderr.splitlines()) == 1, done.stderr
     logs = list((tmp_path / "tmp").glob("ssd-profiler-error-*.log"))
     assert len(logs) == 1 and str(logs[0]) in done.stderr
+
+
+def test_the_log_rotates_and_is_written_only_when_there_is_something_to_log(tmp_path):
+    """Many crashes append to one ssd-profiler.log that rotates at 1 MB (three old copies)."""
+    env = {"XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path)}
+    code = ("import logging, sys; from ui import log_file; log_file.MAX_BYTES = 2000\n"
+            "print(log_file.install()); import os; print(os.path.exists(log_file.log_path()))\n"
+            "for i in range(40):\n"
+            "    try:\n        raise ValueError('x' * 200)\n"
+            "    except ValueError as exc:\n        log_file.record_exception(exc)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                          timeout=60, env={**os.environ, **env})
+    path, existed = done.stdout.split()
+    assert existed == "False" and done.stderr == ""   # installing writes nothing
+    folder = tmp_path / "state" / "ssd-profiler" / "log"
+    assert Path(path) == folder / "ssd-profiler.log"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "ssd-profiler.log", "ssd-profiler.log.1", "ssd-profiler.log.2", "ssd-profiler.log.3"]
+    assert all(p.stat().st_size < 2000 + 1500 for p in folder.iterdir())

@@ -27,8 +27,15 @@ def test_zero_queue_acceptance_run(tmp_path):
     done = run_cli("run", "zero-queue", "--target", str(target), "--set", "runtime=2s",
                    "--set", "size=64MiB", "--set", "repetitions=2", "--out", str(runs))
     assert done.returncode == 0, done.stderr
-    run_dir = Path(done.stdout.strip().splitlines()[-1])
+    lines = done.stdout.strip().splitlines()
+    run_dir = Path(lines[-1])
     assert run_dir.parent == runs
+    # the results table: one row per workload, mean ± std with n = 2, then the findings
+    assert "zero-queue: mean ± sample std over n repetitions (total latency)" in done.stdout
+    assert any(line.split()[:3] == ["RND4K", "Q1T1", "read"] and " ± " in line and line.split()[3] == "2"
+               for line in lines), done.stdout
+    assert "p99/p50" in done.stdout
+    assert "[12/12] zero-queue" in done.stderr and "left" in done.stderr  # progress with an ETA
     record = run_json(run_dir)
     assert record["status"] == "done" and record["engine"]["version"].startswith("fio-")
     measured = [t for t in record["trials"] if not t["warmup"]]
@@ -60,13 +67,13 @@ def test_run_all_with_tiny_parameters_completes_every_experiment(tmp_path):
                    "--set", "slc-cache.runtime=3s", "--set", "quick.profile=default",
                    "--out", str(tmp_path / "runs"), "--json", timeout=600)
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.strip().splitlines()
-    summary = json.loads(lines[-2])
+    summary = json.loads(done.stdout)  # --json: exactly one JSON document on stdout
     assert summary["status"] == "done"
-    record = run_json(lines[-1])
-    assert [e["id"] for e in record["experiments"]] == list(CATALOG)
+    record = run_json(summary["run_dir"])
+    assert [e["id"] for e in record["experiments"]] == [e for e in CATALOG if e != "steady-state"]
     assert all(t["status"] == "done" for t in record["trials"])
-    by_exp = {e: [t for t in record["trials"] if t["experiment"] == e] for e in CATALOG}
+    by_exp = {e: [t for t in record["trials"] if t["experiment"] == e] for e in CATALOG
+              if e != "steady-state"}
     assert {e: len(ts) for e, ts in by_exp.items()} == {
         "zero-queue": 4, "block-size": 6, "rw-mix": 4, "queue-depth": 3, "tail-latency": 2,
         "slc-cache": 1, "quick": 8}

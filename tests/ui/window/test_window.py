@@ -65,6 +65,13 @@ def test_run_fills_charts_table_and_run_folder(qtbot, make_window, tmp_path):
     choose(qtbot, window, target, TINY)
     assert "12 trials" in window.experiment_panel.summary.text()
     qtbot.mouseClick(window.run_button, Qt.MouseButton.LeftButton)
+    # mid-run a workload with all its repetitions gets its row, but no findings yet (issue 13:
+    # "(p99/p50 = n/a)" appeared mid-run)
+    qtbot.waitUntil(lambda: window.results.workloads.rowCount() >= 1 or window.model.finished,
+                    timeout=60000)
+    if not window.model.finished:
+        assert "n/a" not in window.results.findings.toPlainText()
+        assert "when the run ends" in window.results.findings.toPlainText()
     qtbot.waitUntil(lambda: window.model.finished and not window.control.running, timeout=60000)
 
     assert window.model.status == "done", window.model.error
@@ -96,7 +103,7 @@ def test_run_fills_charts_table_and_run_folder(qtbot, make_window, tmp_path):
     assert sum("(warm-up)" in c for c in captions) == 4
     assert window.charts.temp_note.isVisible()  # no temperature source yet
     window.charts.iops_box.setChecked(True)      # the IOPS toggle redraws from the same buffers
-    assert window.charts.tp_plot.getAxis("left").labelText == "IOPS"
+    assert window.charts.tp_plot.getAxis("left").labelText.startswith("IOPS")  # or (thousands)
     assert window.charts.points("read_tp") == sum(1 for s in samples if s["read_lat_us"])
     window.charts.iops_box.setChecked(False)
     # log: the commands exactly as run
@@ -133,7 +140,40 @@ def test_cancel_mid_run_stops_fio_and_keeps_the_run(qtbot, make_window, tmp_path
     assert [t["status"] for t in record["trials"]] == ["cancelled"]
     assert window.model.status == "cancelled"
     assert window.results.trials.rowCount() == 1
-    assert window.results.trials.item(0, 4).text().startswith("cancelled")
+    # one way to say it everywhere (issue 13): cancelled, neither done nor failed, not counted
+    assert window.results.trials.item(0, 4).text() == "cancelled (not counted)"
+    words = "0 of 4 trials done, 1 cancelled (not counted)"
+    assert window.statusBar().currentMessage().startswith(f"Run cancelled: {words}")
+    assert window.progress.run_label.text() == f"Run cancelled: {words}."
+    assert words in window.results.caption.text()
+    assert f"Run cancelled: {words}" in window.log_pane.plain_text()
+    qtbot.waitUntil(lambda: window.runs_browser.table.rowCount() == 1, timeout=10000)
+    assert window.runs_browser.table.item(0, 2).text() == "cancelled"
+    assert window.runs_browser.table.item(0, 3).text() == "0 of 4"
+
+
+@needs_fio
+def test_cancel_while_preparing_writes_nothing_like_the_command_line(qtbot, make_window, tmp_path,
+                                                                     monkeypatch):
+    """A cancel before the run folder exists ends the run with nothing written (issue 13: the
+    window used to record an empty cancelled run where the command line writes nothing)."""
+    import jobs.session
+    real = jobs.session.describe_drive
+    monkeypatch.setattr(jobs.session, "describe_drive",
+                        lambda folder: (time.sleep(0.5), real(folder))[1])  # a slow smartctl
+    window = make_window()
+    choose(qtbot, window, tmp_path / "target", {"runtime": "1s", "size": "32MiB"})
+    window.run_action.trigger()
+    window.cancel_action.trigger()
+    qtbot.waitUntil(lambda: not window.control.running, timeout=15000)
+    assert window.model.status == "cancelled" and window.model.run_dir is None
+    runs = tmp_path / "runs"
+    assert not runs.exists() or not any(runs.iterdir())
+    said = "Run cancelled before it started; nothing was written."
+    assert window.statusBar().currentMessage() == said
+    assert window.progress.run_label.text() == said and said in window.log_pane.plain_text()
+    assert "RunCancelledEarly" not in window.log_pane.plain_text()
+    assert window.run_button.isEnabled()
 
 
 def test_missing_fio_disables_run_and_says_how_to_install(qtbot, make_window, tmp_path):

@@ -18,8 +18,8 @@ import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
 from jobs.events import TrialFinished, TrialStarted  # noqa: E402
-from ui.panels.drive_text import link_text, summarize  # noqa: E402
-from ui.panels.engine_picker import retry_advice  # noqa: E402
+from ui.window.setup.drive_text import link_text, summarize  # noqa: E402
+from ui.window.setup.engine_picker import retry_advice  # noqa: E402
 
 import gui_support  # noqa: E402
 from conftest import (

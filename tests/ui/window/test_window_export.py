@@ -74,7 +74,8 @@ def shoot(widget, name: str) -> None:
 def test_figures_export_and_vendor_spec_after_a_run(qtbot, window, tmp_path):
     bar, figures = window.report_bar, window.figures
     assert "No run shown" in figures.message.text()
-    assert not bar.export_button.isEnabled() and not bar.spec_button.isEnabled()
+    assert not bar.export_button.isEnabled()
+    assert bar.spec_button.isEnabled() and bar.spec_action.isEnabled()  # a spec before any run
     assert bar.export_action.shortcut() == QKeySequence("Ctrl+E")
     window.drive_panel.set_target(str(tmp_path / "target"))
     window.experiment_panel.set_checked(["zero-queue", "queue-depth"])
@@ -106,7 +107,7 @@ def test_figures_export_and_vendor_spec_after_a_run(qtbot, window, tmp_path):
 
     # Export (Ctrl+E): background thread, figures drawn on the GUI thread, folder offered
     opened = []
-    bar.open_url = opened.append
+    bar.open_url = lambda url: opened.append(url) or True   # the file manager took it
     assert bar.export_action.isEnabled()
     bar.export_action.trigger()
     assert not bar.export_action.isEnabled()  # one export at a time
@@ -136,7 +137,8 @@ def test_figures_export_and_vendor_spec_after_a_run(qtbot, window, tmp_path):
     dialog.numbers["seq_read_mbps"].setValue(3500)
     dialog.numbers["rand_read_iops"].setValue(500000)
     dialog.conditions["rand_qd"].setValue(32)
-    dialog.conditions["threads"].setValue(4)
+    dialog.conditions["rand_threads"].setValue(4)   # each row has its own (issue 13)
+    dialog.conditions["seq_threads"].setValue(1)
     dialog.interface.setCurrentText("PCIe 3.0 x4")
     dialog.source_edit.setText("https://example.com/acme-datasheet.pdf")
     shoot(dialog, "window_vendor_spec_dialog.png")
@@ -148,6 +150,9 @@ def test_figures_export_and_vendor_spec_after_a_run(qtbot, window, tmp_path):
     assert "4 KiB random read:" in status and "% of 500,000 IOPS" in status
     saved = json.loads((run_dir / "run.json").read_text())["vendor_spec"]
     assert saved["rand_read_iops"] == 500000 and saved["test_conditions"]["rand_qd"] == 32
+    assert saved["test_conditions"]["rand_threads"] == 4
+    assert saved["test_conditions"]["seq_threads"] == 1
+    assert saved["test_conditions"]["threads"] is None  # not one number for both rows
     assert saved["source_url"] == "https://example.com/acme-datasheet.pdf"
     users = vendor.load_user_specs()
     assert vendor.user_specs_path().is_relative_to(tmp_path) and len(users) == 1

@@ -11,7 +11,7 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from ui.app import close_on_signals  # noqa: E402
+from ui.window.app import close_on_signals  # noqa: E402
 
 import gui_support  # noqa: E402
 from safety_support import data_files, engines_on, needs_fio  # noqa: E402

@@ -1,0 +1,135 @@
+"""Steady state, SNIA PTS style, on a test file: precondition, then rounds of one workload until
+the drive's IOPS settle (issue 16; app/steady_state.py holds the rule).
+
+A fresh or idle SSD is faster than the same drive after a while of writing (an empty SLC cache,
+nothing for garbage collection to do). So the file is first written end to end twice
+(sequential, the engine's fill pass: twice the file, SNIA's 2x capacity on a file), then the
+workload (default 4 KiB random write at QD 32) runs in rounds, each round one trial, until the
+last five rounds hold the SNIA rule (IOPS excursion <= 20 % and slope <= 10 % of their average)
+or ``max_rounds`` have run. The result says in which round steady state was reached, or that it
+was not. Rounds are trials with ``repetition`` = round number, in order (never shuffled).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from app.experiments.base import Experiment
+from app.experiments.registry import register
+from app.figures import NEUTRAL, WRITE, Axis, Figure, HLine, Series, fmt
+from app.model.workload import Workload
+from app.params import param
+from app.steady_state import DATA_EXCURSION, SLOPE_EXCURSION, WINDOW, first_steady_round, window_at
+from app.tables import Column, Table
+from app.units import KiB, MiB
+
+
+@register
+@dataclass(frozen=True)
+class SteadyState(Experiment):
+    id: ClassVar[str] = "steady-state"
+    title: ClassVar[str] = "Steady state (SNIA-style preconditioning and convergence)"
+    summary: ClassVar[str] = ("precondition, then rounds of one workload until IOPS settle "
+                              "(window of 5: excursion <= 20 %, slope <= 10 %)")
+
+    # Set from round and max_rounds (rounds run in order, no warm-up): not parameters here, so
+    # the form and `experiments` show only what means something for this experiment.
+    runtime: float = field(default=60.0)
+    repetitions: int = field(default=25)
+    warmup: bool = field(default=False)
+    randomize: bool = field(default=False)
+
+    round: float = param(60.0, kind="duration", minimum=1.0, maximum=3600.0,
+                         help="length of one round (one trial)")
+    max_rounds: int = param(25, kind="int", minimum=WINDOW, maximum=100,
+                            help="rounds at most; the run stops at the round steady state holds")
+    rw: str = param("randwrite", kind="choice", choices=("randwrite", "randread", "write", "read"),
+                    help="the workload of each round")
+    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
+                    help="block size")
+    iodepth: int = param(32, kind="int", minimum=1, maximum=1024, help="queue depth")
+    precondition: bool = param(True, kind="bool",
+                               help="write the file end to end twice before the first round")
+
+    def __post_init__(self) -> None:
+        # a round is a trial and the rounds are the repetitions, in order, without a warm-up
+        object.__setattr__(self, "runtime", self.round)
+        object.__setattr__(self, "repetitions", self.max_rounds)
+        object.__setattr__(self, "warmup", False)
+        object.__setattr__(self, "randomize", False)
+        super().__post_init__()
+
+    def workloads(self) -> list[Workload]:
+        return [Workload(self.rw, self.bs, self.iodepth)]
+
+    def prefill_passes(self) -> int:
+        return 2 if self.precondition else super().prefill_passes()
+
+    def stop_early(self, iops: list[float | None]) -> str | None:
+        found = first_steady_round(iops)
+        return None if found is None else f"steady state reached in round {found.last_round}"
+
+    # -- results ---------------------------------------------------------------------------------
+    @classmethod
+    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+        rounds = [((t.get("measurement") or {}).get("total") or {}).get("iops")
+                  for t in sorted(trials, key=lambda t: t["index"])]
+        found = first_steady_round(rounds)
+        last = found or window_at([r for r in rounds if r is not None], len([r for r in rounds if r]))
+        return {"rounds_iops": rounds, "steady": found is not None,
+                "round": found.last_round if found else None,
+                "window": None if last is None else {
+                    "first_round": last.first_round, "last_round": last.last_round,
+                    "average_iops": last.average, "excursion": last.data_fraction,
+                    "slope": last.slope_fraction, "slope_per_round": last.slope}}
+
+    @classmethod
+    def tables(cls, part: dict, record: dict) -> list[Table]:
+        f = part.get("findings") or {}
+        window = f.get("window") or {}
+        cols = (Column("Round", "round", 0), Column("IOPS", "iops", 0),
+                Column("In the window", "in_window"))
+        rows = tuple((i, v, window.get("first_round", 0) <= i <= window.get("last_round", -1))
+                     for i, v in enumerate(f.get("rounds_iops") or [], start=1))
+        return [Table("steady-state", "Steady-state rounds", cols, rows, (_verdict(f),), cls.id)]
+
+    @classmethod
+    def figures(cls, part: dict, kind: str | None, record: dict, samples: list[dict]) -> list[Figure]:
+        f = part.get("findings") or {}
+        rounds = f.get("rounds_iops") or []
+        points = [(i, v) for i, v in enumerate(rounds, start=1) if v is not None]
+        if not points:
+            return []
+        series = [Series("IOPS per round", tuple(p[0] for p in points), tuple(p[1] for p in points),
+                         color=WRITE)]
+        hlines = []
+        window = f.get("window")
+        if window:
+            avg, a, b = window["average_iops"], window["first_round"], window["last_round"]
+            xs = tuple(range(a, b + 1))
+            mid = (a + b) / 2
+            series.append(Series("least-squares slope of the window", xs,
+                                 tuple(avg + window["slope_per_round"] * (x - mid) for x in xs),
+                                 color=NEUTRAL, dash=True))
+            hlines = [HLine(avg, f"window average {fmt(avg)} IOPS", color=NEUTRAL),
+                      HLine(avg * 1.1, "+10 %", color=NEUTRAL), HLine(avg * 0.9, "-10 %", color=NEUTRAL)]
+        return [Figure("steady-state-convergence", "Steady state: IOPS per round",
+                       Axis("Round", tuple((float(i), str(i)) for i, _ in points)),
+                       Axis("IOPS"), series=tuple(series), hlines=tuple(hlines),
+                       experiment=cls.id, caption=_verdict(f))]
+
+    @classmethod
+    def sentences(cls, part: dict, record: dict) -> list[str]:
+        return [_verdict(part.get("findings") or {})]
+
+
+def _verdict(f: dict) -> str:
+    window = f.get("window")
+    rule = (f"SNIA rule: the last {WINDOW} rounds' IOPS within {DATA_EXCURSION:.0%} of their "
+            f"average and a slope within {SLOPE_EXCURSION:.0%}")
+    if f.get("steady") and window:
+        return (f"Steady state reached in round {f['round']} (rounds {window['first_round']}-"
+                f"{window['last_round']}: excursion {window['excursion']:.1%}, slope "
+                f"{window['slope']:.1%}; {rule}).")
+    done = len(f.get("rounds_iops") or [])
+    return f"Steady state not reached after {done} rounds ({rule})."

@@ -1,0 +1,120 @@
+"""A workload's repetitions in one line: mean ± sample std with n, per metric (DESIGN §6).
+
+:class:`Stat` is what ``app.analysis.summarize`` returns; :class:`WorkloadSummary` is one row of
+run.json's ``summary[experiment]["workloads"]``, which tables, figures and findings read.
+Converters keep run.json's shape, so summaries written by earlier versions load as they are.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.model.measurement import LatencyKind, frozen
+from app.model.percentiles import LAT_KEYS
+from app.model.workload import outstanding
+
+
+@dataclass(frozen=True)
+class Stat:
+    """Mean and *sample* standard deviation (ddof=1) of the n values that were present; mean is
+    None when n == 0 and std when n < 2."""
+
+    mean: float | None
+    std: float | None
+    n: int
+
+    @classmethod
+    def from_json(cls, data: Mapping | None) -> Stat:
+        data = data or {}
+        return cls(data.get("mean"), data.get("std"), data.get("n", 0))
+
+    def to_json(self) -> dict:
+        return {"mean": self.mean, "std": self.std, "n": self.n}
+
+
+@dataclass(frozen=True)
+class Pooled:
+    """Percentiles (µs) of every I/O of a workload's measured repetitions, from their merged
+    histogram (app.histogram): the value, its 95 % interval and how many I/Os it rests on.
+    ``too_few`` names the percentiles with fewer than 10 I/Os beyond them: shown, not claimed."""
+
+    ios: int
+    values: Mapping[str, float | None]
+    ci95: Mapping[str, tuple[float, float] | None]
+    max: float | None
+    too_few: tuple[str, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> Pooled:
+        keys = [k for k in data if k.startswith("p")]
+        return cls(data.get("ios", 0), frozen({k: data[k] for k in keys}),
+                   frozen({k: tuple(v) if v else None for k, v in (data.get("ci95") or {}).items()}),
+                   data.get("max"), tuple(data.get("too_few") or ()))
+
+    def to_json(self) -> dict:
+        return {**self.values, "max": self.max, "ios": self.ios,
+                "ci95": {k: list(v) if v else None for k, v in self.ci95.items()},
+                "too_few": list(self.too_few)}
+
+
+@dataclass(frozen=True)
+class DirectionSummary:
+    iops: Stat
+    MBps: Stat
+    lat_kind: LatencyKind | None
+    lat_us: Mapping[str, Stat]
+    pooled: Pooled | None = None      # run.json: lat_us["pooled"], beside the per-repetition stats
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> DirectionSummary:
+        kind = data.get("lat_kind")
+        lat = dict(data.get("lat_us") or {})
+        pooled = lat.pop("pooled", None)
+        return cls(Stat.from_json(data.get("iops")), Stat.from_json(data.get("MBps")),
+                   LatencyKind(kind) if kind else None,
+                   frozen({k: Stat.from_json(v) for k, v in lat.items()}),
+                   Pooled.from_json(pooled) if pooled else None)
+
+    def to_json(self) -> dict:
+        lat = {k: v.to_json() for k, v in self.lat_us.items()}
+        if self.pooled is not None:
+            lat["pooled"] = self.pooled.to_json()
+        return {"iops": self.iops.to_json(), "MBps": self.MBps.to_json(), "lat_kind": self.lat_kind,
+                "lat_us": lat}
+
+
+@dataclass(frozen=True)
+class WorkloadSummary:
+    key: str
+    label: str
+    workload: Mapping[str, Any]
+    n: int
+    total_iops: Stat
+    total_MBps: Stat
+    read: DirectionSummary | None
+    write: DirectionSummary | None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    KEYS = ("key", "label", "workload", "n", "total_iops", "total_MBps", "read", "write")
+
+    @property
+    def outstanding(self) -> int:
+        return outstanding(self.workload)
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> WorkloadSummary:
+        side = {d: DirectionSummary.from_json(data[d]) if data.get(d) else None for d in ("read", "write")}
+        return cls(data["key"], data["label"], frozen(data["workload"]), data["n"],
+                   Stat.from_json(data.get("total_iops")), Stat.from_json(data.get("total_MBps")),
+                   side["read"], side["write"],
+                   frozen({k: v for k, v in data.items() if k not in cls.KEYS}))
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "label": self.label, "workload": dict(self.workload), "n": self.n,
+                "total_iops": self.total_iops.to_json(), "total_MBps": self.total_MBps.to_json(),
+                "read": self.read.to_json() if self.read else None,
+                "write": self.write.to_json() if self.write else None, **self.extra}
+
+
+__all__ = ["LAT_KEYS", "DirectionSummary", "Stat", "WorkloadSummary"]

@@ -1,0 +1,117 @@
+"""Run folders as pandas DataFrames, for comparing runs and for a student's own notebook.
+
+    from app.runs import load_runs
+    tables = load_runs(["runs/20261123T121013Z_zero-queue", "runs/20261124T090000Z_zero-queue"])
+    tables.workloads.pivot_table(index="workload", columns="run", values="iops_mean")
+
+Four tidy tables, one row per thing, units in the column names (MB/s = 10^6 B/s, latency µs,
+``lat_kind`` says completion or total latency):
+
+- ``runs``: one row per run (drive model, engine, status, start time, folder);
+- ``trials``: one row per trial and direction that moved data (warm-ups and failed trials
+  included and marked, so nothing is silently dropped);
+- ``workloads``: one row per workload summary and direction: mean, sample std and n of the
+  repetitions, and the pooled percentiles from fio's histograms with their 95 % interval and
+  the number of I/Os they rest on where the run has them;
+- ``samples``: samples.csv of every run, with a ``run`` column.
+
+Every row names its ``run`` (the folder's name) and ``experiment``. Reading never writes.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from app.model.measurement import DIRECTIONS
+from app.model.percentiles import LAT_KEYS
+from app.model.run import Run
+from app.store import load_run
+
+WORKLOAD_KEYS = ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")
+
+
+@dataclass(frozen=True)
+class RunTables:
+    runs: pd.DataFrame
+    trials: pd.DataFrame
+    workloads: pd.DataFrame
+    samples: pd.DataFrame
+
+
+def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
+    """The four tables of the run folders (app.store.load_run's one-line ValueError for a folder
+    that is not one)."""
+    runs, trials, workloads, samples = [], [], [], []
+    for folder in folders:
+        record = load_run(folder)
+        name = Path(folder).name
+        run = Run.from_json(record)
+        runs.append(_run_row(name, record, run))
+        trials += _trial_rows(name, run)
+        workloads += _workload_rows(name, run)
+        path = Path(folder) / "samples.csv"
+        if path.is_file():
+            frame = pd.read_csv(path)
+            frame.insert(0, "run", name)
+            samples.append(frame)
+    return RunTables(pd.DataFrame(runs), pd.DataFrame(trials), pd.DataFrame(workloads),
+                     pd.concat(samples, ignore_index=True) if samples else pd.DataFrame())
+
+
+def _run_row(name: str, record: dict, run: Run) -> dict:
+    drive = record.get("drive") or {}
+    engine = record.get("engine") or {}
+    return {"run": name, "status": str(run.status), "started_at": record.get("started_at"),
+            "experiments": ",".join(e.get("id", "") for e in run.experiments),
+            "drive_model": drive.get("model"), "engine": engine.get("name"),
+            "engine_version": engine.get("version"), "folder": record.get("dir")}
+
+
+def _trial_rows(name: str, run: Run) -> list[dict]:
+    rows = []
+    for t in run.trials:
+        base = {"run": name, "experiment": t.experiment, "trial": t.index, "workload": t.label,
+                **{k: t.workload.get(k) for k in WORKLOAD_KEYS}, "outstanding": t.outstanding,
+                "repetition": t.repetition, "warmup": t.warmup, "status": str(t.status),
+                "runtime_s": t.runtime_s}
+        sides = t.measurement.sides() if t.measurement else []
+        if not sides:
+            rows.append({**base, "direction": None})
+        for direction, side in sides:
+            rows.append({**base, "direction": direction, "iops": side.iops, "MBps": side.MBps,
+                         "io_bytes": side.io_bytes, "lat_kind": _text(side.lat_kind),
+                         **{f"lat_{k}_us": side.lat(k) for k in LAT_KEYS}})
+    return rows
+
+
+def _workload_rows(name: str, run: Run) -> list[dict]:
+    rows = []
+    for eid, part in run.summary.items():
+        for w in part.workloads:
+            for direction in DIRECTIONS:
+                side = getattr(w, direction)
+                if side is None:
+                    continue
+                row = {"run": name, "experiment": eid, "workload": w.label,
+                       **{k: w.workload.get(k) for k in WORKLOAD_KEYS}, "outstanding": w.outstanding,
+                       "direction": direction, "n": w.n, "lat_kind": _text(side.lat_kind)}
+                for metric, stat in (("iops", side.iops), ("MBps", side.MBps),
+                                     *((f"lat_{k}_us", s) for k, s in side.lat_us.items())):
+                    row.update({f"{metric}_mean": stat.mean, f"{metric}_std": stat.std})
+                if side.pooled:
+                    row["pooled_ios"] = side.pooled.ios
+                    for key, value in side.pooled.values.items():
+                        ci = side.pooled.ci95.get(key) or (None, None)
+                        row.update({f"pooled_{key}_us": value, f"pooled_{key}_ci95_low_us": ci[0],
+                                    f"pooled_{key}_ci95_high_us": ci[1],
+                                    f"pooled_{key}_too_few_ios": key in side.pooled.too_few})
+                rows.append(row)
+    return rows
+
+
+def _text(value) -> str | None:
+    return None if value is None else str(value)

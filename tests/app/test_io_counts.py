@@ -1,0 +1,73 @@
+"""How many I/Os a percentile rests on (issue 13), from the committed run folder (made by the
+real fio: 1 s trials, so its p99.9 and p99.99 rest on a handful of I/Os)."""
+from __future__ import annotations
+
+import pytest
+
+from app import io_counts
+from app.store import load_run
+from app.summary import summarize_run
+from app.tables import to_csv, to_markdown
+
+from conftest import FIXTURES
+
+(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name != "expected-tables"]
+
+
+@pytest.fixture(scope="module")
+def run():
+    record = load_run(RUN)
+    return record, summarize_run(record, RUN)
+
+
+def test_a_trial_counts_its_ios_from_bytes_or_from_iops_and_runtime():
+    trial = {"workload": {"bs_bytes": 4096},
+             "measurement": {"read": {"io_bytes": 4096 * 31005, "iops": 1.0, "runtime_ms": 1}}}
+    assert io_counts.trial_ios(trial, "read") == 31005
+    trial["measurement"]["read"] = {"iops": 52807.19, "runtime_ms": 1001}
+    assert io_counts.trial_ios(trial, "read") == 52860
+    trial["measurement"]["read"] = {"iops": 100.0}
+    trial["runtime_s"] = 2.0
+    assert io_counts.trial_ios(trial, "read") == 200
+    assert io_counts.trial_ios(trial, "write") is None
+
+
+def test_beyond_and_the_sentence():
+    assert io_counts.beyond("p99.99", 31005) == pytest.approx(3.1005)
+    assert io_counts.beyond("p50", 10) == pytest.approx(5)
+    assert io_counts.rests_on("p99.99", 31005) == "p99.99 rests on 3 I/Os of 31,005"
+    assert io_counts.rests_on("p99.9", 2000) == "p99.9 rests on 2 I/Os of 2,000"
+    assert io_counts.rests_on("p99.9", 1000) == "p99.9 rests on 1 I/O of 1,000"
+    assert "less than one I/O of 5,000" in io_counts.rests_on("p99.99", 5000)
+
+
+def test_high_percentiles_of_short_trials_are_flagged(run):
+    record, summary = run
+    rows = summary["tail-latency"]["workloads"]
+    assert [io_counts.workload_ios(record, "tail-latency", r) for r in rows] == [[31005, 31470],
+                                                                                [52860, 51510]]
+    warnings = io_counts.thin_warnings(record, "tail-latency", rows, ("p99", "p99.9", "p99.99"))
+    assert warnings[0].startswith("RND4K Q8T1 read: p99.99 rests on 3 I/Os of 31,005 (the trial "
+                                  "with the fewest I/Os): treat it as indicative")
+    assert len(warnings) == 2
+    # p99.9 of the zero-queue runs rests on 2..6 I/Os: flagged, p99 (23+) is not
+    zq = io_counts.thin_warnings(record, "zero-queue", summary["zero-queue"]["workloads"],
+                                 ("p99", "p99.9"))
+    assert len(zq) == 4 and all(": p99.9 rests on" in w for w in zq)
+    assert not io_counts.thin_warnings(record, "zero-queue", summary["zero-queue"]["workloads"],
+                                       ("p95", "p99"))
+
+
+def test_the_io_count_table(run):
+    from app.experiments.registry import CATALOG
+    record, summary = run
+    rows = summary["tail-latency"]["workloads"]
+    table = io_counts.io_count_table(CATALOG["tail-latency"], "tail-latency-io-counts", "t", rows,
+                                     record, ("p99.9", "p99.99"))
+    csv = to_csv(table).splitlines()
+    assert csv[0] == ("rw,bs_bytes,iodepth,numjobs,rwmixread,ios_per_trial_mean,ios_per_trial_std,"
+                      "ios_min,ios_beyond_p99.9,ios_beyond_p99.99,n")
+    assert csv[1].split(",")[7:] == ["31005", "31.005", "3.100", "2"]
+    md = to_markdown(table)
+    assert "| RND4K Q8T1 read | 31,238 ± 329 | 31,005 | 31.0 | 3.1 | 2 |" in md
+    assert "Fewer than 10 I/Os beyond a percentile: treat it as indicative" in md

@@ -1,0 +1,64 @@
+"""`ssd-profiler compare` end to end: two real fio runs, and a run against imported DiskSpd
+output, whose different engine is listed rather than hidden."""
+from __future__ import annotations
+
+import json
+
+from conftest import FIXTURES, needs_fio, run_cli
+
+TINY_RUN = ["--set", "runtime=1s", "--set", "size=16MiB", "--set", "repetitions=2",
+            "--set", "warmup=false"]
+
+
+@needs_fio
+def test_two_real_runs_compared_as_json_and_exported(tmp_path):
+    target, runs = tmp_path / "target", tmp_path / "runs"
+    target.mkdir()
+    dirs = []
+    for extra in ([], ["--set", "zero-queue.size=32MiB"]):
+        done = run_cli("run", "zero-queue", "--target", str(target), *TINY_RUN, *extra,
+                       "--out", str(runs), "--json")
+        assert done.returncode == 0, done.stderr
+        dirs.append(json.loads(done.stdout)["run_dir"])
+    done = run_cli("compare", *dirs, "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["mismatches"] == ["zero-queue size differs: 16777216 vs 33554432"]
+    rows = result["rows"]
+    assert len(rows) == 4 * 4  # 4 workloads x IOPS, MB/s, mean and p99 latency
+    for row in rows:
+        assert row["n_base"] == row["n"] == 2 and row["ratio"] > 0
+        assert row["call"] in ("larger than the spread", "within the spread")
+    out = tmp_path / "comparison"
+    done = run_cli("compare", *dirs, "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "zero-queue RND4K Q1T1 read" in done.stdout and done.stdout.strip().endswith(str(out))
+    md = (out / "comparison.md").read_text()
+    assert "zero-queue size differs" in md and "Welch's t-test" in md
+    assert (out / "comparison.csv").read_text().count("\n") == 17
+    again = run_cli("compare", dirs[1], dirs[0], "--out", str(out))  # other runs: refused
+    assert again.returncode == 2 and "not an export of this run" not in again.stdout
+
+
+@needs_fio
+def test_a_run_against_imported_diskspd_lists_the_engine(tmp_path):
+    target = tmp_path / "target"
+    target.mkdir()
+    done = run_cli("run", "zero-queue", "--target", str(target), *TINY_RUN,
+                   "--out", str(tmp_path / "runs"), "--json")
+    assert done.returncode == 0, done.stderr
+    mine = json.loads(done.stdout)["run_dir"]
+    xml = FIXTURES / "diskspd" / "diskspd-2.0.21a-win-randrw70-30-4k-1thread-latency-iopsstddev.xml"
+    saved = tmp_path / "imported"
+    assert run_cli("import", str(xml), "--save", str(saved)).returncode == 0
+    done = run_cli("compare", mine, str(saved), "--json")
+    assert done.returncode == 0, done.stderr
+    notes = json.loads(done.stdout)["mismatches"]
+    assert any(n.startswith("engine differs: fio fio-") and "diskspd" in n for n in notes)
+
+
+def test_compare_needs_two_readable_runs(tmp_path):
+    done = run_cli("compare", str(tmp_path))
+    assert done.returncode == 2 and "at least two" in done.stderr
+    done = run_cli("compare", str(tmp_path), str(tmp_path / "nope"))
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1

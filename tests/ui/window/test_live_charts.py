@@ -1,0 +1,86 @@
+"""The live charts read like a report's (issue 13): throughput from 0, short ticks (µs becomes ms
+above 10,000 µs, never a six-digit tick running into the title), readable log ticks, and one
+line instead of an empty temperature chart. Fed with samples directly (no engine needed).
+"""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import math  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtGui import QFontMetrics  # noqa: E402
+
+from ui.window.run.chart_axes import log_ticks, nice_top  # noqa: E402
+from ui.window.run.live_charts import LiveCharts  # noqa: E402
+from ui.window.run.run_model import RunModel  # noqa: E402
+from ui.window.run.series import break_row  # noqa: E402
+
+NAN = math.nan
+
+
+@pytest.fixture
+def charts(qtbot):
+    model = RunModel()
+    view = LiveCharts(model)
+    qtbot.addWidget(view)
+    view.resize(800, 600)
+    view.show()
+    model.status = "running"
+    return view
+
+
+def feed(charts, rows) -> None:
+    series = charts.model.series
+    series.append(break_row(0.0), real=False)
+    for t, (mbps, lat_us, temp) in enumerate(rows, start=1):
+        series.append((float(t), mbps, NAN, mbps * 250, NAN, lat_us, NAN, temp))
+    charts.redraw()
+
+
+def y_range(plot):
+    return plot.getViewBox().viewRange()[1]
+
+
+def test_throughput_starts_at_zero_and_latency_switches_to_ms(charts, qtbot):
+    feed(charts, [(3400.0, 120.0, NAN), (3500.0, 130.0, NAN)])
+    low, high = y_range(charts.tp_plot)
+    assert low == 0 and 3500 < high <= 5000           # from 0, not from 3,400
+    assert y_range(charts.lat_plot)[0] == 0
+    lat_axis = charts.lat_plot.getAxis("left")
+    assert lat_axis.labelText == "mean latency (µs)"
+    feed(charts, [(900.0, 25_000.0, NAN), (950.0, 180_000.0, NAN)])
+    assert lat_axis.labelText == "mean latency (ms)"
+    ticks = lat_axis.tickStrings([0, 50_000, 100_000, 150_000], 1.0, 50_000)
+    assert ticks == ["0", "50", "100", "150"]
+    assert all(len(t) <= 5 for t in lat_axis.tickStrings([100_000, 200_000], 1.0, 100_000))
+    # the longest tick and the title side by side fit in the axis (its width is from the font)
+    metrics = QFontMetrics(lat_axis.font())
+    assert lat_axis.width() >= metrics.horizontalAdvance("10,000") + metrics.height()
+
+
+def test_log_latency_ticks_are_few_and_plain(charts):
+    feed(charts, [(100.0, 80.0, NAN), (100.0, 4000.0, NAN)])
+    charts.log_box.setChecked(True)
+    axis = charts.lat_plot.getAxis("left")
+    levels = log_ticks(math.log10(80), math.log10(4000))
+    labelled = [v for spacing, values in levels if spacing is not None for v in values]
+    assert [round(10 ** v) for v in labelled] == [100, 300, 1000, 3000]
+    assert axis.tickStrings(labelled, 1.0, 1.0) == ["100", "300", "1,000", "3,000"]
+    minors = [v for spacing, values in levels if spacing is None for v in values]
+    assert axis.tickStrings(minors, 1.0, None) == [""] * len(minors)   # unlabelled
+    assert nice_top(3500) == 4000 and nice_top(95) == 100
+
+
+def test_no_temperature_is_one_line_and_a_reading_brings_the_chart(charts, qtbot):
+    charts.model.temperature_note = "temperature unavailable: virtual disk, no sensor to read"
+    feed(charts, [(100.0, 100.0, NAN)] * 3)
+    qtbot.wait(20)
+    assert not charts.temp_shown and set(charts.chart_heights()) == {"throughput", "latency"}
+    assert charts.temp_note.isVisible()
+    assert charts.temp_note.text() == "Temperature not charted: virtual disk, no sensor to read"
+    assert charts.temp_plot.geometry().height() <= 1
+    feed(charts, [(100.0, 100.0, 41.0)] * 3)
+    qtbot.wait(20)
+    assert charts.temp_shown and not charts.temp_note.isVisible()
+    assert charts.chart_heights()["temperature"] > 50

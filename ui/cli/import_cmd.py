@@ -1,0 +1,143 @@
+"""`ssd-profiler import FILE... [--json] [--save RUN_DIR]`: measurements from engine outputs.
+
+Bounded, because a FILE can be anything: each is read by :mod:`app.input_files` (a regular
+file of at most 64 MiB, UTF-8 text, never a FIFO or device), parsed as DiskSpd XML/text or fio
+JSON (recognized by content) within a time limit (``PARSE_SECONDS``, or the environment
+variable ``SSD_PROFILER_PARSE_SECONDS``; POSIX only), and each measurement is checked for
+numbers no drive gives (NaN, infinity, negative counts, an hour of latency) and for names that
+are not text. A refused file costs one line,
+``ssd-profiler: error: FILE: reason``, and exit 2; the other files are still printed.
+
+``--save RUN_DIR`` writes a run folder that ``export`` can report on. It is checked before any
+FILE is read (a new or empty real folder, never a symlink or a file) and written only when every
+FILE imported: exit 2 means nothing was written.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+from app.input_files import (
+    SMALL_TEXT,
+    InputRefused,
+    check_measurement,
+    fio_documents,
+    os_reason,
+    read_input_text,
+)
+from ui.cli import text as cli_text
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+PARSE_SECONDS = 30.0   # per file; a 64 MiB genuine output parses in about 2 s
+MAX_REASON = 400   # characters; a parser may quote a whole line of the file in its message
+
+
+def _one_line(text: str) -> str:
+    """Control characters (a newline in a file name or a quoted line) shown escaped."""
+    text = re.sub(r"[\x00-\x1f\x7f]", lambda m: repr(m.group())[1:-1], text)
+    return text if len(text) <= MAX_REASON else text[:MAX_REASON] + "..."
+
+
+class ParseTimeout(Exception):
+    """The parse of one file ran past its deadline."""
+
+
+@contextmanager
+def deadline(seconds: float):
+    """Raise ParseTimeout in this thread after ``seconds`` (POSIX main thread; elsewhere no
+    limit): the backstop for parser paths that are slow in the size of a crafted file (e.g.
+    a DiskSpd text with a million latency-table headers), so no FILE can hold import for long."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable or seconds <= 0:
+        yield
+        return
+
+    def on_alarm(*_):
+        raise ParseTimeout
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _parse(text: str, source: str) -> list[dict]:
+    from app.engines.diskspd import looks_like_diskspd, parse_diskspd_output
+    from app.engines.fio.result import parse_fio_document, parse_fio_text
+    # DiskSpd XML (<Results>) or text ("Total IO"), recognized by content; else fio JSON
+    if looks_like_diskspd(text):
+        return parse_diskspd_output(text, source=source)
+    docs = fio_documents(text)   # linear; the tolerant scan below only for small texts
+    if docs:
+        return parse_fio_document(docs[-1], source)
+    if len(text) <= SMALL_TEXT:
+        return parse_fio_text(text, source=source)
+    raise InputRefused("holds no fio JSON result starting at the beginning of a line and no "
+                       "DiskSpd result (was fio run with --output-format=json?)")
+
+
+def import_file(name: str) -> list[dict]:
+    """The checked measurements of one file; raises ValueError (one line) or OSError."""
+    text = read_input_text(name)
+    seconds = float(os.environ.get("SSD_PROFILER_PARSE_SECONDS") or PARSE_SECONDS)
+    try:
+        with deadline(seconds):
+            results = _parse(text, str(name))
+    except ParseTimeout:
+        raise InputRefused(f"took over {seconds:g} s to parse, far longer than any engine "
+                           "output; not a normal fio or DiskSpd result") from None
+    except RecursionError:
+        raise InputRefused("is nested too deeply to be an engine output") from None
+    except MemoryError:
+        raise InputRefused("needs more memory to parse than there is") from None
+    except (TypeError, AttributeError, KeyError, IndexError, OverflowError) as exc:
+        raise InputRefused(f"looks like an engine output but a field holds the wrong kind of "
+                           f"value ({type(exc).__name__}: {exc}); the file is damaged") from None
+    for measurement in results:
+        check_measurement(measurement)
+    return results
+
+
+def cmd_import(args) -> int:
+    from app.report import check_new_run_folder, run_from_measurements, write_run_folder
+    if args.save:
+        try:
+            check_new_run_folder(args.save)
+        except ValueError as exc:
+            print(f"ssd-profiler: error: --save {_one_line(str(exc))}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    results, problems = [], []
+    for name in args.files:
+        try:
+            results += import_file(name)
+        except OSError as exc:
+            problems.append(f"{name}: {os_reason(exc)}")
+        except ValueError as exc:
+            problems.append(f"{name}: {exc}")
+    if args.json:
+        print(json.dumps(results, indent=2, allow_nan=False))
+    elif results:
+        print(cli_text.measurements_text(results))
+    for problem in problems:
+        print(f"ssd-profiler: error: {_one_line(problem)}", file=sys.stderr)
+    if problems:
+        return EXIT_BAD_INPUT
+    if args.save and results:
+        try:
+            print(write_run_folder(run_from_measurements(results), Path(args.save)))
+        except ValueError as exc:
+            print(f"ssd-profiler: error: --save {_one_line(str(exc))}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except OSError as exc:
+            print(f"ssd-profiler: error: --save {args.save}: {os_reason(exc)}", file=sys.stderr)
+            return EXIT_FAILED
+    return EXIT_OK

@@ -1,0 +1,80 @@
+"""Run progress on a terminal, drawn by rich: one live line (trial k/N, workload, live MB/s and
+IOPS, time left from the plan) above which each finished trial prints its result line.
+
+Off a terminal (a pipe, a log file, CI) :class:`ui.cli.text.Progress` prints plain lines instead:
+no cursor movement, nothing overwritten. A terminal that goes away (SIGHUP) only stops the
+drawing; the run still ends cleanly.
+"""
+from __future__ import annotations
+
+import time
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from app.units import duration_text
+from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
+from ui.cli import text as cli_text
+
+
+def progress_for(stream):
+    """Rich progress on a terminal, plain lines elsewhere."""
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return RichProgress(stream) if tty else cli_text.Progress(stream)
+
+
+class RichProgress:
+    def __init__(self, stream):
+        self.console = Console(file=stream, highlight=False)
+        self.plain = cli_text.Progress(None)  # the same line texts and ETA, without its output
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(bar_width=20),
+                            MofNCompleteColumn(), TextColumn("{task.fields[live]}"),
+                            TextColumn("[dim]{task.fields[eta]}"), console=self.console,
+                            transient=True)
+        self.task = None
+        self.current = ""
+        self.alive = True
+
+    def show(self, event) -> None:
+        if not self.alive:
+            return
+        try:
+            self._show(event)
+        except (OSError, ValueError):  # the terminal is gone: keep running, stop drawing
+            self.alive = False
+
+    def _show(self, event) -> None:
+        now, plain = time.monotonic(), self.plain
+        if isinstance(event, RunStarted):
+            plain.show(event)
+            self.console.print(f"run: {', '.join(event.experiments)}: {event.trial_count} trials, "
+                               f"about {duration_text(event.estimated_s)} with "
+                               f"{event.engine_version} (seed {event.seed})", markup=False)
+            self.console.print(f"run folder: {event.run_dir}", markup=False)
+            self.bar.start()
+            self.task = self.bar.add_task("starting", total=event.trial_count, live="", eta="")
+        elif isinstance(event, TrialStarted):
+            plain.show(event)
+            self.current = cli_text.trial_line(event, plain.total)
+            self._update(description=self.current, live="")
+        elif isinstance(event, Sample):
+            self._update(live=cli_text.live_text(event))
+        elif isinstance(event, TrialFinished | TrialFailed):
+            plain.show(event)
+            self.console.print(self.current, markup=False)
+            self.console.print(plain.ended_text(event, now), markup=False)
+            self._update(advance=1)
+        elif isinstance(event, LogMessage) and event.level in ("warning", "error"):
+            self.console.print(f"{event.level}: {event.text}", markup=False)
+        elif isinstance(event, RunFinished):
+            self.bar.stop()
+            self.console.print(cli_text.run_end_line(event, now - plain.started), markup=False)
+
+    def _update(self, advance: int = 0, **fields) -> None:
+        if self.task is None:
+            return
+        left = self.plain.eta.seconds_left(time.monotonic())
+        self.bar.update(self.task, advance=advance, eta=f"{duration_text(left)} left", **fields)

@@ -1,0 +1,134 @@
+"""Plain-text views for the terminal: catalog, volumes, measurements, run progress."""
+from __future__ import annotations
+
+import time
+
+from app.model.status import JobStatus
+from app.units import duration_text, human_bytes
+from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
+from ui.cli.eta import PlanEta
+
+
+def _num(value, fmt: str = "{:,.1f}") -> str:
+    return "-" if value is None else fmt.format(value)
+
+
+def catalog_text(catalog: list[dict]) -> str:
+    lines = []
+    for exp in catalog:
+        lines.append(f"{exp['id']:<14} {exp['title']}: {exp['summary']}")
+        for p in exp["parameters"]:
+            choices = f" [{'|'.join(p['choices'])}]" if p["choices"] else ""
+            lines.append(f"    {p['name']:<14} = {p['default_text']:<22} {p['help']}{choices}")
+        lines.append("")
+    lines.append("Set values with --set NAME=VALUE (or EXPERIMENT.NAME=VALUE); `all` runs all but quick and steady-state.")
+    return "\n".join(lines)
+
+
+def volumes_text(volumes: list[dict]) -> str:
+    lines = [f"{'MOUNT POINT':<24} {'DEVICE':<16} {'FS':<6} {'SIZE':>10} {'FREE':>10} "
+             f"{'BUS':<7} {'MODEL':<24} TEMPERATURE"]
+    for v in volumes:
+        temp = (f"{v['temperature_c']:.0f} °C ({v['temperature_source']})"
+                if v.get("temperature_c") is not None else v.get("temperature_reason") or "-")
+        lines.append(f"{v['mountpoint']:<24} {v['device']:<16} {v['fstype']:<6} "
+                     f"{human_bytes(v['total_bytes']):>10} {human_bytes(v['free_bytes']):>10} "
+                     f"{str(v.get('bus') or '-'):<7} {str(v.get('model') or '-')[:24]:<24} {temp}")
+    return "\n".join(lines)
+
+
+def measurements_text(results: list[dict]) -> str:
+    lines = [f"{'JOB':<24} {'RW':<10} {'BS':>8} {'QD':>4} {'DIR':<5} {'IOPS':>12} {'MB/s':>10} "
+             f"{'LAT MEAN µs':>12} {'P99 µs':>10} KIND"]
+    for m in results:
+        w = m["workload"]
+        if m.get("status") == JobStatus.FAILED:
+            lines.append(f"{m['job'][:24]:<24} FAILED: {m.get('error')}")
+            continue
+        for direction in ("read", "write"):
+            side = m.get(direction)
+            if not side:
+                continue
+            lat = side.get("lat_us") or {}
+            lines.append(
+                f"{str(m['job'])[:24]:<24} {str(w.get('rw') or '-'):<10} {_num(w.get('bs_bytes'), '{:d}'):>8} "
+                f"{_num(w.get('iodepth'), '{:d}'):>4} {direction:<5} {_num(side['iops']):>12} "
+                f"{_num(side['MBps'], '{:,.2f}'):>10} {_num(lat.get('mean')):>12} "
+                f"{_num(lat.get('p99')):>10} {side.get('lat_kind') or '-'}")
+    return "\n".join(lines)
+
+
+def trial_line(event: TrialStarted, total: int) -> str:
+    kind = "warm-up" if event.warmup else f"rep {event.repetition}"
+    return f"[{event.index + 1}/{total}] {event.experiment} {event.label} ({kind})"
+
+
+def live_text(event: Sample) -> str:
+    return (f"{event.read_MBps + event.write_MBps:,.1f} MB/s "
+            f"{event.read_iops + event.write_iops:,.0f} IOPS")
+
+
+def result_text(record) -> str:
+    """'12,345 IOPS, 50.6 MB/s, p99 123 µs (total latency)' of a finished trial."""
+    m = record.get("measurement") or {}
+    total = m.get("total") or {}
+    side = m.get("read") or m.get("write") or {}
+    p99 = (side.get("lat_us") or {}).get("p99")
+    kind = f" ({side['lat_kind']} latency)" if side.get("lat_kind") else ""
+    return (f"{_num(total.get('iops'), '{:,.0f}')} IOPS, {_num(total.get('MBps'), '{:,.1f}')} MB/s, "
+            f"p99 {_num(p99, '{:,.0f}')} µs{kind}")
+
+
+def run_end_line(event: RunFinished, elapsed_s: float) -> str:
+    return (f"run {event.status}{': ' + event.error if event.error else ''} "
+            f"after {duration_text(elapsed_s)}")
+
+
+class Progress:
+    """Run progress as plain lines on stderr (a log file, a pipe, a CI job): one line when a
+    trial starts and one when it ends, with the time left from the plan."""
+
+    def __init__(self, stream):
+        self.out = stream
+        self.total = 0
+        self.eta = PlanEta(0.0)
+        self.started = time.monotonic()
+
+    def _write(self, text: str) -> None:
+        """A closed terminal (SIGHUP, a dropped ssh session) must not stop the run's clean end."""
+        if self.out is None:
+            return
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except (OSError, ValueError):
+            self.out = None
+
+    def show(self, event) -> None:
+        now = time.monotonic()
+        if isinstance(event, RunStarted):
+            self.total, self.eta = event.trial_count, PlanEta(event.estimated_s)
+            self._write(f"run: {', '.join(event.experiments)}: {event.trial_count} trials, about "
+                        f"{duration_text(event.estimated_s)} with {event.engine_version} "
+                        f"(seed {event.seed})\nrun folder: {event.run_dir}\n")
+        elif isinstance(event, TrialStarted):
+            self.eta.trial_started(now, event.expected_s)
+            self._write(trial_line(event, self.total) + "\n")
+        elif isinstance(event, TrialFinished | TrialFailed):
+            self.eta.trial_ended(now)
+            self._write(self.ended_text(event, now) + "\n")
+        elif isinstance(event, LogMessage) and event.level in ("warning", "error"):
+            self._write(f"{event.level}: {event.text}\n")
+        elif isinstance(event, RunFinished):
+            self._write(run_end_line(event, now - self.started) + "\n")
+
+    def ended_text(self, event, now: float) -> str:
+        if isinstance(event, TrialFailed):
+            what = "cancelled" if event.cancelled else "FAILED"
+            text = f"    {what}: {event.error}"
+            if event.stderr_tail and not event.cancelled:
+                text += "\n    engine stderr: " + event.stderr_tail.replace("\n", "\n    ")
+            return text
+        left = self.eta.seconds_left(now)
+        eta = f"; about {duration_text(left)} left" if event.index + 1 < self.total else ""
+        return f"    done: {result_text(event.record)}{eta}"

@@ -1,0 +1,200 @@
+"""Text in the plot area, placed from geometry every time the plot is laid out.
+
+Each label (point names, bar values, marker notes) is a TextItem whose top-left corner is set
+from :func:`ui.render.placement.place`, which sees the panel's data in scene pixels: points,
+bars, error bars and line segments are obstacles, the ViewBox (which clips its children) is the
+bound. Axis titles and the figure title are shrunk to fit their axis or the width, so a small
+window never cuts them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ui.render.placement import Box, leader_end, needs_leader, place, point_box, segment_boxes
+from ui.render.style import Style, font
+
+MIN_TITLE_PX = 8
+
+
+@dataclass
+class Label:
+    panel: object
+    vb: object
+    item: object                     # pyqtgraph TextItem
+    anchor: tuple                    # view coordinates; y None = a vertical line at x
+    mode: str                        # around | above | line
+    priority: int
+    leader: object | None = None     # PlotCurveItem from the anchor to the label
+    box: Box | None = None           # where it went, scene pixels
+
+
+def scene_box(item) -> Box:
+    r = item.sceneBoundingRect()
+    return Box(r.left(), r.top(), r.right(), r.bottom())
+
+
+def obstacles(panel) -> list[Box]:
+    """A panel's data as boxes in scene pixels."""
+    from PySide6.QtCore import QPointF
+    geo, out = panel.geometry, []
+
+    def at(vb, x, y):
+        p = vb.mapViewToScene(QPointF(x, y))
+        return p.x(), p.y()
+    for vb, x, y, size in geo.points:
+        out.append(point_box(*at(vb, x, y), size + 2))
+    for vb, x0, x1, y0, y1 in geo.bars:
+        (ax, ay), (bx, by) = at(vb, x0, y0), at(vb, x1, y1)
+        out.append(Box(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
+    for vb, x0, y0, x1, y1 in geo.errs:
+        (ax, ay), (bx, by) = at(vb, x0, y0), at(vb, x1, y1)
+        out.append(Box(min(ax, bx) - 2, min(ay, by) - 2, max(ax, bx) + 2, max(ay, by) + 2))
+    for vb, a, b, width in geo.segments:
+        out += segment_boxes(at(vb, *a), at(vb, *b), max(width + 2, 4.0))
+    return out
+
+
+class Labels:
+    def __init__(self, style: Style):
+        self.style = style
+        self.items: list[Label] = []
+
+    def add(self, panel, vb, text: str, anchor: tuple, mode: str, fill: bool = False,
+            priority: int = 0, leader: bool = False) -> Label:
+        import pyqtgraph as pg
+        item = pg.TextItem(text, color="k", anchor=(0, 0),
+                           fill=(255, 255, 255, 225) if fill else None)
+        item.setFont(font(self.style.note_px))
+        item.setZValue(20)
+        vb.addItem(item)
+        line = None
+        if leader:
+            line = pg.PlotCurveItem(pen=pg.mkPen("#444", width=1.2))
+            line.setZValue(19)
+            vb.addItem(line)
+        label = Label(panel, vb, item, anchor, mode, priority, line)
+        self.items.append(label)
+        return label
+
+    def place(self, panels) -> None:
+        """Every label of every panel, higher priority (markers) after the point labels. When
+        a panel's labels do not all find a free place (tall bars, labels of several lines), its
+        y range grows at the top, up to three times, from the range the data asked for."""
+        for panel in panels:
+            mine = sorted((lb for lb in self.items if lb.panel is panel), key=lambda lb: lb.priority)
+            if not mine:
+                continue
+            boxes = {vb: vb.viewRange()[1] for vb in {lb.vb for lb in mine}}
+            base = panel.__dict__.setdefault("base_y", boxes)
+            for vb, (lo, hi) in base.items():
+                if vb.viewRange()[1] != [lo, hi]:
+                    vb.setYRange(lo, hi, padding=0)
+            for _attempt in range(3):
+                crowded = self._place_panel(panel, mine)
+                if not crowded:
+                    break
+                for vb in {lb.vb for lb in crowded}:
+                    lo, hi = vb.viewRange()[1]
+                    height = vb.sceneBoundingRect().height() or 1.0
+                    extra = max(lb.box.h for lb in crowded if lb.vb is vb) * 1.3
+                    vb.setYRange(lo, hi + extra * (hi - lo) / height, padding=0)
+            else:
+                self._place_panel(panel, mine)
+
+    def _place_panel(self, panel, mine: list[Label]) -> list[Label]:
+        """Place ``mine``; returns the labels that cover data or another label."""
+        from PySide6.QtCore import QPointF
+        gap = max(4.0, self.style.note_px * 0.4)
+        r = panel.vb.sceneBoundingRect()
+        if r.width() <= 4 or r.height() <= 4:
+            return []
+        bounds = Box(r.left() + 2, r.top() + 2, r.right() - 2, r.bottom() - 2)
+        blocked, taken, crowded = obstacles(panel), [], []
+        for lb in mine:
+            text = lb.item.textItem.boundingRect()
+            x, y = lb.anchor
+            if y is None:
+                y = lb.vb.mapSceneToView(QPointF(0, r.center().y())).y()
+            a = lb.vb.mapViewToScene(QPointF(x, y))
+            box = place((a.x(), a.y()), (text.width(), text.height()), bounds, blocked, taken,
+                        gap, lb.mode)
+            if any(box.overlap(o) > 0 for o in blocked) or any(box.overlap(t) > 0 for t in taken):
+                crowded.append(lb)
+            taken.append(box)
+            lb.box = box
+            lb.item.setPos(lb.vb.mapSceneToView(QPointF(box.x0, box.y0)))
+            if lb.leader is not None:
+                self._leader(lb, (a.x(), a.y()), box, gap)
+        return crowded
+
+    @staticmethod
+    def _leader(lb: Label, anchor: tuple, box: Box, gap: float) -> None:
+        from PySide6.QtCore import QPointF
+        if not needs_leader(box, anchor, gap):
+            lb.leader.setData([], [])
+            return
+        end = lb.vb.mapSceneToView(QPointF(*leader_end(box, anchor)))
+        start = lb.vb.mapSceneToView(QPointF(*anchor))
+        lb.leader.setData([start.x(), end.x()], [start.y(), end.y()])
+
+    def fit_titles(self, plot, title: str, panels) -> None:
+        """Shrink an axis title that is longer than its axis, and the figure title that is
+        wider than its place, down to a readable minimum (and back when there is room),
+        measuring the text as drawn."""
+        for panel in panels:
+            for axis in panel.axes.values():
+                if not axis.isVisible() or not axis.labelText:
+                    continue
+                vertical = axis.orientation in ("left", "right")
+                room = axis.geometry().height() if vertical else axis.geometry().width()
+
+                def set_axis(px, axis=axis):
+                    axis.setLabel(axis.labelText, **{"font-size": f"{px}px", "color": "#000"})
+                    axis.resizeEvent()  # pyqtgraph centres the title only when resized
+                _fit(axis, "_ssd_px", self.style.label_px, room, set_axis,
+                     lambda axis=axis: axis.label.boundingRect().width())
+
+        def set_title(px):
+            plot.titleLabel.setText(title, size=f"{px}px", color="#000")
+        _fit(plot, "_ssd_title_px", self.style.title_px, plot.titleLabel.geometry().width(),
+             set_title, lambda: plot.titleLabel.item.boundingRect().width())
+
+
+def _fit(owner, attr: str, full: int, room: float, apply, measure) -> None:
+    """Draw a text at the largest font size up to ``full`` px that fits ``room``: the size is
+    estimated from the width drawn now (text width grows with the size), then checked, so a
+    text that fits is never redrawn (a redraw resizes the axis, which would come back here)."""
+    if room <= 0:
+        return
+    current = getattr(owner, attr, full)
+    width = measure()
+    if width <= 0:
+        return
+    at_full = width * full / current
+    px = full if at_full <= room else max(MIN_TITLE_PX, int(full * room / at_full))
+    if px == current and width <= room:
+        return
+    apply(px)
+    while measure() > room and px > MIN_TITLE_PX:
+        px -= 1
+        apply(px)
+    setattr(owner, attr, px)
+
+
+def free_width(label) -> None:
+    """Keep a LabelItem from demanding its text's width from the layout (pyqtgraph sets its
+    minimum to the text on every resize): a long title would widen the whole plot past the
+    window; it is shrunk to fit instead (:meth:`Labels.fit_titles`)."""
+    from PySide6.QtCore import Qt
+    original = label.updateMin
+
+    def update_min():
+        original()
+        label.setMinimumWidth(0)
+        for hint in (Qt.SizeHint.MinimumSize, Qt.SizeHint.PreferredSize):
+            label._sizeHint[hint] = (0, label._sizeHint[hint][1])
+        label.updateGeometry()
+    label.updateMin = update_min
+    update_min()
+
+

@@ -1,0 +1,151 @@
+"""A panel's data items: bars or lines (symbols unless dense), error bars drawn in full (never
+cut at zero, log axes included), horizontal lines and markers; every item's position is kept
+in :class:`Geometry` so labels can be placed clear of it (ui/render/labels.py)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ui.render.ranges import view, x_values, y_axis_of, y_values
+from ui.render.style import DENSE_POINTS, Style, color
+
+
+@dataclass
+class Geometry:
+    """Where a panel's data lies, in view coordinates of the ViewBox that holds it."""
+    points: list = field(default_factory=list)    # (vb, x, y, size px)
+    bars: list = field(default_factory=list)      # (vb, x0, x1, y0, y1)
+    errs: list = field(default_factory=list)      # (vb, x0, y0, x1, y1) one error bar
+    segments: list = field(default_factory=list)  # (vb, (x, y), (x, y), width px)
+
+
+def _arr(values):
+    """pyqtgraph's ErrorBarItem does arithmetic on its inputs: lists would concatenate."""
+    import numpy as np
+    return np.asarray(values, dtype=float)
+
+
+def _box(panel, axis: str):
+    return panel.right if axis == "right" and panel.right is not None else panel.vb
+
+
+def _legend_add(legend, item, name: str) -> None:
+    if name not in legend._ssd_names:
+        legend._ssd_names.add(name)
+        legend.addItem(item, name)
+
+
+def draw_series(panel, legend, s, position: int, style: Style, ranges: dict, labels) -> None:
+    """One series: bars or a line, its error bars and its point labels."""
+    import pyqtgraph as pg
+    from PySide6.QtCore import Qt
+    fig, geo = panel.fig, panel.geometry
+    tint = color(s.color, position)
+    vb = _box(panel, s.axis)
+    xs, ys = x_values(fig, s.x), y_values(fig, s.y, s.axis)
+    keep = [i for i, (x, y) in enumerate(zip(xs, ys)) if x is not None and y is not None]
+    X, Y = [xs[i] for i in keep], [ys[i] for i in keep]
+    if s.kind == "bar":
+        item = pg.BarGraphItem(x=X, height=Y, width=s.bar_width, brush=tint,
+                               pen=pg.mkPen("k", width=1))
+        geo.bars += [(vb, x - s.bar_width / 2, x + s.bar_width / 2, min(0.0, y), max(0.0, y))
+                     for x, y in zip(X, Y)]
+    else:
+        dash = Qt.PenStyle.DashLine if s.dash else Qt.PenStyle.SolidLine
+        pen = None if s.kind == "scatter" else pg.mkPen(tint, width=style.line, style=dash)
+        dense = len(X) > DENSE_POINTS and s.kind != "scatter"  # a trace, not points
+        item = pg.PlotDataItem(X, Y, pen=pen, symbol=None if dense else ("s" if s.dash else "o"),
+                               symbolSize=style.symbol, symbolBrush=tint, symbolPen=tint)
+        if not dense:
+            geo.points += [(vb, x, y, style.symbol) for x, y in zip(X, Y)]
+        if pen is not None:
+            geo.segments += [(vb, a, b, style.line) for a, b in zip(zip(X, Y), zip(X[1:], Y[1:]))]
+    vb.addItem(item)
+    _legend_add(legend, item, s.name + (" (right axis)" if s.axis == "right" and panel.right else ""))
+    tops = [0.0] * len(keep)
+    if s.err and any(s.err[i] for i in keep):
+        tops = _y_errors(panel, vb, s, keep, X, Y, ranges, tint)
+    if s.xerr and any(s.xerr[i] for i in keep):
+        _x_errors(panel, vb, s, keep, X, Y, ranges, tint)
+    for i, x, y, top in zip(keep, X, Y, tops):
+        if s.point_labels and i < len(s.point_labels) and s.point_labels[i]:
+            bar = s.kind == "bar"
+            labels.add(panel, vb, s.point_labels[i], (x, y + (top if bar else 0.0)),
+                       "above" if bar else "around", fill=bar)
+
+
+def _y_errors(panel, vb, s, keep, X, Y, ranges, tint) -> list[float]:
+    """Vertical ± std bars, in full; on a log axis a lower end at or below zero runs to the
+    bottom of the view. Returns each bar's top above its value (view units)."""
+    import pyqtgraph as pg
+    log = bool((y_axis_of(panel.fig, s.axis) or panel.fig.y_axis).log)
+    bottom_of_view = (ranges.get(s.axis) or (0.0, 1.0))[0]
+    top, low = [], []
+    for i, y in zip(keep, Y):
+        value, e = s.y[i], s.err[i] or 0.0
+        hi = view(value + e, log)
+        lo = view(value - e, log)
+        top.append((hi - y) if hi is not None else 0.0)
+        low.append((y - lo) if lo is not None else (y - bottom_of_view))
+    lo_x, hi_x = ranges.get("x") or (0.0, 1.0)
+    beam = s.bar_width * 0.35 if s.kind == "bar" else 0.012 * (hi_x - lo_x)
+    vb.addItem(pg.ErrorBarItem(x=_arr(X), y=_arr(Y), top=_arr(top), bottom=_arr(low), beam=beam,
+                               pen=pg.mkPen("#222" if s.kind == "bar" else tint, width=2)))
+    panel.geometry.errs += [(vb, x, y - b, x, y + t) for x, y, t, b in zip(X, Y, top, low)]
+    return top
+
+
+def _x_errors(panel, vb, s, keep, X, Y, ranges, tint) -> None:
+    import pyqtgraph as pg
+    fig = panel.fig
+    log, log2 = fig.x_axis.log, fig.log2_x
+    left_of_view = (ranges.get("x") or (0.0, 1.0))[0]
+    left, right = [], []
+    for i, x in zip(keep, X):
+        value, e = s.x[i], s.xerr[i] or 0.0
+        hi, lo = view(value + e, log, log2), view(value - e, log, log2)
+        right.append((hi - x) if hi is not None else 0.0)
+        left.append((x - lo) if lo is not None else (x - left_of_view))
+    lo_y, hi_y = ranges.get(s.axis) or (0.0, 1.0)
+    vb.addItem(pg.ErrorBarItem(x=_arr(X), y=_arr(Y), left=_arr(left), right=_arr(right),
+                               beam=0.012 * (hi_y - lo_y),
+                               pen=pg.mkPen(tint, width=2)))
+    panel.geometry.errs += [(vb, x - a, y, x + b, y) for x, y, a, b in zip(X, Y, left, right)]
+
+
+def draw_hlines(panel, legend, style: Style) -> None:
+    import pyqtgraph as pg
+    from PySide6.QtCore import Qt
+    for h in panel.fig.hlines:
+        (y,) = y_values(panel.fig, [h.y], h.axis)
+        if y is None:
+            continue
+        pen = pg.mkPen(color(h.color, 6), width=style.line * 0.8, style=Qt.PenStyle.DashDotLine)
+        vb = _box(panel, h.axis)
+        vb.addItem(pg.InfiniteLine(pos=y, angle=0, pen=pen))
+        _legend_add(legend, pg.PlotDataItem([], [], pen=pen), h.text)
+        x0, x1 = panel.vb.viewRange()[0]
+        panel.geometry.segments.append((vb, (x0, y), (x1, y), style.line))
+
+
+def draw_markers(panel, style: Style, labels) -> None:
+    """Vertical lines, or starred points, each with a label placed clear of the data."""
+    import pyqtgraph as pg
+    from PySide6.QtCore import Qt
+    for m in panel.fig.markers:
+        vb = _box(panel, m.axis)
+        (x,) = x_values(panel.fig, [m.x])
+        if x is None:
+            continue
+        if m.y is None:
+            pen = pg.mkPen("#555", width=2, style=Qt.PenStyle.DashLine)
+            vb.addItem(pg.InfiniteLine(pos=x, angle=90, pen=pen))
+            labels.add(panel, vb, m.text, (x, None), "line", fill=True, priority=1)
+            continue
+        (y,) = y_values(panel.fig, [m.y], m.axis)
+        if y is None:
+            continue
+        size = style.symbol * 2.4
+        vb.addItem(pg.ScatterPlotItem([x], [y], symbol="star", size=size, brush="#E69F00",
+                                      pen=pg.mkPen("k", width=1)))
+        panel.geometry.points.append((vb, x, y, size))
+        labels.add(panel, vb, m.text, (x, y), "around", fill=True, priority=1, leader=True)

@@ -1,0 +1,80 @@
+"""Starting the desktop application (QApplication, window, event loop)."""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+
+from app import APP_NAME, __version__
+
+log = logging.getLogger(__name__)
+
+
+def run_window() -> int:
+    """Open the window and run until it closes; the exit code of the event loop."""
+    from PySide6.QtWidgets import QApplication
+
+    from ui.window.main_window import MainWindow
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from ui import log_file
+    log_file.install()   # the log Help > Open the log folder shows (a windowed app has no stderr)
+    app = QApplication.instance() or QApplication(sys.argv)
+    app.setApplicationName(APP_NAME)
+    app.setApplicationVersion(__version__)
+    app.setOrganizationName("ssd-profiler")
+    window = MainWindow()
+    from ui.window.crash import CrashReporter
+    window.crash_reporter = CrashReporter(window)
+    from PySide6.QtGui import QIcon
+
+    from ui.resources_path import icon_path
+    window.setWindowIcon(QIcon(str(icon_path())))
+    window.show()
+    if os.environ.get("SSD_PROFILER_EXIT_AFTER_PAINT"):
+        _exit_after_first_paint(app)
+    caught = close_on_signals(app, window)
+    code = app.exec()
+    if not window.control.wait(5000):  # bounded: a thread still running here is logged, not awaited
+        log.error("the run thread did not stop; exiting anyway")
+    return 128 + caught[0] if caught else code
+
+
+def close_on_signals(app, window) -> list[int]:
+    """SIGTERM, SIGHUP and SIGINT (logout, ``kill``, a closed terminal, Ctrl+C) end like closing
+    the window without the question: the run is cancelled (engine stopped, test file removed,
+    finished trials kept), then the app quits. Returns the list the caught signal goes into."""
+    from PySide6.QtCore import QTimer
+
+    caught: list[int] = []
+
+    def on_signal(signum, _frame) -> None:
+        if not caught:
+            caught.append(signum)
+        window.confirm_close = lambda: True
+        QTimer.singleShot(0, window.close)
+
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), on_signal)
+    # Python runs signal handlers only when it gets control; Qt's loop is C++: wake it up.
+    app._signal_wakeup = QTimer(app)
+    app._signal_wakeup.timeout.connect(lambda: None)
+    app._signal_wakeup.start(250)
+    return caught
+
+
+def _exit_after_first_paint(app) -> None:
+    """For benchmarks/startup.py: print ``first-paint`` once the window has painted, then quit."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 (Qt's name)
+            if event.type() == QEvent.Type.Paint and not getattr(self, "seen", False):
+                self.seen = True
+                QTimer.singleShot(0, lambda: (print("first-paint", flush=True), app.quit()))
+            return False
+
+    app._first_paint = FirstPaint()  # kept alive by the application
+    app.installEventFilter(app._first_paint)

@@ -1,0 +1,197 @@
+"""Where the views sit, for every screen from 1280×720 to 4K: the part of MainWindow that
+builds its layout and fits it to the screen.
+
+Two columns, set-up (drive, experiments, Run) and run (progress, live charts, results tabs,
+export). Each column and the pair are a SplitOrTabs (ui/window/adaptive.py): side by side or one
+above the other when there is room, tabs when there is not, decided from font-relative needs so
+a larger font or a higher DPI is accounted for. On a 1280×720 laptop that gives the experiment
+form and the live charts the full column height; on a 1080p screen everything is in view.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.window.adaptive import SPLIT, TABS, SplitOrTabs
+from ui.window.widgets import em
+
+SETUP_TITLES = ("1. Drive and target folder", "2. Experiments and parameters")
+TAB_TITLES = ("1. Target", "2. Experiments")
+RESULT_TABS_EM = 15         # the result tabs below the charts need this many lines to be useful
+DEFAULT_EM = (112, 70)      # a first window's size in text lines, if the screen has room
+
+
+def _group(title: str, widget: QWidget) -> QGroupBox:
+    box = QGroupBox(title)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(4, 8, 4, 4)
+    layout.addWidget(widget)
+    return box
+
+
+def frame_margins(widget: QWidget) -> QSize:
+    """The window manager's frame around the window: measured once shown, else a title bar's
+    and borders' worth (the window must fit the screen frame included)."""
+    frame, inner = widget.frameGeometry(), widget.geometry()
+    if widget.isVisible() and frame.height() > inner.height():
+        return QSize(frame.width() - inner.width(), frame.height() - inner.height())
+    return QSize(16, 2 * em(widget) + 10)
+
+
+def fitted_size(available: QSize, frame: QSize, unit: int) -> QSize:
+    """The first window's size: DEFAULT_EM text lines, or the whole available area (minus the
+    frame) of a smaller screen."""
+    return QSize(min(DEFAULT_EM[0] * unit, available.width() - frame.width()),
+                 min(DEFAULT_EM[1] * unit, available.height() - frame.height()))
+
+
+class WindowLayout:
+    """Mixed into MainWindow, which provides the views (drive_panel, experiment_panel, charts,
+    progress, results, figures, log_pane, runs_browser, report_bar, engine_picker)."""
+
+    def _build_layout(self) -> None:
+        unit = em(self)
+        self.run_button = QPushButton("Run  (Ctrl+R)")
+        self.cancel_button = QPushButton("Cancel  (Esc)")
+        for button in (self.run_button, self.cancel_button):
+            button.setMinimumHeight(int(unit * 2.2))
+        self.run_hint = QLabel()
+        self.run_hint.setWordWrap(True)
+        self.run_hint.hide()
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.engine_picker)
+        buttons.addWidget(self.run_button, 2)
+        buttons.addWidget(self.cancel_button, 1)
+        self.drive_box = _group(SETUP_TITLES[0], self.drive_panel)
+        self.next_button = QPushButton(f"Next: {TAB_TITLES[1]} \u2192")  # tabbed set-up only
+        self.next_button.clicked.connect(lambda: self.show_setup_page("experiments"))
+        self.next_button.hide()
+        self.drive_box.layout().addWidget(self.next_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.experiments_box = _group(SETUP_TITLES[1], self.experiment_panel)
+        self.setup_area = SplitOrTabs(Qt.Orientation.Vertical,
+                                      [(TAB_TITLES[0], self.drive_box),
+                                       (TAB_TITLES[1], self.experiments_box)], self._setup_need,
+                                      resizable=False)
+        self.setup_area.mode_changed.connect(self._setup_mode)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(4, 4, 4, 4)
+        left_layout.addWidget(self.setup_area, 1)
+        left_layout.addLayout(buttons)
+        left_layout.addWidget(self.run_hint)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.results, "Results")
+        self.tabs.addTab(self.figures, "Figures")
+        self.tabs.addTab(self.log_pane, "Log")
+        self.tabs.addTab(self.runs_browser, "Runs")
+        self.run_area = SplitOrTabs(Qt.Orientation.Vertical, [("Live charts", self.charts)],
+                                    self._run_need, tabs=self.tabs)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(4, 4, 4, 4)
+        right_layout.setSpacing(3)
+        right_layout.addWidget(self.progress)
+        right_layout.addWidget(self.run_area, 1)
+        right_layout.addWidget(self.report_bar)
+        self.left_column, self.right_column = left, right
+
+        self.main_area = SplitOrTabs(Qt.Orientation.Horizontal,
+                                     [("Set up", left), ("Run and results", right)], self._main_need)
+        self.main_area.splitter.setStretchFactor(0, 0)
+        self.main_area.splitter.setStretchFactor(1, 1)
+        self.setCentralWidget(self.main_area)
+        self.engine_label = QLabel("Engine: looking...")
+        self.statusBar().addPermanentWidget(self.engine_label)
+        self.run_area.mode_changed.connect(lambda mode: self._fit_run_split() if mode == SPLIT
+                                           else None)
+
+    def default_sizes(self) -> None:
+        """Pane sizes for this window's size (once laid out, when none were remembered): the
+        set-up column as wide as its form needs, the charts most of the run column."""
+        unit = em(self)
+        width = self.main_area.width()
+        left = min(max(self.left_column.minimumSizeHint().width(), 36 * unit), int(width * 0.42))
+        self.main_area.set_sizes([left, max(1, width - left)])
+        self._fit_run_split()
+
+    def _fit_run_split(self) -> None:
+        height = self.run_area.height()
+        charts = max(self.charts.comfortable_height(), int(height * 0.62))
+        self.run_area.set_sizes([charts, max(1, height - charts)])
+
+    # -- what each area needs to be split rather than tabbed ------------------------------------
+    def _main_need(self) -> int:
+        unit = em(self)
+        return (max(self.left_column.minimumSizeHint().width(), 27 * unit)
+                + max(self.right_column.minimumSizeHint().width(), 40 * unit) + 8)
+
+    def _setup_need(self) -> int:
+        box, width = self.drive_box, self.setup_area.width()
+        drive = box.heightForWidth(width) if box.hasHeightForWidth() else -1
+        return (max(drive, box.sizeHint().height()) + self.experiment_panel.comfortable_height()
+                + 2 * em(self))
+
+    def _run_need(self) -> int:
+        return self.charts.comfortable_height() + RESULT_TABS_EM * em(self)
+
+    def _setup_mode(self, mode: str) -> None:
+        """Tabs carry the titles: the boxes drop theirs (and their frame) to save lines."""
+        for box, title in zip((self.drive_box, self.experiments_box), SETUP_TITLES):
+            box.setTitle("" if mode == TABS else title)
+            box.setFlat(mode == TABS)
+        self.next_button.setVisible(mode == TABS)
+        if mode == TABS and self.drive_panel.is_ready():
+            self.setup_area.show_page(self.experiments_box)
+
+    def show_setup_page(self, which: str) -> None:
+        """"target" or "experiments" in front (when the set-up is tabbed)."""
+        self.main_area.show_page(self.left_column)
+        self.setup_area.show_page(self.drive_box if which == "target" else self.experiments_box)
+
+    def show_run_view(self, widget: QWidget) -> None:
+        """The run column, and ``widget`` (the charts or a result tab) in front."""
+        self.main_area.show_page(self.right_column)
+        if self.tabs.indexOf(widget) >= 0:   # the charts are a tab only when tabbed
+            self.tabs.setCurrentWidget(widget)
+
+    def set_target_mark(self, ok: bool | None) -> None:
+        """The target tab says at a glance whether the folder can be used."""
+        mark = "" if ok is None else (" \u2714" if ok else " \u2716")
+        self.setup_area.set_title(self.drive_box, TAB_TITLES[0] + mark)
+
+    # -- the screen -----------------------------------------------------------------------------
+    def fit_to_screen(self) -> None:
+        """A first window fills at most the available area of its screen, frame included, and
+        sits in it; a remembered one larger than this screen (moved from a bigger monitor) is
+        shrunk to fit."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        area = screen.availableGeometry()
+        frame = frame_margins(self)
+        size = fitted_size(area.size(), frame, em(self))
+        if self._restored:
+            size = QSize(min(self.width(), area.width() - frame.width()),
+                         min(self.height(), area.height() - frame.height()))
+        self.resize(size)
+        if not self._restored or not area.contains(self.frameGeometry().topLeft()):
+            self.move(area.left() + max(0, (area.width() - size.width() - frame.width()) // 2),
+                      area.top() + max(0, (area.height() - size.height() - frame.height()) // 2))
+
+    def area_modes(self) -> dict[str, str]:
+        """split | tabs per area (for tests and screenshots)."""
+        return {"main": self.main_area.mode, "setup": self.setup_area.mode,
+                "run": self.run_area.mode}
+
+
+__all__ = ["WindowLayout", "fitted_size", "frame_margins", "SPLIT", "TABS"]

@@ -1,0 +1,255 @@
+"""The main window: pick the drive, tick experiments, Run, watch, read the results.
+
+It only assembles and wires: the views (setup/, run/, report/) each show one thing and take their
+model in the constructor; RunControl owns the worker thread; Background runs the short slow calls
+(engine detection, volumes, target checks, loading past runs). Nothing slow runs on the GUI thread.
+Where the views sit is ui/window/layout.py, the menus ui/window/menus.py, closing and what is
+remembered ui/window/closing.py. Dialogs are attributes (``confirm_close``, ``engine_dialog``)
+and the folder opener is ``open_url``, so tests can replace or inspect them without a modal loop
+blocking.
+"""
+from __future__ import annotations
+
+import html
+import logging
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
+
+from app import APP_NAME, __version__
+from app.model.status import RunStatus
+from app.store import default_runs_root
+from jobs.engines import default_engine
+from jobs.events import RunFinished
+from jobs.worker import RunRefused
+from ui.window.background import Background
+from ui.window.closing import ClosingAndSettings
+from ui.window.layout import WindowLayout
+from ui.window.menus import build_menus
+from ui.window.report.figures_view import FiguresView, RunFiguresModel
+from ui.window.report.report_bar import ReportBar
+from ui.window.report.results_table import ResultsTable
+from ui.window.report.runs_browser import RunsBrowser
+from ui.window.run.live_charts import LiveCharts
+from ui.window.run.log_pane import LogPane
+from ui.window.run.past_runs import load_past_run
+from ui.window.run.run_control import RunControl
+from ui.window.run.run_model import CANCELLED_EARLY, RunModel, run_end_text
+from ui.window.run.run_progress import RunProgress
+from ui.window.settings import AppSettings
+from ui.window.setup.drive_panel import DrivePanel
+from ui.window.setup.engine_picker import EnginePicker, engine_label, engine_text, retry_advice
+from ui.window.setup.experiment_panel import ExperimentPanel
+
+log = logging.getLogger(__name__)
+
+
+class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
+    def __init__(self, settings: AppSettings | None = None, engine_path: str | None = None,
+                 runs_root: str | None = None):
+        super().__init__()
+        self.settings = settings or AppSettings()
+        self.engine_path = engine_path
+        self.engine = None             # EngineInfo of the chosen engine, once found
+        self.engine_error: str | None = None
+        self.engine_dialog: QMessageBox | None = None
+        self.confirm_close = self._ask_close
+        self.open_url = None           # None: QDesktopServices.openUrl (tests pass their own)
+        self._closing = False
+        self._force_close = False
+        self.setWindowTitle(f"{APP_NAME} {__version__}")
+
+        self.background = Background(self)
+        self.model = RunModel(self)
+        self.engine_picker = EnginePicker(self.background, self.settings.engine or default_engine(),
+                                          engine_path, self.settings.engine_paths)
+        self.control = RunControl(self.model, self)
+        self.drive_panel = DrivePanel(self.background, self.settings.target)
+        self.experiment_panel = ExperimentPanel(self.settings.experiments)
+        self.charts = LiveCharts(self.model, self.settings.show_iops)
+        self.progress = RunProgress(self.model)
+        self.results = ResultsTable(self.model)
+        self.log_pane = LogPane(self.model)
+        self.run_figures = RunFiguresModel(self.model, self.background, self)
+        self.figures = FiguresView(self.run_figures)
+        self.report_bar = ReportBar(self.run_figures, self.background)
+        root = runs_root or self.settings.runs_root or str(default_runs_root())
+        self.runs_browser = RunsBrowser(self.background, root)
+        self._build_layout()
+        self._build_actions()
+        self._wire()
+        self._restore_geometry()
+        self.drive_panel.set_test_size(self.experiment_panel.plan.size_bytes)
+        self.engine_picker.locate()
+        self._update_actions()
+
+    # -- construction ---------------------------------------------------------------------------
+    def _build_actions(self) -> None:
+        self.run_action = QAction("Run", self)
+        self.run_action.setShortcut(QKeySequence("Ctrl+R"))
+        self.run_action.triggered.connect(self.start_run)
+        self.cancel_action = QAction("Cancel", self)
+        self.cancel_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.cancel_action.triggered.connect(self.cancel_run)
+        for action in (self.run_action, self.cancel_action):
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            self.addAction(action)
+        self.run_button.clicked.connect(self.run_action.trigger)
+        self.cancel_button.clicked.connect(self.cancel_action.trigger)
+        build_menus(self)
+        self._tab_order()
+
+    def _tab_order(self) -> None:
+        """Tab goes the way of the work: target, experiments and their form, Run, the charts'
+        options, the result tabs, export."""
+        chain = [self.drive_panel.edit, self.drive_panel.choose_button, self.drive_panel.table,
+                 self.experiment_panel.preset, self.experiment_panel.catalog,
+                 *self.experiment_panel.focus_chain(), self.engine_picker.combo, self.run_button,
+                 self.cancel_button, self.charts.iops_box, self.charts.log_box,
+                 self.charts.follow_box, self.tabs, *self.report_bar.focus_chain()]
+        for first, second in zip(chain, chain[1:]):
+            QWidget.setTabOrder(first, second)
+
+    def _wire(self) -> None:
+        self.experiment_panel.plan_changed.connect(
+            lambda plan: self.drive_panel.set_test_size(plan.size_bytes))
+        self.experiment_panel.plan_changed.connect(lambda _plan: self._update_actions())
+        self.drive_panel.check_changed.connect(self._on_target_checked)
+        self.drive_panel.info.described.connect(
+            lambda d: self.report_bar.set_drive(d.model if d else None, d.model_note if d else ""))
+        self.drive_panel.target_changed.connect(lambda _t: self._update_actions())
+        self.charts.iops_toggled.connect(lambda on: setattr(self.settings, "show_iops", on))
+        self.runs_browser.open_requested.connect(self.open_run)
+        self.runs_browser.runs_root_changed.connect(lambda p: setattr(self.settings, "runs_root", p))
+        self.report_bar.log_line.connect(self.log_pane.add)
+        self.engine_picker.looking.connect(self._engine_looking)
+        self.engine_picker.found.connect(self._engine_found)
+        self.engine_picker.missing.connect(self._engine_missing)
+        self.control.event.connect(self._on_event)
+        self.control.ended.connect(self._on_run_ended)
+
+    def _on_target_checked(self, report) -> None:
+        self.set_target_mark(report.ok if report.path else None)
+        self._update_actions()
+
+    # -- engine ---------------------------------------------------------------------------------
+    def _engine_looking(self, name: str) -> None:
+        """An engine was chosen: Run waits until it is found. A choice other than the per-OS
+        default is remembered (so a first launch follows the default if DiskSpd comes later)."""
+        if name != (self.settings.engine or default_engine()):
+            self.settings.engine = name
+        self.engine, self.engine_error = None, None
+        if self.engine_dialog is not None:
+            self.engine_dialog.close()
+        self.engine_label.setText(f"Engine: looking for {engine_label(name)}...")
+        self._update_actions()
+
+    def _engine_found(self, engine) -> None:
+        self.engine, self.engine_error = engine, None
+        self.engine_label.setText(f"Engine: {engine_text(engine)}")
+        self._update_actions()
+
+    def _engine_missing(self, name: str, message: str) -> None:
+        self.engine, self.engine_error = None, message
+        label = engine_label(name)
+        self.engine_label.setText(f"Engine: {label} not found")
+        self.engine_dialog = QMessageBox(QMessageBox.Icon.Warning, f"{label} is needed", "",
+                                         parent=self)
+        self.engine_dialog.setText(f"SSD Profiler measures with {label}, which was not found.")
+        self.engine_dialog.setInformativeText(
+            f"{message}.\n\n{retry_advice(name)}")
+        self.engine_dialog.open()  # window-modal but not blocking: the app stays usable
+        self._update_actions()
+
+    # -- run ------------------------------------------------------------------------------------
+    def run_blocker(self) -> str | None:
+        """Why Run is disabled right now (None: it is enabled)."""
+        if self.control.running:
+            return "a run is going on; cancel it first (Esc)"
+        plan = self.experiment_panel.plan
+        if not plan.ok:  # what the user typed first: it is shown at once, even while looking
+            return plan.message
+        if self.engine_error:
+            return self.engine_error
+        if self.engine is None:
+            return "looking for the measuring engine..."
+        report = self.drive_panel.report
+        if not self.drive_panel.is_ready():
+            return report.reason if report and not report.ok else "checking the target folder..."
+        return None
+
+    def _update_actions(self) -> None:
+        blocker = self.run_blocker()
+        shown = html.escape(blocker or "")  # it may quote what the user typed: never markup
+        running = self.control.running
+        self.run_action.setEnabled(blocker is None)
+        self.run_button.setEnabled(blocker is None)
+        self.run_button.setToolTip(f"<p>{shown}</p>" if blocker else "Start the run (Ctrl+R)")
+        self.cancel_action.setEnabled(running)
+        self.cancel_button.setEnabled(running and not self.control.cancelling)
+        self.drive_panel.set_running(running)
+        self.engine_picker.setEnabled(not running)
+        self.experiment_panel.setEnabled(not running)
+        if running:
+            self.run_hint.setText(f"Running. Esc cancels: {engine_label(self.engine_picker.name)} "
+                                  "is stopped within seconds and "
+                                  "finished trials are kept.")
+        elif blocker and not blocker.startswith(("looking", "checking")):
+            self.run_hint.setText(f"<span style='color:#b01e1e'>Run is disabled: {shown}</span>")
+        else:
+            self.run_hint.setText("")
+        self.run_hint.setVisible(bool(self.run_hint.text()))
+
+    def start_run(self) -> None:
+        if self.run_blocker() is not None:
+            return
+        self.settings.target = self.drive_panel.target()
+        self.settings.experiments = self.experiment_panel.state()
+        self.control.start(self.experiment_panel.selected_ids(), self.experiment_panel.settings(),
+                           self.drive_panel.target(), self.runs_browser.runs_root,
+                           self.engine.path if self.engine else self.engine_path,
+                           engine=self.engine_picker.name)
+        self.statusBar().showMessage("Run started.")
+        self.show_run_view(self.charts)
+        self._update_actions()
+
+    def cancel_run(self) -> None:
+        if self.control.running:
+            self.control.cancel()
+            self.statusBar().showMessage("Cancelling: stopping the engine, keeping finished "
+                                         "trials...")
+            self._update_actions()
+
+    def _on_event(self, event) -> None:
+        if isinstance(event, RunRefused) and self.model.status == RunStatus.CANCELLED:
+            self.statusBar().showMessage(CANCELLED_EARLY)
+        elif isinstance(event, RunRefused):
+            self.statusBar().showMessage(f"Run not started: {self.model.error}")
+            self.show_run_view(self.log_pane)
+        elif isinstance(event, RunFinished):
+            self.statusBar().showMessage(run_end_text(event.status, self.model, event.run_dir))
+            self.runs_browser.refresh()
+
+    def _on_run_ended(self) -> None:
+        self.drive_panel.set_test_size(self.experiment_panel.plan.size_bytes)
+        self.drive_panel.recheck()  # free space changed; a crash may have left files
+        self._update_actions()
+        if self._closing:
+            self.close()
+
+    # -- past runs ------------------------------------------------------------------------------
+    def open_run(self, run_dir: str) -> None:
+        if self.control.running:
+            self.statusBar().showMessage("A run is going on; open past runs after it ends.")
+            return
+        self.statusBar().showMessage(f"Opening {run_dir}...")
+        self.background.submit(lambda: load_past_run(run_dir), self._show_past,
+                               lambda exc: self.statusBar().showMessage(f"Cannot open {run_dir}: {exc}"))
+
+    def _show_past(self, past) -> None:
+        if self.control.running:
+            return
+        self.model.load_past(past)
+        self.show_run_view(self.results)
+        self.statusBar().showMessage(f"Showing {past.record.get('dir')} ({past.record.get('status')})")

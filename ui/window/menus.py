@@ -1,0 +1,99 @@
+"""The menu bar: File, Run, Report, Help, with the window's keyboard shortcuts.
+
+Every shortcut is an action of the window (WindowShortcut), so it works whichever widget has the
+focus; the buttons trigger the same actions. Help's dialogs never block the window.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+
+from app.engines import ENGINES
+from app.userdirs import user_log_dir
+from ui.window.folders import open_folder
+from ui.window.help_dialog import about_dialog, how_to_dialog
+from ui.window.setup.engine_picker import engine_text, find_engine
+
+
+def _action(window, text: str, slot, shortcut: str | None = None) -> QAction:
+    action = QAction(text, window)
+    if shortcut:
+        action.setShortcut(QKeySequence(shortcut))
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    action.triggered.connect(lambda _checked=False: slot())
+    window.addAction(action)
+    return action
+
+
+def build_menus(window) -> None:
+    """File, Run, Report and Help on ``window`` (a MainWindow), as attributes for tests."""
+    bar = window.menuBar()
+    report = window.report_bar
+    window.open_run_action = _action(window, "&Open run folder...", window.runs_browser.open_other,
+                                     "Ctrl+O")
+    window.quit_action = _action(window, "&Quit", window.close, "Ctrl+Q")
+    file_menu = bar.addMenu("&File")
+    file_menu.addAction(window.open_run_action)
+    file_menu.addSeparator()
+    file_menu.addAction(report.export_action)
+    file_menu.addAction(report.export_to_action)
+    file_menu.addSeparator()
+    file_menu.addAction(window.quit_action)
+
+    run_menu = bar.addMenu("&Run")
+    run_menu.addAction(window.run_action)
+    run_menu.addAction(window.cancel_action)
+
+    report_menu = bar.addMenu("Re&port")  # Export (Ctrl+E), Export to..., vendor spec
+    for action in report.menu_actions():
+        report_menu.addAction(action)
+        window.addAction(action)
+
+    window.help_action = _action(window, "&How to profile a drive", lambda: show_how_to(window),
+                                 "F1")
+    window.log_folder_action = _action(window, "Open the &log folder", lambda: open_log_folder(window))
+    window.about_action = _action(window, "&About SSD Profiler", lambda: show_about(window))
+    help_menu = bar.addMenu("&Help")
+    for action in (window.help_action, window.log_folder_action, window.about_action):
+        help_menu.addAction(action)
+    window.menus = {m.title().replace("&", ""): m
+                    for m in (file_menu, run_menu, report_menu, help_menu)}
+
+
+def show_how_to(window):
+    window.help_dialog = how_to_dialog(window)
+    return window.help_dialog
+
+
+def open_log_folder(window):
+    folder = user_log_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass  # the dialog then says it does not exist, with the path
+    window.folder_dialog = open_folder(window, folder, "log folder", window.open_url)
+    return window.folder_dialog
+
+
+def show_about(window):
+    """Versions now; each engine not yet known is looked for in the background (it is run)."""
+    found: dict[str, str] = {}
+    if window.engine is not None:
+        found[window.engine.name] = engine_text(window.engine)
+    dialog = about_dialog(window, found, str(user_log_dir()))
+    window.about_box = dialog
+
+    def answer(name: str, text: str) -> None:
+        found[name] = text
+        try:
+            dialog.refresh(found)
+        except RuntimeError:  # closed meanwhile
+            pass
+
+    for name in ENGINES:
+        if name not in found:
+            override = window.engine_picker.overrides.get(name)
+            window.background.submit(lambda n=name, o=override: engine_text(find_engine(n, o)),
+                                     lambda text, n=name: answer(n, text),
+                                     lambda _exc, n=name: answer(n, "not found"))
+    return dialog

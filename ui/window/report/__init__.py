@@ -1,0 +1,1 @@
+"""What a run gave: results and findings, figures, the vendor comparison, export, past runs."""

@@ -1,0 +1,214 @@
+"""The results of the run: one row per trial as it finishes, then mean ± std (n) per workload
+with the experiment's findings beneath.
+
+Two tables instead of one because they answer different questions: the trial rows show that
+every repetition ran (and which failed or were cancelled), the workload rows are the numbers to
+report. Warm-up rows are shown but greyed: they are run, never counted. A trial the drive
+throttled (run.json ``throttled``) says so in its Status cell, with the signals that fired as the
+tooltip: its numbers are the drive's hot numbers, not its normal ones.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.experiment_outputs import findings
+from app.model.status import RunStatus, TrialStatus
+from ui.window.report.findings_text import number, stat_text
+from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
+
+TRIAL_COLUMNS = ("#", "Experiment", "Workload", "Repetition", "Status", "IOPS", "MB/s",
+                 "Mean latency µs", "p99 latency µs")
+SUMMARY_COLUMNS = ("Experiment", "Workload", "n", "IOPS", "MB/s", "Mean latency µs",
+                   "p99 latency µs")
+_GREY = QBrush(QColor(130, 130, 130))
+_RED = QBrush(QColor(190, 30, 30))
+_ORANGE = QBrush(QColor(180, 90, 0))
+THROTTLED = "\u26a0 throttled"
+
+
+def throttle_tip(throttle: dict | None) -> str:
+    """The signals of app.drive.throttle.throttle_flags in words (one line each)."""
+    t = throttle or {}
+    lines = []
+    for signal in t.get("signals") or []:
+        if signal == "above_warning":
+            lines.append(f"temperature reached {number(t.get('max_temp_c'))} °C, at or above the "
+                         f"drive's warning threshold of {number(t.get('warning_temp_c'))} °C")
+        elif signal == "warning_time_rising":
+            lines.append("the drive's time-above-warning-temperature counter rose during the run")
+        elif signal == "drop_with_temp_rise":
+            d = t.get("throughput_drop") or {}
+            lines.append(f"throughput fell {number(d.get('drop_pct'))} % ({number(d.get('from_MBps'))}"
+                         f" to {number(d.get('to_MBps'))} MB/s) while the drive warmed from "
+                         f"{number(d.get('temp_from_c'))} to {number(d.get('temp_to_c'))} °C")
+        elif signal == "critical_warning_temperature":
+            lines.append("the drive reports a temperature critical warning")
+        else:
+            lines.append(str(signal))
+    return ("Thermal throttling suspected; this trial's numbers may be low:\n- "
+            + "\n- ".join(lines or ["a throttle signal fired"]))
+
+
+def _sides(data: dict | None) -> list[dict]:
+    """The directions a measurement (or a workload summary) has: read, write or both."""
+    return [s for s in ((data or {}).get("read"), (data or {}).get("write")) if s]
+
+
+def _table(columns: tuple[str, ...]) -> QTableWidget:
+    table = QTableWidget(0, len(columns))
+    table.setHorizontalHeaderLabels(list(columns))
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setAlternatingRowColors(True)
+    table.verticalHeader().setVisible(False)
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)  # compact rows
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setStretchLastSection(False)
+    return table
+
+
+def _set_row(table: QTableWidget, row: int, values: list[str], brush: QBrush | None = None) -> None:
+    for col, text in enumerate(values):
+        item = QTableWidgetItem(text)
+        if col >= 3 and (text[:1].isdigit() or text == "-"):
+            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if brush is not None:
+            item.setForeground(brush)
+        table.setItem(row, col, item)
+
+
+class ResultsTable(QWidget):
+    def __init__(self, model: RunModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.trials = _table(TRIAL_COLUMNS)
+        self.workloads = _table(SUMMARY_COLUMNS)
+        self.findings = QTextBrowser()  # scrolls when an experiment has many findings
+        lines = self.findings.fontMetrics().lineSpacing()
+        self.findings.setMaximumHeight(6 * lines)
+        self.findings.setMinimumHeight(3 * lines)
+
+        lower = QWidget()
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        per_workload = QLabel("<b>Per workload</b>: mean ± sample standard deviation (n "
+                              "repetitions); warm-ups, failed and cancelled trials are not counted")
+        per_workload.setWordWrap(True)   # never wider than the column
+        lower_layout.addWidget(per_workload)
+        lower_layout.addWidget(self.workloads, 1)
+        lower_layout.addWidget(QLabel("<b>Findings</b>"))
+        lower_layout.addWidget(self.findings)
+        upper = QWidget()
+        upper_layout = QVBoxLayout(upper)
+        upper_layout.setContentsMargins(0, 0, 0, 0)
+        upper_layout.addWidget(self.caption)
+        upper_layout.addWidget(self.trials, 1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(upper)
+        split.addWidget(lower)
+        split.setSizes([140, 260])  # the per-workload numbers are what a report needs
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(split)
+
+        model.reset.connect(self._rebuild)
+        model.trial_ended.connect(self._add_trial)
+        model.summary_changed.connect(self._show_summary)
+        model.state_changed.connect(self._show_caption)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        self.trials.setRowCount(0)
+        for record in self.model.records:
+            self._add_trial(record)
+        self._show_summary()
+        self._show_caption()
+
+    def _show_caption(self) -> None:
+        m = self.model
+        if m.finished and not m.run_dir:
+            text = CANCELLED_EARLY
+        elif m.status == "idle":
+            text = ("No run yet. Choose a target and experiments, then press Run (Ctrl+R); "
+                    "rows appear here as trials finish. Past runs open from the Runs tab.")
+        else:
+            text = (f"<b>Trials</b> of {m.run_dir or 'the run being prepared'}: "
+                    f"{trials_text(m.records, m.trial_count)}; status <b>{m.status}</b>"
+                    + (f" ({m.error})" if m.error else ""))
+            throttled = sum(1 for r in m.records if r.get("throttled"))
+            if throttled:
+                text += (f"; <span style='color:#b45a00'>{throttled} {THROTTLED}</span> (hover "
+                         "the Status cell for why)")
+        self.caption.setText(text)
+
+    def _add_trial(self, record: dict) -> None:
+        m = record.get("measurement") or {}
+        sides = _sides(m)
+        lat = " / ".join(number((s.get("lat_us") or {}).get("mean")) for s in sides) or "-"
+        p99 = " / ".join(number((s.get("lat_us") or {}).get("p99")) for s in sides) or "-"
+        rep = "warm-up" if record.get("warmup") else str(record.get("repetition"))
+        status = record.get("status", "?")
+        row = self.trials.rowCount()
+        self.trials.insertRow(row)
+        brush = _GREY if record.get("warmup") else (
+            None if status == TrialStatus.DONE else _ORANGE if status == TrialStatus.CANCELLED
+            else _RED)
+        shown = {TrialStatus.DONE: status, TrialStatus.CANCELLED: "cancelled (not counted)"}.get(
+            status, f"{status}: {record.get('error') or ''}")
+        _set_row(self.trials, row, [
+            str(record.get("index", row) + 1), record.get("experiment", ""), record.get("label", ""),
+            rep, shown,
+            number((m.get("total") or {}).get("iops")), number((m.get("total") or {}).get("MBps")),
+            lat, p99], brush)
+        if record.get("throttled"):
+            item = self.trials.item(row, 4)
+            item.setText(f"{item.text()} {THROTTLED}")
+            item.setToolTip(throttle_tip(record.get("throttle")))
+            if brush is None:
+                item.setForeground(_ORANGE)
+        self.trials.scrollToBottom()
+        self._show_caption()
+
+    def _running(self) -> bool:
+        return self.model.status in ("preparing", RunStatus.RUNNING) and self.model.live
+
+    def _show_summary(self) -> None:
+        self.workloads.setRowCount(0)
+        lines = []
+        for eid, part in self.model.summary.items():
+            for w in part.get("workloads") or []:
+                sides = _sides(w)
+                row = self.workloads.rowCount()
+                self.workloads.insertRow(row)
+                _set_row(self.workloads, row, [
+                    eid, w["label"], str(w["n"]), stat_text(w["total_iops"], False),
+                    stat_text(w["total_MBps"], False),
+                    " / ".join(stat_text(s["lat_us"]["mean"], False) for s in sides) or "-",
+                    " / ".join(stat_text(s["lat_us"]["p99"], False) for s in sides) or "-"])
+            # the same sentences as report.md, from the one place that words them; only once
+            # the run has ended: mid-run the findings (tail spread, knee) are not computed yet
+            if not self._running():
+                lines += [f"<b>{eid}</b>: {line}"
+                          for line in findings(eid, part, {"trials": self.model.records})]
+        if lines:
+            self.findings.setHtml("<br>".join(lines))
+        elif self.model.status == "idle" or self._running():
+            self.findings.setText("The experiment's findings (knee, crossover, cache exhaustion "
+                                  "point, tail spread) appear here when the run ends.")
+        else:
+            self.findings.setText("No findings: no workload finished all its repetitions.")

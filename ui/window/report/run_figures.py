@@ -1,0 +1,104 @@
+"""The figures and the vendor-spec status of a run folder, computed off the GUI thread. No Qt.
+
+Why from the folder and not from the run model: the export reads the folder too
+(app.report.export_run), so computing the figure specs from the same run.json, samples.csv and
+vendor lookup makes the Figures tab show exactly what the report will hold, for a live run once
+it has ended and for a reopened one alike. The result is a frozen value (figure specs are frozen
+dataclasses of tuples; the spec travels as JSON text), handed to the GUI thread once.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+from app import vendor, vendor_compare
+from app.experiment_outputs import build_figures
+from app.figures import Figure
+from app.store import load_run
+from app.summary import read_samples, summarize_run
+
+ORIGINS = {"run": "this run's run.json", "user": "your specs file",
+           "built-in": "the built-in list"}
+
+
+@dataclass(frozen=True)
+class VendorStatus:
+    """What the window says about the vendor comparison of the shown run."""
+
+    model: str | None           # the drive's model string as recorded, None when unknown
+    drive_note: str             # why the model is unknown (virtual disk, no identity)
+    spec_name: str | None       # e.g. "WD_BLACK SN750 SE 1TB"; None: no spec matched
+    origin: str | None          # run | user | built-in
+    source: str                 # the record's source_url and kind
+    spec_json: str | None       # the matched record, to prefill the edit dialog
+    rows: tuple[str, ...]       # "4 KiB random read: 12 % of 800,000 IOPS"
+    before_run: bool = False    # the target's drive, no run shown: nothing is compared yet
+
+    @property
+    def text(self) -> str:
+        whose = "the target's drive" if self.before_run else "this run"
+        if self.spec_name is None:
+            if self.model:
+                return f"No vendor spec for {self.model}: enter one (Vendor spec...)."
+            return ("Drive model unknown" + (f" ({self.drive_note})" if self.drive_note else "")
+                    + f": enter the vendor spec for {whose} (Vendor spec...).")
+        where = ORIGINS.get(self.origin or "", self.origin or "")
+        measured = ("compared once a run has ended" if self.before_run else
+                    "; ".join(self.rows) if self.rows else "nothing comparable measured in this run")
+        return f"Vendor spec: {self.spec_name} (from {where}; source: {self.source}). {measured}."
+
+
+@dataclass(frozen=True)
+class RunFigures:
+    run_dir: str
+    status: str
+    figures: tuple[Figure, ...]
+    vendor: VendorStatus
+
+
+def _spec_name(spec: dict) -> str:
+    parts = [str(spec.get(k)) for k in ("vendor", "family") if spec.get(k)]
+    if spec.get("capacity_gb"):
+        parts.append(f"{spec['capacity_gb']:g} GB" if isinstance(spec["capacity_gb"], (int, float))
+                     else str(spec["capacity_gb"]))
+    return " ".join(parts) or str(spec.get("id") or "unnamed spec")
+
+
+def _vendor_status(record: dict, summary: dict) -> tuple[VendorStatus, dict | None]:
+    drive = record.get("drive") or {}
+    model = vendor.drive_model(record)
+    note = str(drive.get("identity_note") or "")
+    if not model and drive.get("bus") == "virtual":
+        note = note or "virtual disk"
+    spec, origin = vendor.spec_with_origin(record)
+    if spec is None:
+        return VendorStatus(model, note, None, None, "", None, ()), None
+    comparison = vendor_compare.compare(summary, spec, record)
+    rows = tuple(f"{r['label']}: {r['pct']:.0f} % of {r['spec']:,.0f} {r['unit']}"
+                 for r in comparison["rows"] if r.get("pct") is not None)
+    source = f"{spec.get('source_url') or 'not given'} ({spec.get('source_kind') or '?'})"
+    return (VendorStatus(model, note, _spec_name(spec), origin, source, json.dumps(spec), rows),
+            comparison)
+
+
+def drive_vendor_status(model: str | None, note: str = "") -> VendorStatus:
+    """The spec of the target's drive before any run (a pool thread: reads the specs files)."""
+    spec, origin = vendor.spec_with_origin({"drive": {"model": model}})
+    if spec is None:
+        return VendorStatus(model, note, None, None, "", None, (), before_run=True)
+    source = f"{spec.get('source_url') or 'not given'} ({spec.get('source_kind') or '?'})"
+    return VendorStatus(model, note, _spec_name(spec), origin, source, json.dumps(spec), (),
+                        before_run=True)
+
+
+def load_run_figures(run_dir: str | os.PathLike) -> RunFigures:
+    """Figure specs and vendor status of a run folder; raises ValueError if it is not one.
+
+    Mirrors app.report.export_record: the summary is recomputed from the trials (a cancelled
+    run's stored summary may be partial), so the tab shows what finished."""
+    record = load_run(run_dir)
+    summary = summarize_run(record, run_dir)
+    status, comparison = _vendor_status(record, summary)
+    figures = build_figures(record, summary, read_samples(run_dir), comparison)
+    return RunFigures(str(run_dir), str(record.get("status")), tuple(figures), status)

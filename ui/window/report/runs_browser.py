@@ -1,0 +1,134 @@
+"""Past runs under the runs root, from their folders alone (done, failed and cancelled alike).
+
+Listing reads every run.json, so it runs in the background; opening a run is a request the window
+carries out (it owns the run model), which keeps this view free of any knowledge of the others.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.model.status import RunStatus
+from ui.window.background import Background
+from ui.window.folders import open_folder
+from ui.window.run.past_runs import RunListing, scan_runs
+
+COLUMNS = ("Started (UTC)", "Experiments", "Status", "Trials done", "Target", "Folder")
+
+
+class RunsBrowser(QWidget):
+    """Emits ``open_requested(run_dir)`` and ``runs_root_changed(path)``."""
+
+    open_requested = Signal(str)
+    runs_root_changed = Signal(str)
+
+    def __init__(self, background: Background, runs_root: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.background = background
+        self.runs_root = runs_root
+        self.listings: tuple[RunListing, ...] = ()
+        self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
+        self.open_url = None        # None: the system's file manager (tests pass their own)
+        self.folder_dialog = None   # shown when no file manager could open the folder
+
+        self.root_edit = QLineEdit(runs_root)
+        self.root_edit.setReadOnly(True)
+        change = QPushButton("Change...")
+        change.clicked.connect(self._change_root)
+        refresh = QPushButton("Refresh")
+        refresh.clicked.connect(self.refresh)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.cellDoubleClicked.connect(lambda row, _col: self.open_row(row))
+        self.status = QLabel()
+        self.status.setWordWrap(True)   # a long runs folder must not widen the window
+        open_button = QPushButton("Open selected run")
+        open_button.clicked.connect(lambda: self.open_row(self.table.currentRow()))
+        other = QPushButton("Open a run folder...")
+        other.clicked.connect(self.open_other)
+        show = QPushButton("Show folder")
+        show.clicked.connect(self._show_folder)
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Runs folder:"))
+        top.addWidget(self.root_edit, 1)
+        top.addWidget(change)
+        top.addWidget(refresh)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(show)
+        bottom.addWidget(other)
+        bottom.addWidget(open_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(bottom)
+        self.refresh()
+
+    def refresh(self) -> None:
+        root = self.runs_root
+        self.status.setText("Looking for runs...")
+        self.background.submit(lambda: scan_runs(root), self._show,
+                               lambda exc: self.status.setText(f"Cannot list {root}: {exc}"))
+
+    def _show(self, listings: tuple[RunListing, ...]) -> None:
+        self.listings = listings
+        self.table.setRowCount(len(listings))
+        for r, run in enumerate(listings):
+            status = run.status + (f": {run.error}" if run.error and run.status != RunStatus.DONE else "")
+            values = (run.started_at, run.experiments, status,
+                      f"{run.trials_done} of {run.trials_planned}", run.target, Path(run.run_dir).name)
+            for c, text in enumerate(values):
+                item = QTableWidgetItem(text)
+                item.setToolTip(run.run_dir if c == 5 else text)
+                self.table.setItem(r, c, item)
+        self.status.setText(f"{len(listings)} run(s) in {self.runs_root}. Double-click one to "
+                            "reopen it: charts from samples.csv, table from run.json."
+                            if listings else f"No runs yet in {self.runs_root}.")
+
+    def open_row(self, row: int) -> None:
+        if 0 <= row < len(self.listings):
+            self.open_requested.emit(self.listings[row].run_dir)
+
+    def set_runs_root(self, path: str) -> None:
+        self.runs_root = path
+        self.root_edit.setText(path)
+        self.runs_root_changed.emit(path)
+        self.refresh()
+
+    def _change_root(self) -> None:
+        folder = self.choose_folder("Choose the folder that holds run folders", self.runs_root)
+        if folder:
+            self.set_runs_root(folder)
+
+    def open_other(self) -> None:
+        """Ask for a run folder anywhere (File > Open run folder...) and open it."""
+        folder = self.choose_folder("Open a run folder (it holds run.json)", self.runs_root)
+        if folder:
+            self.open_requested.emit(folder)
+
+    def _show_folder(self) -> None:
+        row = self.table.currentRow()
+        path = self.listings[row].run_dir if 0 <= row < len(self.listings) else self.runs_root
+        self.folder_dialog = open_folder(self, path, "run folder", self.open_url)

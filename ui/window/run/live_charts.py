@@ -1,0 +1,293 @@
+"""Live charts of the run on one time axis: throughput (MB/s or IOPS), latency, temperature.
+
+Built for multi-hour runs (DESIGN §7.6): every curve is created once and fed with ``setData`` on
+the model's growing numpy buffers; clip-to-view and peak downsampling keep the drawn points near
+the pixel count; samples only mark the charts dirty and a 10 Hz timer redraws, so a burst of
+events costs one redraw. Trial boundaries are vertical lines labelled with the workload.
+
+Read as a report would be: throughput and (linear) latency start at 0, so a 5 % dip looks like
+one; values of 10,000 or more switch the axis to thousands (µs -> ms, MB/s -> GB/s) so ticks stay
+short (ui/window/run/chart_axes.py). Without a temperature source the temperature chart is one
+line saying why, leaving its height to the two charts that have data.
+"""
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from ui.window.messages import temperature_line
+from ui.window.run.boundaries import TrialBoundaries
+from ui.window.run.chart_axes import TITLES, fit_from_zero, value_plot
+from ui.window.run.chart_bar import ChartBar
+from ui.window.run.run_model import PlannedTrial, RunModel
+from ui.window.widgets import ElidedLabel, em
+
+log = logging.getLogger(__name__)
+
+REDRAW_MS = 100
+READ_PEN = pg.mkPen((31, 119, 180), width=1)
+WRITE_PEN = pg.mkPen((230, 120, 20), width=1)
+TEMP_PEN = pg.mkPen((200, 40, 40), width=1)
+BOUNDARY_PEN = pg.mkPen((175, 175, 175), width=1)  # solid: dashes cost more to draw
+MIN_CHART_EM = 11       # a chart with data is never shorter than this many text lines
+
+
+class LiveCharts(QWidget):
+    """Shows the run model's samples; ``iops_toggled`` lets the window remember the choice."""
+
+    iops_toggled = Signal(bool)
+
+    def __init__(self, model: RunModel, show_iops: bool = False, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self._dirty = False
+        self.redraws = 0
+        self._tops: dict[str, float] = {}     # y-axis top per chart, kept until data outgrows it
+
+        self.bar = ChartBar(show_iops)
+        self.iops_box, self.log_box, self.follow_box = (self.bar.iops_box, self.bar.log_box,
+                                                        self.bar.follow_box)
+        self.iops_box.toggled.connect(self._on_iops)
+        self.log_box.toggled.connect(self._on_log)
+        self.follow_box.toggled.connect(self._on_follow)
+
+        self.view = pg.GraphicsLayoutWidget()
+        self.view.setBackground("w")
+        self.view.ci.layout.setVerticalSpacing(int(em(self) * 0.8))  # end ticks of two charts apart
+        self.tp_plot = value_plot(self.view, 0, TITLES["MBps"][0])
+        self.lat_plot = value_plot(self.view, 1, TITLES["lat"][0])
+        self.temp_plot = value_plot(self.view, 2, "temperature (°C)")
+        self.tp_plot.getAxis("bottom").setStyle(showValues=False)  # the time ticks are below
+        for p in (self.lat_plot, self.temp_plot):
+            p.setXLink(self.tp_plot)
+        for p in (self.tp_plot, self.lat_plot, self.temp_plot):
+            p.enableAutoRange(x=False)  # x is set in steps by _follow (see its docstring)
+            p.getViewBox().sigRangeChangedManually.connect(lambda *_: self.follow_box.setChecked(False))
+        for p in (self.tp_plot, self.lat_plot):
+            p.enableAutoRange(y=False)  # from 0, set by _fit_y
+        self._x_end = 0.0
+        # peak downsampling keeps each pixel column's min and max, so one (min, max) pair per
+        # pixel (factor 1) loses nothing visible and draws 5x fewer segments than the default
+        curve = dict(connect="finite", autoDownsampleFactor=1.0)
+        self.curves = {
+            "read_tp": self.tp_plot.plot(pen=READ_PEN, **curve),
+            "write_tp": self.tp_plot.plot(pen=WRITE_PEN, **curve),
+            "read_lat_us": self.lat_plot.plot(pen=READ_PEN, **curve),
+            "write_lat_us": self.lat_plot.plot(pen=WRITE_PEN, **curve),
+            "temperature_c": self.temp_plot.plot(pen=TEMP_PEN, **curve),
+        }
+        label_font = QFont()
+        label_font.setPointSizeF(max(7.5, QFont().pointSizeF() * 0.85))
+        self.boundaries = [TrialBoundaries(BOUNDARY_PEN, labelled=plot is self.tp_plot,
+                                           font=label_font)
+                           for plot in (self.tp_plot, self.lat_plot, self.temp_plot)]
+        for plot, boundaries in zip((self.tp_plot, self.lat_plot, self.temp_plot), self.boundaries):
+            boundaries.setZValue(-10)
+            plot.addItem(boundaries, ignoreBounds=True)
+        self.empty_note = pg.TextItem("No samples yet: throughput and latency of each interval "
+                                      "appear here during a run.", color=(110, 110, 110),
+                                      anchor=(0.5, 0.5))
+        self.empty_note.setParentItem(self.tp_plot.getViewBox())
+        self.tp_plot.getViewBox().sigResized.connect(self._place_notes)
+        # no sensor: one line instead of an empty chart (the chart comes back with the first reading)
+        self.temp_note = ElidedLabel()
+        self.temp_note.setStyleSheet("color:#555; background:white; padding:1px 6px")
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.temp_note)
+        self.temp_shown = True
+        self._show_temperature(False)
+
+        self._timer = QTimer(self)
+        self._timer.setInterval(REDRAW_MS)
+        self._timer.timeout.connect(self._tick)
+        self._timer.start()
+        model.reset.connect(self._rebuild)
+        model.trial_started.connect(self._add_boundary)
+        model.trial_ended.connect(self._on_trial_ended)
+        model.samples_added.connect(self._mark_dirty)
+        model.state_changed.connect(self._on_state)
+        self._on_iops(show_iops, announce=False)
+        self._rebuild()
+
+    def minimum_chart_height(self) -> int:
+        """The height below which a chart with data gets hard to read (font-relative)."""
+        return MIN_CHART_EM * em(self)
+
+    def comfortable_height(self) -> int:
+        """The option bar, two charts of the minimum height, a short temperature chart and the
+        time axis: what the charts need before the results may share the column."""
+        unit = em(self)
+        return self.bar.sizeHint().height() + 2 * self.minimum_chart_height() + 10 * unit
+
+    def chart_heights(self) -> dict[str, float]:
+        """Height in pixels of each chart shown (plot area with its axes); for tests."""
+        plots = {"throughput": self.tp_plot, "latency": self.lat_plot}
+        if self.temp_shown:
+            plots["temperature"] = self.temp_plot
+        return {name: p.geometry().height() for name, p in plots.items()}
+
+    def _show_temperature(self, on: bool) -> None:
+        """The temperature chart, or (no reading yet) one line under the charts saying why."""
+        if on == self.temp_shown:
+            return
+        self.temp_shown = on
+        grid = self.view.ci.layout
+        self.temp_plot.setMaximumHeight(1_000_000 if on else 0)
+        self.temp_plot.setVisible(on)
+        for row, stretch in enumerate((3, 3, 1 if on else 0)):
+            grid.setRowStretchFactor(row, stretch)
+        self.temp_note.setVisible(not on)
+        bottom = self.temp_plot if on else self.lat_plot
+        for plot in (self.lat_plot, self.temp_plot):  # the time axis under the lowest chart only
+            plot.setLabel("bottom", "run time (m:ss, h:mm:ss)" if plot is bottom else None)
+            plot.getAxis("bottom").showLabel(plot is bottom)
+            plot.getAxis("bottom").setStyle(showValues=plot is bottom)
+
+    # -- model -> view -------------------------------------------------------------------------
+    def _caption(self, trial: PlannedTrial) -> str:
+        """The boundary label; a trial the drive throttled gets a ⚠ (the table says why)."""
+        return trial.caption + (" \u26a0 throttled" if trial.index in self._throttled else "")
+
+    def _relabel(self) -> None:
+        items = [(t_s, self._caption(trial)) for t_s, trial in self.model.boundaries]
+        for boundaries in self.boundaries:
+            boundaries.set_boundaries(items)
+
+    def _on_trial_ended(self, record: dict) -> None:
+        if record.get("throttled"):  # rare: relabelling every boundary is fine
+            self._throttled.add(record.get("index"))
+            self._relabel()
+
+    def _rebuild(self) -> None:
+        self._throttled = {r.get("index") for r in self.model.records if r.get("throttled")}
+        self._relabel()
+        self._dirty = True
+        self._shown: dict[str, tuple[str, int]] = {}   # curve -> (column, rows handed over)
+        self._x_end = 0.0
+        self._tops = {}
+        self.redraw()
+
+    def _add_boundary(self, trial: PlannedTrial) -> None:
+        t_s = self.model.boundaries[-1][0]
+        for boundaries in self.boundaries:
+            boundaries.add(t_s, self._caption(trial))
+
+    def _on_state(self) -> None:
+        if self.model.finished:
+            self.redraw()  # the last samples and the fitted range now, not at the next tick
+        else:
+            self._dirty = True  # the temperature line follows the run's state
+
+    def _mark_dirty(self) -> None:
+        self._dirty = True
+
+    def _tick(self) -> None:
+        if self._dirty:
+            self.redraw()
+
+    def _on_iops(self, on: bool, announce: bool = True) -> None:
+        self._tops.pop("tp", None)
+        self._dirty = True
+        if announce:
+            self.iops_toggled.emit(on)
+        self._fit_y("tp", self.tp_plot, self._tp_columns())
+
+    def _on_log(self, on: bool) -> None:
+        self.lat_plot.setLogMode(y=on)
+        self._tops.pop("lat", None)
+        self.lat_plot.enableAutoRange(y=on)  # a log axis ranges itself; a linear one from 0
+        self._fit_y("lat", self.lat_plot, ("read_lat_us", "write_lat_us"))
+
+    def _on_follow(self, on: bool) -> None:
+        if on:
+            self._x_end = 0.0
+            self._tops = {}
+            self.redraw()
+
+    def _tp_columns(self) -> tuple[str, str]:
+        unit = "iops" if self.iops_box.isChecked() else "MBps"
+        return f"read_{unit}", f"write_{unit}"
+
+    def _follow(self, t: np.ndarray) -> None:
+        """Keep the run in view, widening the x range in steps (to 1.25x the run time so far)
+        rather than on every sample: a range change re-renders every axis and re-places every
+        boundary label, which is most of a redraw's cost in a long run. A finished run fits."""
+        t_end = float(t[-1]) if len(t) else 0.0
+        if self.model.status == "idle":
+            end = 60.0   # an empty chart still shows what the axis means
+        elif self.model.finished:
+            end = max(t_end * 1.01, 1.0)
+        elif t_end < self._x_end:
+            return
+        else:
+            end = max(t_end * 1.25, 10.0)
+        if end != self._x_end:
+            self._x_end = end
+            self.tp_plot.setXRange(0.0, end, padding=0.0)
+
+    def _fit_y(self, key: str, plot: pg.PlotItem, columns: tuple[str, ...]) -> None:
+        """From 0 (a log latency axis ranges itself), in the unit that keeps ticks short."""
+        s = self.model.series
+        values = [s.column(c) for c in columns]
+        peak = max((float(np.nanmax(v)) for v in values if len(v) and np.isfinite(v).any()),
+                   default=0.0)
+        unit = "lat" if key == "lat" else ("iops" if self.iops_box.isChecked() else "MBps")
+        top = fit_from_zero(plot, peak, TITLES[unit], self._tops.get(key),
+                            fit_range=not (key == "lat" and self.log_box.isChecked()))
+        if top is not None:
+            self._tops[key] = top
+
+    def redraw(self) -> None:
+        """Hand the current buffers to the curves (views, no copies). A curve whose new values
+        are all NaN (a direction the trial does not use) keeps its old data: nothing to draw."""
+        self._dirty = False
+        self.redraws += 1
+        s = self.model.series
+        t = s.column("t_s")
+        read_tp, write_tp = self._tp_columns()
+        for name, column in (("read_tp", read_tp), ("write_tp", write_tp),
+                             ("read_lat_us", "read_lat_us"), ("write_lat_us", "write_lat_us"),
+                             ("temperature_c", "temperature_c")):
+            y = s.column(column)
+            curve = self.curves[name]
+            shown = self._shown.get(name, (None, 0))
+            if shown[0] == column and len(t) >= shown[1] and not np.isfinite(y[shown[1]:]).any():
+                continue
+            if len(t) and np.isfinite(y).any():
+                curve.setData(t, y)
+            else:
+                curve.setData([], [])
+            self._shown[name] = (column, len(t))
+        if self.follow_box.isChecked():
+            self._follow(t)
+            self._fit_y("tp", self.tp_plot, (read_tp, write_tp))
+            self._fit_y("lat", self.lat_plot, ("read_lat_us", "write_lat_us"))
+        self._show_temperature(s.has_temperature)
+        if s.has_temperature:
+            self.temp_plot.enableAutoRange(axis="y")
+        else:
+            m = self.model
+            self.temp_note.setText(temperature_line(m.status, m.temperature_note, m.finished))
+        self.empty_note.setVisible(s.samples == 0)
+
+    def _place_notes(self) -> None:
+        self.empty_note.setPos(self.tp_plot.getViewBox().boundingRect().center())
+
+    def boundary_labels(self) -> list[str]:
+        """The captions of the trial boundaries (one per trial, in time order)."""
+        return list(self.boundaries[0].texts)
+
+    def points(self, curve: str) -> int:
+        """How many finite values a curve has been given (what it can draw); for tests."""
+        data = self.curves[curve].getOriginalDataset()[1]
+        return 0 if data is None else int(np.isfinite(data).sum())

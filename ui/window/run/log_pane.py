@@ -1,0 +1,46 @@
+"""The log of the run: every command exactly as run (shell-quoted, copy-pastable) and what
+happened, engine errors in plain words (ui/window/messages.py), colour-coded by level.
+
+Bounded (``MAX_LINES``) so a multi-day run cannot grow the widget without limit; the full command
+list is always in the run folder's commands.log.
+"""
+from __future__ import annotations
+
+import html
+import time
+
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from ui.window.run.run_model import RunModel
+
+MAX_LINES = 20000
+_COLOURS = {"error": "#b01e1e", "warning": "#a05a00", "command": "#1f4e8c", "info": "#202020"}
+
+
+class LogPane(QWidget):
+    def __init__(self, model: RunModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setMaximumBlockCount(MAX_LINES)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.text.setPlaceholderText("Nothing yet: commands and messages of the run appear here.")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        about = QLabel("Every command exactly as it was run (\u201c$\u201d lines), and the run's "
+                       "messages; the run folder keeps commands.log.")
+        about.setWordWrap(True)   # never wider than the column
+        layout.addWidget(about)
+        layout.addWidget(self.text, 1)
+        model.log_line.connect(self.add)
+
+    def add(self, text: str, level: str = "info") -> None:
+        stamp = time.strftime("%H:%M:%S")
+        prefix = "$ " if level == "command" else ("" if level == "info" else f"{level}: ")
+        colour = _COLOURS.get(level, _COLOURS["info"])
+        self.text.appendHtml(f'<span style="color:#888">{stamp}</span> '
+                             f'<span style="color:{colour}">{html.escape(prefix + text)}</span>')
+
+    def plain_text(self) -> str:
+        return self.text.toPlainText()

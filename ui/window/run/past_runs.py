@@ -1,0 +1,117 @@
+"""Past runs from their folders alone (DESIGN §3.3, §7.7): listing and reopening. No Qt.
+
+These functions run in a background thread; what they return is handed to the GUI thread once
+and never touched again (read-only numpy arrays inside a frozen value).
+"""
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.model.status import TrialStatus
+from app.model.workload import Workload
+from app.store import load_run
+from app.summary import read_samples, summarize_run
+from ui.window.run.series import COLUMNS, break_row, sample_row
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RunListing:
+    """One line of the runs browser."""
+
+    run_dir: str
+    started_at: str
+    experiments: str
+    status: str
+    trials_done: int
+    trials_planned: int
+    target: str
+    error: str | None
+
+
+@dataclass(frozen=True)
+class PastRun:
+    """A reopened run: its record, chart columns and trial boundaries, ready to show."""
+
+    record: Mapping[str, Any]
+    block: np.ndarray                     # (len(COLUMNS), m), read-only
+    samples: int
+    boundaries: tuple[tuple[float, int], ...]   # (t_s, trial index)
+
+
+def scan_runs(root: str | os.PathLike) -> tuple[RunListing, ...]:
+    """Every run folder under ``root``, newest first; unreadable folders are skipped."""
+    root = Path(root)
+    if not root.is_dir():
+        return ()
+    out = []
+    for folder in sorted((p for p in root.iterdir() if p.is_dir()), reverse=True):
+        try:
+            record = load_run(folder)
+        except ValueError as exc:
+            log.debug("not a run folder: %s", exc)
+            continue
+        trials = record.get("trials") or []
+        out.append(RunListing(
+            str(folder), str(record.get("started_at") or "")[:19].replace("T", " "),
+            ", ".join(e.get("id", "?") for e in record.get("experiments") or []),
+            str(record.get("status")), sum(t.get("status") == TrialStatus.DONE for t in trials),
+            len(record.get("planned_trials") or []) or len(trials),
+            str((record.get("target") or {}).get("folder") or ""), record.get("error")))
+    return tuple(out)
+
+
+def _seconds_between(start: str | None, end: str | None) -> float | None:
+    try:
+        return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+    except (TypeError, ValueError):
+        return None
+
+
+def _directions(trial: Mapping) -> tuple[bool, bool]:
+    try:
+        w = Workload.from_json(trial["workload"])
+    except (KeyError, TypeError, ValueError):
+        return True, True
+    return w.reads, w.writes
+
+
+def load_past_run(run_dir: str | os.PathLike) -> PastRun:
+    """run.json and samples.csv of a folder as chart data; raises ValueError if not a run."""
+    record = load_run(run_dir)
+    if not record.get("summary") and record.get("trials"):
+        record["summary"] = summarize_run(record, run_dir)  # a crashed run never wrote one
+    trials = {t["index"]: t for t in record.get("planned_trials") or []}
+    trials.update({t["index"]: t for t in record.get("trials") or []})
+    samples = read_samples(run_dir)
+    first_t = {}
+    for s in samples:
+        first_t.setdefault(s["trial"], s["t_s"])
+    starts = {}
+    for t in record.get("trials") or []:
+        at = _seconds_between(record.get("started_at"), t.get("started_at"))
+        if at is None and t["index"] in first_t:
+            at = first_t[t["index"]] - float(t.get("interval_s") or 1.0)
+        if at is not None:
+            starts[t["index"]] = max(0.0, at)
+    rows, current = [], None
+    for s in samples:
+        if s["trial"] != current:
+            current = s["trial"]
+            rows.append(break_row(starts.get(current, s["t_s"])))
+        reads, writes = _directions(trials.get(current, {}))
+        rows.append(sample_row(s, reads, writes))
+    block = np.array(rows, dtype=float).T if rows else np.empty((len(COLUMNS), 0))
+    block = np.ascontiguousarray(block)
+    block.flags.writeable = False
+    boundaries = tuple(sorted((at, index) for index, at in starts.items()))
+    return PastRun(record, block, len(samples), boundaries)

@@ -1,0 +1,99 @@
+"""Starting, cancelling and finishing one run from the window: owns the worker thread.
+
+Why separate from the window: the worker's life cycle (start, cooperative cancel, bounded wait,
+the thread's end) is the part that must be right for closing and cancelling to be clean, and it
+is easier to see whole here than spread between buttons and dialogs.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from jobs.session import prepare_run
+from jobs.worker import RunRefused, RunWorker
+from ui.window.run.run_model import RunModel
+
+log = logging.getLogger(__name__)
+
+
+def command_line(names: list[str], settings: dict[str, str], target: str, runs_root: str,
+                 engine: str | None = None) -> list[str]:
+    """The equivalent ``ssd-profiler run`` command, recorded in run.json and shown in the log,
+    so a run started from the window can be repeated from a terminal."""
+    argv = ["ssd-profiler", "run", *names, "--target", target]
+    if engine:
+        argv += ["--engine", engine]
+    for key, value in settings.items():
+        argv += ["--set", f"{key}={value}"]
+    return argv + ["--out", runs_root]
+
+
+class RunControl(QObject):
+    """``event`` re-emits every worker event after the model has seen it; ``ended`` fires when
+    the worker thread has finished (after RunFinished or RunRefused)."""
+
+    event = Signal(object)
+    ended = Signal()
+
+    def __init__(self, model: RunModel, parent: QObject | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.worker: RunWorker | None = None
+        self._cancel = threading.Event()
+
+    @property
+    def running(self) -> bool:
+        return self.worker is not None
+
+    @property
+    def cancelling(self) -> bool:
+        return self.worker is not None and self.worker.cancel_requested
+
+    def start(self, names: list[str], settings: dict[str, str], target: str, runs_root: str,
+              engine_path: str | None = None, engine: str | None = None) -> None:
+        """``engine``: "fio" | "diskspd" (None: the per-OS default); ``engine_path`` where it is."""
+        if self.worker is not None:
+            raise RuntimeError("a run is already going on")
+        argv = command_line(names, settings, target, runs_root, engine)
+        cancel = self._cancel = threading.Event()
+
+        def prepare():  # runs in the worker thread: checks, `fio --version`, the run folder
+            # the cancel reaches the checks too: cancelled before the run folder exists, nothing
+            # is written (as on the command line), instead of an empty run recorded as cancelled
+            return prepare_run(names, settings, target, runs_root=Path(runs_root),
+                               command_line=argv, engine_path=engine_path, engine=engine,
+                               cancel=cancel)
+
+        self.model.begin(note="starting the equivalent of: " + " ".join(argv))
+        worker = RunWorker(prepare, self)
+        worker.event.connect(self._on_event)
+        worker.finished.connect(self._on_finished)
+        self.worker = worker
+        worker.start()
+
+    def cancel(self) -> None:
+        if self.worker is not None and not self.worker.cancel_requested:
+            self.model.log_line.emit("cancelling: stopping the engine, keeping finished trials...",
+                                     "warning")
+            self._cancel.set()
+            self.worker.cancel()
+
+    def wait(self, ms: int) -> bool:
+        """Bounded wait for the worker thread (used only when the app quits)."""
+        return self.worker is None or self.worker.wait(ms)
+
+    def _on_event(self, event) -> None:
+        if isinstance(event, RunRefused) and self._cancel.is_set():
+            self.model.cancelled_before_start()   # a cancel, not a refusal: nothing was written
+        else:
+            self.model.apply(event)
+        self.event.emit(event)
+
+    def _on_finished(self) -> None:
+        worker, self.worker = self.worker, None
+        if worker is not None:
+            worker.deleteLater()
+        self.ended.emit()

@@ -1,0 +1,257 @@
+"""The state of the run on screen, live or reopened: the one model every run view takes.
+
+Why one model: the charts, the progress bars, the results table and the log all show the same run.
+Feeding them from one object means a reopened run (run.json + samples.csv) and a live run (events
+from the worker) go through the same code paths, so what you see after a run is what you saw
+during it. It lives on the GUI thread and is fed only with frozen values.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Signal
+
+from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
+from app.model.workload import Workload
+from app.shell_quote import command_line
+from app.summary import summarize_run
+from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
+from jobs.worker import RunPrepared, RunRefused
+from ui.window.messages import plain_error, plain_refusal
+from ui.window.run.past_runs import PastRun
+from ui.window.run.series import SampleSeries, break_row, sample_row
+
+log = logging.getLogger(__name__)
+FINAL = FINAL_RUN_STATUSES
+CANCELLED_EARLY = "Run cancelled before it started; nothing was written."
+
+
+@dataclass(frozen=True)
+class PlannedTrial:
+    index: int
+    experiment: str
+    label: str
+    repetition: int
+    warmup: bool
+    expected_s: float
+    reads: bool
+    writes: bool
+
+    @property
+    def caption(self) -> str:
+        """Chart label of the trial boundary, e.g. 'RND4K Q32T1 read #2'."""
+        return f"{self.label} (warm-up)" if self.warmup else f"{self.label} #{self.repetition}"
+
+
+def trials_text(records: list[dict], total: int) -> str:
+    """How the trials of a run ended, in the same words everywhere (progress, results caption,
+    status bar, log): '3 of 12 trials done, 1 cancelled (not counted)'. A cancelled trial is
+    neither done nor failed: it was stopped on request and is kept in run.json as cancelled."""
+    counts = {str(status): 0 for status in TrialStatus}
+    for record in records:
+        counts[str(record.get("status"))] = counts.get(str(record.get("status")), 0) + 1
+    text = f"{counts.get(TrialStatus.DONE, 0)} of {total} trials done"
+    for status in (TrialStatus.CANCELLED, TrialStatus.FAILED):
+        if counts.get(str(status)):
+            text += f", {counts[str(status)]} {status}"
+    return text + (" (not counted)" if len(records) > counts.get(TrialStatus.DONE, 0) else "")
+
+
+def run_end_text(status: str, model: RunModel, run_dir: str | None) -> str:
+    """The one sentence for a run that ended, whichever way it ended."""
+    where = f"; folder {run_dir}" if run_dir else ""
+    why = f" ({model.error})" if model.error and status != RunStatus.CANCELLED else ""
+    return f"Run {status}{why}: {trials_text(model.records, model.trial_count)}{where}"
+
+
+def _planned_from_json(t: dict) -> PlannedTrial:
+    try:
+        w = Workload.from_json(t["workload"])
+        reads, writes = w.reads, w.writes
+    except (KeyError, TypeError, ValueError):
+        reads = writes = True
+    return PlannedTrial(t["index"], t["experiment"], t["label"], t["repetition"], t["warmup"],
+                        float(t.get("runtime_s") or 0) + float(t.get("ramp_s") or 0), reads, writes)
+
+
+class RunModel(QObject):
+    reset = Signal()                 # a new run is shown: views rebuild from the model
+    trial_started = Signal(object)   # PlannedTrial
+    samples_added = Signal()
+    trial_ended = Signal(object)     # the trial record (as in run.json)
+    summary_changed = Signal()
+    state_changed = Signal()
+    log_line = Signal(str, str)      # text, level (info | warning | error | command)
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.series = SampleSeries()
+        self._clear()
+
+    def _clear(self) -> None:
+        self.series.clear()
+        self.status = "idle"          # idle | preparing | running | done | failed | cancelled | refused
+        self.live = False
+        self.run_dir: str | None = None
+        self.error: str | None = None
+        self.engine_version = ""
+        self.temperature_note = ""
+        self.planned: dict[int, PlannedTrial] = {}
+        self.experiments: list[dict] = []
+        self.records: list[dict] = []
+        self.summary: dict = {}
+        self.boundaries: list[tuple[float, PlannedTrial]] = []
+        self.current: PlannedTrial | None = None
+        self.current_started = 0.0       # monotonic, when the current trial started
+        self.run_started = 0.0
+        self.done_expected_s = 0.0
+        self.done_actual_s = 0.0
+
+    # -- progress ------------------------------------------------------------------------------
+    @property
+    def trial_count(self) -> int:
+        return len(self.planned)
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINAL
+
+    def current_elapsed_s(self) -> float:
+        return time.monotonic() - self.current_started if self.current else 0.0
+
+    def total_expected_s(self) -> float:
+        return sum(t.expected_s for t in self.planned.values())
+
+    def eta_s(self) -> float | None:
+        """Planned time left, scaled by how much longer than planned the trials so far took
+        (process start, the final JSON, the test file preparation)."""
+        if not self.live or self.finished or self.current is None:
+            return None
+        left = sum(t.expected_s for i, t in self.planned.items() if i > self.current.index)
+        left += max(0.0, self.current.expected_s - self.current_elapsed_s())
+        ratio = self.done_actual_s / self.done_expected_s if self.done_expected_s > 0 else 1.0
+        return left * min(max(ratio, 1.0), 3.0)
+
+    # -- feeding -------------------------------------------------------------------------------
+    def begin(self, note: str = "") -> None:
+        """A run is being prepared (checks, run folder): clear the views."""
+        self._clear()
+        self.status, self.live = "preparing", True
+        self.run_started = time.monotonic()
+        self.reset.emit()
+        self.state_changed.emit()
+        if note:
+            self.log_line.emit(note, "info")
+
+    def apply(self, event) -> None:
+        handler = getattr(self, f"_on_{type(event).__name__}", None)
+        if handler is not None:
+            handler(event)
+
+    def _on_RunPrepared(self, e: RunPrepared) -> None:
+        self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version, RunStatus.RUNNING
+        self.temperature_note = e.temperature_note
+        self.planned = {t.index: PlannedTrial(t.index, t.experiment, t.workload.label, t.repetition,
+                                              t.warmup, t.runtime_s + t.ramp_s, t.workload.reads,
+                                              t.workload.writes) for t in e.plan.trials}
+        self.experiments = [{"id": x.id, "title": x.title, "repetitions": x.repetitions,
+                             "workload_keys": [w.key for w in x.workloads()]}
+                            for x in e.plan.experiments]
+        self.state_changed.emit()
+
+    def _on_RunRefused(self, e: RunRefused) -> None:
+        self.status, self.error, self.live = "refused", plain_refusal(e.message), False
+        self.log_line.emit(f"not started: {self.error}", "error")
+        self.state_changed.emit()
+
+    def cancelled_before_start(self) -> None:
+        """Cancelled while the run was being prepared: no run folder was made."""
+        self.status, self.error, self.live = RunStatus.CANCELLED, None, False
+        self.log_line.emit(CANCELLED_EARLY, "warning")
+        self.state_changed.emit()
+
+    def _on_RunStarted(self, e: RunStarted) -> None:
+        self.log_line.emit(f"run of {', '.join(e.experiments)}: {e.trial_count} trials with "
+                           f"{e.engine_version} (seed {e.seed}); folder {e.run_dir}", "info")
+
+    def _on_LogMessage(self, e: LogMessage) -> None:
+        self.log_line.emit(e.text, e.level)
+
+    def _on_TrialStarted(self, e: TrialStarted) -> None:
+        trial = self.planned.get(e.index) or PlannedTrial(
+            e.index, e.experiment, e.label, e.repetition, e.warmup, e.expected_s, True, True)
+        self.current, self.current_started = trial, time.monotonic()
+        self.boundaries.append((e.t_s, trial))
+        self.series.append(break_row(e.t_s), real=False)
+        self.log_line.emit(command_line(e.argv), "command")  # as commands.log writes it
+        self.trial_started.emit(trial)
+
+    def _on_Sample(self, e: Sample) -> None:
+        trial = self.planned.get(e.trial)
+        self.series.append(sample_row(e, trial.reads if trial else True,
+                                      trial.writes if trial else True))
+        self.samples_added.emit()
+
+    def _on_TrialFinished(self, e: TrialFinished) -> None:
+        self._trial_ended(dict(e.record))
+
+    def _on_TrialFailed(self, e: TrialFailed) -> None:
+        level = "warning" if e.cancelled else "error"
+        self.log_line.emit(f"{e.label}: {plain_error(e.error, e.stderr_tail)}", level)
+        self._trial_ended(dict(e.record))
+
+    def _trial_ended(self, record: dict) -> None:
+        self.records.append(record)
+        if self.current is not None and record.get("index") == self.current.index:
+            self.done_expected_s += self.current.expected_s
+            self.done_actual_s += self.current_elapsed_s()
+        self.trial_ended.emit(record)
+        self._update_live_summary()
+
+    def _update_live_summary(self) -> None:
+        """Workloads whose repetitions have all finished get their mean ± std row now."""
+        full = summarize_run({"experiments": self.experiments, "trials": self.records}, None)
+        reps = {x["id"]: x.get("repetitions", 1) for x in self.experiments}
+        self.summary = {eid: {"workloads": [r for r in part["workloads"] if r["n"] >= reps.get(eid, 1)],
+                              "findings": {}} for eid, part in full.items()}
+        self.summary_changed.emit()
+
+    def _on_RunFinished(self, e: RunFinished) -> None:
+        self.status, self.error, self.current = e.status, e.error, None
+        self.run_dir = e.run_dir
+        self.summary = dict(e.summary)
+        self.log_line.emit(run_end_text(e.status, self, e.run_dir),
+                           "info" if e.status == RunStatus.DONE else "warning")
+        self.summary_changed.emit()
+        self.state_changed.emit()
+
+    # -- reopening -----------------------------------------------------------------------------
+    def load_past(self, past: PastRun) -> None:
+        """Show a run from its folder: charts from samples.csv, table from run.json."""
+        self._clear()
+        record = past.record
+        self.run_dir, self.status = record.get("dir"), str(record.get("status"))
+        self.error = record.get("error")
+        self.engine_version = (record.get("engine") or {}).get("version", "")
+        self.temperature_note = str((record.get("temperature") or {}).get("reason") or "")
+        self.experiments = [{"id": x["id"], "title": x.get("title", x["id"]),
+                             "repetitions": (x.get("params") or {}).get("repetitions", 1),
+                             "workload_keys": x.get("workload_keys") or []}
+                            for x in record.get("experiments") or []]
+        planned = [_planned_from_json(t) for t in record.get("planned_trials") or []]
+        planned += [_planned_from_json(t) for t in record.get("trials") or []]
+        self.planned = {t.index: t for t in planned}
+        self.records = [dict(t) for t in record.get("trials") or []]
+        self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
+        self.series.extend(past.block, past.samples)
+        self.summary = dict(record.get("summary") or {})
+        if self.status == RunStatus.RUNNING:
+            self.error = ("run.json still says running: the run goes on in another window or "
+                          "terminal, or it was interrupted")
+        self.reset.emit()
+        self.summary_changed.emit()
+        self.state_changed.emit()
+        self.log_line.emit(f"reopened {self.run_dir} ({self.status}, {len(self.records)} trials, "
+                           f"{past.samples} samples)", "info")

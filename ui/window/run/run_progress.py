@@ -1,0 +1,94 @@
+"""Progress of the current trial and of the whole run, with elapsed time and ETA.
+
+Updated by its own 4 Hz timer from the model's clock (not per sample), so the bars move smoothly
+even with long sample intervals and cost nothing between runs (the timer stops).
+"""
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QGridLayout, QProgressBar, QWidget
+
+from app.model.status import RunStatus
+from ui.window.messages import duration_text
+from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
+from ui.window.widgets import ElidedLabel, em
+
+TICK_MS = 250
+
+
+class RunProgress(QWidget):
+    def __init__(self, model: RunModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.trial_label = ElidedLabel()   # never widens the window; the whole text is the tooltip
+        self.run_label = ElidedLabel()
+        self.trial_bar = QProgressBar()
+        self.run_bar = QProgressBar()
+        for bar in (self.trial_bar, self.run_bar):
+            bar.setRange(0, 1000)
+            bar.setTextVisible(False)
+            bar.setMaximumHeight(em(self))
+        grid = QGridLayout(self)
+        grid.setContentsMargins(4, 0, 4, 0)
+        grid.setVerticalSpacing(1)
+        grid.addWidget(self.trial_label, 0, 0)
+        grid.addWidget(self.trial_bar, 0, 1)
+        grid.addWidget(self.run_label, 1, 0)
+        grid.addWidget(self.run_bar, 1, 1)
+        grid.setColumnStretch(0, 3)
+        grid.setColumnStretch(1, 2)
+        self._timer = QTimer(self)
+        self._timer.setInterval(TICK_MS)
+        self._timer.timeout.connect(self.refresh)
+        model.state_changed.connect(self._on_state)
+        model.reset.connect(self.refresh)
+        model.trial_started.connect(lambda _t: self.refresh())
+        model.trial_ended.connect(lambda _r: self.refresh())
+        self.refresh()
+
+    def _on_state(self) -> None:
+        if self.model.live and not self.model.finished and self.model.status != "refused":
+            self._timer.start()
+        else:
+            self._timer.stop()
+        self.refresh()
+
+    def refresh(self) -> None:
+        m = self.model
+        total = m.trial_count
+        ended = len(m.records)
+        if m.status == "idle":
+            self.trial_label.setText("No trial running.")
+            self.run_label.setText("Run: not started.")
+            self.trial_bar.setValue(0)
+            self.run_bar.setValue(0)
+            return
+        if m.current is not None and not m.finished:
+            t = m.current
+            elapsed = m.current_elapsed_s()
+            kind = "warm-up" if t.warmup else f"repetition {t.repetition}"
+            self.trial_label.setText(f"Trial {t.index + 1} of {total}: {t.experiment} {t.label} "
+                                     f"({kind}), {duration_text(elapsed)} of {duration_text(t.expected_s)}")
+            self.trial_bar.setValue(int(1000 * min(1.0, elapsed / t.expected_s)) if t.expected_s else 0)
+        else:
+            label = {"preparing": "Preparing: checking the target and the engine...",
+                     RunStatus.RUNNING: "Writing the test file once before the first read...",
+                     "refused": "Not started."}.get(m.status, f"No trial running (run {m.status}).")
+            self.trial_label.setText(label)
+            self.trial_bar.setValue(1000 if m.finished and ended else 0)
+        if m.live and not m.finished:
+            done_s = sum(p.expected_s for i, p in m.planned.items()
+                         if m.current is not None and i < m.current.index)
+            done_s += min(m.current_elapsed_s(), m.current.expected_s) if m.current else 0.0
+            whole = m.total_expected_s()
+            self.run_bar.setValue(int(1000 * done_s / whole) if whole else 0)
+            self.run_label.setText(f"Run: {trials_text(m.records, total)}, elapsed "
+                                   f"{duration_text(time.monotonic() - m.run_started)}, "
+                                   f"about {duration_text(m.eta_s())} left")
+        else:
+            self.run_bar.setValue(1000 if m.finished and ended >= total else
+                                  int(1000 * ended / total) if total else 0)
+            self.run_label.setText(CANCELLED_EARLY if m.finished and not m.run_dir else
+                                   f"Run {m.status}: {trials_text(m.records, total)}.")

@@ -1,0 +1,258 @@
+"""The drive and target folder: the system's volumes, any folder, and whether Run may use it.
+
+The target's free space and the planned test-file size are shown side by side, and the same check
+the run makes (app.paths.check_target, DESIGN §5) runs live in the background, so a target that
+would be refused says why before Run is pressed. Volume listing and checks never run on the GUI
+thread (a sleeping network mount must not freeze the window). Below the target, DriveInfo shows
+the drive behind it (identity, link, health, temperature), read in the background too.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.drive.identity import list_volumes
+from app.paths import (
+    TargetRefused,
+    check_target,
+    folder_in_use,
+    free_space_margin,
+    leftover_test_files,
+    remove_leftovers,
+)
+from app.units import human_bytes
+from ui.window.background import Background
+from ui.window.setup.drive_info import DriveInfo
+
+# no temperature column: list_volumes reads no sensor (that costs a smartctl call per drive);
+# the target's drive shows its temperature in DriveInfo below
+VOLUME_COLUMNS = ("Mount point", "Device", "FS", "Size", "Free", "Model")
+
+
+@dataclass(frozen=True)
+class TargetReport:
+    path: str
+    size_bytes: int | None
+    ok: bool
+    reason: str
+    free_bytes: int | None
+    total_bytes: int | None
+    leftovers: tuple[str, ...]
+
+
+def inspect_target(path: str, size_bytes: int | None) -> TargetReport:
+    """The live check (runs in a pool thread): refusal reason, free space, leftovers."""
+    free = total = None
+    here = Path(os.path.abspath(os.path.expanduser(path))) if path.strip() else None
+    while here is not None and not here.exists() and here != here.parent:
+        here = here.parent
+    if here is not None:
+        try:
+            usage = shutil.disk_usage(here)
+            free, total = usage.free, usage.total
+        except OSError:
+            pass
+    try:
+        check_target(path, size_bytes or 0)
+        ok, reason = True, ""
+        holder = folder_in_use(os.path.expanduser(path))
+        if holder:
+            ok, reason = False, (f"the folder is in use by run {holder} (another SSD Profiler "
+                                 "run); wait for it to end or choose another folder")
+    except TargetRefused as exc:
+        ok, reason = False, str(exc)
+    leftovers = tuple(str(p) for p in leftover_test_files(path)) if path.strip() else ()
+    return TargetReport(path, size_bytes, ok, reason, free, total, leftovers)
+
+
+def suggested_folder(mountpoint: str) -> str:
+    """Where to test on a volume: the mount point if we may write there, else the home folder
+    when it lives on that volume (the usual case for '/'), else the mount point (refused, with
+    the reason shown)."""
+    if os.access(mountpoint, os.W_OK):
+        return mountpoint
+    home = os.path.expanduser("~")
+    if os.path.realpath(home).startswith(mountpoint.rstrip(os.sep) + os.sep) or mountpoint == os.sep:
+        return home
+    return mountpoint
+
+
+class DrivePanel(QWidget):
+    """Emits ``target_changed`` when the text changes and ``check_changed`` with each result."""
+
+    target_changed = Signal(str)
+    check_changed = Signal(object)          # TargetReport
+
+    def __init__(self, background: Background, target: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.background = background
+        self.size_bytes: int | None = None
+        self.report: TargetReport | None = None
+        self.volumes: list[dict] = []
+        self.choose_folder = lambda start: QFileDialog.getExistingDirectory(
+            self, "Choose the target folder (on the drive to test)", start)
+
+        self.table = QTableWidget(0, len(VOLUME_COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(VOLUME_COLUMNS))
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # fits the panel's width
+        rows = self.table.verticalHeader().defaultSectionSize()
+        self.table.setMaximumHeight(header.sizeHint().height() + int(3.5 * rows))
+        self.table.itemSelectionChanged.connect(self._on_volume)
+        self.edit = QLineEdit(target)
+        self.edit.setPlaceholderText("a folder on the drive to test, e.g. /mnt/ssd/bench")
+        self.edit.textChanged.connect(self._on_text)
+        self.choose_button = choose = QPushButton("Choose folder...")
+        choose.clicked.connect(self._choose)
+        self.space = QLabel()
+        self.verdict = QLabel()
+        for label in (self.space, self.verdict):
+            label.setWordWrap(True)
+        self.clean_button = QPushButton("Remove leftover test files")
+        self.clean_button.setVisible(False)
+        self.clean_button.clicked.connect(self._remove_leftovers)
+        self.info = DriveInfo(background)
+
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Target folder:"))
+        row.addWidget(self.edit, 1)
+        row.addWidget(choose)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        volumes = QLabel("Volumes (pick one, or choose any folder below):")
+        volumes.setWordWrap(True)
+        layout.addWidget(volumes)
+        layout.addWidget(self.table)
+        layout.addLayout(row)
+        layout.addWidget(self.info)
+        layout.addWidget(self.space)
+        layout.addWidget(self.verdict)
+        layout.addWidget(self.clean_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addStretch(1)   # a tall tab keeps the lines together at the top
+
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(150)
+        self._debounce.timeout.connect(self._check)
+        self.verdict.setText("Checking the target...")
+        self.refresh_volumes()
+        self._check()
+
+    # -- public ---------------------------------------------------------------------------------
+    def target(self) -> str:
+        return self.edit.text().strip()
+
+    def set_target(self, path: str) -> None:
+        self.edit.setText(path)
+
+    def set_test_size(self, size_bytes: int | None) -> None:
+        if size_bytes != self.size_bytes:
+            self.size_bytes = size_bytes
+            self._debounce.start()
+
+    def is_ready(self) -> bool:
+        r = self.report
+        return bool(r and r.ok and r.path == self.target() and r.size_bytes == self.size_bytes)
+
+    def recheck(self) -> None:
+        self._debounce.start()
+
+    def set_running(self, running: bool) -> None:
+        """Locked during a run; the drive's temperature is then read by the run's sampler."""
+        self.setEnabled(not running)
+        self.info.set_running(running)
+
+    def refresh_volumes(self) -> None:
+        self.background.submit(list_volumes, self._show_volumes, lambda exc: self._show_volumes([]))
+
+    # -- internals ----------------------------------------------------------------------------
+    def _show_volumes(self, volumes: list[dict]) -> None:
+        self.volumes = volumes
+        self.table.blockSignals(True)
+        self.table.setRowCount(len(volumes))
+        for r, v in enumerate(volumes):
+            model = v.get("model") or (f"({v['bus']} disk)" if v.get("bus") else "unknown")
+            values = (v["mountpoint"], v["device"], v["fstype"], human_bytes(v["total_bytes"]),
+                      human_bytes(v["free_bytes"]), model)
+            for c, text in enumerate(values):
+                self.table.setItem(r, c, QTableWidgetItem(str(text)))
+        self.table.blockSignals(False)
+
+    def _on_volume(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            self.set_target(suggested_folder(self.volumes[rows[0].row()]["mountpoint"]))
+
+    def _choose(self) -> None:
+        folder = self.choose_folder(self.target() or os.path.expanduser("~"))
+        if folder:
+            self.set_target(folder)
+
+    def _on_text(self, text: str) -> None:
+        self.target_changed.emit(text.strip())
+        self.verdict.setText("Checking the target...")
+        self._debounce.start()
+
+    def _check(self) -> None:
+        path, size = self.target(), self.size_bytes
+        self.info.show_for(path)
+        self.background.submit(lambda: inspect_target(path, size), self._show_report)
+
+    def _show_report(self, report: TargetReport) -> None:
+        if report.path != self.target() or report.size_bytes != self.size_bytes:
+            return  # an answer to an older question
+        self.report = report
+        size = human_bytes(report.size_bytes) if report.size_bytes else "none (no valid plan yet)"
+        if report.free_bytes is not None and report.total_bytes:
+            self.space.setText(
+                f"Target volume: {human_bytes(report.free_bytes)} free of "
+                f"{human_bytes(report.total_bytes)}. Planned test file: {size} (plus "
+                f"{human_bytes(free_space_margin(report.total_bytes))} always left free).")
+        else:
+            self.space.setText(f"Planned test file: {size}. Choose a target folder to compare "
+                               "it with the free space there.")
+        if report.ok:
+            self.verdict.setText(f"<span style='color:#17702f'>\u2714 Ready: test files go to "
+                                 f"{os.path.join(report.path, 'ssd-profiler-data')} and are "
+                                 f"removed afterwards.</span>")
+        else:
+            self.verdict.setText(f"<span style='color:#b01e1e'>\u2716 Run would be refused: "
+                                 f"{report.reason}</span>")
+        self.clean_button.setVisible(bool(report.leftovers))
+        if report.leftovers:
+            self.clean_button.setText(f"Remove {len(report.leftovers)} test file(s) left by an "
+                                      "earlier run")
+        self.check_changed.emit(report)
+
+    def _remove_leftovers(self) -> None:
+        """Only files the app named itself, never through a link, and only under the folder's
+        lock (app.paths.remove_leftovers): a file a live run is using is never deleted."""
+        try:
+            remove_leftovers(check_target(self.target(), 0))
+        except (TargetRefused, OSError) as exc:
+            self.verdict.setText(f"<span style='color:#b01e1e'>\u2716 Test files not removed: "
+                                 f"{exc}</span>")
+            return
+        self._check()

@@ -1,0 +1,297 @@
+"""The experiment catalog with checkboxes, the selected experiment's parameter form, presets, and
+the plan summary (trials and estimated time) that updates as you type.
+
+The plan summary comes from the same functions the run uses (app.plan), so the trial count shown
+before Run is the count the run will have. Settings are handed to the run as the scoped strings
+the command line takes (``zero-queue.runtime=2s``), so window and CLI share one validation.
+
+Each form has its own scroll area, shown from the top whenever another experiment is selected;
+the box above it says whether the selected experiment is ticked (editing one that is not would
+otherwise change nothing that runs). "Apply to all ticked experiments" copies the common
+parameters of one form to the others (``apply_common``).
+"""
+from __future__ import annotations
+
+import html
+import logging
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.experiments import CATALOG, PRESET_TITLES, PRESETS
+from app.experiments.base import prefill_note
+from app.params import ParamError
+from app.plan import experiments_from_settings, plan_run
+from ui.window.messages import duration_text
+from ui.window.setup.param_form import COMMON, ParamForm, common_values, field_title
+from ui.window.widgets import em
+
+CUSTOM = "custom"
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PlanInfo:
+    ok: bool
+    message: str
+    trials: int = 0
+    estimated_s: float = 0.0
+    size_bytes: int | None = None
+
+
+class ExperimentPanel(QWidget):
+    """Emits ``plan_changed(PlanInfo)`` after every change of selection or value."""
+
+    plan_changed = Signal(object)
+
+    def __init__(self, state: dict | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.forms = {eid: ParamForm(cls) for eid, cls in CATALOG.items()}
+        self.plan = PlanInfo(False, "")
+        self._applying = False
+
+        self.preset = QComboBox()
+        for key in PRESETS:
+            self.preset.addItem(PRESET_TITLES.get(key, key.capitalize()), key)
+        self.preset.addItem("Custom", CUSTOM)
+        self.preset.activated.connect(lambda _i: self.apply_preset(self.preset.currentData()))
+        self.catalog = QListWidget()
+        for eid, cls in CATALOG.items():
+            item = QListWidgetItem(f"{cls.title}  [{eid}]")
+            item.setData(Qt.ItemDataRole.UserRole, eid)
+            item.setToolTip(cls.summary)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.catalog.addItem(item)
+        rows = self.catalog.sizeHintForRow(0) * len(CATALOG) + 2 * self.catalog.frameWidth() + 2
+        self.catalog.setFixedHeight(rows)   # every experiment in view, no scrolling
+        self.catalog.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # elides
+        self.catalog.currentRowChanged.connect(self._show_form)
+        self.catalog.itemChanged.connect(self._on_tick)
+        self.include_box = QCheckBox()
+        self.include_box.toggled.connect(self._include_current)
+        self.stack = QStackedWidget()
+        self.scrolls: dict[str, QScrollArea] = {}
+        for eid, form in self.forms.items():
+            scroll = QScrollArea()
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # wraps
+            # always there: a bar that comes and goes changes the width the notes wrap to after
+            # their height was computed, and the notes would overlap the next field
+            scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+            scroll.setWidget(form)
+            self.scrolls[eid] = scroll
+            self.stack.addWidget(scroll)
+            form.changed.connect(self._on_edit)
+            form.apply_common.connect(lambda e=eid: self.apply_common(e))
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Preset:"))
+        top.addWidget(self.preset, 1)
+        what = QLabel("Tick the experiments to run; select one to edit its parameters:")
+        what.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        layout.addLayout(top)
+        layout.addWidget(what)
+        layout.addWidget(self.catalog)
+        layout.addWidget(self.include_box)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.summary)
+        self.restore(state or {})
+
+    # -- layout -----------------------------------------------------------------------------------
+    @property
+    def scroll(self) -> QScrollArea:
+        """The scroll area of the form in view."""
+        return self.stack.currentWidget()
+
+    def current_id(self) -> str | None:
+        item = self.catalog.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item else None
+
+    def comfortable_height(self) -> int:
+        """Preset, list, the selected form with about four fields in view, and the plan."""
+        unit = em(self)
+        return (self.preset.sizeHint().height() + self.catalog.height()
+                + self.include_box.sizeHint().height() + 4 * 3 * unit + 5 * unit)
+
+    def focus_chain(self) -> list[QWidget]:
+        """Tab order after the list: the box, then each form's fields (hidden ones are skipped)."""
+        chain: list[QWidget] = [self.include_box]
+        for form in self.forms.values():
+            chain += [w for name in form.meta if name not in COMMON
+                      for w in (form.editors[name],)]
+            chain.append(form.apply_button)
+            chain += [form.editors[name] for name in form.meta if name in COMMON]
+        return chain
+
+    # -- selection and values -------------------------------------------------------------------
+    def _items(self):
+        return [self.catalog.item(i) for i in range(self.catalog.count())]
+
+    def selected_ids(self) -> list[str]:
+        return [it.data(Qt.ItemDataRole.UserRole) for it in self._items()
+                if it.checkState() == Qt.CheckState.Checked]
+
+    def set_checked(self, ids: list[str]) -> None:
+        for it in self._items():
+            on = it.data(Qt.ItemDataRole.UserRole) in ids
+            it.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+
+    def select(self, eid: str) -> None:
+        self.catalog.setCurrentRow(list(CATALOG).index(eid))
+
+    def set_values(self, eid: str, values: dict[str, str]) -> None:
+        """Set some fields of one experiment (others keep their text); the preset becomes Custom."""
+        form = self.forms[eid]
+        form.set_texts({**form.texts(), **values})
+        self._on_edit()
+
+    def settings(self) -> dict[str, str]:
+        """Scoped NAME=VALUE strings for the ticked experiments (only non-default values)."""
+        return {f"{eid}.{name}": text for eid in self.selected_ids()
+                for name, text in self.forms[eid].changed_texts().items()}
+
+    def apply_preset(self, key: str) -> None:
+        if key == CUSTOM or key not in PRESETS:
+            return
+        self._applying = True
+        try:
+            for form in self.forms.values():
+                form.set_texts({k: v for k, v in PRESETS[key].items() if k in form.fields})
+        finally:
+            self._applying = False
+        self.preset.setCurrentIndex(self.preset.findData(key))
+        self._update_plan()
+
+    def _on_edit(self) -> None:
+        if not self._applying:
+            self.preset.setCurrentIndex(self.preset.findData(CUSTOM))
+        self._update_plan()
+
+    def _show_form(self, row: int) -> None:
+        if row >= 0:
+            self.stack.setCurrentIndex(row)
+            self.scroll.verticalScrollBar().setValue(0)   # another form: from its top
+            self.scroll.horizontalScrollBar().setValue(0)
+            self._sync_include()
+
+    def _sync_include(self) -> None:
+        item = self.catalog.currentItem()
+        if item is None:
+            return
+        eid = item.data(Qt.ItemDataRole.UserRole)
+        self.include_box.blockSignals(True)
+        self.include_box.setChecked(item.checkState() == Qt.CheckState.Checked)
+        self.include_box.blockSignals(False)
+        self.include_box.setText(f"Run {eid} (ticked in the list)")
+
+    def _include_current(self, on: bool) -> None:
+        item = self.catalog.currentItem()
+        if item is not None:
+            item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+
+    def _on_tick(self, _item) -> None:
+        self._sync_include()
+        self._update_plan()
+
+    def apply_common(self, source: str) -> str:
+        """The common parameters of ``source``'s form into every other ticked experiment
+        (param_form.common_values says which); returns and shows what was done."""
+        form = self.forms[source]
+        targets = [e for e in self.selected_ids() if e != source]
+        kept = []
+        self._applying = True
+        try:
+            for eid in targets:
+                values, skipped = common_values(form, self.forms[eid])
+                self.forms[eid].set_texts({**self.forms[eid].texts(), **values})
+                kept += [f"{eid} keeps its {field_title(name).lower()}" for name in skipped]
+        finally:
+            self._applying = False
+        message = (f"Applied to {', '.join(targets)}." + (
+            f" {'; '.join(kept)} (its own default differs; change the value here to apply it "
+            "too)." if kept else "") if targets else
+            "Tick other experiments in the list to apply these values to them.")
+        self._on_edit()
+        form.show_applied(message)
+        return message
+
+    # -- plan -----------------------------------------------------------------------------------
+    def _update_plan(self) -> None:
+        self.plan = self._compute_plan()
+        colour = "#202020" if self.plan.ok else "#b01e1e"
+        text = self.plan.message if self.plan.ok else html.escape(self.plan.message)
+        self.summary.setText(f"<span style='color:{colour}'>{text}</span>")
+        self.plan_changed.emit(self.plan)
+
+    def _compute_plan(self) -> PlanInfo:
+        """The plan of the ticked experiments, or why there is none: the first invalid field
+        (its reason is beside it in its form), so Run stays disabled while anything is wrong."""
+        ids = self.selected_ids()
+        if not ids:
+            return PlanInfo(False, "Tick at least one experiment to run.")
+        bad = [(eid, name, msg) for eid in ids for name, msg in self.forms[eid].validate().items()]
+        if bad:
+            eid, name, msg = bad[0]
+            where = f"{eid} \u2192 {field_title(name)}" if name else eid
+            return PlanInfo(False, f"Fix {where}: {msg}"
+                            + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))
+        try:
+            experiments = experiments_from_settings(ids, self.settings())
+            plan = plan_run(experiments, seed=0)
+        except ParamError as exc:
+            eid = exc.name if exc.name in self.forms else next(
+                (i for i in ids if exc.name.startswith(i)), ids[0])
+            self.forms[eid].show_form_error(exc.message)
+            return PlanInfo(False, f"{eid}: {exc.message}")
+        except Exception as exc:  # noqa: BLE001 - a stale plan would leave Run enabled: block it
+            log.exception("planning failed")  # the exception's type goes to the log, not the user
+            return PlanInfo(False, f"cannot plan this run: {exc}")
+        warm = sum(t.warmup for t in plan.trials)
+        size = max(e.size for e in experiments)
+        message = (f"<b>Plan ({html.escape(', '.join(ids))}):</b> {len(plan.trials)} trials "
+                   f"({len(plan.trials) - warm} measured{f' + {warm} warm-up' if warm else ''}); "
+                   f"about <b>{duration_text(plan.estimated_s)}</b> of measuring, plus a few "
+                   f"seconds per trial; {html.escape(prefill_note(experiments))}.")
+        return PlanInfo(True, message, len(plan.trials), plan.estimated_s, size)
+
+    # -- persistence ------------------------------------------------------------------------------
+    def state(self) -> dict:
+        current = self.catalog.currentItem()
+        return {"checked": self.selected_ids(), "preset": self.preset.currentData(),
+                "current": current.data(Qt.ItemDataRole.UserRole) if current else None,
+                "values": {eid: f.changed_texts() for eid, f in self.forms.items() if f.changed_texts()}}
+
+    def restore(self, state: dict) -> None:
+        self._applying = True
+        try:
+            values = state.get("values") or {}
+            for eid, form in self.forms.items():
+                form.set_texts(values.get(eid) or {})
+            self.set_checked(state.get("checked") or ["zero-queue"])
+        finally:
+            self._applying = False
+        preset = state.get("preset") or "course"
+        self.preset.setCurrentIndex(max(0, self.preset.findData(preset)))
+        current = state.get("current")
+        self.select(current if current in CATALOG else "zero-queue")
+        self._update_plan()

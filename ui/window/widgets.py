@@ -1,0 +1,53 @@
+"""Small widgets the views share: a one-line label that elides instead of widening the window.
+
+Why: a QLabel without word wrap asks for its whole text as its minimum width, so one long path
+or status sentence made the window wider than a laptop screen (and a tab that showed such a
+label shifted the layout). This label asks for little, shows what fits with "...", and keeps
+the whole text in ``text()`` and as its tooltip.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+
+def em(widget: QWidget) -> int:
+    """The height of a line of the widget's font: the unit for DPI- and font-aware sizes."""
+    return widget.fontMetrics().height()
+
+
+class ElidedLabel(QLabel):
+    """Plain text on one line, elided at the right (or ``elide``) when it does not fit."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None,
+                 elide: Qt.TextElideMode = Qt.TextElideMode.ElideRight):
+        super().__init__(parent)
+        self._elide = elide
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self.setToolTip(text if text else "")
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        metrics = self.fontMetrics()
+        width = min(metrics.horizontalAdvance(self.text()), metrics.horizontalAdvance("x" * 8))
+        return QSize(width, metrics.height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(self.fontMetrics().horizontalAdvance(self.text()) + 4,
+                     self.fontMetrics().height())
+
+    def paintEvent(self, _event) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        rect = self.contentsRect()
+        shown = self.fontMetrics().elidedText(self.text(), self._elide, rect.width())
+        painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
+
+    def shown_text(self) -> str:
+        """What is drawn at the current width (for tests)."""
+        return self.fontMetrics().elidedText(self.text(), self._elide, self.contentsRect().width())
