@@ -25,6 +25,7 @@ from jobs.events import RunFinished
 from jobs.worker import RunRefused
 from ui.window.background import Background
 from ui.window.closing import ClosingAndSettings
+from ui.window.gc_policy import collect_on_gui_thread
 from ui.window.layout import WindowLayout
 from ui.window.menus import build_menus
 from ui.window.report.figures_view import FiguresView, RunFiguresModel
@@ -49,6 +50,7 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
     def __init__(self, settings: AppSettings | None = None, engine_path: str | None = None,
                  runs_root: str | None = None):
         super().__init__()
+        collect_on_gui_thread()   # before any worker thread exists (see gc_policy)
         self.settings = settings or AppSettings()
         self.engine_path = engine_path
         self.engine = None             # EngineInfo of the chosen engine, once found
