@@ -130,11 +130,15 @@ class Histogram:
                 return i
         return self.counts[-1][0] if self.counts else None
 
-    def percentile(self, p: float) -> float | None:
-        """fio's rule: the midpoint (ns) of the first bucket where the count reaches p/100 x N."""
+    def at_rank(self, rank: float) -> float | None:
+        """The midpoint (ns) of the first bucket where the running count reaches ``rank``."""
         if not self.counts:
             return None
-        return float(idx_to_val(self._index_at_rank(p / 100 * self.ios)))
+        return float(idx_to_val(self._index_at_rank(rank)))
+
+    def percentile(self, p: float) -> float | None:
+        """fio's rule: the midpoint (ns) of the first bucket where the count reaches p/100 x N."""
+        return self.at_rank(p / 100 * self.ios)
 
     def ci95(self, p: float) -> tuple[float, float] | None:
         """Distribution-free 95 % interval (ns) of percentile ``p`` (see the module docstring)."""

@@ -6,8 +6,9 @@ import gc
 import threading
 import weakref
 
-import gui_support  # sets the offscreen platform before Qt is imported
 from PySide6.QtWidgets import QMenu
+
+import gui_support  # offscreen platform before the QApplication exists
 
 make_window = gui_support.make_window
 
