@@ -8,7 +8,8 @@ show the same thing. Keeping the description here keeps ``app`` free of Qt and l
 figure content without drawing.
 
 Conventions: x and y are plain floats in the unit the axis label names; ``err`` (and ``xerr``)
-is the sample std across repetitions (0 where n < 2, so no bar is drawn), drawn in full, never
+is the sample std across repetitions (0 where n < 2, so no bar is drawn), or a (below, above)
+pair for an interval that is not symmetric (a percentile's 95 % CI), drawn in full, never
 cut at zero; a series drops points whose y is missing rather than drawing zeros. With ``log2_x``
 the x values stay in their unit (e.g. KiB) and the renderer plots log2(x) with ticks at the
 given values; an axis with ``log`` is a log10 axis, values again in their unit.
@@ -49,14 +50,21 @@ class Series:
     name: str
     x: tuple[float, ...]
     y: tuple[float, ...]
-    err: tuple[float, ...] | None = None
+    err: tuple[float | tuple[float, float], ...] | None = None   # ± e, or (below, above)
     kind: str = "line"              # line | scatter | bar
     axis: str = "left"              # left | right
     point_labels: tuple[str, ...] | None = None
     color: int | None = None        # palette index; None = position in the figure
     dash: bool = False
     bar_width: float = 0.8
-    xerr: tuple[float, ...] | None = None
+    xerr: tuple[float | tuple[float, float], ...] | None = None  # as err, along x
+
+
+def error_ends(value: float, err) -> tuple[float, float]:
+    """Both ends of an error bar: ``err`` is ± e (sample std) or (below, above), e.g. the
+    distance to each end of a 95 % interval, which is not symmetric around a percentile."""
+    below, above = err if isinstance(err, tuple) else (err or 0.0, err or 0.0)
+    return value - (below or 0.0), value + (above or 0.0)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from app.experiments.base import Experiment
 from app.experiments.registry import register
 from app.figures import (
     NEUTRAL,
+    OTHER,
     Axis,
     Figure,
     Marker,
@@ -33,6 +34,7 @@ from app.figures import (
 from app.io_counts import p99_warnings
 from app.model.workload import Workload
 from app.params import param
+from app.pooled import pooled_of, pooled_series
 from app.tables import (
     IOPS,
     LABEL,
@@ -98,7 +100,8 @@ class QueueDepth(Experiment):
         rows = sorted(part["workloads"], key=outstanding)
         knee = dict((part.get("findings") or {}).get("knee") or {})
         levels = [outstanding(r) for r in rows]
-        unit, factor = lat_unit([lat_stat(r, "mean") for r in rows])
+        p99s = [{"mean": (pooled_of(r, direction_of(r)) or {}).get("p99")} for r in rows]
+        unit, factor = lat_unit([lat_stat(r, "mean") for r in rows] + p99s)
         lats = [scaled(lat_stat(r, "mean"), factor) for r in rows]
         if knee.get("knee_lat_us") is not None:
             knee["knee_lat_us"] *= factor
@@ -123,17 +126,23 @@ class QueueDepth(Experiment):
         sweep_series = [s for s in (
             series_from("IOPS", list(zip(levels, (r["total_iops"] for r in rows))), color=tint),
             series_from("mean latency", list(zip(levels, lats)), axis="right", color=NEUTRAL,
-                        dash=True))
+                        dash=True),
+            pooled_series("p99 latency, pooled (95 % CI)", levels, rows, "p99", factor,
+                          axis="right", color=OTHER[2], dash=True))
             if s]
+        pooled = any(s.name.startswith("p99") for s in sweep_series)
         use_log = len(levels) > 1 and all(q > 0 and math.log2(q).is_integer() for q in levels)
         vs = Figure(
             id="queue-depth-sweep", experiment=cls.id,
             title=f"Queue-depth sweep ({what}): IOPS and latency against queue depth",
             x_axis=Axis(f"Outstanding I/O (iodepth × numjobs{', log2 scale' if use_log else ''})",
                         ticks, include_zero=False),
-            y_axis=Axis("Throughput (IOPS)"), y2_axis=Axis(lat_axis_label(kind, "Mean latency", unit)),
+            y_axis=Axis("Throughput (IOPS)"),
+            y2_axis=Axis(lat_axis_label(kind, "Latency" if pooled else "Mean latency", unit)),
             series=tuple(sweep_series), log2_x=use_log,
-            caption="Means over the repetitions, error bars ± one sample std.")
+            caption="Means over the repetitions, error bars ± one sample std." + (
+                " p99: of all I/Os of the repetitions (merged histogram), error bars its 95 % "
+                "interval." if pooled else ""))
         return [trade, vs]
 
     @classmethod

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from app.experiments.base import Experiment, ratio_text, spread_findings
+from app.experiments.exceedance import exceedance
 from app.experiments.registry import register
 from app.figures import (
-    LATENCY_KINDS,
     OTHER,
     Axis,
     Figure,
@@ -23,19 +23,11 @@ from app.figures import (
     outstanding,
     scaled,
     series_from,
-    std,
 )
-from app.io_counts import (
-    FEW,
-    beyond,
-    caption_counts,
-    fewest_text,
-    io_count_table,
-    thin_warnings,
-    workload_ios,
-)
+from app.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
 from app.model.workload import Workload
 from app.params import param
+from app.pooled import per_repetition_notes, pooled_of, pooled_table
 from app.tables import (
     LABEL,
     W_COLS,
@@ -59,6 +51,7 @@ class TailLatency(Experiment):
     id: ClassVar[str] = "tail-latency"
     title: ClassVar[str] = "Tail latency"
     summary: ClassVar[str] = "p50 .. p99.99 at a mid queue depth and at the knee"
+    tail_claim: ClassVar[str] = "p99.99"
 
     queue_depths: tuple[int, ...] = param((8, 32), kind="int_list", minimum=1, maximum=1024,
                                           help="queue depths (a mid one and the knee)")
@@ -85,8 +78,11 @@ class TailLatency(Experiment):
         data = [(*workload_cells(r), outstanding(r), *(lat_stat(r, s) for s in TABLE_STATS),
                  (spread.get(r["label"]) or {}).get("p99_over_p50"),
                  (spread.get(r["label"]) or {}).get("p99.99_over_p50"), r["n"]) for r in rows]
+        pooled = pooled_table(cls, "tail-latency-pooled", f"Tail latency, pooled over all I/Os "
+                              f"of the repetitions, {kind} latency", rows, record, kind=kind)
         return [workload_table(cls.id, "tail-latency", f"Tail latency, {kind} latency", cols, data,
-                               record, rows, cls=cls),
+                               record, rows, per_repetition_notes(rows, record), cls=cls),
+                *([pooled] if pooled else []),
                 io_count_table(cls, "tail-latency-io-counts", "Tail latency: the I/Os each "
                                "percentile rests on", rows, record, TAIL_STATS[1:])]
 
@@ -101,10 +97,11 @@ class TailLatency(Experiment):
         n = "/".join(str(k) for k in sorted({r["n"] for r in rows}))
         lines = []
         for i, r in enumerate(rows):
-            s = series_from(_name(r), [(_nines(k), scaled(lat_stat(r, k), factor))
-                                       for k in TAIL_STATS], color=OTHER[i % len(OTHER)])
-            if s:
-                lines.append(s)
+            pooled = _pooled_series(r, factor, OTHER[i % len(OTHER)])
+            s = series_from(_name(r) + (" per repetition, mean ± std" if pooled else ""),
+                            [(_nines(k), scaled(lat_stat(r, k), factor)) for k in TAIL_STATS],
+                            color=OTHER[i % len(OTHER)], dash=bool(pooled))
+            lines += [x for x in (pooled, s) if x]
         counts = caption_counts(record, cls.id, rows)
         percentiles = Figure(
             id="tail-latency-percentiles", experiment=cls.id,
@@ -113,9 +110,11 @@ class TailLatency(Experiment):
                         tuple((_nines(k), k) for k in TAIL_STATS), include_zero=False),
             y_axis=Axis(lat_axis_label(kind, unit=unit) + ", log scale", log=True),
             series=tuple(lines),
-            caption=f"Means over n = {n} repetitions, error bars ± one sample std; latency on a "
-                    f"log axis so p50 and p99.99 both read. {counts}")
-        return [percentiles, _exceedance(cls.id, rows, kind, record, what, n)]
+            caption=(POOLED_CAPTION if any(_pooled_series(r, 1.0, 0) for r in rows) else "")
+            + f"Means over n = {n} repetitions, error bars ± one sample std; latency on a "
+              f"log axis so p50 and p99.99 both read. {counts}")
+        return [percentiles, exceedance(cls.id, rows, kind, record, what, n, TAIL_STATS, unit,
+                                        factor, _name, lat_stat)]
 
     @classmethod
     def sentences(cls, part: dict, record: dict) -> list[str]:
@@ -132,6 +131,27 @@ class TailLatency(Experiment):
         return out + thin_warnings(record, cls.id, part["workloads"], TAIL_STATS[1:])
 
 
+POOLED_CAPTION = ("Solid: pooled percentiles of all I/Os of the repetitions (merged histogram), "
+                  "error bars their 95 % intervals; a percentile with too few I/Os beyond it is "
+                  "left out. Dashed: per repetition. ")
+
+
+def _pooled_series(row: dict, factor: float, color: int) -> Series | None:
+    """Pooled percentiles of the row's main direction (solid), thin ones left out."""
+    pooled = pooled_of(row, "read" if row.get("read") else "write") or {}
+    thin = set(pooled.get("too_few") or ())
+    keys = [k for k in TAIL_STATS if pooled.get(k) and k not in thin]
+    if not keys:
+        return None
+    ys = tuple(pooled[k] * factor for k in keys)
+    errs = []
+    for k, y in zip(keys, ys):
+        ci = (pooled.get("ci95") or {}).get(k)
+        errs.append((y - ci[0] * factor, ci[1] * factor - y) if ci else 0.0)
+    return Series(f"{_name(row)} pooled, {pooled.get('ios', 0):,} I/Os",
+                  tuple(_nines(k) for k in keys), ys, tuple(errs), color=color)
+
+
 def _nines(key: str) -> float:
     """p50 -> 0.3, p99 -> 2, p99.99 -> 4: how many nines a percentile has (-log10(1 - p))."""
     return round(-math.log10(1 - float(key[1:]) / 100), 3)
@@ -139,37 +159,3 @@ def _nines(key: str) -> float:
 
 def _name(row: dict) -> str:
     return f"QD{outstanding(row)} ({row['label']})"
-
-
-def _exceedance(eid: str, rows: list[dict], kind: str | None, record: dict, what: str,
-                n: str) -> Figure:
-    """Fraction of I/Os slower than x against x, log-log, through the reported percentiles:
-    p50 -> 0.5, p95 -> 0.05, ... p99.99 -> 10^-4 (no histogram: a later issue)."""
-    unit, factor = lat_unit([lat_stat(r, k) for r in rows for k in TAIL_STATS])
-    series = []
-    for i, r in enumerate(rows):
-        pts = [(k, scaled(lat_stat(r, k), factor)) for k in TAIL_STATS]
-        pts = [(k, st) for k, st in pts if mean(st) is not None and mean(st) > 0]
-        if not pts:
-            continue
-        ios = workload_ios(record, eid, r)
-        fewest = min(ios) if ios else None
-        notes = tuple(f"{k}: {beyond(k, fewest):.0f} I/Os beyond" if fewest is not None
-                      and beyond(k, fewest) < FEW else "" for k, _ in pts)
-        series.append(Series(_name(r), tuple(mean(st) for _, st in pts),
-                             tuple(1 - float(k[1:]) / 100 for k, _ in pts),
-                             xerr=tuple(std(st) for _, st in pts), color=OTHER[i % len(OTHER)],
-                             point_labels=notes if any(notes) else None))
-    ticks = ((0.5, "50%"), (0.1, "10%"), (0.01, "1%"), (1e-3, "0.1%"), (1e-4, "0.01%"))
-    return Figure(
-        id="tail-latency-exceedance", experiment=eid,
-        title=f"Tail latency ({what}): fraction of I/Os slower than a latency",
-        x_axis=Axis(lat_axis_label(kind, unit=unit) + ", log scale", include_zero=False, log=True),
-        y_axis=Axis("Fraction of I/Os slower (log scale)", ticks, log=True),
-        series=tuple(series),
-        caption=f"Drawn through the reported percentiles p50, p95, p99, p99.9 and p99.99 "
-                f"(fraction slower = 1 − p), not from a histogram: between the points the line "
-                f"is an interpolation. "
-                f"{LATENCY_KINDS.get(kind, 'latency of unknown kind').capitalize()}; each point is the mean over n = {n} repetitions, horizontal bars ± one sample "
-                f"std. {caption_counts(record, eid, rows)} A point with fewer than {FEW} I/Os "
-                "beyond it is labelled: treat it as indicative.")

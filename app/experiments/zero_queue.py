@@ -24,6 +24,7 @@ from app.figures import (
 from app.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
 from app.model.workload import Workload
 from app.params import param
+from app.pooled import per_repetition_notes, pooled_table
 from app.tables import (
     IOPS,
     LABEL,
@@ -49,6 +50,7 @@ class ZeroQueue(Experiment):
     id: ClassVar[str] = "zero-queue"
     title: ClassVar[str] = "Zero-queue latency baselines (QD1)"
     summary: ClassVar[str] = "one I/O in flight: the drive's own access time, avg and percentiles"
+    tail_claim: ClassVar[str] = "p99.9"
 
     random_bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
                            help="block size of the random read and write")
@@ -71,8 +73,13 @@ class ZeroQueue(Experiment):
                 *(lat_column(s, f"lat_{s}", kind) for s in TABLE_STATS), N]
         data = [(*workload_cells(r), r["total_iops"], r["total_MBps"],
                  *(lat_stat(r, s) for s in TABLE_STATS), r["n"]) for r in rows]
+        pooled = pooled_table(cls, "zero-queue-pooled", "Zero-queue baselines (QD1), pooled over "
+                              f"all I/Os of the repetitions, {kind} latency", rows, record,
+                              ("p50", "p90", "p99", "p99.9"), kind)
         return [workload_table(cls.id, "zero-queue", f"Zero-queue baselines (QD1), {kind} latency",
-                               cols, data, record, rows, cls=cls),
+                               cols, data, record, rows, per_repetition_notes(rows, record),
+                               cls=cls),
+                *([pooled] if pooled else []),
                 io_count_table(cls, "zero-queue-io-counts", "Zero-queue baselines: the I/Os "
                                "each percentile rests on", rows, record, IO_KEYS)]
 

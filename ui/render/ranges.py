@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from app.figures import Axis, Figure
+from app.figures import Axis, Figure, error_ends
 from ui.render.style import Style, font, tick_text
 
 
@@ -44,7 +44,9 @@ def _spread(values, errs, log10: bool, log2: bool = False) -> list[float]:
     """View coordinates of every value and both ends of its error bar."""
     out = []
     for v, e in zip(values, errs or [0.0] * len(values)):
-        for end in (v, v + (e or 0.0), v - (e or 0.0)):
+        if v is None:
+            continue
+        for end in (v, *error_ends(v, e)):
             w = view(end, log10, log2)
             if w is not None:
                 out.append(w)

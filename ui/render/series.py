@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.figures import error_ends
 from ui.render.ranges import view, x_values, y_axis_of, y_values
 from ui.render.style import DENSE_POINTS, Style, color
 
@@ -81,9 +82,8 @@ def _y_errors(panel, vb, s, keep, X, Y, ranges, tint) -> list[float]:
     bottom_of_view = (ranges.get(s.axis) or (0.0, 1.0))[0]
     top, low = [], []
     for i, y in zip(keep, Y):
-        value, e = s.y[i], s.err[i] or 0.0
-        hi = view(value + e, log)
-        lo = view(value - e, log)
+        low_end, high_end = error_ends(s.y[i], s.err[i])
+        hi, lo = view(high_end, log), view(low_end, log)
         top.append((hi - y) if hi is not None else 0.0)
         low.append((y - lo) if lo is not None else (y - bottom_of_view))
     lo_x, hi_x = ranges.get("x") or (0.0, 1.0)
@@ -101,8 +101,8 @@ def _x_errors(panel, vb, s, keep, X, Y, ranges, tint) -> None:
     left_of_view = (ranges.get("x") or (0.0, 1.0))[0]
     left, right = [], []
     for i, x in zip(keep, X):
-        value, e = s.x[i], s.xerr[i] or 0.0
-        hi, lo = view(value + e, log, log2), view(value - e, log, log2)
+        low_end, high_end = error_ends(s.x[i], s.xerr[i])
+        hi, lo = view(high_end, log, log2), view(low_end, log, log2)
         right.append((hi - x) if hi is not None else 0.0)
         left.append((x - lo) if lo is not None else (x - left_of_view))
     lo_y, hi_y = ranges.get(s.axis) or (0.0, 1.0)

@@ -1,0 +1,94 @@
+"""Pooled percentiles in the tables and figures (app/pooled.py, issue 15): from the merged
+histogram of a genuine fio json+ measurement, with 95 % intervals, "too few I/Os" instead of a
+thin number, DiskSpd saying why it has none, and the pre-run warning."""
+from __future__ import annotations
+
+from app.engines.fio.result import parse_fio_text
+from app.experiments.tail_latency import TailLatency
+from app.experiments.zero_queue import ZeroQueue
+from app.io_counts import reach_warnings
+from app.plan import experiments_from_settings, plan_run
+from app.pooled import merged_histogram, per_repetition_notes, pooled_table, pooled_text
+from app.summary import summarize_run
+from app.tables import to_csv, to_markdown
+
+from conftest import FIXTURES
+
+JSONPLUS = FIXTURES / "fio-local" / "fio-3.33-linux-libaio-randrw70-qd4-jsonplus-status.json"
+WORKLOAD = {"rw": "randread", "bs_bytes": 4096, "iodepth": 4, "numjobs": 1}
+
+
+def _record(reps: int = 2, engine: str = "fio", bins: bool = True) -> dict:
+    measurement = parse_fio_text(JSONPLUS.read_text())[0]
+    if not bins:
+        measurement = {**measurement, **{d: {**measurement[d], "hist_ns": None}
+                                         for d in ("read", "write")}}
+    trials = [{"index": i, "experiment": "tail-latency", "workload": WORKLOAD,
+               "label": "RND4K Q4T1 read", "repetition": i + 1, "warmup": False,
+               "status": "done", "runtime_s": 1.0, "measurement": measurement}
+              for i in range(reps)]
+    record = {"engine": {"name": engine}, "trials": trials,
+              "experiments": [{"id": "tail-latency", "params": {}}]}
+    record["summary"] = summarize_run(record)
+    return record
+
+
+def test_the_pooled_table_gives_each_percentile_its_interval_or_says_too_few():
+    record = _record()
+    rows = record["summary"]["tail-latency"]["workloads"]
+    pooled = rows[0]["read"]["lat_us"]["pooled"]
+    hist = merged_histogram(record, "tail-latency", rows[0], "read")
+    assert pooled["ios"] == hist.ios == 2 * (hist.ios // 2)
+    table = pooled_table(TailLatency, "tail-latency-pooled", "t", rows, record)
+    md, csv = to_markdown(table), to_csv(table)
+    low, high = pooled["ci95"]["p99"]
+    assert f"{pooled['p99']:,.1f} [{low:,.1f}, {high:,.1f}]" in md
+    assert f"too few I/Os ({pooled['ios']:,})" in md            # ~20k I/Os cannot carry p99.99
+    header, row = csv.splitlines()[:2]
+    cells = dict(zip(header.split(","), row.split(",")))
+    assert float(cells["p99_ci95_low_us"]) <= float(cells["p99_us"]) <= float(cells["p99_ci95_high_us"])
+    assert cells["p99.99_us"] == ""                              # not a number when too few
+    assert "pooled" in per_repetition_notes(rows, record)[0]
+
+
+def test_without_bins_there_is_no_pooled_table_and_diskspd_says_why():
+    record = _record(bins=False, engine="diskspd")
+    rows = record["summary"]["tail-latency"]["workloads"]
+    assert pooled_table(TailLatency, "x", "t", rows, record) is None
+    assert "DiskSpd reports percentiles without histogram bins" in per_repetition_notes(rows, record)[0]
+    tables = TailLatency.tables(record["summary"]["tail-latency"], record)
+    assert [t.id for t in tables] == ["tail-latency", "tail-latency-io-counts"]
+    assert per_repetition_notes(rows, _record(bins=False)) == ()   # old fio runs: bytes unchanged
+
+
+def test_the_exceedance_plot_is_the_merged_histogram_with_marked_percentiles():
+    record = _record()
+    figures = TailLatency.figures(record["summary"]["tail-latency"], "total", record, [])
+    exceedance = next(f for f in figures if f.id == "tail-latency-exceedance")
+    curve, marks = exceedance.series
+    assert len(curve.x) > 40 and list(curve.y) == sorted(curve.y, reverse=True)
+    assert "too few I/Os" in " ".join(marks.point_labels)
+    assert all(isinstance(e, tuple) for e, label in zip(marks.xerr, marks.point_labels)
+               if "too few" not in label)
+    assert "merged latency histogram" in exceedance.caption
+    without = _record(bins=False)
+    fallback = TailLatency.figures(without["summary"]["tail-latency"], "total", without, [])
+    assert "not from a histogram" in fallback[1].caption
+
+
+def test_pooled_text_rounds_and_refuses_thin_percentiles():
+    pooled = {"p99": 412.7, "ci95": {"p99": [398.25, 430.1]}, "ios": 3105, "too_few": ["p99.9"],
+              "p99.9": 900.0}
+    assert pooled_text(pooled, "p99") == "412.7 [398.2, 430.1]"
+    assert pooled_text(pooled, "p99.9") == "too few I/Os (3,105)"
+
+
+def test_a_short_plan_is_warned_before_it_runs_and_a_long_one_is_not():
+    def warnings(runtime: str, reps: str) -> list[str]:
+        settings = {"runtime": runtime, "repetitions": reps, "warmup": "false"}
+        return reach_warnings(plan_run(experiments_from_settings(["tail-latency", "zero-queue"],
+                                                                 settings), seed=1))
+    short = warnings("1s", "1")
+    assert any(w.startswith("tail-latency: p99.99 needs 100,000 I/Os") for w in short), short
+    assert warnings("30s", "3") == []
+    assert ZeroQueue.tail_claim == "p99.9" and TailLatency.tail_claim == "p99.99"
