@@ -9,12 +9,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import math  # noqa: E402
 
 import pytest  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QFontMetrics  # noqa: E402
 
 from ui.window.run.chart_axes import log_ticks, nice_top  # noqa: E402
 from ui.window.run.live_charts import LiveCharts  # noqa: E402
 from ui.window.run.run_model import RunModel  # noqa: E402
-from ui.window.run.series import break_row  # noqa: E402
+from ui.window.run.series import break_row, sample_row  # noqa: E402
 
 NAN = math.nan
 
@@ -30,11 +31,13 @@ def charts(qtbot):
     return view
 
 
-def feed(charts, rows) -> None:
+def feed(charts, rows, p99_factor: float | None = None) -> None:
     series = charts.model.series
     series.append(break_row(0.0), real=False)
     for t, (mbps, lat_us, temp) in enumerate(rows, start=1):
-        series.append((float(t), mbps, NAN, mbps * 250, NAN, lat_us, NAN, temp))
+        series.append(sample_row({"t_s": t, "read_MBps": mbps, "read_iops": mbps * 250,
+                                  "read_lat_us": lat_us, "temperature_c": temp,
+                                  "read_p99_us": lat_us * p99_factor if p99_factor else None}))
     charts.redraw()
 
 
@@ -48,9 +51,9 @@ def test_throughput_starts_at_zero_and_latency_switches_to_ms(charts, qtbot):
     assert low == 0 and 3500 < high <= 5000           # from 0, not from 3,400
     assert y_range(charts.lat_plot)[0] == 0
     lat_axis = charts.lat_plot.getAxis("left")
-    assert lat_axis.labelText == "mean latency (µs)"
+    assert lat_axis.labelText == "latency (µs)"
     feed(charts, [(900.0, 25_000.0, NAN), (950.0, 180_000.0, NAN)])
-    assert lat_axis.labelText == "mean latency (ms)"
+    assert lat_axis.labelText == "latency (ms)"
     ticks = lat_axis.tickStrings([0, 50_000, 100_000, 150_000], 1.0, 50_000)
     assert ticks == ["0", "50", "100", "150"]
     assert all(len(t) <= 5 for t in lat_axis.tickStrings([100_000, 200_000], 1.0, 100_000))
@@ -84,3 +87,14 @@ def test_no_temperature_is_one_line_and_a_reading_brings_the_chart(charts, qtbot
     qtbot.wait(20)
     assert charts.temp_shown and not charts.temp_note.isVisible()
     assert charts.chart_heights()["temperature"] > 50
+
+
+def test_the_tail_of_each_interval_is_drawn_dashed_beside_the_mean(charts):
+    """Issue 15: per-interval p99 (from the interval's own histogram) next to the mean; the
+    y range holds it, and an interval without enough I/Os leaves a gap, not a zero."""
+    feed(charts, [(100.0, 100.0, NAN), (100.0, 120.0, NAN), (100.0, 110.0, NAN)], p99_factor=4.0)
+    assert charts.points("read_p99_us") == 3 and charts.points("read_lat_us") == 3
+    assert y_range(charts.lat_plot)[1] >= 480.0
+    assert charts.curves["read_p99_us"].opts["pen"].style() == Qt.PenStyle.DashLine
+    feed(charts, [(100.0, 100.0, NAN)])            # too few I/Os in that interval: no p99
+    assert charts.points("read_p99_us") == 3

@@ -12,7 +12,6 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import json  # noqa: E402
-import math  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import textwrap  # noqa: E402
@@ -22,7 +21,7 @@ from PySide6.QtCore import QSize  # noqa: E402
 
 from app.experiments import CATALOG  # noqa: E402
 from ui.window.layout import fitted_size  # noqa: E402
-from ui.window.run.series import break_row  # noqa: E402
+from ui.window.run.series import break_row, sample_row  # noqa: E402
 
 import gui_support  # noqa: E402
 from conftest import ARTIFACTS, REPO  # noqa: E402
@@ -80,7 +79,9 @@ def test_the_window_fits_and_its_charts_are_tall_enough(laptop, qtbot):
     series = window.model.series
     series.append(break_row(0.0), real=False)
     for t in range(1, 30):
-        series.append((float(t), 500.0, math.nan, 1e5, math.nan, 90.0, math.nan, 40.0 + t / 10))
+        series.append(sample_row({"t_s": t, "read_MBps": 500.0, "read_iops": 1e5,
+                                  "read_lat_us": 90.0, "read_p99_us": 300.0,
+                                  "temperature_c": 40.0 + t / 10}))
     window.charts.redraw()
     gui_support.settle(qtbot)
     heights = window.charts.chart_heights()

@@ -18,7 +18,7 @@ from ui.window.messages import duration_text
 
 # the value axes' titles per unit: (base unit, thousands)
 TITLES = {"MBps": ("MB/s", "GB/s"), "iops": ("IOPS", "IOPS (thousands)"),
-          "lat": ("mean latency (µs)", "mean latency (ms)")}
+          "lat": ("latency (µs)", "latency (ms)")}   # mean solid, p99 dashed (the legend)
 _TIME_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 28800)
 THOUSANDS_FROM = 10_000     # a base-unit value this large shows the axis in thousands
 

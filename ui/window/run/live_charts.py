@@ -23,17 +23,14 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from ui.window.messages import temperature_line
 from ui.window.run.boundaries import TrialBoundaries
 from ui.window.run.chart_axes import TITLES, fit_from_zero, value_plot
-from ui.window.run.chart_bar import ChartBar
+from ui.window.run.chart_bar import PENS, ChartBar
 from ui.window.run.run_model import PlannedTrial, RunModel
 from ui.window.widgets import ElidedLabel, em
 
 log = logging.getLogger(__name__)
 
 REDRAW_MS = 100
-READ_PEN = pg.mkPen((31, 119, 180), width=1)
-WRITE_PEN = pg.mkPen((230, 120, 20), width=1)
-TEMP_PEN = pg.mkPen((200, 40, 40), width=1)
-BOUNDARY_PEN = pg.mkPen((175, 175, 175), width=1)  # solid: dashes cost more to draw
+LAT_COLUMNS = ("read_lat_us", "write_lat_us", "read_p99_us", "write_p99_us")
 MIN_CHART_EM = 11       # a chart with data is never shorter than this many text lines
 
 
@@ -75,15 +72,17 @@ class LiveCharts(QWidget):
         # pixel (factor 1) loses nothing visible and draws 5x fewer segments than the default
         curve = dict(connect="finite", autoDownsampleFactor=1.0)
         self.curves = {
-            "read_tp": self.tp_plot.plot(pen=READ_PEN, **curve),
-            "write_tp": self.tp_plot.plot(pen=WRITE_PEN, **curve),
-            "read_lat_us": self.lat_plot.plot(pen=READ_PEN, **curve),
-            "write_lat_us": self.lat_plot.plot(pen=WRITE_PEN, **curve),
-            "temperature_c": self.temp_plot.plot(pen=TEMP_PEN, **curve),
+            "read_tp": self.tp_plot.plot(pen=PENS["read"], **curve),
+            "write_tp": self.tp_plot.plot(pen=PENS["write"], **curve),
+            "read_lat_us": self.lat_plot.plot(pen=PENS["read"], **curve),
+            "write_lat_us": self.lat_plot.plot(pen=PENS["write"], **curve),
+            "read_p99_us": self.lat_plot.plot(pen=PENS["read_p99"], **curve),
+            "write_p99_us": self.lat_plot.plot(pen=PENS["write_p99"], **curve),
+            "temperature_c": self.temp_plot.plot(pen=PENS["temperature"], **curve),
         }
         label_font = QFont()
         label_font.setPointSizeF(max(7.5, QFont().pointSizeF() * 0.85))
-        self.boundaries = [TrialBoundaries(BOUNDARY_PEN, labelled=plot is self.tp_plot,
+        self.boundaries = [TrialBoundaries(PENS["boundary"], labelled=plot is self.tp_plot,
                                            font=label_font)
                            for plot in (self.tp_plot, self.lat_plot, self.temp_plot)]
         for plot, boundaries in zip((self.tp_plot, self.lat_plot, self.temp_plot), self.boundaries):
@@ -206,7 +205,7 @@ class LiveCharts(QWidget):
         self.lat_plot.setLogMode(y=on)
         self._tops.pop("lat", None)
         self.lat_plot.enableAutoRange(y=on)  # a log axis ranges itself; a linear one from 0
-        self._fit_y("lat", self.lat_plot, ("read_lat_us", "write_lat_us"))
+        self._fit_y("lat", self.lat_plot, LAT_COLUMNS)
 
     def _on_follow(self, on: bool) -> None:
         if on:
@@ -256,7 +255,7 @@ class LiveCharts(QWidget):
         t = s.column("t_s")
         read_tp, write_tp = self._tp_columns()
         for name, column in (("read_tp", read_tp), ("write_tp", write_tp),
-                             ("read_lat_us", "read_lat_us"), ("write_lat_us", "write_lat_us"),
+                             *((c, c) for c in LAT_COLUMNS),
                              ("temperature_c", "temperature_c")):
             y = s.column(column)
             curve = self.curves[name]
@@ -271,7 +270,7 @@ class LiveCharts(QWidget):
         if self.follow_box.isChecked():
             self._follow(t)
             self._fit_y("tp", self.tp_plot, (read_tp, write_tp))
-            self._fit_y("lat", self.lat_plot, ("read_lat_us", "write_lat_us"))
+            self._fit_y("lat", self.lat_plot, LAT_COLUMNS)
         self._show_temperature(s.has_temperature)
         if s.has_temperature:
             self.temp_plot.enableAutoRange(axis="y")

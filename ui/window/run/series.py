@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 COLUMNS = ("t_s", "read_MBps", "write_MBps", "read_iops", "write_iops",
-           "read_lat_us", "write_lat_us", "temperature_c")
+           "read_lat_us", "write_lat_us", "read_p99_us", "write_p99_us", "temperature_c")
 _INDEX = {name: i for i, name in enumerate(COLUMNS)}
 NAN = math.nan
 
@@ -30,7 +30,8 @@ def sample_row(sample, reads: bool = True, writes: bool = True) -> tuple[float, 
     r = (lambda k: _f(get(k))) if reads else (lambda k: NAN)
     w = (lambda k: _f(get(k))) if writes else (lambda k: NAN)
     return (float(get("t_s")), r("read_MBps"), w("write_MBps"), r("read_iops"), w("write_iops"),
-            r("read_lat_us"), w("write_lat_us"), _f(get("temperature_c")))
+            r("read_lat_us"), w("write_lat_us"), r("read_p99_us"), w("write_p99_us"),
+            _f(get("temperature_c")))
 
 
 def break_row(t_s: float) -> tuple[float, ...]:
