@@ -10,6 +10,7 @@ I/Os of a trial: ``io_bytes / bs_bytes`` of the direction (exact for fio and Dis
 """
 from __future__ import annotations
 
+from app.histogram import ios_needed
 from app.model.percentiles import PERCENTILE_KEYS
 from app.model.workload import workload_key
 from app.tables import LABEL, W_COLS, Column, N, Table, workload_cells, workload_table
@@ -137,3 +138,38 @@ def caption_counts(record: dict, eid: str, rows: list[dict]) -> str:
             parts.append(f"{row['label']} {min(ios):,}")
     return ("I/Os per trial (the fewest of the repetitions): " + "; ".join(parts) + ".") if parts else ""
 
+
+
+# -- before a run: will the pooled I/Os reach the percentile the tables state? --------------------
+TYPICAL_IOPS_PER_QUEUED = 10_000   # a typical NVMe SSD at 4 KiB random: ~100 µs per I/O at QD1
+TYPICAL_BYTES_PER_S = 2e9          # ... and its sequential ceiling, for large blocks
+
+
+def expected_ios(workload, runtime_s: float, repetitions: int) -> int:
+    """I/Os a workload's measured repetitions will likely pool on a typical NVMe SSD (an
+    estimate for a warning, never a measurement: a slower drive gives fewer)."""
+    iops = min(TYPICAL_IOPS_PER_QUEUED * max(1, workload.outstanding),
+               TYPICAL_BYTES_PER_S / max(1, workload.bs_bytes))
+    return int(iops * runtime_s * repetitions)
+
+
+def reach_warnings(plan) -> list[str]:
+    """One sentence per experiment whose weakest workload likely pools fewer I/Os than its
+    highest stated percentile needs (10 beyond it), e.g. before a 1 s tail-latency run."""
+    out = []
+    for exp in plan.experiments:
+        measured = [t for t in plan.trials if t.experiment == exp.id and not t.warmup]
+        reps: dict[str, list] = {}
+        for t in measured:
+            reps.setdefault(t.workload.key, []).append(t)
+        if not reps:
+            continue
+        claim = exp.tail_claim
+        need = ios_needed(float(claim[1:]))
+        fewest = min((expected_ios(ts[0].workload, ts[0].runtime_s, len(ts)), ts[0].workload.label)
+                     for ts in reps.values())
+        if fewest[0] < need:
+            out.append(f"{exp.id}: {claim} needs {need:,} I/Os, {fewest[1]} will likely pool about "
+                       f"{fewest[0]:,} (at a typical NVMe SSD's speed); it will show as 'too few "
+                       "I/Os' unless the runtime or repetitions grow.")
+    return out

@@ -37,6 +37,7 @@ class Experiment:
     summary: ClassVar[str] = ""
     #: True when findings need the live samples (samples.csv), not only the final results.
     needs_samples: ClassVar[bool] = False
+    tail_claim: ClassVar[str] = "p99"   # the highest percentile its tables state (a pre-run check)
 
     runtime: float = param(30.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
                            help="measured time per trial")

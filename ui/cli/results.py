@@ -12,6 +12,7 @@ from rich.table import Table
 from app.experiment_outputs import findings
 from app.experiments.base import prefill_note
 from app.figures import LATENCY_KINDS, lat_stat, main_side
+from app.io_counts import reach_warnings
 from app.shell_quote import command_line
 from app.store import load_run
 from app.tables import IOPS, MBPS, Column, md_cell
@@ -86,3 +87,5 @@ def print_plan(stream, planned) -> None:
         f"drive (at {EXAMPLE_WRITE_MBPS:,.0f} MB/s: {example_gb:,.1f} GB).\n"
         f"Block sizes: {', '.join(sorted({block_label(t.workload.bs_bytes) for t, _ in planned.commands}))}."
         "\nNothing was written: this was a dry run.", markup=False, soft_wrap=True)
+    for warning in reach_warnings(planned.plan):
+        console.print(f"Note: {warning}", markup=False, soft_wrap=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 from app import __version__
 from app.engines import EngineNotFound
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
+from app.io_counts import reach_warnings
 from app.model.status import RunStatus
 from app.params import ParamError, describe
 from app.paths import TargetRefused
@@ -200,6 +201,8 @@ def cmd_run(args) -> int:
         medium = session.target.medium
         if medium is not None and medium.note:
             _say(f"ssd-profiler: note: the target {medium.note} ({medium.line()})")
+        for warning in reach_warnings(session.plan):
+            _say(f"ssd-profiler: note: {warning}")
         for path, size in session.removed_leftovers:
             _say(f"ssd-profiler: removed {path} ({human_bytes(size)}) left by an earlier run")
         for path, size in session.runner.owner.leftovers():

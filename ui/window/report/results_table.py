@@ -25,13 +25,14 @@ from PySide6.QtWidgets import (
 
 from app.experiment_outputs import findings
 from app.model.status import RunStatus, TrialStatus
+from app.pooled import pooled_text
 from ui.window.report.findings_text import number, stat_text
 from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
 
 TRIAL_COLUMNS = ("#", "Experiment", "Workload", "Repetition", "Status", "IOPS", "MB/s",
                  "Mean latency µs", "p99 latency µs")
 SUMMARY_COLUMNS = ("Experiment", "Workload", "n", "IOPS", "MB/s", "Mean latency µs",
-                   "p99 latency µs")
+                   "p99 latency µs, per repetition", "p99 of all I/Os µs [95 % CI]")
 _GREY = QBrush(QColor(130, 130, 130))
 _RED = QBrush(QColor(190, 30, 30))
 _ORANGE = QBrush(QColor(180, 90, 0))
@@ -199,7 +200,9 @@ class ResultsTable(QWidget):
                     eid, w["label"], str(w["n"]), stat_text(w["total_iops"], False),
                     stat_text(w["total_MBps"], False),
                     " / ".join(stat_text(s["lat_us"]["mean"], False) for s in sides) or "-",
-                    " / ".join(stat_text(s["lat_us"]["p99"], False) for s in sides) or "-"])
+                    " / ".join(stat_text(s["lat_us"]["p99"], False) for s in sides) or "-",
+                    " / ".join(pooled_text(s["lat_us"]["pooled"], "p99") if s["lat_us"].get("pooled")
+                               else "no histogram" for s in sides) or "-"])
             # the same sentences as report.md, from the one place that words them; only once
             # the run has ended: mid-run the findings (tail spread, knee) are not computed yet
             if not self._running():

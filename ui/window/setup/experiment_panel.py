@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
 from app.experiments.base import prefill_note
+from app.io_counts import reach_warnings
 from app.params import ParamError
 from app.plan import experiments_from_settings, plan_run
 from ui.window.messages import duration_text
@@ -272,6 +273,8 @@ class ExperimentPanel(QWidget):
                    f"({len(plan.trials) - warm} measured{f' + {warm} warm-up' if warm else ''}); "
                    f"about <b>{duration_text(plan.estimated_s)}</b> of measuring, plus a few "
                    f"seconds per trial; {html.escape(prefill_note(experiments))}.")
+        for warning in reach_warnings(plan):
+            message += f"<br><span style='color:#b45a00'>{html.escape(warning)}</span>"
         return PlanInfo(True, message, len(plan.trials), plan.estimated_s, size)
 
     # -- persistence ------------------------------------------------------------------------------
