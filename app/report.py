@@ -176,7 +176,7 @@ def run_from_measurements(measurements: list[dict], title: str = "Imported measu
                        "status": TrialStatus.FAILED if failed else TrialStatus.DONE, "error": m.get("error"),
                        "measurement": m, "source": m.get("source")})
     first = measurements[0] if measurements else {}
-    return {"schema_version": SCHEMA_VERSION, "status": RunStatus.DONE, "app_version": __version__,
+    record = {"schema_version": SCHEMA_VERSION, "status": RunStatus.DONE, "app_version": __version__,
             "started_at": None, "ended_at": None, "origin": "import",
             "experiments": [{"id": IMPORTED, "title": title, "params": {},
                              "workload_keys": []}],
@@ -184,6 +184,8 @@ def run_from_measurements(measurements: list[dict], title: str = "Imported measu
             "engine": {"name": first.get("engine"), "version": first.get("engine_version"),
                        "path": None},
             "planned_trials": [], "trials": trials, "summary": {}}
+    record["summary"] = summarize_run(record)   # lat_us.pooled of json+ imports, as a run's
+    return record
 
 
 def check_new_run_folder(folder: str | Path) -> None:

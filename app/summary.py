@@ -12,6 +12,7 @@ from pathlib import Path
 from app import analysis
 from app.experiments.registry import results_for
 from app.histogram import Histogram, enough_ios
+from app.model.measurement import Measurement
 from app.model.percentiles import LAT_KEYS, POOLED_PERCENTILES, percentile_key
 from app.model.summary import DirectionSummary, Pooled, Stat, WorkloadSummary
 from app.model.trial import TrialResult
@@ -49,6 +50,20 @@ def pooled(sides: list) -> Pooled | None:
     maxima = [m for s in sides if (m := s.lat("max")) is not None]
     return Pooled(merged.ios, values, ci95, max(maxima) if maxima else merged.max_ns() / us,
                   tuple(too_few))
+
+
+def with_pooled(measurement: dict) -> dict:
+    """An imported json+ measurement with ``lat_us.pooled`` per direction that has bins (its
+    own I/Os: percentiles with 95 % intervals and the I/O count), as a run's summary has them."""
+    parsed = Measurement.from_json(measurement)
+    out = dict(measurement)
+    for direction, side in parsed.sides():
+        got = pooled([side])
+        if got is not None:
+            out[direction] = {**out[direction],
+                              "lat_us": {**(out[direction].get("lat_us") or {}),
+                                         "pooled": got.to_json()}}
+    return out
 
 
 def workload_summary(trials: list[TrialResult]) -> WorkloadSummary:

@@ -109,6 +109,7 @@ def import_file(name: str) -> list[dict]:
 
 def cmd_import(args) -> int:
     from app.report import check_new_run_folder, run_from_measurements, write_run_folder
+    from app.summary import with_pooled
     if args.save:
         try:
             check_new_run_folder(args.save)
@@ -124,7 +125,7 @@ def cmd_import(args) -> int:
         except ValueError as exc:
             problems.append(f"{name}: {exc}")
     if args.json:
-        print(json.dumps(results, indent=2, allow_nan=False))
+        print(json.dumps([with_pooled(m) for m in results], indent=2, allow_nan=False))
     elif results:
         print(cli_text.measurements_text(results))
     for problem in problems:

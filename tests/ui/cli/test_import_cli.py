@@ -71,3 +71,19 @@ def test_unreadable_file_gives_exit_2_and_a_reason(tmp_path):
     done = run_cli("import", str(bogus), str(tmp_path / "missing.json"))
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 2 and "no fio JSON" in done.stderr
+
+
+def test_a_json_plus_import_carries_pooled_percentiles_like_a_run(tmp_path):
+    """Issue 15: json+ bins give lat_us.pooled (ios, ci95) in --json and in a saved run folder."""
+    path = FIXTURES / "fio-local" / "fio-3.33-linux-libaio-randrw70-qd4-jsonplus-status.json"
+    done = run_cli("import", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    pooled = json.loads(done.stdout)[0]["read"]["lat_us"]["pooled"]
+    low, high = pooled["ci95"]["p99"]
+    assert pooled["ios"] > 20_000 and low <= pooled["p99"] <= high
+    assert "p99.99" in pooled["too_few"]
+    done = run_cli("import", str(path), "--save", str(tmp_path / "saved"))
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "saved" / "run.json").read_text())
+    (row,) = record["summary"]["imported"]["workloads"]
+    assert row["read"]["lat_us"]["pooled"]["ios"] == pooled["ios"]
