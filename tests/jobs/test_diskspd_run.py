@@ -127,14 +127,14 @@ def test_hanging_diskspd_is_stopped_by_the_watchdog(tmp_path, fake_env, monkeypa
         monkeypatch.setenv(key, value)
     target = tmp_path / "target"
     target.mkdir()
-    session = prepare_run(["zero-queue"], {"runtime": "1s", "size": "32MiB", "repetitions": "1",
-                                           "warmup": "false"},
+    session = prepare_run(["tail-latency"], {"runtime": "1s", "size": "32MiB", "repetitions": "1",
+                                             "warmup": "false", "tail-latency.queue_depths": "1,2"},
                           str(target), runs_root=tmp_path / "runs", watchdog_grace_s=1.0, engine="diskspd")
     started = time.monotonic()
     events = list(session.runner.events())
-    assert time.monotonic() - started < 4 * 8  # each trial: 2 s limit + no-op stop, terminate, kill
+    assert time.monotonic() - started < 2 * 8  # each trial: 2 s limit + no-op stop, terminate, kill
     failures = [e for e in events if isinstance(e, TrialFailed)]
-    assert len(failures) == 4 and all("time limit" in f.error and "(kill)" in f.error for f in failures)
+    assert len(failures) == 2 and all("time limit" in f.error and "(kill)" in f.error for f in failures)
     assert isinstance(events[-1], RunFinished) and events[-1].status == "failed"
     record = run_json(session.store.dir)
     assert all("hanging" in t["stderr_tail"] and t["stopped_by"] == "watchdog" for t in record["trials"])

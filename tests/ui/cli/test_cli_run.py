@@ -24,8 +24,8 @@ def _rows(path: Path) -> list[dict]:
 def test_zero_queue_acceptance_run(tmp_path):
     target, runs = tmp_path / "target", tmp_path / "runs"
     target.mkdir()
-    done = run_cli("run", "zero-queue", "--target", str(target), "--set", "runtime=2s",
-                   "--set", "size=64MiB", "--set", "repetitions=2", "--out", str(runs))
+    done = run_cli("run", "zero-queue", "--target", str(target), *TINY,
+                   "--set", "repetitions=2", "--out", str(runs))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     run_dir = Path(lines[-1])
@@ -46,7 +46,7 @@ def test_zero_queue_acceptance_run(tmp_path):
     assert len(_rows(run_dir / "trials.csv")) == 12
     samples = _rows(run_dir / "samples.csv")
     for trial in measured:  # at least one sample per second of runtime
-        assert len([s for s in samples if int(s["trial"]) == trial["index"]]) >= 2
+        assert len([s for s in samples if int(s["trial"]) == trial["index"]]) >= 1
     rows = record["summary"]["zero-queue"]["workloads"]
     assert len(rows) == 4 and all(r["n"] == 2 and r["total_iops"]["std"] is not None for r in rows)
     read = next(r for r in rows if r["label"] == "RND4K Q1T1 read")["read"]
