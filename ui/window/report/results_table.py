@@ -32,7 +32,7 @@ from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
 TRIAL_COLUMNS = ("#", "Experiment", "Workload", "Repetition", "Status", "IOPS", "MB/s",
                  "Mean latency µs", "p99 latency µs")
 SUMMARY_COLUMNS = ("Experiment", "Workload", "n", "IOPS", "MB/s", "Mean latency µs",
-                   "p99 latency µs, per repetition", "p99 of all I/Os µs [95 % CI]")
+                   "p99 µs per rep.", "p99 µs, all I/Os [95% CI]")
 _GREY = QBrush(QColor(130, 130, 130))
 _RED = QBrush(QColor(190, 30, 30))
 _ORANGE = QBrush(QColor(180, 90, 0))
