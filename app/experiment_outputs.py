@@ -10,6 +10,7 @@ from __future__ import annotations
 from app import vendor_outputs
 from app.experiments.registry import results_for
 from app.figures import Figure, lat_kind
+from app.precondition_text import precondition_sentence, with_precondition
 from app.tables import Table
 
 
@@ -20,6 +21,7 @@ def build_tables(record: dict, summary: dict, comparison: dict | None = None) ->
         eid = exp["id"]
         part = summary.get(eid) or {"workloads": [], "findings": {}}
         out += results_for(eid).tables(part, record)
+    out = with_precondition(out, record, "notes")
     if comparison:
         out.append(vendor_outputs.vendor_table(comparison))
     return out
@@ -36,6 +38,7 @@ def build_figures(record: dict, summary: dict, samples: list[dict] | None = None
         if not part.get("workloads"):
             continue
         out += results_for(eid).figures(part, kind, record, samples or [])
+    out = with_precondition(out, record, "caption")
     if vendor_comparison:
         fig = vendor_outputs.vendor_figure(vendor_comparison)
         if fig:
@@ -48,4 +51,6 @@ def findings(eid: str, part: dict, record: dict) -> list[str]:
     if not part.get("workloads"):
         return []
     part = {"workloads": part["workloads"], "findings": part.get("findings") or {}}
-    return results_for(eid).sentences(part, record)
+    exp = next((e for e in record.get("experiments", []) if e.get("id") == eid), {})
+    state = precondition_sentence(exp)
+    return results_for(eid).sentences(part, record) + ([state] if state else [])

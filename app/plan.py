@@ -28,11 +28,13 @@ class Trial:
     size_bytes: int
     direct: bool
     interval_s: float
+    precondition: bool = False  # a round of precondition=steady: unmeasured, like a warm-up
 
     @property
     def name(self) -> str:
         """File-name-safe id, e.g. '003_zero-queue_randread-4096-q1-t1_r2'."""
-        tag = "warmup" if self.warmup else f"r{self.repetition}"
+        tag = (f"precondition{self.repetition}" if self.precondition else
+               "warmup" if self.warmup else f"r{self.repetition}")
         return f"{self.index:03d}_{self.experiment}_{self.workload.key}_{tag}"
 
     def to_json(self) -> dict[str, Any]:
@@ -40,7 +42,16 @@ class Trial:
                 "workload": self.workload.to_json(), "label": self.workload.label,
                 "repetition": self.repetition, "warmup": self.warmup,
                 "runtime_s": self.runtime_s, "ramp_s": self.ramp_s, "size_bytes": self.size_bytes,
-                "direct": self.direct, "interval_s": self.interval_s}
+                "direct": self.direct, "interval_s": self.interval_s,
+                **({"precondition": True} if self.precondition else {})}
+
+
+def trial_kind(warmup: bool, repetition: int, precondition: bool = False, word: str = "rep") -> str:
+    """How a trial is named in progress lines and tables, the same everywhere: 'rep 2',
+    'warm-up' or 'precondition round 3' (``word`` = 'repetition' where there is room)."""
+    if precondition:
+        return f"precondition round {repetition}"
+    return "warm-up" if warmup else f"{word} {repetition}"
 
 
 @dataclass(frozen=True)
@@ -51,13 +62,21 @@ class RunPlan:
 
     @property
     def estimated_s(self) -> float:
+        """The planned trials' time; an upper bound when :attr:`open_ended`."""
         return sum(t.runtime_s + t.ramp_s for t in self.trials)
+
+    @property
+    def open_ended(self) -> bool:
+        """True when trials may be skipped once steady state holds: say "up to", not "about"."""
+        return any(e.open_ended() for e in self.experiments)
 
 
 def plan_experiment(exp: Experiment, rng: random.Random, start: int = 0) -> list[Trial]:
     """Trials of one experiment, indices from ``start``."""
     workloads = exp.workloads()
     order: list[tuple[Workload, int, bool]] = []
+    rounds = _precondition_rounds(exp, start)
+    start += len(rounds)
     if exp.warmup:
         warm = list(workloads)
         if exp.randomize:
@@ -68,8 +87,20 @@ def plan_experiment(exp: Experiment, rng: random.Random, start: int = 0) -> list
         if exp.randomize:
             rng.shuffle(round_)
         order += [(w, rep, False) for w in round_]
-    return [Trial(start + i, exp.id, w, rep, warm, exp.runtime, exp.ramp, exp.size, exp.direct,
-                  exp.interval) for i, (w, rep, warm) in enumerate(order)]
+    return rounds + [Trial(start + i, exp.id, w, rep, warm, exp.runtime, exp.ramp, exp.size,
+                           exp.direct, exp.interval) for i, (w, rep, warm) in enumerate(order)]
+
+
+def _precondition_rounds(exp: Experiment, start: int) -> list[Trial]:
+    """precondition=steady: up to ``precondition_rounds`` rounds of the SNIA workload before the
+    experiment's own trials, each as long as its runtime (at most a minute, SNIA's round), in
+    order; the runner skips the rest once the rule holds (app.steady_state)."""
+    workload = exp.precondition_workload()
+    if workload is None:
+        return []
+    seconds = min(exp.runtime, 60.0)
+    return [Trial(start + k, exp.id, workload, k + 1, True, seconds, 0.0, exp.size, exp.direct,
+                  exp.interval, precondition=True) for k in range(exp.precondition_rounds)]
 
 
 def plan_run(experiments: list[Experiment], seed: int | None = None) -> RunPlan:

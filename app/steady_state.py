@@ -16,6 +16,11 @@ from dataclasses import dataclass
 WINDOW = 5
 DATA_EXCURSION = 0.20
 SLOPE_EXCURSION = 0.10
+MAX_ROUNDS = 25                    # SNIA's limit: not steady after 25 rounds is a result too
+# the workload-independent preconditioning of every experiment's "steady" option (SNIA PTS:
+# 4 KiB random writes at a high queue depth until the drive settles)
+PRECONDITION_RW, PRECONDITION_BS, PRECONDITION_QD = "randwrite", 4096, 32
+PRECONDITIONS = ("none", "fill", "steady")
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ class RunStarted:
     engine: str
     engine_version: str
     seed: int
+    open_ended: bool = False   # it may end early (steady state): estimated_s is an upper bound
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class TrialStarted:
     argv: tuple[str, ...]
     t_s: float              # run time at which the trial started
     expected_s: float       # runtime + ramp, for progress and ETA
+    precondition: bool = False   # a round of precondition=steady (unmeasured, like a warm-up)
 
 
 @dataclass(frozen=True)

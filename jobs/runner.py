@@ -39,6 +39,7 @@ from jobs.events import (
     TrialStarted,
 )
 from jobs.monitor import DriveMonitor
+from jobs.precondition import PreconditionRounds
 from jobs.process import EngineProcess
 from jobs.trial_samples import TrialSamples
 
@@ -80,18 +81,26 @@ class TrialRunner:
         try:
             yield RunStarted(str(self.store.dir), tuple(e.id for e in plan.experiments),
                              len(plan.trials), plan.estimated_s, self.engine.name,
-                             self.engine.version, plan.seed)
+                             self.engine.version, plan.seed,
+                             open_ended=plan.open_ended)
             for exp in plan.experiments:
                 trials = [t for t in plan.trials if t.experiment == exp.id]
                 if self.cancel.is_set():
                     raise _Cancelled
                 test_file = self.owner.new_test_file(exp.id, exp.size)
                 yield from self._prepare(exp, trials, test_file)
+                rounds = PreconditionRounds(exp, self.store.record)
                 for trial in trials:
                     if self.cancel.is_set():
                         raise _Cancelled
+                    if rounds.skip(trial):
+                        continue
                     self.owner.verify(test_file)
                     yield from self._run_trial(trial, test_file)
+                    ended = rounds.after(trial, self.store.record["trials"][-1])
+                    if ended:
+                        self.store.save()
+                        yield LogMessage(ended)
                     reason = None if trial.warmup else exp.stop_early(self._iops_so_far(exp.id))
                     if reason:
                         yield LogMessage(f"{exp.id}: {reason}; its remaining trials are not needed")
@@ -163,7 +172,8 @@ class TrialRunner:
         started_at, t_start = utc_now(), time.time() - self.t0
         self.store.log_command(argv, trial.name)
         yield TrialStarted(trial.index, trial.experiment, trial.workload.label, trial.repetition,
-                           trial.warmup, tuple(argv), t_start, trial.runtime_s + trial.ramp_s)
+                           trial.warmup, tuple(argv), t_start, trial.runtime_s + trial.ramp_s,
+                           precondition=trial.precondition)
         limit = trial.runtime_s + trial.ramp_s + self.grace_s
         live = self.engine.live(trial, test_file)
         stdout_path, stderr_path, raw = self.store.raw_paths(trial.name)

@@ -20,6 +20,14 @@ from app import analysis
 from app.figures import Figure, main_side, mean
 from app.model.workload import Workload
 from app.params import ParamError, fields_of, param, validate
+from app.steady_state import (
+    MAX_ROUNDS,
+    PRECONDITION_BS,
+    PRECONDITION_QD,
+    PRECONDITION_RW,
+    PRECONDITIONS,
+    WINDOW,
+)
 from app.tables import Table, generic_table
 from app.units import GiB, KiB, MiB, format_size, human_bytes
 
@@ -53,6 +61,13 @@ class Experiment:
     direct: bool = param(True, kind="bool", help="direct I/O, bypassing the OS page cache")
     interval: float = param(1.0, kind="duration", minimum=0.1, maximum=60.0,
                             help="live sample interval")
+    precondition: str = param("none", kind="choice", choices=PRECONDITIONS,
+                              help="the test file's state before measuring: none, fill (written "
+                                   "end to end twice) or steady (fill, then 4 KiB random-write "
+                                   "rounds until IOPS settle, SNIA rule)")
+    precondition_rounds: int = param(MAX_ROUNDS, kind="int", minimum=WINDOW, maximum=100,
+                                     help="at most this many rounds for precondition=steady "
+                                          "(each as long as runtime, at most 60 s)")
 
     def __post_init__(self) -> None:
         """Every instance is checked, however it was made (CLI, window, saved JSON, code), so a
@@ -82,9 +97,21 @@ class Experiment:
 
     def prefill_passes(self) -> int:
         """How often the test file is written end to end before the first trial: once when a
-        workload reads it (:meth:`fills_test_file`), never for write-only experiments; the
-        steady-state experiment preconditions with two passes (SNIA: twice the capacity)."""
+        workload reads it (:meth:`fills_test_file`), never for write-only experiments; twice
+        when preconditioned (SNIA: twice the capacity, here the file's)."""
+        if self.precondition != "none":
+            return 2
         return 1 if self.fills_test_file() else 0
+
+    def precondition_workload(self) -> Workload | None:
+        """The rounds' workload of precondition=steady (None: no rounds)."""
+        if self.precondition != "steady":
+            return None
+        return Workload(PRECONDITION_RW, PRECONDITION_BS, PRECONDITION_QD)
+
+    def open_ended(self) -> bool:
+        """True when the run may skip planned trials (precondition=steady rounds)."""
+        return self.precondition == "steady"
 
     def stop_early(self, iops: list[float | None]) -> str | None:
         """Asked by the runner after each measured trial of this experiment, with the total IOPS

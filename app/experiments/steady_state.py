@@ -19,7 +19,14 @@ from app.experiments.registry import register
 from app.figures import NEUTRAL, WRITE, Axis, Figure, HLine, Series, fmt
 from app.model.workload import Workload
 from app.params import param
-from app.steady_state import DATA_EXCURSION, SLOPE_EXCURSION, WINDOW, first_steady_round, window_at
+from app.steady_state import (
+    DATA_EXCURSION,
+    MAX_ROUNDS,
+    SLOPE_EXCURSION,
+    WINDOW,
+    first_steady_round,
+    window_at,
+)
 from app.tables import Column, Table
 from app.units import KiB, MiB
 
@@ -41,15 +48,16 @@ class SteadyState(Experiment):
 
     round: float = param(60.0, kind="duration", minimum=1.0, maximum=3600.0,
                          help="length of one round (one trial)")
-    max_rounds: int = param(25, kind="int", minimum=WINDOW, maximum=100,
+    max_rounds: int = param(MAX_ROUNDS, kind="int", minimum=WINDOW, maximum=100,
                             help="rounds at most; the run stops at the round steady state holds")
     rw: str = param("randwrite", kind="choice", choices=("randwrite", "randread", "write", "read"),
                     help="the workload of each round")
     bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
                     help="block size")
     iodepth: int = param(32, kind="int", minimum=1, maximum=1024, help="queue depth")
-    precondition: bool = param(True, kind="bool",
-                               help="write the file end to end twice before the first round")
+    precondition: str = param("fill", kind="choice", choices=("none", "fill"),
+                              help="fill: write the file end to end twice before the first round")
+    precondition_rounds: int = field(default=MAX_ROUNDS)   # the rounds are this experiment's own
 
     def __post_init__(self) -> None:
         # a round is a trial and the rounds are the repetitions, in order, without a warm-up
@@ -62,8 +70,8 @@ class SteadyState(Experiment):
     def workloads(self) -> list[Workload]:
         return [Workload(self.rw, self.bs, self.iodepth)]
 
-    def prefill_passes(self) -> int:
-        return 2 if self.precondition else super().prefill_passes()
+    def open_ended(self) -> bool:
+        return True
 
     def stop_early(self, iops: list[float | None]) -> str | None:
         found = first_steady_round(iops)

@@ -51,7 +51,7 @@ class RichProgress:
         if isinstance(event, RunStarted):
             plain.show(event)
             self.console.print(f"run: {', '.join(event.experiments)}: {event.trial_count} trials, "
-                               f"about {duration_text(event.estimated_s)} with "
+                               f"{cli_text.about(event)} {duration_text(event.estimated_s)} with "
                                f"{event.engine_version} (seed {event.seed})", markup=False)
             self.console.print(f"run folder: {event.run_dir}", markup=False)
             self.bar.start()

@@ -13,6 +13,7 @@ from app.experiment_outputs import findings
 from app.experiments.base import prefill_note
 from app.figures import LATENCY_KINDS, lat_stat, main_side
 from app.io_counts import reach_warnings
+from app.plan import trial_kind
 from app.shell_quote import command_line
 from app.store import load_run
 from app.tables import IOPS, MBPS, Column, md_cell
@@ -68,7 +69,7 @@ def print_plan(stream, planned) -> None:
     for name in ("#", "Experiment", "Workload", "Trial", "Time"):
         table.add_column(name, justify="right" if name in ("#", "Time") else "left")
     for trial, _argv in planned.commands:
-        kind = "warm-up" if trial.warmup else f"rep {trial.repetition}"
+        kind = trial_kind(trial.warmup, trial.repetition, trial.precondition)
         table.add_row(str(trial.index + 1), trial.experiment, trial.workload.label, kind,
                       duration_text(trial.runtime_s + trial.ramp_s))
     console.print(table)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 
 from app.model.status import JobStatus
+from app.plan import trial_kind
 from app.units import duration_text, human_bytes
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.cli.eta import PlanEta
@@ -58,8 +59,13 @@ def measurements_text(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def about(event: RunStarted) -> str:
+    """'about', or 'up to' when the run may end early (steady state decides)."""
+    return "up to" if event.open_ended else "about"
+
+
 def trial_line(event: TrialStarted, total: int) -> str:
-    kind = "warm-up" if event.warmup else f"rep {event.repetition}"
+    kind = trial_kind(event.warmup, event.repetition, event.precondition)
     return f"[{event.index + 1}/{total}] {event.experiment} {event.label} ({kind})"
 
 
@@ -92,6 +98,7 @@ class Progress:
         self.out = stream
         self.total = 0
         self.eta = PlanEta(0.0)
+        self.about = "about"
         self.started = time.monotonic()
 
     def _write(self, text: str) -> None:
@@ -108,8 +115,9 @@ class Progress:
         now = time.monotonic()
         if isinstance(event, RunStarted):
             self.total, self.eta = event.trial_count, PlanEta(event.estimated_s)
-            self._write(f"run: {', '.join(event.experiments)}: {event.trial_count} trials, about "
-                        f"{duration_text(event.estimated_s)} with {event.engine_version} "
+            self.about = about(event)
+            self._write(f"run: {', '.join(event.experiments)}: {event.trial_count} trials, "
+                        f"{self.about} {duration_text(event.estimated_s)} with {event.engine_version} "
                         f"(seed {event.seed})\nrun folder: {event.run_dir}\n")
         elif isinstance(event, TrialStarted):
             self.eta.trial_started(now, event.expected_s)
@@ -130,5 +138,5 @@ class Progress:
                 text += "\n    engine stderr: " + event.stderr_tail.replace("\n", "\n    ")
             return text
         left = self.eta.seconds_left(now)
-        eta = f"; about {duration_text(left)} left" if event.index + 1 < self.total else ""
+        eta = f"; {self.about} {duration_text(left)} left" if event.index + 1 < self.total else ""
         return f"    done: {result_text(event.record)}{eta}"

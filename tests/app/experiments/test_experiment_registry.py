@@ -135,7 +135,8 @@ def test_a_registered_experiment_plans_summarizes_and_exports(toy):
     (fig,) = build_figures(record, summary)
     assert fig.id == "toy-depth-iops" and fig.series[0].x == (1, 8)
     assert fig.series[0].y == (1001.5, 8001.5)
-    assert findings(TOY, summary[TOY], record) == [f"Best: 8,002 IOPS at {rows[1]['label']}."]
+    assert findings(TOY, summary[TOY], record)[0] == f"Best: 8,002 IOPS at {rows[1]['label']}."
+    assert findings(TOY, summary[TOY], record)[1].startswith("Preconditioning: none")
 
 
 def test_the_catalog_keeps_the_designs_order_and_the_toy_leaves_no_trace():
@@ -172,7 +173,8 @@ def test_imported_and_unknown_ids_export_through_the_fallback():
     (table,) = build_tables(record, summary)
     assert table.id == "gone-experiment" and len(table.rows) == 4
     assert build_figures(record, summary) == []
-    assert findings("gone-experiment", summary["gone-experiment"], record) == []
+    assert [f for f in findings("gone-experiment", summary["gone-experiment"], record)
+            if not f.startswith("Preconditioning:")] == []
 
 
 def test_a_zero_queue_row_has_mb_per_s_in_decimal_units_and_mean_plus_minus_sample_std():

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.experiment_outputs import findings
 from app.model.status import RunStatus, TrialStatus
+from app.plan import trial_kind
 from app.pooled import pooled_text
 from ui.window.report.findings_text import number, stat_text
 from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
@@ -162,7 +163,8 @@ class ResultsTable(QWidget):
         sides = _sides(m)
         lat = " / ".join(number((s.get("lat_us") or {}).get("mean")) for s in sides) or "-"
         p99 = " / ".join(number((s.get("lat_us") or {}).get("p99")) for s in sides) or "-"
-        rep = "warm-up" if record.get("warmup") else str(record.get("repetition"))
+        rep = (str(record.get("repetition")) if not (record.get("warmup") or record.get("precondition"))
+               else trial_kind(True, record.get("repetition"), bool(record.get("precondition"))))
         status = record.get("status", "?")
         row = self.trials.rowCount()
         self.trials.insertRow(row)

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
 from app.model.workload import Workload
+from app.plan import trial_kind
 from app.shell_quote import command_line
 from app.summary import summarize_run
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
@@ -38,11 +39,14 @@ class PlannedTrial:
     expected_s: float
     reads: bool
     writes: bool
+    precondition: bool = False
 
     @property
     def caption(self) -> str:
         """Chart label of the trial boundary, e.g. 'RND4K Q32T1 read #2'."""
-        return f"{self.label} (warm-up)" if self.warmup else f"{self.label} #{self.repetition}"
+        if self.precondition or self.warmup:
+            return f"{self.label} ({trial_kind(self.warmup, self.repetition, self.precondition)})"
+        return f"{self.label} #{self.repetition}"
 
 
 def trials_text(records: list[dict], total: int) -> str:
@@ -73,7 +77,8 @@ def _planned_from_json(t: dict) -> PlannedTrial:
     except (KeyError, TypeError, ValueError):
         reads = writes = True
     return PlannedTrial(t["index"], t["experiment"], t["label"], t["repetition"], t["warmup"],
-                        float(t.get("runtime_s") or 0) + float(t.get("ramp_s") or 0), reads, writes)
+                        float(t.get("runtime_s") or 0) + float(t.get("ramp_s") or 0), reads, writes,
+                        bool(t.get("precondition")))
 
 
 class RunModel(QObject):
@@ -98,6 +103,7 @@ class RunModel(QObject):
         self.error: str | None = None
         self.engine_version = ""
         self.temperature_note = ""
+        self.open_ended = False        # steady state may end the run early: ETA "up to"
         self.planned: dict[int, PlannedTrial] = {}
         self.experiments: list[dict] = []
         self.records: list[dict] = []
@@ -153,9 +159,11 @@ class RunModel(QObject):
     def _on_RunPrepared(self, e: RunPrepared) -> None:
         self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version, RunStatus.RUNNING
         self.temperature_note = e.temperature_note
+        self.open_ended = e.plan.open_ended
         self.planned = {t.index: PlannedTrial(t.index, t.experiment, t.workload.label, t.repetition,
                                               t.warmup, t.runtime_s + t.ramp_s, t.workload.reads,
-                                              t.workload.writes) for t in e.plan.trials}
+                                              t.workload.writes, t.precondition)
+                        for t in e.plan.trials}
         self.experiments = [{"id": x.id, "title": x.title, "repetitions": x.repetitions,
                              "workload_keys": [w.key for w in x.workloads()]}
                             for x in e.plan.experiments]
@@ -181,7 +189,8 @@ class RunModel(QObject):
 
     def _on_TrialStarted(self, e: TrialStarted) -> None:
         trial = self.planned.get(e.index) or PlannedTrial(
-            e.index, e.experiment, e.label, e.repetition, e.warmup, e.expected_s, True, True)
+            e.index, e.experiment, e.label, e.repetition, e.warmup, e.expected_s, True, True,
+            e.precondition)
         self.current, self.current_started = trial, time.monotonic()
         self.boundaries.append((e.t_s, trial))
         self.series.append(break_row(e.t_s), real=False)

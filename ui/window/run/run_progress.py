@@ -11,6 +11,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QGridLayout, QProgressBar, QWidget
 
 from app.model.status import RunStatus
+from app.plan import trial_kind
 from ui.window.messages import duration_text
 from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
 from ui.window.widgets import ElidedLabel, em
@@ -68,7 +69,7 @@ class RunProgress(QWidget):
         if m.current is not None and not m.finished:
             t = m.current
             elapsed = m.current_elapsed_s()
-            kind = "warm-up" if t.warmup else f"repetition {t.repetition}"
+            kind = trial_kind(t.warmup, t.repetition, t.precondition, "repetition")
             self.trial_label.setText(f"Trial {t.index + 1} of {total}: {t.experiment} {t.label} "
                                      f"({kind}), {duration_text(elapsed)} of {duration_text(t.expected_s)}")
             self.trial_bar.setValue(int(1000 * min(1.0, elapsed / t.expected_s)) if t.expected_s else 0)
@@ -86,7 +87,8 @@ class RunProgress(QWidget):
             self.run_bar.setValue(int(1000 * done_s / whole) if whole else 0)
             self.run_label.setText(f"Run: {trials_text(m.records, total)}, elapsed "
                                    f"{duration_text(time.monotonic() - m.run_started)}, "
-                                   f"about {duration_text(m.eta_s())} left")
+                                   f"{'up to' if m.open_ended else 'about'} "
+                                   f"{duration_text(m.eta_s())} left")
         else:
             self.run_bar.setValue(1000 if m.finished and ended >= total else
                                   int(1000 * ended / total) if total else 0)

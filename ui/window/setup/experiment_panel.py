@@ -32,12 +32,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
-from app.experiments.base import prefill_note
-from app.io_counts import reach_warnings
 from app.params import ParamError
 from app.plan import experiments_from_settings, plan_run
-from ui.window.messages import duration_text
 from ui.window.setup.param_form import COMMON, ParamForm, common_values, field_title
+from ui.window.setup.plan_text import plan_message
 from ui.window.widgets import em
 
 CUSTOM = "custom"
@@ -267,14 +265,8 @@ class ExperimentPanel(QWidget):
         except Exception as exc:  # noqa: BLE001 - a stale plan would leave Run enabled: block it
             log.exception("planning failed")  # the exception's type goes to the log, not the user
             return PlanInfo(False, f"cannot plan this run: {exc}")
-        warm = sum(t.warmup for t in plan.trials)
         size = max(e.size for e in experiments)
-        message = (f"<b>Plan ({html.escape(', '.join(ids))}):</b> {len(plan.trials)} trials "
-                   f"({len(plan.trials) - warm} measured{f' + {warm} warm-up' if warm else ''}); "
-                   f"about <b>{duration_text(plan.estimated_s)}</b> of measuring, plus a few "
-                   f"seconds per trial; {html.escape(prefill_note(experiments))}.")
-        for warning in reach_warnings(plan):
-            message += f"<br><span style='color:#b45a00'>{html.escape(warning)}</span>"
+        message = plan_message(ids, experiments, plan)
         return PlanInfo(True, message, len(plan.trials), plan.estimated_s, size)
 
     # -- persistence ------------------------------------------------------------------------------
