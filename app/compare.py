@@ -64,17 +64,41 @@ def _betacf(a: float, b: float, x: float) -> float:
     return h
 
 
+KEYS = ["experiment", "workload", "direction"]
+COLUMNS = [*KEYS, "metric", "base_run", "run", "base_mean", "mean", "ratio", "difference",
+           "n_base", "n", "p_value", "call"]
+
+
+def measured(trials: pd.DataFrame) -> pd.DataFrame:
+    """The trials that count (finished, not warm-ups): what the table and the figures rest on."""
+    if trials.empty or "status" not in trials:
+        return trials
+    return trials[(trials["status"] == "done") & (~trials["warmup"].astype(bool))]
+
+
+def plan_order(tables: RunTables, run: str) -> dict[tuple, int]:
+    """(experiment, workload, direction) -> its place in ``run``'s plan (its summary's order),
+    so rows follow the plan, not the randomized order in which the trials ran."""
+    w = tables.workloads
+    if w.empty:
+        return {}
+    mine = w[w["run"] == run]
+    keys = zip(mine["experiment"], mine["workload"], mine["direction"])
+    return {key: i for i, key in enumerate(dict.fromkeys(keys))}
+
+
 def compare(tables: RunTables) -> pd.DataFrame:
     """One row per (experiment, workload, direction, metric, run) for every run after the first,
     against the first: both means, the ratio, the difference, the p-value and the call."""
-    trials = tables.trials
-    measured = trials[(trials["status"] == "done") & (~trials["warmup"].astype(bool))]
     runs = list(tables.runs["run"])
     if len(runs) < 2:
         raise ValueError("compare needs at least two runs")
     base, rows = runs[0], []
-    keys = ["experiment", "workload", "direction"]
-    for (exp, workload, direction), group in measured.groupby(keys, sort=False):
+    order = plan_order(tables, base)
+    rows_in = measured(tables.trials)
+    groups = [] if rows_in.empty else sorted(rows_in.groupby(KEYS, sort=False),
+                                             key=lambda item: order.get(item[0], len(order)))
+    for (exp, workload, direction), group in groups:
         values = {run: g for run, g in group.groupby("run")}
         if base not in values:
             continue
@@ -93,7 +117,7 @@ def compare(tables: RunTables) -> pd.DataFrame:
                              "ratio": mean_b / mean_a if mean_a else None,
                              "difference": mean_b - mean_a, "n_base": len(a), "n": len(b),
                              "p_value": p, "call": _call(p)})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def _call(p: float | None) -> str:
@@ -113,8 +137,13 @@ def mismatches(records: list[dict]) -> list[str]:
 
     differ("engine", [f"{(r.get('engine') or {}).get('name')} {(r.get('engine') or {}).get('version') or ''}".strip()
                       for r in records])
-    differ("drive", [(r.get("drive") or {}).get("model") for r in records])
-    differ("file system", [(r.get("target") or {}).get("fs_type") for r in records])
+    differ("experiments", [", ".join(e.get("id", "?") for e in r.get("experiments", []))
+                           for r in records])
+    kinds = [_lat_kinds(r) for r in records]
+    if len(set(kinds) - {"unknown"}) > 1:   # a run without measurements says nothing here
+        differ("latency kind (total = submission + completion)", kinds)
+    differ("drive", [(r.get("drive") or {}).get("model") or "unknown" for r in records])
+    differ("file system", [(r.get("target") or {}).get("fs_type") or "unknown" for r in records])
     params = [{e["id"]: e.get("params") or {} for e in r.get("experiments", [])} for r in records]
     for eid in sorted(set.intersection(*(set(p) for p in params)) if params else ()):
         for name in sorted(set().union(*(p[eid] for p in params))):
@@ -123,3 +152,11 @@ def mismatches(records: list[dict]) -> list[str]:
     if all(t is not None for t in temps) and max(temps) - min(temps) >= 5:
         out.append("maximum drive temperature differs: " + " vs ".join(f"{t:.0f} °C" for t in temps))
     return out
+
+
+def _lat_kinds(record: dict) -> str:
+    """'total', 'completion' or both: which latency a run's measurements carry."""
+    kinds = {side.get("lat_kind") for t in record.get("trials", [])
+             for side in ((t.get("measurement") or {}).get(d) for d in ("read", "write"))
+             if side and side.get("lat_kind")}
+    return " and ".join(sorted(kinds)) or "unknown"

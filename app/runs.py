@@ -9,19 +9,22 @@ Four tidy tables, one row per thing, units in the column names (MB/s = 10^6 B/s,
 
 - ``runs``: one row per run (drive model, engine, status, start time, folder);
 - ``trials``: one row per trial and direction that moved data (warm-ups and failed trials
-  included and marked, so nothing is silently dropped);
+  included and marked, so nothing is silently dropped; ``start_s``: when the trial started, in
+  seconds into the run, the clock of the samples' ``t_s``);
 - ``workloads``: one row per workload summary and direction: mean, sample std and n of the
   repetitions, and the pooled percentiles from fio's histograms with their 95 % interval and
   the number of I/Os they rest on where the run has them;
 - ``samples``: samples.csv of every run, with a ``run`` column.
 
-Every row names its ``run`` (the folder's name) and ``experiment``. Reading never writes.
+Every row names its ``run`` (the folder's name; "NAME (2)" for a second folder of the same name,
+so a run and its copy stay apart) and ``experiment``. Reading never writes.
 """
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
@@ -48,10 +51,10 @@ def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
     runs, trials, workloads, samples = [], [], [], []
     for folder in folders:
         record = load_run(folder)
-        name = Path(folder).name
+        name = _unique(Path(folder).name, [r["run"] for r in runs])
         run = Run.from_json(record)
         runs.append(_run_row(name, record, run))
-        trials += _trial_rows(name, run)
+        trials += _trial_rows(name, run, record.get("started_at"))
         workloads += _workload_rows(name, run)
         path = Path(folder) / "samples.csv"
         if path.is_file():
@@ -60,6 +63,13 @@ def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
             samples.append(frame)
     return RunTables(pd.DataFrame(runs), pd.DataFrame(trials), pd.DataFrame(workloads),
                      pd.concat(samples, ignore_index=True) if samples else pd.DataFrame())
+
+
+def _unique(name: str, taken: list[str]) -> str:
+    k, out = 2, name
+    while out in taken:
+        out, k = f"{name} ({k})", k + 1
+    return out
 
 
 def _run_row(name: str, record: dict, run: Run) -> dict:
@@ -71,13 +81,14 @@ def _run_row(name: str, record: dict, run: Run) -> dict:
             "engine_version": engine.get("version"), "folder": record.get("dir")}
 
 
-def _trial_rows(name: str, run: Run) -> list[dict]:
+def _trial_rows(name: str, run: Run, run_started: str | None) -> list[dict]:
     rows = []
     for t in run.trials:
         base = {"run": name, "experiment": t.experiment, "trial": t.index, "workload": t.label,
                 **{k: t.workload.get(k) for k in WORKLOAD_KEYS}, "outstanding": t.outstanding,
                 "repetition": t.repetition, "warmup": t.warmup, "status": str(t.status),
-                "runtime_s": t.runtime_s}
+                "runtime_s": t.runtime_s,
+                "start_s": _seconds_between(run_started, t.extra.get("started_at"))}
         sides = t.measurement.sides() if t.measurement else []
         if not sides:
             rows.append({**base, "direction": None})
@@ -111,6 +122,14 @@ def _workload_rows(name: str, run: Run) -> list[dict]:
                                     f"pooled_{key}_too_few_ios": key in side.pooled.too_few})
                 rows.append(row)
     return rows
+
+
+def _seconds_between(start, end) -> float | None:
+    """When a trial started, in seconds into the run: samples.csv's ``t_s`` clock."""
+    try:
+        return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+    except (TypeError, ValueError):
+        return None
 
 
 def _text(value) -> str | None:

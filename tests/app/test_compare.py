@@ -1,5 +1,5 @@
-"""Comparing runs (app/compare.py, app/runs.py): the significance call, mismatched conditions,
-and the DataFrames a notebook gets."""
+"""Comparing runs (app/compare*.py, app/runs.py): the significance call, mismatched conditions,
+the DataFrames a notebook gets, the comparison's figures as data and its export's files."""
 from __future__ import annotations
 
 import random
@@ -7,6 +7,10 @@ import random
 import pytest
 
 from app.compare import compare, mismatches, welch
+from app.compare_export import export_comparison
+from app.compare_figures import RUN_COLORS
+from app.compare_report import build_comparison
+from app.figures import READ, WRITE
 from app.runs import load_runs
 
 from conftest import FIXTURES
@@ -58,3 +62,50 @@ def test_mismatched_conditions_are_listed():
     assert "engine differs: fio fio-3.33 vs diskspd 2.2" in notes
     assert "zero-queue size differs: 1 vs 2" in notes
     assert not any("direct" in n or "drive" in n for n in notes)
+
+
+def test_mismatches_list_experiments_and_latency_kinds():
+    def record(eid: str, kind: str) -> dict:
+        return {"experiments": [{"id": eid, "params": {}}],
+                "trials": [{"measurement": {"read": {"lat_kind": kind}, "write": None}}]}
+    notes = mismatches([record("zero-queue", "total"), record("imported", "completion")])
+    assert "experiments differs: zero-queue vs imported" in notes
+    assert "latency kind (total = submission + completion) differs: total vs completion" in notes
+
+
+def test_comparison_figures_colour_by_run_in_plan_order():
+    c = build_comparison([RUN, RUN])
+    assert c.labels[0] != c.labels[1] and c.labels[0].endswith("(run 1)")
+    assert c.names[1] == f"{RUN.name} (2)"  # a run and its copy stay apart
+    ids = [f.id for f in c.figures]
+    for eid in ("zero-queue", "block-size", "rw-mix", "queue-depth", "tail-latency", "slc-cache"):
+        assert {f"compare-{eid}-{m}" for m in ("iops", "mbps", "lat-mean", "lat-p99", "live")} <= set(ids)
+    for fig in c.figures:
+        for series in (s for part in (fig.panels or (fig,)) for s in part.series):
+            assert series.color in RUN_COLORS and series.color not in (READ, WRITE)
+            assert series.name in c.labels
+    zq = next(f for f in c.figures if f.id == "compare-zero-queue-iops")
+    assert [t for _, t in zq.x_axis.ticks] == ["RND4K Q1T1 read", "RND4K Q1T1 write",
+                                               "SEQ128K Q1T1 read", "SEQ128K Q1T1 write"]
+    assert list(c.table["workload"][:4]) == ["RND4K Q1T1 read"] * 4   # the plan's order
+    live = next(f for f in c.figures if f.id == "compare-zero-queue-live")
+    assert len(live.panels) == 4 and all(min(s.x) > 0 for p in live.panels for s in p.series)
+
+
+def test_a_data_only_export_writes_the_tables_and_the_report_section(tmp_path):
+    c = build_comparison([RUN, RUN])
+    out = export_comparison(c, tmp_path / "cmp")
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".ssd-profiler-export.json", "comparison.csv", "comparison.md", "report.md"]
+    report = (out / "report.md").read_text()
+    assert report.startswith("## Comparison of runs") and "was not drawn" in report
+    assert "| Run | Workload | Metric |" in report and c.labels[1] in report
+    with pytest.raises(ValueError, match="another run"):
+        export_comparison(build_comparison([RUN, RUN, RUN]), out)
+
+
+def test_compare_needs_two_readable_runs(tmp_path):
+    with pytest.raises(ValueError, match="at least two"):
+        build_comparison([RUN])
+    with pytest.raises(ValueError):
+        build_comparison([RUN, tmp_path])

@@ -36,6 +36,12 @@ def test_two_real_runs_compared_as_json_and_exported(tmp_path):
     md = (out / "comparison.md").read_text()
     assert "zero-queue size differs" in md and "Welch's t-test" in md
     assert (out / "comparison.csv").read_text().count("\n") == 17
+    pngs = sorted((out / "figures").glob("*.png"))  # the overlaid figures, as the window's export
+    assert [p.stem for p in pngs] == [f"compare-zero-queue-{m}" for m in
+                                      ("iops", "lat-mean", "lat-p99", "live", "mbps")]
+    assert all(p.stat().st_size > 10_000 and p.with_suffix(".svg").is_file() for p in pngs)
+    report = (out / "report.md").read_text()
+    assert "## Comparison of runs" in report and "(figures/compare-zero-queue-live.png)" in report
     again = run_cli("compare", dirs[1], dirs[0], "--out", str(out))  # other runs: refused
     assert again.returncode == 2 and "not an export of this run" not in again.stdout
 
@@ -53,8 +59,11 @@ def test_a_run_against_imported_diskspd_lists_the_engine(tmp_path):
     assert run_cli("import", str(xml), "--save", str(saved)).returncode == 0
     done = run_cli("compare", mine, str(saved), "--json")
     assert done.returncode == 0, done.stderr
-    notes = json.loads(done.stdout)["mismatches"]
+    result = json.loads(done.stdout)
+    notes = result["mismatches"]
     assert any(n.startswith("engine differs: fio fio-") and "diskspd" in n for n in notes)
+    assert "experiments differs: zero-queue vs imported" in notes
+    assert result["rows"] == []   # nothing matched: said, not made up
 
 
 def test_compare_needs_two_readable_runs(tmp_path):

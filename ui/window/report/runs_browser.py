@@ -2,6 +2,8 @@
 
 Listing reads every run.json, so it runs in the background; opening a run is a request the window
 carries out (it owns the run model), which keeps this view free of any knowledge of the others.
+Two or more selected runs can be compared: the Compare view is a window of its own
+(compare_view.py), opened from here, which reads the runs itself in the background.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from PySide6.QtWidgets import (
 from app.model.status import RunStatus
 from ui.window.background import Background
 from ui.window.folders import open_folder
+from ui.window.report.compare_view import CompareView
 from ui.window.run.past_runs import RunListing, scan_runs
 
 COLUMNS = ("Started (UTC)", "Experiments", "Status", "Trials done", "Target", "Folder")
@@ -44,6 +47,7 @@ class RunsBrowser(QWidget):
         self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
         self.open_url = None        # None: the system's file manager (tests pass their own)
         self.folder_dialog = None   # shown when no file manager could open the folder
+        self.compare_view: CompareView | None = None
 
         self.root_edit = QLineEdit(runs_root)
         self.root_edit.setReadOnly(True)
@@ -55,7 +59,7 @@ class RunsBrowser(QWidget):
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
@@ -68,6 +72,10 @@ class RunsBrowser(QWidget):
         other.clicked.connect(self.open_other)
         show = QPushButton("Show folder")
         show.clicked.connect(self._show_folder)
+        self.compare_button = QPushButton("Compare")
+        self.compare_button.clicked.connect(self.compare)
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        self._selection_changed()
 
         top = QHBoxLayout()
         top.addWidget(QLabel("Runs folder:"))
@@ -79,6 +87,7 @@ class RunsBrowser(QWidget):
         bottom.addWidget(show)
         bottom.addWidget(other)
         bottom.addWidget(open_button)
+        bottom.addWidget(self.compare_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
@@ -104,8 +113,33 @@ class RunsBrowser(QWidget):
                 item.setToolTip(run.run_dir if c == 5 else text)
                 self.table.setItem(r, c, item)
         self.status.setText(f"{len(listings)} run(s) in {self.runs_root}. Double-click one to "
-                            "reopen it: charts from samples.csv, table from run.json."
+                            "reopen it; select two or more (Ctrl+click) to compare them."
                             if listings else f"No runs yet in {self.runs_root}.")
+        self._selection_changed()
+
+    def selected_runs(self) -> list[str]:
+        """The selected runs' folders, oldest first: the first is the one the others are
+        compared with (before, then after)."""
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()}, reverse=True)
+        return [self.listings[r].run_dir for r in rows if 0 <= r < len(self.listings)]
+
+    def _selection_changed(self) -> None:
+        count = len(self.selected_runs())
+        self.compare_button.setEnabled(count >= 2)
+        self.compare_button.setToolTip(
+            f"Compare the {count} selected runs, each against the oldest" if count >= 2 else
+            "Select two or more runs (Ctrl+click or Shift+click) to compare them")
+
+    def compare(self) -> None:
+        """Open the Compare view of the selected runs (it replaces an earlier one)."""
+        runs = self.selected_runs()
+        if len(runs) < 2:
+            return
+        if self.compare_view is not None:
+            self.compare_view.dispose()
+        self.compare_view = CompareView(self.background, runs, self)
+        self.compare_view.open_url = self.open_url
+        self.compare_view.show()
 
     def open_row(self, row: int) -> None:
         if 0 <= row < len(self.listings):

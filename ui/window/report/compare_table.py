@@ -1,0 +1,77 @@
+"""The comparison's table and the runs' colour key, as the Compare view shows them.
+
+Why apart from the view: the same texts as the CLI and comparison.md (app.compare_report's
+formatters), laid into Qt widgets; the view only arranges them.
+"""
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+
+from app.compare_figures import RUN_COLORS
+from app.compare_report import Comparison, call_text, cell, p_text, ratio_text, workload_text
+from ui.render.style import PALETTE
+
+HEADERS = ("Run", "Workload", "Metric", "First run", "This run", "Ratio",
+           "Larger than the runs' spread?")
+LARGER = QColor("#fde2cf")   # a pale orange behind a difference the spread does not explain
+
+
+def run_color(index: int) -> str:
+    """The colour of the index-th run in the figures (app.compare_figures.RUN_COLORS)."""
+    return PALETTE[RUN_COLORS[index % len(RUN_COLORS)] % len(PALETTE)]
+
+
+def runs_html(c: Comparison) -> str:
+    """The runs with their colours: the key to the figures, visible on every tab."""
+    rows = []
+    for i, (label, folder) in enumerate(zip(c.labels, c.run_dirs)):
+        role = "first: the others are compared with it" if i == 0 else "compared with the first"
+        rows.append(f"<span style='color:{run_color(i)}'>&#9632;</span> <b>{html.escape(label)}"
+                    f"</b> <span style='color:#555'>({role}; {html.escape(folder)})</span>")
+    return "<br>".join(rows)
+
+
+def conditions_html(c: Comparison) -> str:
+    if not c.notes:
+        return ("Conditions match: engine, drive, file system, experiments and parameters are "
+                "the same in every run.")
+    items = "".join(f"<li>{html.escape(n)}</li>" for n in c.notes)
+    return (f"<span style='color:#b01e1e'><b>{len(c.notes)} condition(s) differ</b></span>, so "
+            f"a difference may come from them, not from the drive:<ul style='margin:0'>{items}</ul>")
+
+
+def comparison_table() -> QTableWidget:
+    table = QTableWidget(0, len(HEADERS))
+    table.setHorizontalHeaderLabels(list(HEADERS))
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.verticalHeader().setVisible(False)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setStretchLastSection(True)
+    return table
+
+
+def fill_table(table: QTableWidget, c: Comparison) -> None:
+    """One row per workload, metric and later run; the Run column only with three runs or more
+    (with two, every row is the second run against the first, as the header above says)."""
+    rows = list(c.table.itertuples())
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        values = (row.label, workload_text(row), row.metric, cell(row.metric, row.base_mean),
+                  cell(row.metric, row.mean), ratio_text(row.ratio), call_text(row))
+        for col, text in enumerate(values):
+            item = QTableWidgetItem(text)
+            if 3 <= col <= 5:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if col == 6:
+                item.setToolTip(f"Welch's t-test on the repetitions, two-sided, 5 %: "
+                                f"p = {p_text(row.p_value)}")
+                if row.call.startswith("larger"):
+                    item.setBackground(LARGER)
+            table.setItem(r, col, item)
+    table.setColumnHidden(0, len(c.labels) < 3)
