@@ -29,6 +29,7 @@ class Trial:
     direct: bool
     interval_s: float
     precondition: bool = False  # a round of precondition=steady: unmeasured, like a warm-up
+    io_bytes: int | None = None  # write this much, with runtime_s as the bound (write-saturation)
 
     @property
     def name(self) -> str:
@@ -43,7 +44,8 @@ class Trial:
                 "repetition": self.repetition, "warmup": self.warmup,
                 "runtime_s": self.runtime_s, "ramp_s": self.ramp_s, "size_bytes": self.size_bytes,
                 "direct": self.direct, "interval_s": self.interval_s,
-                **({"precondition": True} if self.precondition else {})}
+                **({"precondition": True} if self.precondition else {}),
+                **({"io_bytes": self.io_bytes} if self.io_bytes else {})}
 
 
 def trial_kind(warmup: bool, repetition: int, precondition: bool = False, word: str = "rep") -> str:
@@ -88,7 +90,8 @@ def plan_experiment(exp: Experiment, rng: random.Random, start: int = 0) -> list
             rng.shuffle(round_)
         order += [(w, rep, False) for w in round_]
     return rounds + [Trial(start + i, exp.id, w, rep, warm, exp.runtime, exp.ramp, exp.size,
-                           exp.direct, exp.interval) for i, (w, rep, warm) in enumerate(order)]
+                           exp.direct, exp.interval, io_bytes=exp.io_bytes())
+                     for i, (w, rep, warm) in enumerate(order)]
 
 
 def _precondition_rounds(exp: Experiment, start: int) -> list[Trial]:

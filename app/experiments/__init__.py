@@ -12,6 +12,7 @@ from __future__ import annotations
 # isort: off
 from app.experiments import zero_queue, block_size, rw_mix, queue_depth  # noqa: F401
 from app.experiments import tail_latency, slc_cache, quick, steady_state  # noqa: F401
+from app.experiments import write_saturation  # noqa: F401
 # isort: on
 from app.experiments.base import Experiment
 from app.experiments.registry import (

@@ -109,6 +109,10 @@ class Experiment:
             return None
         return Workload(PRECONDITION_RW, PRECONDITION_BS, PRECONDITION_QD)
 
+    def io_bytes(self) -> int | None:
+        """Bytes each trial moves before it ends (runtime stays the bound); None: time-based."""
+        return None
+
     def open_ended(self) -> bool:
         """True when the run may skip planned trials (precondition=steady rounds)."""
         return self.precondition == "steady"

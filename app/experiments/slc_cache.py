@@ -18,6 +18,7 @@ from typing import ClassVar
 from app import analysis
 from app.experiments.base import SIZE_MAX, SIZE_MIN, Experiment
 from app.experiments.registry import register
+from app.experiments.write_series import trial_series
 from app.figures import (
     NEUTRAL,
     OTHER,
@@ -108,7 +109,7 @@ class SlcCache(Experiment):
         several = len(found) > 1
         series, temps, markers = ({"gb": [], "time": []} for _ in range(3))
         for i, f in enumerate(found):
-            pts = _trial_series(samples or [], f["trial"])
+            pts = trial_series(samples or [], f["trial"])
             if not pts:
                 continue
             tag = f" (rep {f['repetition']})" if several else ""
@@ -158,21 +159,6 @@ class SlcCache(Experiment):
                 out.append(f"Rep {f['repetition']}: {f.get('note')} in {f.get('total_gb', 0):.2f} "
                            f"GB written; mean {fmt(f.get('MBps_before'))} MB/s.")
         return out + p99_warnings(record, cls.id, part["workloads"])
-
-
-def _trial_series(samples: list[dict], trial: int) -> list[tuple[float, float, float, float | None]]:
-    """(t since trial start s, GB written, write MB/s, temperature °C) per interval."""
-    rows = sorted((s for s in samples if s["trial"] == trial), key=lambda s: s["t_s"])
-    if not rows:
-        return []
-    first_gap = rows[1]["t_s"] - rows[0]["t_s"] if len(rows) > 1 else 1.0
-    start, prev, gb, out = rows[0]["t_s"] - first_gap, None, 0.0, []
-    for s in rows:
-        mbps = s.get("write_MBps") or 0.0
-        gb += mbps * (s["t_s"] - (prev if prev is not None else start)) / 1000.0
-        prev = s["t_s"]
-        out.append((s["t_s"] - start, gb, mbps, s.get("temperature_c")))
-    return out
 
 
 def _levels(found: list[dict]) -> list[HLine]:

@@ -63,9 +63,10 @@ def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
     if w.rwmixread is not None:
         argv.append(f"--rwmixread={w.rwmixread}")
     argv += _platform_args(platform)
-    argv += [
-        f"--direct={int(trial.direct)}", "--time_based", f"--runtime={_ms(trial.runtime_s)}",
-    ]
+    # time-based, unless the trial is a volume (write-saturation): then that volume, with the
+    # runtime as the bound, whichever comes first
+    bound = f"--io_size={trial.io_bytes}" if trial.io_bytes else "--time_based"
+    argv += [f"--direct={int(trial.direct)}", bound, f"--runtime={_ms(trial.runtime_s)}"]
     if trial.ramp_s > 0:
         argv.append(f"--ramp_time={_ms(trial.ramp_s)}")
     argv += ["--refill_buffers", "--randrepeat=0", "--norandommap", "--lat_percentiles=1",

@@ -23,11 +23,11 @@ def test_units_parse_what_users_type():
         parse_size("lots")
 
 
-def test_catalog_has_the_eight_experiments_with_defaults():
+def test_catalog_has_the_nine_experiments_with_defaults():
     assert list(CATALOG) == ["zero-queue", "block-size", "rw-mix", "queue-depth", "tail-latency",
-                             "slc-cache", "quick", "steady-state"]
-    assert "quick" not in ALL and "steady-state" not in ALL
-    assert expand_ids(["all", "quick"]) == list(CATALOG)[:-1]
+                             "slc-cache", "quick", "steady-state", "write-saturation"]
+    assert "quick" not in ALL and "steady-state" not in ALL and "write-saturation" not in ALL
+    assert expand_ids(["all", "quick"]) == list(CATALOG)[:-2]
     zq = build(CATALOG["zero-queue"])
     assert [w.label for w in zq.workloads()] == ["RND4K Q1T1 read", "RND4K Q1T1 write",
                                                  "SEQ128K Q1T1 read", "SEQ128K Q1T1 write"]

@@ -141,7 +141,7 @@ def test_a_registered_experiment_plans_summarizes_and_exports(toy):
 
 def test_the_catalog_keeps_the_designs_order_and_the_toy_leaves_no_trace():
     assert list(CATALOG) == ["zero-queue", "block-size", "rw-mix", "queue-depth", "tail-latency",
-                             "slc-cache", "quick", "steady-state"]
+                             "slc-cache", "quick", "steady-state", "write-saturation"]
     assert IMPORTED not in CATALOG and TOY not in CATALOG
 
 

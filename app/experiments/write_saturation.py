@@ -1,0 +1,112 @@
+"""Write saturation (SNIA PTS WSAT, on a test file): 4 KiB random writes for a chosen volume of
+data, IOPS against GB written, so the fall from fresh to sustained performance is seen whole.
+
+Why a volume and not a time: SNIA plots WSAT against the data written (the drive's state depends
+on how much it has absorbed, not on the clock), so each trial writes ``volume`` times the test
+file (fio --io_size) with ``runtime`` only as the upper bound. No pre-fill: the measured writes
+are the experiment. The GB-written series is shared with slc-cache (write_series.py). DiskSpd has
+no volume bound: its trials run for ``runtime`` and the figure still uses the data written.
+"""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import ClassVar
+
+from app.experiments.base import Experiment
+from app.experiments.registry import register
+from app.experiments.write_series import trial_series
+from app.figures import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Series, fmt, size_text
+from app.model.workload import Workload
+from app.params import param
+from app.tables import Column, Table
+from app.units import KiB, MiB
+
+
+@register
+@dataclass(frozen=True)
+class WriteSaturation(Experiment):
+    id: ClassVar[str] = "write-saturation"
+    title: ClassVar[str] = "Write saturation (SNIA WSAT, file-level)"
+    summary: ClassVar[str] = "4 KiB random writes for N times the file: IOPS against GB written"
+    needs_samples: ClassVar[bool] = True
+
+    runtime: float = param(1800.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
+                           help="the longest a trial may take (it ends when the volume is written)")
+    repetitions: int = param(1, kind="int", minimum=1, maximum=100, help="measured trials")
+    warmup: bool = param(False, kind="bool", help="a warm-up would write before the measurement: off")
+    volume: int = param(4, kind="int", minimum=1, maximum=100,
+                        help="data to write per trial, in multiples of the test file's size")
+    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True, help="block size")
+    iodepth: int = param(32, kind="int", minimum=1, maximum=1024, help="queue depth")
+
+    def workloads(self) -> list[Workload]:
+        return [Workload("randwrite", self.bs, self.iodepth)]
+
+    def io_bytes(self) -> int | None:
+        return self.volume * self.size
+
+    @classmethod
+    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+        """Per trial: GB written, IOPS at the start (first 10 %) and at the end (last 20 %)."""
+        out = []
+        for t in trials:
+            pts = trial_series(samples, t["index"])
+            if len(pts) < 3:
+                continue
+            iops = [p[4] for p in pts]
+            head, tail = iops[:max(1, len(iops) // 10)], iops[-max(1, len(iops) // 5):]
+            first, last = statistics.median(head), statistics.median(tail)
+            out.append({"trial": t["index"], "repetition": t["repetition"], "gb_written": pts[-1][1],
+                        "iops_first": first, "iops_last": last,
+                        "change": (last / first - 1) if first else None})
+        return {"saturation": out}
+
+    @classmethod
+    def tables(cls, part: dict, record: dict) -> list[Table]:
+        found = (part.get("findings") or {}).get("saturation") or []
+        cols = (Column("Repetition", "repetition", 0), Column("Written (GB)", "gb_written", 2),
+                Column("IOPS, first 10 %", "iops_first", 0), Column("IOPS, last 20 %", "iops_last", 0),
+                Column("Change (%)", "change_percent", 1))
+        rows = tuple((f["repetition"], f["gb_written"], f["iops_first"], f["iops_last"],
+                      None if f["change"] is None else 100 * f["change"]) for f in found)
+        return [Table("write-saturation", "Write saturation per trial", cols, rows,
+                      ("Medians of the per-interval write IOPS over the first 10 % and the last "
+                       "20 % of the intervals; GB = 10^9 bytes, integrated from the per-interval "
+                       "MB/s.",), cls.id)]
+
+    @classmethod
+    def figures(cls, part: dict, kind: str | None, record: dict,
+                samples: list[dict]) -> list[Figure]:
+        found = (part.get("findings") or {}).get("saturation") or []
+        series, hlines = [], []
+        for i, f in enumerate(found):
+            pts = trial_series(samples or [], f["trial"])
+            tag = f" (rep {f['repetition']})" if len(found) > 1 else ""
+            series.append(Series(f"write IOPS per interval{tag}", tuple(p[1] for p in pts),
+                                 tuple(p[4] for p in pts), color=WRITE if i == 0 else OTHER[i % len(OTHER)]))
+        if found:
+            last = statistics.fmean(f["iops_last"] for f in found)
+            hlines.append(HLine(last, f"sustained: {fmt(last)} IOPS (last 20 %)", color=NEUTRAL))
+        if not series:
+            return []
+        w = part["workloads"][0]["workload"]
+        return [Figure(
+            id="write-saturation", experiment=cls.id,
+            title=f"Write saturation ({size_text(w['bs_bytes'])} random write, QD{w['iodepth']}): "
+                  "IOPS against data written",
+            x_axis=Axis("Data written (GB)"), y_axis=Axis("Write IOPS per interval"),
+            series=tuple(series), hlines=tuple(hlines),
+            caption=" ".join(_sentence(f) for f in found)
+            + " One point per live sample interval; GB = 10⁹ B.")]
+
+    @classmethod
+    def sentences(cls, part: dict, record: dict) -> list[str]:
+        return [_sentence(f) for f in (part.get("findings") or {}).get("saturation") or []]
+
+
+def _sentence(f: dict) -> str:
+    change = f["change"]
+    fall = "" if change is None else f" ({abs(100 * change):.0f} % {'lower' if change < 0 else 'higher'})"
+    return (f"Rep {f['repetition']}: {fmt(f['iops_first'])} IOPS at first, {fmt(f['iops_last'])} "
+            f"IOPS after {f['gb_written']:.2f} GB written{fall}.")
