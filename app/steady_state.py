@@ -72,3 +72,15 @@ def first_steady_round(values: list[float | None], window: int = WINDOW) -> Wind
         if found and found.steady:
             return found
     return None
+
+
+def convergence_text(values: list[float | None], planned: int, window: int = WINDOW) -> str:
+    """Where a series of rounds stands, short for a status line: 'round 6/≤25, excursion 12 %
+    (≤20), slope 4 % (≤10)' over the last ``window`` finished rounds."""
+    clean = [v for v in values if v is not None]
+    head = f"round {len(values) + 1}/≤{planned}"
+    last = window_at(clean, len(clean), window)
+    if last is None:
+        return f"{head} (the rule needs {window})"
+    return (f"{head}: excursion {last.data_fraction:.0%} (≤{DATA_EXCURSION * 100:.0f}), "
+            f"slope {last.slope_fraction:.0%} (≤{SLOPE_EXCURSION * 100:.0f})")

@@ -45,6 +45,8 @@ class Experiment:
     summary: ClassVar[str] = ""
     #: True when findings need the live samples (samples.csv), not only the final results.
     needs_samples: ClassVar[bool] = False
+    #: True when the measured trials are convergence rounds (steady-state): shown live as such.
+    rounds_measured: ClassVar[bool] = False
     tail_claim: ClassVar[str] = "p99"   # the highest percentile its tables state (a pre-run check)
 
     runtime: float = param(30.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,

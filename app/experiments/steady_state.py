@@ -59,6 +59,8 @@ class SteadyState(Experiment):
                               help="fill: write the file end to end twice before the first round")
     precondition_rounds: int = field(default=MAX_ROUNDS)   # the rounds are this experiment's own
 
+    rounds_measured: ClassVar[bool] = True
+
     def __post_init__(self) -> None:
         # a round is a trial and the rounds are the repetitions, in order, without a warm-up
         object.__setattr__(self, "runtime", self.round)

@@ -45,3 +45,10 @@ def test_edge_cases():
     # 19.2 % excursion is within 20 %, but the slope (4 per round, x 4 rounds = 15.4 %) is not
     assert w.data_fraction == pytest.approx(20 / 104) and w.slope_fraction == pytest.approx(16 / 104)
     assert not w.steady
+
+
+def test_the_live_line_says_where_the_rule_stands():
+    from app.steady_state import convergence_text
+    assert convergence_text([100.0, 101.0], 25) == "round 3/≤25 (the rule needs 5)"
+    text = convergence_text([100.0, 150.0, 100.0, 100.0, 100.0], 8)
+    assert text.startswith("round 6/≤8: excursion 45% (≤20), slope")

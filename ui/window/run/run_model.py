@@ -17,6 +17,7 @@ from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
 from app.model.workload import Workload
 from app.plan import trial_kind
 from app.shell_quote import command_line
+from app.steady_state import convergence_text
 from app.summary import summarize_run
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from jobs.worker import RunPrepared, RunRefused
@@ -104,6 +105,7 @@ class RunModel(QObject):
         self.engine_version = ""
         self.temperature_note = ""
         self.open_ended = False        # steady state may end the run early: ETA "up to"
+        self.round_experiments: set[str] = set()   # experiments whose trials are rounds
         self.planned: dict[int, PlannedTrial] = {}
         self.experiments: list[dict] = []
         self.records: list[dict] = []
@@ -160,6 +162,7 @@ class RunModel(QObject):
         self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version, RunStatus.RUNNING
         self.temperature_note = e.temperature_note
         self.open_ended = e.plan.open_ended
+        self.round_experiments = {x.id for x in e.plan.experiments if x.rounds_measured}
         self.planned = {t.index: PlannedTrial(t.index, t.experiment, t.workload.label, t.repetition,
                                               t.warmup, t.runtime_s + t.ramp_s, t.workload.reads,
                                               t.workload.writes, t.precondition)
@@ -186,6 +189,20 @@ class RunModel(QObject):
 
     def _on_LogMessage(self, e: LogMessage) -> None:
         self.log_line.emit(e.text, e.level)
+
+    def convergence(self) -> str:
+        """'round k of at most N; rounds ..: excursion .., slope ..' while the current trial is a
+        convergence round (precondition=steady, or the steady-state experiment), else ''."""
+        t = self.current
+        if t is None or not (t.precondition or (t.experiment in self.round_experiments and not t.warmup)):
+            return ""
+        def same(x) -> bool:
+            return x.experiment == t.experiment and bool(x.precondition) == bool(t.precondition)
+        planned = sum(1 for p in self.planned.values() if same(p))
+        done = [((r.get("measurement") or {}).get("total") or {}).get("iops") for r in self.records
+                if r.get("experiment") == t.experiment
+                and bool(r.get("precondition")) == bool(t.precondition) and r["index"] < t.index]
+        return convergence_text(done, planned)
 
     def _on_TrialStarted(self, e: TrialStarted) -> None:
         trial = self.planned.get(e.index) or PlannedTrial(

@@ -70,9 +70,16 @@ class RunProgress(QWidget):
             t = m.current
             elapsed = m.current_elapsed_s()
             kind = trial_kind(t.warmup, t.repetition, t.precondition, "repetition")
-            self.trial_label.setText(f"Trial {t.index + 1} of {total}: {t.experiment} {t.label} "
-                                     f"({kind}), {duration_text(elapsed)} of {duration_text(t.expected_s)}")
+            rounds = m.convergence()   # a convergence round: where the SNIA rule stands instead
+            times = f"{duration_text(elapsed)} of {duration_text(t.expected_s)}"
+            self.trial_label.setText(f"{t.experiment} {rounds}" if rounds else
+                                     f"Trial {t.index + 1} of {total}: {t.experiment} {t.label} "
+                                     f"({kind}), {times}")
+            self.trial_label.setToolTip(f"{t.label} ({kind})" + (
+                "; the SNIA rule over the last 5 finished rounds: IOPS excursion and slope as a "
+                "share of their average" if rounds else ""))
             self.trial_bar.setValue(int(1000 * min(1.0, elapsed / t.expected_s)) if t.expected_s else 0)
+
         else:
             label = {"preparing": "Preparing: checking the target and the engine...",
                      RunStatus.RUNNING: "Writing the test file once before the first read...",
