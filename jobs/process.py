@@ -76,6 +76,7 @@ class EngineProcess:
         self._stdout = bytearray()
         self._stderr = bytearray()
         self._text: queue.Queue[str] = queue.Queue()
+        self._eof = threading.Event()   # stdout closed: the engine is exiting, wait on it instead
         kwargs: dict = {}
         if sys.platform.startswith("win"):
             # its own group (Ctrl+Break reaches it alone) and no console window flashing up
@@ -123,6 +124,7 @@ class EngineProcess:
         finally:
             if to_queue:
                 self._text.put(decoder.decode(b"", final=True))
+                self._eof.set()
             if sink is not None:
                 sink.close()
             stream.close()
@@ -135,8 +137,16 @@ class EngineProcess:
         return time.monotonic() - self.started
 
     def read_text(self, timeout: float) -> str:
-        """Stdout text that arrived, waiting at most ``timeout`` for the first piece."""
+        """Stdout text that arrived, waiting at most ``timeout`` for the first piece. Once
+        stdout has closed, the wait is on the process itself, so its exit is seen at once and
+        not a poll interval later (a trial's cost beyond its runtime, issue 21)."""
         parts = []
+        if self._eof.is_set() and self._text.empty():
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                pass
+            return ""
         try:
             parts.append(self._text.get(timeout=timeout))
             while True:
