@@ -4,12 +4,15 @@ Each experiment module says what it shows (app/experiments/); this module only w
 experiments in order and asks the registry, so it knows no experiment by name. Results of ids
 no module registers (imported measurements, runs from another version) come out through the
 registry's fallback. The vendor comparison is not an experiment and is appended at the end.
+Results beyond the link's ceiling or under the latency floor are flagged afterwards, the same
+way for every experiment (app/plausibility_outputs.py).
 """
 from __future__ import annotations
 
 from app import vendor_outputs
 from app.experiments.registry import results_for
 from app.figures import Figure, lat_kind
+from app.plausibility_outputs import flag_figures, flag_tables, sentences
 from app.precondition_text import precondition_sentence, with_precondition
 from app.tables import Table
 
@@ -22,6 +25,7 @@ def build_tables(record: dict, summary: dict, comparison: dict | None = None) ->
         part = summary.get(eid) or {"workloads": [], "findings": {}}
         out += results_for(eid).tables(part, record)
     out = with_precondition(out, record, "notes")
+    out = flag_tables(out, record, summary)
     if comparison:
         out.append(vendor_outputs.vendor_table(comparison))
     return out
@@ -39,6 +43,7 @@ def build_figures(record: dict, summary: dict, samples: list[dict] | None = None
             continue
         out += results_for(eid).figures(part, kind, record, samples or [])
     out = with_precondition(out, record, "caption")
+    out = flag_figures(out, record, summary)
     if vendor_comparison:
         fig = vendor_outputs.vendor_figure(vendor_comparison)
         if fig:
@@ -53,4 +58,5 @@ def findings(eid: str, part: dict, record: dict) -> list[str]:
     part = {"workloads": part["workloads"], "findings": part.get("findings") or {}}
     exp = next((e for e in record.get("experiments", []) if e.get("id") == eid), {})
     state = precondition_sentence(exp)
-    return results_for(eid).sentences(part, record) + ([state] if state else [])
+    flags = sentences(eid, record, {eid: part})
+    return results_for(eid).sentences(part, record) + ([state] if state else []) + flags

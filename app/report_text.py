@@ -11,6 +11,7 @@ from app.experiment_outputs import findings
 from app.experiments.registry import CATALOG
 from app.figures import LATENCY_KINDS, lat_kind, main_side
 from app.model.status import RunStatus, TrialStatus
+from app.plausibility_outputs import method_lines
 from app.tables import params_text, to_markdown
 from app.units import human_bytes
 
@@ -40,7 +41,8 @@ def environment(record: dict) -> list[str]:
              ("Drive capacity" if drive.get("capacity_bytes") else "Volume size",
               f"{size / 1e9:,.0f} GB ({human_bytes(size)})" if size else None),
              ("Device", drive.get("device")), ("File system", drive.get("fstype")),
-             ("Target folder", target.get("folder")),
+             ("Target folder", target.get("folder") if not target.get("remote") else  # issue 18
+              f"{target['folder']} on {target['remote']['host']}:{target['remote']['port']} (fio --server)"),
              ("Engine", " ".join(str(x) for x in (engine.get("version") or engine.get("name"),
                                                   engine.get("path")) if x) or None),
              ("SSD Profiler", record.get("app_version"))]
@@ -62,7 +64,7 @@ def _data_pattern(argv: list[str]) -> str:
 
 def methodology(record: dict, summary: dict) -> list[str]:
     trials = record.get("trials", [])
-    argv = next((t["argv"] for t in trials if t.get("argv")), [])
+    argv = next((t.get("job_argv") or t["argv"] for t in trials if t.get("argv")), [])  # job_argv: remote
     kind = lat_kind(summary)
     lines = ["## Methodology", ""]
     for exp in record.get("experiments", []):
@@ -94,8 +96,8 @@ def methodology(record: dict, summary: dict) -> list[str]:
         "- Units: MB/s = 10⁶ B/s (as vendors quote), GB = 10⁹ B, KiB = 1024 B, µs = microseconds, "
         "ms = milliseconds.",
         "- Test files live in a folder on the drive (file-level test through the file system), "
-        "not on the raw device.", ""]
-    return lines
+        "not on the raw device."]
+    return lines + method_lines(record) + [""]
 
 
 def experiment_section(exp: dict, part: dict, tables, table_files, figures, drawn, problems,

@@ -21,6 +21,7 @@ from app.model.interval import SAMPLE_COLUMNS
 from app.model.percentiles import LAT_KEYS
 from app.model.status import RunStatus
 from app.model.trial import TrialResult
+from app.paths.direct_io import direct_in_effect
 from app.shell_quote import command_line
 from app.userdirs import user_data_dir
 
@@ -126,7 +127,10 @@ class RunStore:
                 writer.writerow({k: _cell(row.get(k)) for k in SAMPLE_COLUMNS})
 
     def add_trial(self, record: dict) -> None:
-        """Keep a finished (or failed) trial: run.json rewritten, one trials.csv row appended."""
+        """Keep a finished (or failed) trial: run.json rewritten, one trials.csv row appended.
+        Runs that probed direct I/O (app/paths/direct_io.py) stamp the mode in effect on it."""
+        if "direct_io" in self.record:
+            record.setdefault("direct_in_effect", direct_in_effect(record, self.record["direct_io"]))
         self.record["trials"].append(record)
         with open(self.dir / "trials.csv", "a", newline="", encoding="utf-8") as handle:
             writer = csv.DictWriter(handle, TRIAL_COLUMNS)

@@ -28,7 +28,8 @@ FIELDS = ("model", "serial", "firmware", "capacity_bytes", "protocol", "device_t
           "critical_temp_c", "warning_temp_time_min", "critical_temp_time_min", "critical_warning",
           "data_units_written", "host_writes_bytes", "host_writes_source", "host_reads_bytes",
           "power_on_hours", "power_cycles", "assessment", "media_errors", "percentage_used",
-          "available_spare", "exit_status", "exit_bits", "messages", "format", "smartctl_version")
+          "available_spare", "sata_link_gbps", "exit_status", "exit_bits", "messages", "format",
+          "smartctl_version")
 _SEP = ".,'\u2019\u00a0\u202f\ufffd "
 _INT = re.compile(r"(?<![\d.,])(\d{1,3}(?:([" + _SEP + r"])\d{3})(?:\2\d{3})*|\d+)(?!\d)")
 _ATTR = re.compile(r"^\s*(\d{1,3})\s+(\S+)\s+0x[0-9a-fA-F]{4}\s+\d+\s+\d+\s+\S+\s+\S+\s+\S+\s+\S+\s+(.+)$")
@@ -159,6 +160,9 @@ def parse_json(doc: dict) -> dict:
     out["assessment"] = {True: "PASS", False: "FAIL"}.get(passed) if isinstance(passed, bool) else None
     out["power_on_hours"] = _num((doc.get("power_on_time") or {}).get("hours"))
     out["power_cycles"] = _num(doc.get("power_cycle_count"))
+    speed = (doc.get("interface_speed") or {}).get("current") or {}  # the negotiated SATA link
+    if _num(speed.get("units_per_second")) and _num(speed.get("bits_per_unit")):
+        out["sata_link_gbps"] = speed["units_per_second"] * speed["bits_per_unit"] / 1e9
     if nvme:
         out["protocol"] = out["protocol"] or "NVMe"
         for key, src in (("critical_warning", "critical_warning"), ("warning_temp_time_min", "warning_temp_time"),
@@ -233,6 +237,8 @@ def parse_text(text: str) -> dict:
     out["available_spare"] = first_int(get("available spare"))
     out["power_on_hours"] = first_int(get("power on hours"))
     out["power_cycles"] = first_int(get("power cycles"))
+    link = re.search(r"current: ([\d.]+) Gb/s", get("sata version is") or "")
+    out["sata_link_gbps"] = float(link.group(1)) if link else None
     if nvme:
         _nvme_units(out, first_int(get("data units written")), first_int(get("data units read")))
     hours = re.search(r"power on time, hours:minutes\s+(\d+):", text)

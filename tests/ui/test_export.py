@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(not shutil.which("fio"), reason="fio is not inst
 FIGURES = {"zero-queue-latency", "queue-depth-tradeoff", "queue-depth-sweep",
            "block-size-throughput-random", "block-size-throughput-sequential",
            "block-size-latency", "slc-cache-gb", "slc-cache-time"}
-TABLES = {"zero-queue", "zero-queue-io-counts", "queue-depth", "queue-depth-littles-law",
+TABLES = {"zero-queue", "zero-queue-pooled", "zero-queue-io-counts", "queue-depth", "queue-depth-littles-law",
           "block-size", "slc-cache", "slc-cache-exhaustion"}
 
 

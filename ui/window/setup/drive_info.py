@@ -1,4 +1,5 @@
-"""The drive behind the target folder: identity, interface and link, health, temperature now.
+"""The drive behind the target folder: identity, medium (what the folder really sits on),
+interface and link, health, temperature now.
 
 Why it matters before Run: a result means little without knowing what was measured (a PCIe 3.0
 link on a 4.0 drive, a worn drive, a virtual disk whose numbers are the host's cache). All of it
@@ -25,6 +26,18 @@ from ui.window.setup.drive_text import (
 
 POLL_MS = 5000
 _COLORS = {"pass": "#17702f", "fail": "#b01e1e", "unknown": "#666666"}
+_NOTE_COLORS = {"ram": "#b01e1e", "zram": "#b01e1e"}   # refused unless allowed; others: amber
+
+
+def medium_html(summary: DriveSummary) -> str:
+    """The stack on one line, and under it what the medium means for the numbers, in colour:
+    a network share, a virtual disk or a loop image is measured too, and the user should know
+    before pressing Run (issue 20)."""
+    text = html.escape(summary.medium or "not known")
+    if summary.medium_note:
+        color = _NOTE_COLORS.get(summary.medium_kind, "#8a5a00")
+        text += f"<br><span style='color:{color}'>{html.escape(summary.medium_note)}</span>"
+    return text
 
 
 def _label() -> QLabel:
@@ -52,12 +65,14 @@ class DriveInfo(QWidget):
         self._poll_in_flight = False
         self._running = False
         self.identity, self.interface, self.health, self.temperature = (_label() for _ in range(4))
+        self.medium = _label()
         form = QFormLayout(self)
         form.setContentsMargins(0, 2, 0, 2)
         form.setVerticalSpacing(2)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        for name, label in (("Drive:", self.identity), ("Interface:", self.interface),
-                            ("Health:", self.health), ("Temperature:", self.temperature)):
+        for name, label in (("Drive:", self.identity), ("Medium:", self.medium),
+                            ("Interface:", self.interface), ("Health:", self.health),
+                            ("Temperature:", self.temperature)):
             form.addRow(name, label)
         self.timer = QTimer(self)
         self.timer.setInterval(POLL_MS)
@@ -94,7 +109,7 @@ class DriveInfo(QWidget):
             self.described.emit(None)
         self.summary, self._poller = None, None
         self.identity.setText(note)
-        for label in (self.interface, self.health, self.temperature):
+        for label in (self.medium, self.interface, self.health, self.temperature):
             label.setText("-")
             label.setToolTip("")
         self._update_timer()
@@ -111,6 +126,7 @@ class DriveInfo(QWidget):
         drive, _, volume = summary.identity.partition("\n")   # the volume line in grey
         self.identity.setText(html.escape(drive) + (
             f"<br><span style='color:#666'>{html.escape(volume)}</span>" if volume else ""))
+        self.medium.setText(medium_html(summary))
         self.interface.setText(summary.interface)
         color = _COLORS[summary.health_state]
         self.health.setText(f"<span style='color:{color}'>{html.escape(summary.health)}</span>")

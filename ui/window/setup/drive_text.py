@@ -41,6 +41,9 @@ class DriveSummary:
     probe: tuple[tuple[str, Any], ...]   # what find_temperature_source needs (PROBE_KEYS)
     model: str | None = None  # the model string as the drive reports it (vendor spec lookup)
     model_note: str = ""      # why there is none (virtual disk, no identity)
+    medium: str = ""          # "ext4 on LVM vg-root on nvme0n1p3 on nvme0n1" (app/paths/medium.py)
+    medium_note: str = ""     # what the medium means for the numbers ("" on a plain drive)
+    medium_kind: str = ""     # drive | virtual | loop | overlay | network | fuse | ram | zram
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,16 @@ def temperature_line(celsius: float | None, source: str | None, reason: str = ""
     return text + (f" (drive warns at {warning_c:.0f} °C)" if warning_c else "")
 
 
+def medium_text(medium) -> tuple[str, str, str]:
+    """(stack line, 'the folder is a virtual disk (vda): the host's storage ... numbers', kind)
+    of run.json's ``medium`` record: shown before Run, so the user knows what will be measured."""
+    if not isinstance(medium, Mapping):
+        return "", "", ""
+    note = medium.get("note") or ""
+    line = medium.get("line") or " on ".join(medium.get("stack") or ()) or medium.get("fs_type") or ""
+    return line, (f"the folder {note}" if note else ""), medium.get("kind") or ""
+
+
 def summarize(path: str, drive: Mapping) -> DriveSummary:
     """The lines shown for ``describe_drive(path)``'s dict."""
     health, state = health_text(drive.get("smart"), drive.get("smart_reason"))
@@ -151,8 +164,9 @@ def summarize(path: str, drive: Mapping) -> DriveSummary:
     volume = f"volume {drive['mountpoint']} ({drive.get('device')}, {drive.get('fstype')}" \
         + (f", {human_bytes(drive['total_bytes'])}" if drive.get("total_bytes") else "") + ")" \
         if drive.get("mountpoint") else drive.get("identity_note") or ""
+    medium, medium_note, medium_kind = medium_text(drive.get("medium"))
     return DriveSummary(
-        path=path, mountpoint=drive.get("mountpoint"), device=drive.get("device"),
+        medium=medium, medium_note=medium_note, medium_kind=medium_kind, path=path, mountpoint=drive.get("mountpoint"), device=drive.get("device"),
         identity=identity_text(drive) + (f"\n{volume}" if volume else ""),
         interface=interface_text(drive), health=health, health_state=state,
         temperature=temperature_line(drive.get("temperature_c"), drive.get("temperature_source"),
