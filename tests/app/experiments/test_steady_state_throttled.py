@@ -1,0 +1,71 @@
+"""The steady-state experiment on a device whose speed we set (issue 16): the run's processes go
+into a blkio cgroup that caps write IOPS at 8,000 for three rounds, then at 2,000. The rule
+(5 rounds, excursion <= 20 %, slope <= 10 %) must first hold over rounds 4-8, so the run has to
+stop after round 8 and say so. Needs root, cgroup v1 blkio throttling and fio (cgroup v2 io.max: not written yet);
+skipped with the reason otherwise."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, needs_fio, needs_root
+
+BLKIO = Path("/sys/fs/cgroup/blkio")
+
+
+def _device_of(path: Path) -> str:
+    """'major:minor' of the whole disk under ``path`` (throttling applies to whole disks)."""
+    dev = os.stat(path).st_dev
+    sys_dev = Path(f"/sys/dev/block/{os.major(dev)}:{os.minor(dev)}")
+    disk = sys_dev.resolve()
+    if (disk / "partition").exists():
+        disk = disk.parent
+    return (disk / "dev").read_text().strip()
+
+
+@needs_root
+@needs_fio
+@pytest.mark.skipif(not (BLKIO / "blkio.throttle.write_iops_device").exists(),
+                    reason="no cgroup v1 blkio throttling on this machine")
+def test_a_cap_lowered_after_round_three_converges_at_round_eight(tmp_path):
+    group = BLKIO / f"ssd-profiler-test-{uuid.uuid4().hex[:8]}"
+    group.mkdir()
+    limit = group / "blkio.throttle.write_iops_device"
+    target = tmp_path / "t"
+    target.mkdir()
+    device = _device_of(target)
+    try:
+        limit.write_text(f"{device} 8000")
+        argv = [sys.executable, "-m", "ui.main", "run", "steady-state", "--target", str(target),
+                "--set", "round=1s", "--set", "max_rounds=12", "--set", "size=16MiB",
+                "--set", "iodepth=8", "--set", "precondition=none",
+                "--out", str(tmp_path / "runs"), "--json"]
+        proc = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, preexec_fn=lambda: (group / "tasks").write_text(str(os.getpid())))
+        runs = tmp_path / "runs"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:  # round 3 done: lower the cap
+            done = [json.loads(p.read_text()).get("trials", []) for p in runs.glob("*/run.json")]
+            if done and len(done[0]) >= 3:
+                limit.write_text(f"{device} 2000")
+                break
+            time.sleep(0.02)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        for pid in (group / "tasks").read_text().split():
+            (BLKIO / "tasks").write_text(pid)
+        group.rmdir()
+    assert proc.returncode == 0, err
+    record = json.loads((Path(json.loads(out)["run_dir"]) / "run.json").read_text())
+    findings = record["summary"]["steady-state"]["findings"]
+    iops = findings["rounds_iops"]
+    assert all(v <= 8000 * 1.05 for v in iops[:3]) and all(v <= 2000 * 1.05 for v in iops[4:])
+    assert findings["steady"] and findings["round"] == 8 and len(iops) == 8, iops
+    assert findings["window"]["first_round"] == 4
