@@ -173,7 +173,7 @@ def anomalies(record: dict, summary: dict, problems: dict, notes=()) -> list[str
             out.append(f"Trial {t['index']} ({t['experiment']} {t['label']}) {t['status']}"
                        + (f": {t['error']}" if t.get("error") else "") + "; it is not counted.")
     planned = len(record.get("planned_trials") or [])
-    if planned and len(trials) < planned:
+    if planned and len(trials) + _skipped_by_design(record, summary) < planned:
         out.append(f"Only {len(trials)} of {planned} planned trials ran (run {record.get('status')}); "
                    "the tables show what finished.")
     for exp in record.get("experiments", []):
@@ -206,3 +206,23 @@ def report_markdown(record, summary, tables, table_files, figures, drawn, proble
                             vendor_hint)
     lines += anomalies(record, summary, problems, notes)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _skipped_by_design(record: dict, summary: dict) -> int:
+    """Planned trials a run leaves out on purpose once steady state holds: the steady-state
+    experiment's remaining rounds, and the remaining precondition=steady rounds. Not anomalies."""
+    planned, ran, skipped = record.get("planned_trials") or [], record.get("trials", []), 0
+    for exp in record.get("experiments", []):
+        eid, found = exp["id"], (summary.get(exp["id"]) or {}).get("findings") or {}
+        if found.get("steady") is True:   # the steady-state experiment stopped at its round
+            rounds_only = False
+        elif (exp.get("precondition_result") or {}).get("steady_round"):
+            rounds_only = True                # only its precondition rounds were cut short
+        else:
+            continue
+        mine = [t for t in planned if t.get("experiment") == eid
+                and (t.get("precondition") or not rounds_only)]
+        done = [t for t in ran if t.get("experiment") == eid
+                and (t.get("precondition") or not rounds_only)]
+        skipped += max(0, len(mine) - len(done))
+    return skipped

@@ -72,4 +72,5 @@ def test_a_preconditioned_run_measures_after_the_rounds_and_says_so(tmp_path):
     out = tmp_path / "export"
     assert run_cli("export", str(run_dir), "--out", str(out)).returncode == 0
     assert "Preconditioning: steady state" in (out / "report.md").read_text()
+    assert "planned trials ran" not in (out / "report.md").read_text()
     assert "Preconditioning: steady state" in (out / "tables" / "tail-latency.md").read_text()

@@ -43,3 +43,4 @@ def test_rounds_until_steady_or_the_maximum(tmp_path):
     assert (tmp_path / "export" / "figures" / "steady-state-convergence.png").is_file()
     report = (tmp_path / "export" / "report.md").read_text()
     assert "Steady state reached in round" in report or "Steady state not reached" in report
+    assert "planned trials ran" not in report   # stopping at steady state is not an anomaly
