@@ -52,6 +52,15 @@ def test_app_runner_and_process_load_no_qt():
     assert len(modules) >= 30 and "app.engines.fio" in modules and "app.paths.owned" in modules
 
 
+def test_the_window_starts_without_pandas():
+    """Issue 21: first paint waits for every import; pandas alone took 0.3 s. It loads when the
+    Compare view or a notebook first needs it."""
+    code = ("import os, sys\nos.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
+            "import ui.window.main_window\nsys.exit(1 if 'pandas' in sys.modules else 0)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components of more than one module (Tarjan, iterative)."""
     index, low, on, stack, out, counter = {}, {}, set(), [], [], [0]

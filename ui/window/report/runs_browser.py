@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 from app.model.status import RunStatus
 from ui.window.background import Background
 from ui.window.folders import open_folder
-from ui.window.report.compare_view import CompareView
 from ui.window.run.past_runs import RunListing, scan_runs
 
 COLUMNS = ("Started (UTC)", "Experiments", "Status", "Trials done", "Target", "Folder")
@@ -47,7 +46,7 @@ class RunsBrowser(QWidget):
         self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
         self.open_url = None        # None: the system's file manager (tests pass their own)
         self.folder_dialog = None   # shown when no file manager could open the folder
-        self.compare_view: CompareView | None = None
+        self.compare_view = None   # CompareView, imported when first used (it loads pandas)
 
         self.root_edit = QLineEdit(runs_root)
         self.root_edit.setReadOnly(True)
@@ -137,6 +136,7 @@ class RunsBrowser(QWidget):
             return
         if self.compare_view is not None:
             self.compare_view.dispose()
+        from ui.window.report.compare_view import CompareView  # not at start-up: pandas is slow
         self.compare_view = CompareView(self.background, runs, self)
         self.compare_view.open_url = self.open_url
         self.compare_view.show()
