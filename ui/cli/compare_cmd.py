@@ -19,9 +19,8 @@ from rich.table import Table
 
 from app.compare_export import comparison_folder, export_comparison
 from app.compare_report import Comparison, build_comparison, call_text, cell, ratio_text, workload_text
+from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, write_or_exit
 from ui.cli.results import console_for
-
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def cmd_compare(args) -> int:
@@ -41,14 +40,9 @@ def cmd_compare(args) -> int:
         _print(comparison)
     if not args.out:
         return EXIT_OK
-    try:
-        out = export_comparison(comparison, args.out, _renderer())
-    except ValueError as exc:
-        print(f"ssd-profiler: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as exc:
-        print(f"ssd-profiler: error: cannot write the export: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    out, failed = write_or_exit(lambda: export_comparison(comparison, args.out, _renderer()))
+    if failed is not None:
+        return failed
     if not args.json:
         print(out)
     return EXIT_OK

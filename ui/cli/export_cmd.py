@@ -19,8 +19,7 @@ from pathlib import Path
 from app.export_folder import ExportFolder, run_identity
 from app.report import Warn, export_run
 from app.store import load_run
-
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, write_or_exit
 
 
 def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
@@ -50,14 +49,9 @@ def cmd_export(args) -> int:
               file=sys.stderr)
         return EXIT_BAD_INPUT
     started = time.monotonic()
-    try:
-        out = export_run_dir(run_dir, out_dir, _warn)
-    except ValueError as exc:
-        print(f"ssd-profiler: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as exc:
-        print(f"ssd-profiler: error: cannot write the export: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    out, failed = write_or_exit(lambda: export_run_dir(run_dir, out_dir, _warn))
+    if failed is not None:
+        return failed
     print(f"exported {run_dir} in {time.monotonic() - started:.1f} s", file=sys.stderr)
     print(out)
     return EXIT_OK

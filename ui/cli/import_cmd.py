@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import sys
 import threading
@@ -32,16 +31,9 @@ from app.input_files import (
     read_input_text,
 )
 from ui.cli import text as cli_text
+from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 PARSE_SECONDS = 30.0   # per file; a 64 MiB genuine output parses in about 2 s
-MAX_REASON = 400   # characters; a parser may quote a whole line of the file in its message
-
-
-def _one_line(text: str) -> str:
-    """Control characters (a newline in a file name or a quoted line) shown escaped."""
-    text = re.sub(r"[\x00-\x1f\x7f]", lambda m: repr(m.group())[1:-1], text)
-    return text if len(text) <= MAX_REASON else text[:MAX_REASON] + "..."
 
 
 class ParseTimeout(Exception):
@@ -114,7 +106,7 @@ def cmd_import(args) -> int:
         try:
             check_new_run_folder(args.save)
         except ValueError as exc:
-            print(f"ssd-profiler: error: --save {_one_line(str(exc))}", file=sys.stderr)
+            print(f"ssd-profiler: error: --save {one_line(str(exc))}", file=sys.stderr)
             return EXIT_BAD_INPUT
     results, problems = [], []
     for name in args.files:
@@ -129,16 +121,14 @@ def cmd_import(args) -> int:
     elif results:
         print(cli_text.measurements_text(results))
     for problem in problems:
-        print(f"ssd-profiler: error: {_one_line(problem)}", file=sys.stderr)
+        print(f"ssd-profiler: error: {one_line(problem)}", file=sys.stderr)
     if problems:
         return EXIT_BAD_INPUT
     if args.save and results:
-        try:
-            print(write_run_folder(run_from_measurements(results), Path(args.save)))
-        except ValueError as exc:
-            print(f"ssd-profiler: error: --save {_one_line(str(exc))}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-        except OSError as exc:
-            print(f"ssd-profiler: error: --save {args.save}: {os_reason(exc)}", file=sys.stderr)
-            return EXIT_FAILED
+        saved, failed = write_or_exit(lambda: write_run_folder(run_from_measurements(results),
+                                                               Path(args.save)),
+                                      "--save ", f"--save {args.save}")
+        if failed is not None:
+            return failed
+        print(saved)
     return EXIT_OK
