@@ -151,7 +151,7 @@ def engine_note(record: dict, eid: str) -> str | None:
         return None
     skip = ("--name=", "--filename=", "--trigger-file=", "--rw=", "--bs=", "--iodepth=",
             "--numjobs=", "--rwmixread=")
-    opts = [a for a in trial["argv"][1:] if not a.startswith(skip)]
+    opts = [a for a in (trial.get("job_argv") or trial["argv"])[1:] if not a.startswith(skip)]
     engine = record.get("engine") or {}
     return f"Engine: {engine.get('version') or engine.get('name')} `{' '.join(opts)}`"
 

@@ -14,7 +14,9 @@ from app.drive.identity import describe_drive, temperature_source
 from app.host import host_info
 from app.params import values_json
 from app.paths import CheckedTarget, OwnedFolder, check_target, new_run_id
+from app.paths.direct_io import probe_direct_io
 from app.plan import RunPlan, experiments_from_settings, plan_run
+from app.plausibility import at_run_start
 from app.runs_root import check_runs_root
 from app.store import RunStore, default_runs_root
 from jobs.engines import locate_engine
@@ -41,14 +43,23 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
                 command_line: list[str] | None = None, engine_path: str | None = None,
                 watchdog_grace_s: float = 30.0, engine: str | None = None,
                 cancel: threading.Event | None = None, remove_leftovers: bool = False,
-                wait_for_folder_s: float = 0.0, allow_media: tuple[str, ...] = ()) -> RunSession:
+                wait_for_folder_s: float = 0.0, allow_media: tuple[str, ...] = (),
+                remote: str | None = None) -> RunSession:
     """Raises ParamError, TargetRefused (FolderInUse) or EngineNotFound before writing anything
     but, once every argument is valid, the lock in the target's data folder (released again).
 
     ``engine`` is "fio" or "diskspd" (None: DiskSpd on Windows when installed, else fio).
     ``cancel`` may be set by a signal before the run starts: then no run folder is made.
-    Leftovers of crashed runs are removed only here, after every check and under the lock."""
+    Leftovers of crashed runs are removed only here, after every check and under the lock.
+    ``remote`` ("host[:port]" of a running fio server) makes ``target`` a folder there (issue 18)."""
     cancel = cancel or threading.Event()
+    if remote is not None:  # issue 18: everything remote lives in jobs/remote_session.py
+        from jobs.remote_session import prepare_remote_run
+        parts = prepare_remote_run(names, settings, remote, target, runs_root, seed, command_line,
+                                   engine_path, watchdog_grace_s, engine, cancel)
+        if parts is None:
+            raise RunCancelledEarly("cancelled before the run started; nothing was written")
+        return RunSession(*parts)
     experiments = experiments_from_settings(names, settings)
     check_runs_root(runs_root)  # a runs folder that cannot be made: refused, nothing written
     checked = check_target(target, max(e.size for e in experiments), allow_media)
@@ -59,16 +70,18 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
     owner.acquire(wait_for_folder_s, cancel.is_set)
     try:
         removed = tuple(owner.remove_leftovers()) if remove_leftovers else ()
+        direct_io = probe_direct_io(owner, experiments, checked.fs_type)  # may refuse: exit 2
         return _start_session(plan, experiments, checked, owner, engine, runs_root, command_line,
-                              watchdog_grace_s, cancel, removed)
+                              watchdog_grace_s, cancel, removed, direct_io)
     except BaseException:
         owner.release()
         raise
 
 
 def _start_session(plan, experiments, checked, owner, engine, runs_root, command_line,
-                   watchdog_grace_s, cancel, removed) -> RunSession:
+                   watchdog_grace_s, cancel, removed, direct_io) -> RunSession:
     drive = describe_drive(checked.folder)  # identity, link, health: the SMART snapshot before
+    medium = checked.medium.to_json() if checked.medium else None
     source, temperature_reason = temperature_source(drive)
     record = {
         "app_version": __version__,
@@ -80,8 +93,10 @@ def _start_session(plan, experiments, checked, owner, engine, runs_root, command
         "target": {"folder": str(checked.folder), "requested": checked.requested,
                    "data_dir": str(checked.data_dir), "fs_type": checked.fs_type,
                    "free_bytes": checked.free_bytes, "total_bytes": checked.total_bytes,
-                   "medium": checked.medium.to_json() if checked.medium else None},
+                   "medium": medium},
         "drive": drive,
+        "plausibility": at_run_start(drive, medium),  # the link's ceiling, the latency floor
+        "direct_io": direct_io,
         "vendor_spec": vendor.spec_at_run_start(drive),  # the user's own spec for this model
         "temperature": {"source": source.name if source else None,
                         "detail": source.detail if source else None,

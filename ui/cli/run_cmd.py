@@ -25,6 +25,7 @@ from app.plan import settings_with_preset
 from app.units import human_bytes
 from ui.cli import text as cli_text
 from ui.cli.progress import progress_for
+from ui.cli.remote_args import add_remote_arguments, check_remote_args
 from ui.cli.results import print_results
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2  # cancelled: 128 + signal (130 for Ctrl+C)
@@ -78,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
                         "are then RAM's, not a drive's")
     r.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                    help="when another run is using the target folder, wait up to this long")
+    add_remote_arguments(r)  # issue 18: --remote HOST[:PORT], a folder on a fio server
     i = sub.add_parser("import", help="normalized measurements from fio JSON and DiskSpd XML/text files")
     i.add_argument("files", nargs="+", metavar="FILE")
     i.add_argument("--json", action="store_true")
@@ -108,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "presets":
             return cmd_presets()
         if args.command == "run":
+            check_remote_args(args)
             return cmd_dry_run(args) if args.dry_run else cmd_run(args)
         if args.command == "import":
             from ui.cli.import_cmd import cmd_import
@@ -194,7 +197,7 @@ def cmd_run(args) -> int:
                                   command_line=["ssd-profiler", "run", *sys.argv[2:]],
                                   engine=args.engine, cancel=cancel,
                                   remove_leftovers=args.remove_leftovers, wait_for_folder_s=args.wait,
-                                  allow_media=tuple(args.allow_medium))
+                                  allow_media=tuple(args.allow_medium), remote=args.remote)
         except RunCancelledEarly as exc:
             _say(f"ssd-profiler: {exc}")
             return 128 + (caught[0] if caught else signal.SIGINT)

@@ -1,0 +1,74 @@
+"""A real ``fio --server`` on loopback for the remote-target tests (issue 18), stopped reliably.
+
+fio's server forks a process per connection and each job runs in a process of its own session
+(setsid), so stopping "the server" means every process it started: they are collected with
+psutil before the kill. A job process outlives its server otherwise and keeps writing until its
+runtime ends.
+"""
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class FioServer:
+    proc: subprocess.Popen
+    port: int
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def kill(self) -> None:
+        """SIGKILL the server and every process it started (connection handlers, job processes)."""
+        try:
+            family = [psutil.Process(self.proc.pid), *psutil.Process(self.proc.pid).children(recursive=True)]
+        except psutil.NoSuchProcess:
+            family = []
+        family += [p for p in psutil.process_iter(["cmdline"])
+                   if f"--server=ip:127.0.0.1,{self.port}" in " ".join(p.info["cmdline"] or [])]
+        for p in family:
+            try:
+                p.kill()
+            except psutil.Error:
+                pass
+        psutil.wait_procs(family, timeout=5)
+        self.proc.wait(timeout=5)
+
+
+def start_fio_server(cwd: Path) -> FioServer:
+    port = free_port()
+    proc = subprocess.Popen([shutil.which("fio") or "fio", f"--server=ip:127.0.0.1,{port}"], cwd=cwd,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return FioServer(proc, port)
+        except OSError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"fio --server did not listen on 127.0.0.1:{port}")
+
+
+def shallow_folder() -> Path:
+    """A remote target folder right under /tmp: every path component is one ~1.3 s probe
+    through the server, so tests keep the path short (pytest's tmp_path is five deep)."""
+    return Path(tempfile.mkdtemp(prefix="ssdp-remote-", dir="/tmp"))
