@@ -15,8 +15,11 @@ app/paths/target.py unless the user allows it (people do benchmark RAM disks, kn
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from app.paths.cloud import cloud_folder
 
 RAM_FS = frozenset({"tmpfs", "ramfs"})
 NETWORK_FS = frozenset({"nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "virtiofs", "ceph",
@@ -32,6 +35,8 @@ NOTES = {
             "are part of every number",
     "virtual": "is a virtual disk ({disk}): the host's storage and its cache decide the numbers",
     "zram": "is a compressed RAM disk (zram): a result would measure RAM and the CPU",
+    "cloud": "is in a folder synced by {client}: the sync client reads and uploads what the "
+             "benchmark writes, and is part of every number",
 }
 
 
@@ -58,7 +63,17 @@ class Medium:
 
 def classify(folder: str | os.PathLike, mountinfo: str | None = None, sys_root: str = "/sys",
              depth: int = 0) -> Medium:
-    """The medium of an existing ``folder``."""
+    """The medium of an existing ``folder``; a cloud-synced folder is named as such, with the
+    stack of what it is on (app/paths/cloud.py)."""
+    medium = _classify(folder, mountinfo, sys_root, depth)
+    client = cloud_folder(folder) if depth == 0 and medium.kind not in ("ram", "zram") else None
+    if client is None:
+        return medium
+    return Medium("cloud", medium.fs_type, medium.mount_point, medium.source, medium.stack,
+                  NOTES["cloud"].format(client=client), {"under": medium.kind})
+
+
+def _classify(folder: str | os.PathLike, mountinfo: str | None, sys_root: str, depth: int) -> Medium:
     folder = os.path.realpath(folder)
     entry = _mount_of(folder, mountinfo)
     if entry is None:
@@ -145,11 +160,31 @@ def _option(options: str, name: str) -> str | None:
 
 def _from_psutil(folder: str) -> Medium:
     fs = mount_fs_type(Path(folder))
+    drive_type = _windows_drive_type(folder)   # a mapped lab share, a RAM disk driver
+    if drive_type == DRIVE_REMOTE:
+        return _medium("network", fs, None, None, (f"{fs or 'network drive'}",), fs=fs or "mapped drive")
+    if drive_type == DRIVE_RAMDISK:
+        return _medium("ram", fs, None, None, (fs or "RAM disk",), fs=fs or "RAM disk")
     if fs in RAM_FS:
         return _medium("ram", fs, None, None, (fs,), fs=fs)
     if fs and (fs in NETWORK_FS or fs.lower() in ("smbfs", "nfs", "webdav", "afpfs")):
         return _medium("network", fs, None, None, (fs,), fs=fs)
     return Medium("unknown", fs, None, None, (fs,) if fs else ())
+
+
+DRIVE_REMOTE, DRIVE_RAMDISK = 4, 6   # GetDriveTypeW answers (Windows)
+
+
+def _windows_drive_type(folder: str) -> int | None:
+    """Windows' own word on the volume of ``folder`` (None elsewhere or when it cannot say)."""
+    if not sys.platform.startswith("win"):
+        return None
+    import ctypes  # noqa: PLC0415 - Windows only
+    root = os.path.splitdrive(folder)[0] + "\\"
+    try:
+        return int(ctypes.windll.kernel32.GetDriveTypeW(root))
+    except (AttributeError, OSError):
+        return None
 
 
 def mount_fs_type(folder: Path) -> str | None:
