@@ -29,6 +29,8 @@ class ElidedLabel(QLabel):
         self.setText(text)
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        if text == self.text():
+            return   # no relayout for the same text (progress labels refresh twice a second)
         super().setText(text)
         self.setToolTip(text if text else "")
 
