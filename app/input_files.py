@@ -185,3 +185,35 @@ def check_measurement(measurement: dict) -> None:
                                "the file is damaged or not a real result")
     for problem in _walk(measurement, "", "", False):
         raise InputRefused(f"{where}{problem}; the file is damaged or not a real result")
+    for direction in ("read", "write"):
+        problem = _histogram_problem(direction, measurement.get(direction))
+        if problem:
+            raise InputRefused(f"{where}{problem}; the file is damaged or not a real result")
+
+
+def _histogram_problem(direction: str, side: Any) -> str | None:
+    """Why a json+ histogram (``hist_ns``, [[midpoint ns, count], ...]) cannot be the job's own,
+    or None. Its pooled percentiles are printed as the job's, so a forged bin must not move
+    them: a negative latency, more I/Os than the job's IOPS x runtime made (fio's bins count
+    exactly the I/Os measured; a little slack for a status document read while fio counts),
+    or a bucket starting above the job's exact maximum latency."""
+    if not isinstance(side, dict) or not isinstance(side.get("hist_ns"), list):
+        return None
+    bins = side["hist_ns"]
+    if any(not isinstance(b, (list, tuple)) or len(b) != 2 or b[0] < 0 or b[1] < 0 for b in bins):
+        return f"{direction}.hist_ns has a negative latency or count"
+    ios = sum(b[1] for b in bins)
+    iops, runtime_ms = side.get("iops"), side.get("runtime_ms")
+    if isinstance(iops, (int, float)) and isinstance(runtime_ms, (int, float)) and runtime_ms > 0:
+        made = iops * runtime_ms / 1000
+        if ios > 1.05 * made + 100:
+            return (f"{direction}.hist_ns counts {ios:g} I/Os, but {iops:g} IOPS for "
+                    f"{runtime_ms:g} ms make about {made:.0f}")
+    top = ((side.get("lat_us") or {}) if isinstance(side.get("lat_us"), dict) else {}).get("max")
+    if bins and isinstance(top, (int, float)):
+        from app.histogram import bucket_bounds, val_to_idx
+        low_ns = bucket_bounds(val_to_idx(int(max(b[0] for b in bins))))[0]
+        if low_ns > 1.01 * top * 1000 + 1:
+            return (f"{direction}.hist_ns has I/Os at {low_ns / 1000:g} µs or more, above the "
+                    f"job's maximum latency of {top:g} µs")
+    return None
