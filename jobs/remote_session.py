@@ -145,7 +145,7 @@ def prepare_remote_run(names, settings, remote: str, target: str, runs_root: Pat
     runner.notes = (
         LogMessage(f"remote run on {address} ({facts.hostname}): live charts show "
                    f"{' and '.join(LIVE_SERIES['available'])} only; not available live remotely: "
-                   f"{', '.join(LIVE_SERIES['not_available'])} (latency fills in after each trial)",
+                   f"{', '.join(LIVE_SERIES['not_available'])} (each trial's latency is in its results and samples.csv when it ends)",
                    "warning"),
         LogMessage(f"free space on {address} is not checked ({UNKNOWN}); the test file needs "
                    f"{max(e.size for e in experiments) >> 20} MiB there", "warning"))

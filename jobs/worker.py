@@ -36,6 +36,7 @@ class RunPrepared:
     plan: RunPlan
     engine_version: str
     temperature_note: str = ""     # why no temperature is recorded ("" when one is)
+    remote: dict | None = None     # run.json's target.remote (issue 18): host, port, live series
 
 
 @dataclass(frozen=True)
@@ -88,9 +89,11 @@ class RunWorker(QThread):
         if self._cancel_requested.is_set():
             session.cancel.set()
         temperature = session.store.record.get("temperature") or {}
+        remote = (session.store.record.get("target") or {}).get("remote")
         self.event.emit(RunPrepared(str(session.store.dir), session.plan,
                                     session.runner.engine.version,
-                                    str(temperature.get("reason") or "")))
+                                    str(temperature.get("reason") or ""),
+                                    dict(remote) if remote else None))
         events = session.runner.events()
         try:
             for event in events:

@@ -3,7 +3,7 @@
 A close during a run asks once (``confirm_close``, replaceable in tests; a signal answers yes),
 cancels the run the bounded way (engine stopped, test file removed, finished trials kept) and
 closes when the run has ended, or after CLOSE_GRACE_MS at the latest. Geometry, splitter sizes,
-target, experiments and the runs folder are saved on close and restored on start; a window
+target (and its remote fio server), experiments and the runs folder are saved on close and restored on start; a window
 remembered from a larger screen is fitted to this one.
 """
 from __future__ import annotations
@@ -76,6 +76,7 @@ class ClosingAndSettings:
     def _save_settings(self) -> None:
         s = self.settings
         s.target = self.drive_panel.target()
+        s.remote = self.drive_panel.remote.address()
         s.experiments = self.experiment_panel.state()
         s.runs_root = self.runs_browser.runs_root
         s.set_bytes("window/geometry", self.saveGeometry())

@@ -35,6 +35,7 @@ from ui.window.report.runs_browser import RunsBrowser
 from ui.window.run.live_charts import LiveCharts
 from ui.window.run.log_pane import LogPane
 from ui.window.run.past_runs import load_past_run
+from ui.window.run.remote_note import RemoteLiveNote
 from ui.window.run.run_control import RunControl
 from ui.window.run.run_model import CANCELLED_EARLY, RunModel, run_end_text
 from ui.window.run.run_progress import RunProgress
@@ -42,6 +43,7 @@ from ui.window.settings import AppSettings
 from ui.window.setup.drive_panel import DrivePanel
 from ui.window.setup.engine_picker import EnginePicker, engine_label, engine_text, retry_advice
 from ui.window.setup.experiment_panel import ExperimentPanel
+from ui.window.setup.remote_field import remote_address
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +69,10 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.engine_picker = EnginePicker(self.background, self.settings.engine or default_engine(),
                                           engine_path, self.settings.engine_paths)
         self.control = RunControl(self.model, self)
-        self.drive_panel = DrivePanel(self.background, self.settings.target)
+        self.drive_panel = DrivePanel(self.background, self.settings.target, self.settings.remote)
         self.experiment_panel = ExperimentPanel(self.settings.experiments)
         self.charts = LiveCharts(self.model, self.settings.show_iops)
+        self.remote_note = RemoteLiveNote(self.charts, self.model)
         self.progress = RunProgress(self.model)
         self.results = ResultsTable(self.model)
         self.log_pane = LogPane(self.model)
@@ -105,7 +108,8 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
     def _tab_order(self) -> None:
         """Tab goes the way of the work: target, experiments and their form, Run, the charts'
         options, the result tabs, export."""
-        chain = [self.drive_panel.edit, self.drive_panel.choose_button, self.drive_panel.table,
+        chain = [self.drive_panel.edit, self.drive_panel.choose_button, self.drive_panel.remote.edit,
+                 self.drive_panel.table,
                  self.experiment_panel.preset, self.experiment_panel.catalog,
                  *self.experiment_panel.focus_chain(), self.engine_picker.combo, self.run_button,
                  self.cancel_button, self.charts.iops_box, self.charts.log_box,
@@ -207,11 +211,12 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         if self.run_blocker() is not None:
             return
         self.settings.target = self.drive_panel.target()
+        self.settings.remote = remote = self.drive_panel.remote.address()
         self.settings.experiments = self.experiment_panel.state()
         self.control.start(self.experiment_panel.selected_ids(), self.experiment_panel.settings(),
                            self.drive_panel.target(), self.runs_browser.runs_root,
                            self.engine.path if self.engine else self.engine_path,
-                           engine=self.engine_picker.name)
+                           engine=self.engine_picker.name, remote=remote_address(remote) if remote else "")
         self.statusBar().showMessage("Run started.")
         self.show_run_view(self.charts)
         self._update_actions()

@@ -65,6 +65,16 @@ class AppSettings:
         self.set("run/target", value)
 
     @property
+    def remote(self) -> str:
+        """The fio server of a remote target, HOST[:PORT] ("": this computer; issue 18)."""
+        value = self.get("run/remote", "")
+        return value if isinstance(value, str) else ""
+
+    @remote.setter
+    def remote(self, value: str) -> None:
+        self.set("run/remote", value)
+
+    @property
     def runs_root(self) -> str | None:
         return self.get("run/runs_root")
 

@@ -20,10 +20,11 @@ log = logging.getLogger(__name__)
 
 
 def command_line(names: list[str], settings: dict[str, str], target: str, runs_root: str,
-                 engine: str | None = None) -> list[str]:
+                 engine: str | None = None, remote: str = "") -> list[str]:
     """The equivalent ``ssd-profiler run`` command, recorded in run.json and shown in the log,
-    so a run started from the window can be repeated from a terminal."""
-    argv = ["ssd-profiler", "run", *names, "--target", target]
+    so a run started from the window can be repeated from a terminal. ``remote``: HOST:PORT of
+    a fio server, ``target`` then being a folder there (issue 18)."""
+    argv = ["ssd-profiler", "run", *names, *(["--remote", remote] if remote else []), "--target", target]
     if engine:
         argv += ["--engine", engine]
     for key, value in settings.items():
@@ -53,11 +54,12 @@ class RunControl(QObject):
         return self.worker is not None and self.worker.cancel_requested
 
     def start(self, names: list[str], settings: dict[str, str], target: str, runs_root: str,
-              engine_path: str | None = None, engine: str | None = None) -> None:
-        """``engine``: "fio" | "diskspd" (None: the per-OS default); ``engine_path`` where it is."""
+              engine_path: str | None = None, engine: str | None = None, remote: str = "") -> None:
+        """``engine``: "fio" | "diskspd" (None: the per-OS default); ``engine_path`` where it is.
+        ``remote``: HOST[:PORT] of a running fio server ("": this computer)."""
         if self.worker is not None:
             raise RuntimeError("a run is already going on")
-        argv = command_line(names, settings, target, runs_root, engine)
+        argv = command_line(names, settings, target, runs_root, engine, remote)
         cancel = self._cancel = threading.Event()
 
         def prepare():  # runs in the worker thread: checks, `fio --version`, the run folder
@@ -65,7 +67,7 @@ class RunControl(QObject):
             # is written (as on the command line), instead of an empty run recorded as cancelled
             return prepare_run(names, settings, target, runs_root=Path(runs_root),
                                command_line=argv, engine_path=engine_path, engine=engine,
-                               cancel=cancel)
+                               cancel=cancel, remote=remote or None)
 
         self.model.begin(note="starting the equivalent of: " + " ".join(argv))
         worker = RunWorker(prepare, self)

@@ -104,6 +104,7 @@ class RunModel(QObject):
         self.error: str | None = None
         self.engine_version = ""
         self.temperature_note = ""
+        self.remote: dict | None = None  # run.json's target.remote: which live series it lacks
         self.open_ended = False        # steady state may end the run early: ETA "up to"
         self.round_experiments: set[str] = set()   # experiments whose trials are rounds
         self.planned: dict[int, PlannedTrial] = {}
@@ -160,7 +161,7 @@ class RunModel(QObject):
 
     def _on_RunPrepared(self, e: RunPrepared) -> None:
         self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version, RunStatus.RUNNING
-        self.temperature_note = e.temperature_note
+        self.temperature_note, self.remote = e.temperature_note, e.remote
         self.open_ended = e.plan.open_ended
         self.round_experiments = {x.id for x in e.plan.experiments if x.rounds_measured}
         self.planned = {t.index: PlannedTrial(t.index, t.experiment, t.workload.label, t.repetition,
@@ -262,6 +263,7 @@ class RunModel(QObject):
         self.error = record.get("error")
         self.engine_version = (record.get("engine") or {}).get("version", "")
         self.temperature_note = str((record.get("temperature") or {}).get("reason") or "")
+        self.remote = (record.get("target") or {}).get("remote")
         self.experiments = [{"id": x["id"], "title": x.get("title", x["id"]),
                              "repetitions": (x.get("params") or {}).get("repetitions", 1),
                              "workload_keys": x.get("workload_keys") or []}

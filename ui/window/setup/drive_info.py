@@ -95,6 +95,19 @@ class DriveInfo(QWidget):
         self.background.submit(lambda: describe_target(path, known), self._show,
                                lambda exc: self._failed(path, exc))
 
+    def show_remote(self, where: str) -> None:
+        """A folder on a fio server's machine (issue 18): a fio job cannot read the drive's
+        identity, SMART or temperature, so every row says so; this machine's drives are never
+        offered as a guess. Answers still coming for a local path are dropped (``_asked``)."""
+        if self._asked == f"remote {where}":
+            return
+        self._asked = f"remote {where}"
+        self._clear("")
+        self.identity.setText(f"<span>not available remotely (the drive under the folder on "
+                              f"{html.escape(where)}: a fio job cannot read its identity)</span>")
+        for label in (self.medium, self.interface, self.health, self.temperature):
+            label.setText("<span style='color:#666'>not available remotely</span>")
+
     def set_running(self, running: bool) -> None:
         self._running = running
         self._update_timer()

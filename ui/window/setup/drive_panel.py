@@ -8,6 +8,7 @@ the drive behind it (identity, link, health, temperature), read in the backgroun
 """
 from __future__ import annotations
 
+import html
 import os
 import shutil
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from app.paths import (
 from app.units import human_bytes
 from ui.window.background import Background
 from ui.window.setup.drive_info import DriveInfo
+from ui.window.setup.remote_field import RemoteField, remote_lines, remote_problem
 
 # no temperature column: list_volumes reads no sensor (that costs a smartctl call per drive);
 # the target's drive shows its temperature in DriveInfo below
@@ -55,6 +57,7 @@ class TargetReport:
     free_bytes: int | None
     total_bytes: int | None
     leftovers: tuple[str, ...]
+    remote: str = ""          # the fio server the folder is on ("": this computer)
 
 
 def inspect_target(path: str, size_bytes: int | None) -> TargetReport:
@@ -100,7 +103,8 @@ class DrivePanel(QWidget):
     target_changed = Signal(str)
     check_changed = Signal(object)          # TargetReport
 
-    def __init__(self, background: Background, target: str = "", parent: QWidget | None = None):
+    def __init__(self, background: Background, target: str = "", remote: str = "",
+                 parent: QWidget | None = None):
         super().__init__(parent)
         self.background = background
         self.size_bytes: int | None = None
@@ -134,6 +138,8 @@ class DrivePanel(QWidget):
         self.clean_button.setVisible(False)
         self.clean_button.clicked.connect(self._remove_leftovers)
         self.info = DriveInfo(background)
+        self.remote = RemoteField(remote)
+        self.remote.changed.connect(self._on_remote)
 
         row = QHBoxLayout()
         row.addWidget(QLabel("Target folder:"))
@@ -146,6 +152,7 @@ class DrivePanel(QWidget):
         layout.addWidget(volumes)
         layout.addWidget(self.table)
         layout.addLayout(row)
+        layout.addWidget(self.remote)
         layout.addWidget(self.info)
         layout.addWidget(self.space)
         layout.addWidget(self.verdict)
@@ -158,7 +165,7 @@ class DrivePanel(QWidget):
         self._debounce.timeout.connect(self._check)
         self.verdict.setText("Checking the target...")
         self.refresh_volumes()
-        self._check()
+        self._on_remote(self.remote.address())
 
     # -- public ---------------------------------------------------------------------------------
     def target(self) -> str:
@@ -174,7 +181,8 @@ class DrivePanel(QWidget):
 
     def is_ready(self) -> bool:
         r = self.report
-        return bool(r and r.ok and r.path == self.target() and r.size_bytes == self.size_bytes)
+        return bool(r and r.ok and r.path == self.target() and r.size_bytes == self.size_bytes
+                    and r.remote == self.remote.address())
 
     def recheck(self) -> None:
         self._debounce.start()
@@ -210,18 +218,32 @@ class DrivePanel(QWidget):
         if folder:
             self.set_target(folder)
 
+    def _on_remote(self, remote: str) -> None:
+        """A folder on another machine: no chooser, no volumes of this one to pick from."""
+        self.table.setEnabled(not remote)
+        self.choose_button.setEnabled(not remote)
+        self.edit.setPlaceholderText("a folder on the remote machine, e.g. /home/you/ssdtest"
+                                     if remote else "a folder on the drive to test, e.g. /mnt/ssd/bench")
+        self._on_text(self.edit.text())
+
     def _on_text(self, text: str) -> None:
         self.target_changed.emit(text.strip())
         self.verdict.setText("Checking the target...")
         self._debounce.start()
 
     def _check(self) -> None:
-        path, size = self.target(), self.size_bytes
+        path, size, remote = self.target(), self.size_bytes, self.remote.address()
+        if remote:  # its spelling only (no I/O); the server is probed when Run starts
+            self.info.show_remote(remote)
+            reason = remote_problem(remote, path)
+            self._show_report(TargetReport(path, size, not reason, reason, None, None, (), remote))
+            return
         self.info.show_for(path)
         self.background.submit(lambda: inspect_target(path, size), self._show_report)
 
     def _show_report(self, report: TargetReport) -> None:
-        if report.path != self.target() or report.size_bytes != self.size_bytes:
+        if (report.path, report.size_bytes, report.remote) != (self.target(), self.size_bytes,
+                                                                self.remote.address()):
             return  # an answer to an older question
         self.report = report
         size = human_bytes(report.size_bytes) if report.size_bytes else "none (no valid plan yet)"
@@ -233,13 +255,20 @@ class DrivePanel(QWidget):
         else:
             self.space.setText(f"Planned test file: {size}. Choose a target folder to compare "
                                "it with the free space there.")
-        if report.ok:
+        reason = report.reason
+        if report.remote:  # what the user typed is quoted in both lines: never markup
+            space, ready = remote_lines(report.remote, report.path, size)
+            self.space.setText(space)
+            reason = html.escape(reason, quote=False)
+        if report.ok and report.remote:
+            self.verdict.setText(f"<span style='color:#17702f'>\u2714 {html.escape(ready)}</span>")
+        elif report.ok:
             self.verdict.setText(f"<span style='color:#17702f'>\u2714 Ready: test files go to "
                                  f"{os.path.join(report.path, 'ssd-profiler-data')} and are "
                                  f"removed afterwards.</span>")
         else:
             self.verdict.setText(f"<span style='color:#b01e1e'>\u2716 Run would be refused: "
-                                 f"{report.reason}</span>")
+                                 f"{reason}</span>")
         self.clean_button.setVisible(bool(report.leftovers))
         if report.leftovers:
             self.clean_button.setText(f"Remove {len(report.leftovers)} test file(s) left by an "
