@@ -49,6 +49,12 @@ def build_comparison(run_dirs: list[str | os.PathLike]) -> Comparison:
     one is not a readable run folder."""
     if len(run_dirs) < 2:
         raise ValueError("name at least two run folders to compare")
+    seen: dict[str, str] = {}
+    for d in run_dirs:   # a run against itself says nothing (ratio 1, p = 1): a slip, say so
+        key = os.path.normcase(os.path.realpath(d))
+        if key in seen:
+            raise ValueError(f"{d} is named twice (as {seen[key]}); compare different runs")
+        seen[key] = str(d)
     records = [load_run(d) for d in run_dirs]
     try:
         tables = load_runs(run_dirs)

@@ -21,8 +21,10 @@ folder, or an earlier export of the same run), and only the files listed above.
 from __future__ import annotations
 
 import csv
+import errno
 import logging
 import os
+import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -137,6 +139,7 @@ def _draw(folder: ExportFolder, figures: list[Figure], render: Render | None) ->
     with folder.staging() as staging:
         for fig in figures:
             png, svg = f"{fig.id}.png", f"{fig.id}.svg"
+            _room_for_figures(staging.path(png).parent)
             try:
                 render(fig, staging.path(png), staging.path(svg))
             except Exception as exc:  # one bad figure must not cost the user the whole report
@@ -147,6 +150,18 @@ def _draw(folder: ExportFolder, figures: list[Figure], render: Render | None) ->
             staging.place(svg, f"figures/{svg}")
             drawn[fig.id] = (f"figures/{png}", f"figures/{svg}")
     return drawn, problems
+
+
+MIN_FREE_BYTES = 2 * 1024 * 1024   # a figure's PNG + SVG take a few hundred KiB
+
+
+def _room_for_figures(folder: Path) -> None:
+    """A full disk ends the export as a write error (exit 1 with the reason), checked before each
+    figure: drawing into it fails inside Qt and libpng, which print their own lines and only
+    return False, so the user would see noise and exit 0 instead of 'no space left'."""
+    if shutil.disk_usage(folder).free < MIN_FREE_BYTES:
+        raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)} (less than 2 MiB free for the "
+                      "figures)", str(folder.parent))
 
 
 # -- imported measurements --------------------------------------------------------------------

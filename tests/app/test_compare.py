@@ -73,8 +73,14 @@ def test_mismatches_list_experiments_and_latency_kinds():
     assert "latency kind (total = submission + completion) differs: total vs completion" in notes
 
 
-def test_comparison_figures_colour_by_run_in_plan_order():
-    c = build_comparison([RUN, RUN])
+def _copy(tmp_path, n: int = 1) -> list:
+    """The fixture run and n copies of it (a run compared with its copy: same numbers)."""
+    import shutil
+    return [RUN] + [shutil.copytree(RUN, tmp_path / f"copy{i}" / RUN.name) for i in range(n)]
+
+
+def test_comparison_figures_colour_by_run_in_plan_order(tmp_path):
+    c = build_comparison(_copy(tmp_path))
     assert c.labels[0] != c.labels[1] and c.labels[0].endswith("(run 1)")
     assert c.names[1] == f"{RUN.name} (2)"  # a run and its copy stay apart
     ids = [f.id for f in c.figures]
@@ -93,7 +99,7 @@ def test_comparison_figures_colour_by_run_in_plan_order():
 
 
 def test_a_data_only_export_writes_the_tables_and_the_report_section(tmp_path):
-    c = build_comparison([RUN, RUN])
+    c = build_comparison(_copy(tmp_path))
     out = export_comparison(c, tmp_path / "cmp")
     assert sorted(p.name for p in out.iterdir()) == [
         ".ssd-profiler-export.json", "comparison.csv", "comparison.md", "report.md"]
@@ -101,7 +107,7 @@ def test_a_data_only_export_writes_the_tables_and_the_report_section(tmp_path):
     assert report.startswith("## Comparison of runs") and "was not drawn" in report
     assert "| Run | Workload | Metric |" in report and c.labels[1] in report
     with pytest.raises(ValueError, match="another run"):
-        export_comparison(build_comparison([RUN, RUN, RUN]), out)
+        export_comparison(build_comparison(_copy(tmp_path / "three", 2)), out)
 
 
 def test_compare_needs_two_readable_runs(tmp_path):
@@ -109,3 +115,10 @@ def test_compare_needs_two_readable_runs(tmp_path):
         build_comparison([RUN])
     with pytest.raises(ValueError):
         build_comparison([RUN, tmp_path])
+
+
+def test_the_same_run_named_twice_is_refused_even_through_a_link(tmp_path):
+    link = tmp_path / "again"
+    link.symlink_to(RUN)
+    with pytest.raises(ValueError, match="named twice"):
+        build_comparison([RUN, link])

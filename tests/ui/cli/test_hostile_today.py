@@ -69,10 +69,6 @@ def test_the_genuine_jsonplus_document_still_gives_pooled_percentiles(tmp_path):
 
 @needs_fio
 @needs_root
-@pytest.mark.xfail(strict=True, reason="a full disk while drawing the figures is exit 0: each "
-                   "figure is logged as failed ('libpng error: Write Error', several lines), "
-                   "report.md names them, the reason (no space) is never said; fix in "
-                   "app/report.py _draw / ui/render/export.py (shared with `export`)")
 def test_compare_out_on_a_full_disk_is_exit_1_with_the_reason(tmp_path):
     target, runs = tmp_path / "target", tmp_path / "runs"
     target.mkdir()
