@@ -31,6 +31,7 @@ class PlannedRun:
     test_file_bytes: int          # largest test file on the target at any time
     prefill_bytes: int            # written once to fill the test files of read workloads
     write_seconds: float          # trial time spent writing (time-based: bytes depend on the drive)
+    volume_bytes: int = 0         # written by volume-bound trials (write-saturation): known
 
     def to_json(self) -> dict:
         return {"experiments": [e.id for e in self.plan.experiments], "seed": self.plan.seed,
@@ -38,6 +39,7 @@ class PlannedRun:
                 "engine_version": self.engine_version, "trials": len(self.plan.trials),
                 "estimated_s": self.plan.estimated_s, "test_file_bytes": self.test_file_bytes,
                 "prefill_bytes": self.prefill_bytes, "write_seconds": self.write_seconds,
+                "volume_bytes": self.volume_bytes,
                 "commands": [{**t.to_json(), "argv": list(argv)} for t, argv in self.commands]}
 
 
@@ -56,6 +58,7 @@ def plan_only(names: list[str], settings: dict[str, str], target: str, seed: int
         trials = [t for t in plan.trials if t.experiment == exp.id]
         prefill += exp.prefill_passes() * exp.size
         commands += [(t, tuple(found.trial_argv(t, test_file, stop))) for t in trials]
-    writes = sum(t.runtime_s + t.ramp_s for t in plan.trials if t.workload.writes)
+    writes = sum(t.runtime_s + t.ramp_s for t in plan.trials if t.workload.writes and not t.io_bytes)
+    volume = sum(t.io_bytes or 0 for t in plan.trials)
     return PlannedRun(plan, checked, found.name, found.version, tuple(commands),
-                      max(e.size for e in experiments), prefill, writes)
+                      max(e.size for e in experiments), prefill, writes, volume)

@@ -85,7 +85,9 @@ def print_plan(stream, planned) -> None:
         f"at most {human_bytes(planned.test_file_bytes)} at a time, removed at the end).\n"
         f"Writes: {fill} ({prefill_note(planned.plan.experiments)}), then "
         f"{duration_text(planned.write_seconds)} of time-based writing whose bytes depend on the "
-        f"drive (at {EXAMPLE_WRITE_MBPS:,.0f} MB/s: {example_gb:,.1f} GB).\n"
+        f"drive (at {EXAMPLE_WRITE_MBPS:,.0f} MB/s: {example_gb:,.1f} GB)"
+        + (f", and {human_bytes(planned.volume_bytes)} of volume-bound writes" if planned.volume_bytes else "")
+        + ".\n"
         f"Block sizes: {', '.join(sorted({block_label(t.workload.bs_bytes) for t, _ in planned.commands}))}."
         "\nNothing was written: this was a dry run.", markup=False, soft_wrap=True)
     for warning in reach_warnings(planned.plan):

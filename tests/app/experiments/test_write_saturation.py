@@ -44,3 +44,12 @@ def test_a_tiny_saturation_run_exports_its_figure(tmp_path):
     out = tmp_path / "export"
     assert run_cli("export", str(run_dir), "--out", str(out)).returncode == 0
     assert (out / "tables" / "write-saturation.md").is_file()
+
+
+@needs_fio
+def test_a_dry_run_counts_the_volume_not_time_based_writing(tmp_path):
+    done = run_cli("run", "write-saturation", "--target", str(tmp_path), "--set", "size=64MiB",
+                   "--dry-run", "--json")
+    assert done.returncode == 0, done.stderr
+    plan = json.loads(done.stdout)
+    assert plan["volume_bytes"] == 4 * 64 * 2**20 and plan["write_seconds"] == 0
