@@ -6,8 +6,9 @@ import json
 
 from conftest import FIXTURES, needs_fio, run_cli
 
+# one workload, two repetitions: the smallest run that still has a spread to compare against
 TINY_RUN = ["--set", "runtime=1s", "--set", "size=16MiB", "--set", "repetitions=2",
-            "--set", "warmup=false"]
+            "--set", "warmup=false", "--set", "queue_depths=8"]
 
 
 @needs_fio
@@ -15,33 +16,33 @@ def test_two_real_runs_compared_as_json_and_exported(tmp_path):
     target, runs = tmp_path / "target", tmp_path / "runs"
     target.mkdir()
     dirs = []
-    for extra in ([], ["--set", "zero-queue.size=32MiB"]):
-        done = run_cli("run", "zero-queue", "--target", str(target), *TINY_RUN, *extra,
+    for extra in ([], ["--set", "tail-latency.size=32MiB"]):
+        done = run_cli("run", "tail-latency", "--target", str(target), *TINY_RUN, *extra,
                        "--out", str(runs), "--json")
         assert done.returncode == 0, done.stderr
         dirs.append(json.loads(done.stdout)["run_dir"])
     done = run_cli("compare", *dirs, "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert result["mismatches"] == ["zero-queue size differs: 16777216 vs 33554432"]
+    assert result["mismatches"] == ["tail-latency size differs: 16777216 vs 33554432"]
     rows = result["rows"]
-    assert len(rows) == 4 * 4  # 4 workloads x IOPS, MB/s, mean and p99 latency
+    assert len(rows) == 4  # 1 workload x IOPS, MB/s, mean and p99 latency
     for row in rows:
         assert row["n_base"] == row["n"] == 2 and row["ratio"] > 0
         assert row["call"] in ("larger than the spread", "within the spread")
     out = tmp_path / "comparison"
     done = run_cli("compare", *dirs, "--out", str(out))
     assert done.returncode == 0, done.stderr
-    assert "zero-queue RND4K Q1T1 read" in done.stdout and done.stdout.strip().endswith(str(out))
+    assert "tail-latency RND4K Q8T1 read" in done.stdout and done.stdout.strip().endswith(str(out))
     md = (out / "comparison.md").read_text()
-    assert "zero-queue size differs" in md and "Welch's t-test" in md
-    assert (out / "comparison.csv").read_text().count("\n") == 17
+    assert "tail-latency size differs" in md and "Welch's t-test" in md
+    assert (out / "comparison.csv").read_text().count("\n") == 5
     pngs = sorted((out / "figures").glob("*.png"))  # the overlaid figures, as the window's export
-    assert [p.stem for p in pngs] == [f"compare-zero-queue-{m}" for m in
+    assert [p.stem for p in pngs] == [f"compare-tail-latency-{m}" for m in
                                       ("iops", "lat-mean", "lat-p99", "live", "mbps")]
     assert all(p.stat().st_size > 10_000 and p.with_suffix(".svg").is_file() for p in pngs)
     report = (out / "report.md").read_text()
-    assert "## Comparison of runs" in report and "(figures/compare-zero-queue-live.png)" in report
+    assert "## Comparison of runs" in report and "(figures/compare-tail-latency-live.png)" in report
     again = run_cli("compare", dirs[1], dirs[0], "--out", str(out))  # other runs: refused
     assert again.returncode == 2 and "not an export of this run" not in again.stdout
 
@@ -50,7 +51,7 @@ def test_two_real_runs_compared_as_json_and_exported(tmp_path):
 def test_a_run_against_imported_diskspd_lists_the_engine(tmp_path):
     target = tmp_path / "target"
     target.mkdir()
-    done = run_cli("run", "zero-queue", "--target", str(target), *TINY_RUN,
+    done = run_cli("run", "tail-latency", "--target", str(target), *TINY_RUN,
                    "--out", str(tmp_path / "runs"), "--json")
     assert done.returncode == 0, done.stderr
     mine = json.loads(done.stdout)["run_dir"]
@@ -62,7 +63,7 @@ def test_a_run_against_imported_diskspd_lists_the_engine(tmp_path):
     result = json.loads(done.stdout)
     notes = result["mismatches"]
     assert any(n.startswith("engine differs: fio fio-") and "diskspd" in n for n in notes)
-    assert "experiments differs: zero-queue vs imported" in notes
+    assert "experiments differs: tail-latency vs imported" in notes
     assert result["rows"] == []   # nothing matched: said, not made up
 
 
