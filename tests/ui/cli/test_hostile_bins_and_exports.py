@@ -1,4 +1,4 @@
-"""Hostile input for today's features: forged json+ histogram bins on ``import`` (the pooled
+"""Hostile input for json+ imports and comparison exports: forged json+ histogram bins on ``import`` (the pooled
 percentiles are printed as the job's own), and ``compare --out`` on a full disk."""
 from __future__ import annotations
 

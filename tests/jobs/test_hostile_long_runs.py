@@ -1,4 +1,4 @@
-"""Signals and kill -9 during today's long writers: a round of precondition=steady and a
+"""Signals and kill -9 during the long writers: a round of precondition=steady and a
 write-saturation trial (fio --io_size). The user's bytes stay, no fio survives, run.json is valid
 JSON, the test file is gone (or, after kill -9, named and removable with --remove-leftovers)."""
 from __future__ import annotations
