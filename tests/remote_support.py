@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
+import pytest
 
 
 def free_port() -> int:
@@ -72,3 +73,22 @@ def shallow_folder() -> Path:
     """A remote target folder right under /tmp: every path component is one ~1.3 s probe
     through the server, so tests keep the path short (pytest's tmp_path is five deep)."""
     return Path(tempfile.mkdtemp(prefix="ssdp-remote-", dir="/tmp"))
+
+
+# the fixtures of the remote tests (registered by each test module: ``server = remote_support.server``)
+@pytest.fixture
+def server(tmp_path):
+    srv = start_fio_server(tmp_path)
+    try:
+        yield srv
+    finally:
+        srv.kill()
+
+
+@pytest.fixture
+def folder():
+    path = shallow_folder()
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)

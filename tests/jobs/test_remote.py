@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
 import time
 from pathlib import Path
 
 import pytest
-from remote_support import shallow_folder, start_fio_server
+import remote_support
 
 from conftest import run_cli, run_json
 from safety_support import fingerprint, needs_fio, start_cli, wait_for
@@ -20,22 +19,8 @@ ONE = ["queue-depth", "--set", "queue_depths=1", "--set", "repetitions=1", "--se
        "--set", "runtime=1s", "--set", "size=32MiB"]
 
 
-@pytest.fixture
-def server(tmp_path):
-    srv = start_fio_server(tmp_path)
-    try:
-        yield srv
-    finally:
-        srv.kill()
-
-
-@pytest.fixture
-def folder():
-    path = shallow_folder()
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
+server = remote_support.server   # a real fio --server on a free loopback port
+folder = remote_support.folder   # a shallow folder under /tmp (each remote job probes its path)
 
 
 def _shape(value):

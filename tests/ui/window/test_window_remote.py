@@ -6,12 +6,11 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import json  # noqa: E402
-import shutil  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
+import remote_support  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
-from remote_support import shallow_folder, start_fio_server  # noqa: E402
 
 from ui.window.settings import AppSettings  # noqa: E402
 
@@ -23,22 +22,8 @@ ONE = {"queue_depths": "1", "runtime": "2s", "size": "16MiB", "repetitions": "1"
        "warmup": "false"}
 
 
-@pytest.fixture
-def server(tmp_path):
-    srv = start_fio_server(tmp_path)
-    try:
-        yield srv
-    finally:
-        srv.kill()
-
-
-@pytest.fixture
-def folder():
-    path = shallow_folder()
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
+server = remote_support.server   # a real fio --server on a free loopback port
+folder = remote_support.folder   # a shallow folder under /tmp (each remote job probes its path)
 
 
 def choose_remote(window, remote: str, target: str) -> None:
