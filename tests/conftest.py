@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,17 @@ needs_root = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
 # derandomized, so a submission's result does not depend on the luck of one run.
 settings.register_profile("ci", derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+@contextmanager
+def mounted(args: list[str], where: Path):
+    """``mount ARGS where`` for the test's duration (root tests), skipped with mount's reason
+    where the machine cannot mount it; unmounted lazily, so a test's open file cannot keep it."""
+    where.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["mount", *args, str(where)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount here: {done.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], capture_output=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -16,22 +15,10 @@ import pytest
 from app.paths import OwnedFolder, check_target, new_run_id
 from app.paths.direct_io import DirectIORefused, direct_in_effect, method_text, probe_direct_io
 
-from conftest import needs_fio, needs_root, run_cli
+from conftest import mounted, needs_fio, needs_root, run_cli
 
 TINY = ["--set", "runtime=1s", "--set", "size=16MiB", "--set", "repetitions=1",
         "--set", "warmup=false"]
-
-
-@contextmanager
-def mounted(args: list[str], where: Path):
-    where.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(["mount", *args, str(where)], capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount here: {done.stderr.strip()}")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], capture_output=True)
 
 
 class _Exp:

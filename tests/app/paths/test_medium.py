@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from app.paths import TargetRefused, check_target
 from app.paths.medium import classify, parse_mountinfo
 
-from conftest import needs_fio, needs_root, run_cli
+from conftest import mounted, needs_fio, needs_root, run_cli
 
 TINY = ["--set", "runtime=1s", "--set", "size=16MiB", "--set", "repetitions=1", "--set", "warmup=false"]
 
@@ -56,18 +55,6 @@ def test_lvm_on_luks_on_a_partition_is_named_layer_by_layer(tmp_path):
     medium = classify(folder, mountinfo, str(sys_root))
     assert medium.kind == "drive" and medium.mount_point == str(tmp_path)
     assert medium.line() == "ext4 on LVM vg-root on LUKS luks-abc on nvme0n1p3 on nvme0n1"
-
-
-@contextmanager
-def mounted(args: list[str], where: Path):
-    where.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(["mount", *args, str(where)], capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount here: {done.stderr.strip()}")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], capture_output=True)
 
 
 @needs_root
