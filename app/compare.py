@@ -14,6 +14,8 @@ import statistics
 
 import pandas as pd
 
+from app.experiments import CATALOG
+from app.params import fields_of, format_value
 from app.runs import RunTables
 
 METRICS = (("iops", "IOPS", "{:,.0f}"), ("MBps", "MB/s", "{:,.1f}"),
@@ -126,6 +128,14 @@ def _call(p: float | None) -> str:
     return "larger than the spread" if p < ALPHA else "within the spread"
 
 
+def _shown(kind: str | None, value):
+    """A parameter as --set writes it ('32MiB', not 33554432); as stored when unknown."""
+    try:
+        return format_value(kind, value) if kind and value is not None else value
+    except (TypeError, ValueError):
+        return value
+
+
 def mismatches(records: list[dict]) -> list[str]:
     """Conditions that differ between the runs, one sentence each (empty: like with like)."""
     out = []
@@ -146,8 +156,9 @@ def mismatches(records: list[dict]) -> list[str]:
     differ("file system", [(r.get("target") or {}).get("fs_type") or "unknown" for r in records])
     params = [{e["id"]: e.get("params") or {} for e in r.get("experiments", [])} for r in records]
     for eid in sorted(set.intersection(*(set(p) for p in params)) if params else ()):
+        kinds = {f.name: f.metadata["kind"] for f in fields_of(CATALOG[eid])} if eid in CATALOG else {}
         for name in sorted(set().union(*(p[eid] for p in params))):
-            differ(f"{eid} {name}", [p[eid].get(name) for p in params])
+            differ(f"{eid} {name}", [_shown(kinds.get(name), p[eid].get(name)) for p in params])
     temps = [r.get("max_temperature_c") for r in records]
     if all(t is not None for t in temps) and max(temps) - min(temps) >= 5:
         out.append("maximum drive temperature differs: " + " vs ".join(f"{t:.0f} °C" for t in temps))

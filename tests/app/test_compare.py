@@ -54,13 +54,13 @@ def test_a_run_compared_with_itself_is_all_within_the_spread():
 
 def test_mismatched_conditions_are_listed():
     a = {"engine": {"name": "fio", "version": "fio-3.33"}, "drive": {"model": "X"},
-         "experiments": [{"id": "zero-queue", "params": {"size": 1, "direct": True}}]}
+         "experiments": [{"id": "zero-queue", "params": {"size": 2**30, "direct": True}}]}
     b = {"engine": {"name": "diskspd", "version": "2.2"}, "drive": {"model": "X"},
-         "experiments": [{"id": "zero-queue", "params": {"size": 2, "direct": True}}],
+         "experiments": [{"id": "zero-queue", "params": {"size": 2**31, "direct": True}}],
          "max_temperature_c": 70}
     notes = mismatches([a, b])
     assert "engine differs: fio fio-3.33 vs diskspd 2.2" in notes
-    assert "zero-queue size differs: 1 vs 2" in notes
+    assert "zero-queue size differs: 1GiB vs 2GiB" in notes   # as --set writes sizes
     assert not any("direct" in n or "drive" in n for n in notes)
 
 

@@ -24,7 +24,7 @@ def test_two_real_runs_compared_as_json_and_exported(tmp_path):
     done = run_cli("compare", *dirs, "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert result["mismatches"] == ["tail-latency size differs: 16777216 vs 33554432"]
+    assert result["mismatches"] == ["tail-latency size differs: 16MiB vs 32MiB"]
     rows = result["rows"]
     assert len(rows) == 4  # 1 workload x IOPS, MB/s, mean and p99 latency
     for row in rows:

@@ -95,7 +95,7 @@ def test_two_real_runs_compared_in_the_window_and_exported(make_window, qtbot, r
     assert view.frameGeometry().width() <= screen.width()
 
     # conditions first, the table: 2 workloads x 4 metrics, each with its ratio and its call
-    assert "tail-latency size differs: 16777216 vs 33554432" in view.conditions.text()
+    assert "tail-latency size differs: 16MiB vs 32MiB" in view.conditions.text()
     table = view.table
     assert table.rowCount() == 2 * 4 and table.isColumnHidden(0)   # two runs: no Run column
     rows = [[table.item(r, c).text() for c in range(table.columnCount())]
