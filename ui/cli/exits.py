@@ -7,19 +7,19 @@ permission) is exit 1 with the system's reason. Never a traceback.
 """
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
 from typing import Any
+
+from app import params
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2  # cancelled runs: 128 + the signal
 MAX_REASON = 400   # characters; a parser may quote a whole line of a file in its message
 
 
 def one_line(text: str) -> str:
-    """Control characters (a newline in a file name or a quoted line) shown escaped."""
-    text = re.sub(r"[\x00-\x1f\x7f]", lambda m: repr(m.group())[1:-1], str(text))
-    return text if len(text) <= MAX_REASON else text[:MAX_REASON] + "..."
+    """app.params.one_line with the longer limit a file's reason needs (a quoted line)."""
+    return params.one_line(text, MAX_REASON)
 
 
 def error(message: str) -> None:
