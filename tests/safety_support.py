@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import psutil
+import pytest
 
 from conftest import REPO, needs_fio, needs_root  # noqa: F401 (re-exported)
 
@@ -70,3 +72,34 @@ def wait_for(predicate, timeout: float, step: float = 0.05):
 def data_files(target: Path) -> list[Path]:
     data = target / DATA_DIR
     return sorted(data.glob("ssd-profiler-test-*.dat")) if data.is_dir() else []
+
+
+# the contract of every hostile-input test: exit 2, one line, nothing around it changed
+posix_only = pytest.mark.skipif(os.name != "posix", reason="FIFOs, sockets and /dev are POSIX")
+
+
+def snapshot(root: Path) -> dict:
+    """Every entry under ``root`` (links not followed): its kind and content hash or target."""
+    out = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = Path(folder) / name
+            info = os.lstat(path)
+            rel = str(path.relative_to(root))
+            if stat.S_ISLNK(info.st_mode):
+                out[rel] = ("link", os.readlink(path))
+            elif stat.S_ISREG(info.st_mode):
+                out[rel] = ("file", hashlib.sha256(path.read_bytes()).hexdigest())
+            else:
+                out[rel] = ("dir" if stat.S_ISDIR(info.st_mode) else "special", None)
+    return out
+
+
+def assert_one_error(done, name: str | None = None) -> str:
+    lines = done.stderr.splitlines()
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    assert len(lines) == 1 and lines[0].startswith("ssd-profiler: error: "), done.stderr
+    if name is not None:
+        assert lines[0].startswith(f"ssd-profiler: error: {name}: "), lines[0]
+    return lines[0]

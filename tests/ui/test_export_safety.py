@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_import_bounds import assert_one_error, posix_only, snapshot
 
 from conftest import FIXTURES, REPO, run_cli
+from safety_support import assert_one_error, posix_only, snapshot
 
 FIO = FIXTURES / "fio" / "fio-3.16-linux-libaio-randrw-qd1-nj1-json.json"
 MARKER = ".ssd-profiler-export.json"

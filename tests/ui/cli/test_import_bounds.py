@@ -7,49 +7,18 @@ over, into or through what is not the app's own, and never leaves a temp file be
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import socket
-import stat
 from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES, run_cli
+from safety_support import assert_one_error, posix_only, snapshot
 
 FIO = FIXTURES / "fio" / "fio-3.16-linux-libaio-randrw-qd1-nj1-json.json"
 DISKSPD_XML = FIXTURES / "diskspd" / "diskspd-2.0.21a-win-seqread-64k-4threads-nolatency.xml"
-posix_only = pytest.mark.skipif(os.name != "posix", reason="FIFOs, sockets and /dev are POSIX")
-
-
-def snapshot(root: Path) -> dict:
-    """Every entry under ``root`` (links not followed): its kind and content hash or target."""
-    out = {}
-    for folder, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = Path(folder) / name
-            info = os.lstat(path)
-            rel = str(path.relative_to(root))
-            if stat.S_ISLNK(info.st_mode):
-                out[rel] = ("link", os.readlink(path))
-            elif stat.S_ISREG(info.st_mode):
-                out[rel] = ("file", hashlib.sha256(path.read_bytes()).hexdigest())
-            else:
-                out[rel] = ("dir" if stat.S_ISDIR(info.st_mode) else "special", None)
-    return out
-
-
-def assert_one_error(done, name: str | None = None) -> str:
-    lines = done.stderr.splitlines()
-    assert done.returncode == 2, done.stderr
-    assert "Traceback" not in done.stderr + done.stdout
-    assert len(lines) == 1 and lines[0].startswith("ssd-profiler: error: "), done.stderr
-    if name is not None:
-        assert lines[0].startswith(f"ssd-profiler: error: {name}: "), lines[0]
-    return lines[0]
-
-
 def _fio_doc() -> dict:
     return json.loads(FIO.read_text())
 
