@@ -35,7 +35,7 @@ def test_medium_line_and_note_from_the_record():
 
 
 def test_the_window_shows_the_medium_before_run(qtbot, make_window, tmp_path):
-    window = make_window()
+    window = make_window(size=(1280, 690))   # a 1280x720 screen
     target = tmp_path / "bench"
     window.drive_panel.set_target(str(target))
     info = window.drive_panel.info
@@ -46,3 +46,6 @@ def test_the_window_shows_the_medium_before_run(qtbot, make_window, tmp_path):
     if medium.note:   # a virtual disk, an overlay, a loop image here: said in the panel
         assert medium.note.split(":")[-1].strip().replace("'", "&#x27;") in info.medium.text()
     assert not window.control.running
+    qtbot.wait(100)   # the wrapped medium note is shown whole, not cut off a line short
+    for label in (info.identity, info.medium, info.health, info.temperature):
+        assert label.height() >= label.heightForWidth(label.width()), label.text()

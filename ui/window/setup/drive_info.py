@@ -107,6 +107,7 @@ class DriveInfo(QWidget):
                               f"{html.escape(where)}: a fio job cannot read its identity)</span>")
         for label in (self.medium, self.interface, self.health, self.temperature):
             label.setText("<span style='color:#666'>not available remotely</span>")
+        self._relayout()
 
     def set_running(self, running: bool) -> None:
         self._running = running
@@ -125,6 +126,7 @@ class DriveInfo(QWidget):
         for label in (self.medium, self.interface, self.health, self.temperature):
             label.setText("-")
             label.setToolTip("")
+        self._relayout()
         self._update_timer()
 
     def _failed(self, path: str, exc: BaseException) -> None:
@@ -148,8 +150,15 @@ class DriveInfo(QWidget):
             self._set_temperature(summary.temperature, summary.temperature_source is not None)
             self._poller = TemperaturePoller(summary.probe) if summary.temperature_source else None
         self.temperature.setToolTip(summary.temperature_tip)
+        self._relayout()
         self._update_timer()
         self.described.emit(summary)
+
+    def _relayout(self) -> None:
+        """QFormLayout keeps the row heights it computed for the old texts (a wrapped medium
+        note came out one line short, cut off, at 1280x720); recompute them for the new ones."""
+        self.layout().invalidate()
+        QTimer.singleShot(0, self, self.layout().invalidate)   # and once the widths have settled
 
     def _set_temperature(self, text: str, known: bool) -> None:
         color = "#000000" if known else "#666666"
