@@ -98,9 +98,11 @@ class TailLatency(Experiment):
         lines = []
         for i, r in enumerate(rows):
             pooled = _pooled_series(r, factor, OTHER[i % len(OTHER)])
-            s = series_from(_name(r) + (" per repetition, mean ± std" if pooled else ""),
-                            [(_nines(k), scaled(lat_stat(r, k), factor)) for k in TAIL_STATS],
-                            color=OTHER[i % len(OTHER)], dash=bool(pooled))
+            # one repetition: its own percentiles are the pooled ones (one histogram), drawn once
+            s = None if pooled and r["n"] < 2 else series_from(
+                _name(r) + (" per repetition, mean ± std" if pooled else ""),
+                [(_nines(k), scaled(lat_stat(r, k), factor)) for k in TAIL_STATS],
+                color=OTHER[i % len(OTHER)], dash=bool(pooled))
             lines += [x for x in (pooled, s) if x]
         counts = caption_counts(record, cls.id, rows)
         percentiles = Figure(
@@ -110,9 +112,8 @@ class TailLatency(Experiment):
                         tuple((_nines(k), k) for k in TAIL_STATS), include_zero=False),
             y_axis=Axis(lat_axis_label(kind, unit=unit) + ", log scale", log=True),
             series=tuple(lines),
-            caption=(POOLED_CAPTION if any(_pooled_series(r, 1.0, 0) for r in rows) else "")
-            + f"Means over n = {n} repetitions, error bars ± one sample std; latency on a "
-              f"log axis so p50 and p99.99 both read. {counts}")
+            caption=_percentiles_caption(rows, n) + f"Latency on a log axis so p50 and p99.99 "
+                                                     f"both read. {counts}")
         return [percentiles, exceedance(cls.id, rows, kind, record, what, n, TAIL_STATS, unit,
                                         factor, _name, lat_stat)]
 
@@ -131,9 +132,16 @@ class TailLatency(Experiment):
         return out + thin_warnings(record, cls.id, part["workloads"], TAIL_STATS[1:])
 
 
-POOLED_CAPTION = ("Solid: pooled percentiles of all I/Os of the repetitions (merged histogram), "
-                  "error bars their 95 % intervals; a percentile with too few I/Os beyond it is "
-                  "left out. Dashed: per repetition. ")
+def _percentiles_caption(rows: list[dict], n: str) -> str:
+    """What the lines are: pooled (with 95 % intervals) and/or per repetition (± std)."""
+    per_rep = f"means over n = {n} repetitions, error bars ± one sample std. "
+    if not any(_pooled_series(r, 1.0, 0) for r in rows):
+        return per_rep[0].upper() + per_rep[1:]
+    pooled = ("percentiles of all I/Os of the repetitions (merged histogram), error bars their "
+              "95 % intervals; a percentile with too few I/Os beyond it is left out. ")
+    if all(r["n"] < 2 for r in rows):
+        return "One repetition: " + pooled
+    return "Solid: pooled " + pooled + "Dashed: per repetition, " + per_rep
 
 
 def _pooled_series(row: dict, factor: float, color: int) -> Series | None:

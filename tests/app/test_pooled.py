@@ -92,3 +92,13 @@ def test_a_short_plan_is_warned_before_it_runs_and_a_long_one_is_not():
     assert any(w.startswith("tail-latency: p99.99 needs 100,000 I/Os") for w in short), short
     assert warnings("30s", "3") == []
     assert ZeroQueue.tail_claim == "p99.9" and TailLatency.tail_claim == "p99.99"
+
+
+def test_one_repetition_is_drawn_once_and_two_both_ways():
+    """One repetition's own percentiles are its pooled ones (one histogram): one line, not two
+    identical ones; with two, the pooled line (95 % CIs) and the per-repetition one (± std)."""
+    for reps, names in ((1, ["pooled"]), (2, ["pooled", "per repetition"])):
+        record = _record(reps)
+        fig = TailLatency.figures(record["summary"]["tail-latency"], "total", record, [])[0]
+        assert [next(k for k in ("pooled", "per repetition") if k in s.name) for s in fig.series] == names
+        assert fig.caption.startswith("One repetition:" if reps == 1 else "Solid: pooled")
