@@ -7,9 +7,10 @@ without a limit, and nothing goes through a shell.
 
 Memory stays bounded however long a trial runs: output goes byte for byte to the raw files in
 the run folder as it arrives, and only the last ``STDOUT_TAIL_BYTES`` (which hold the final
-result document) stay in memory. On Linux the engine gets SIGTERM when the thread that started
-it dies (PR_SET_PDEATHSIG), so even ``kill -9`` of the app stops fio's writes at once; on
-Windows a job object does the same (jobs/job_object.py).
+result document) stay in memory. On Linux the engine gets SIGKILL when the thread that started
+it dies (PR_SET_PDEATHSIG), so even ``kill -9`` of the app stops fio's writes at once (fio runs
+its jobs as threads, ``--thread``, so no forked job process outlives it); on Windows a job object
+does the same (jobs/job_object.py).
 """
 from __future__ import annotations
 
@@ -36,9 +37,14 @@ STDERR_TAIL_BYTES = 256 << 10
 _PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent_hook():
-    """A preexec function for Linux: the engine is sent SIGTERM (fio ends its jobs on it) when
-    the app's thread that started it dies, ``kill -9`` included. None elsewhere."""
+def _die_with_parent_hook(sig: int):
+    """A preexec function for Linux: the engine is sent ``sig`` when the app's thread that
+    started it dies, ``kill -9`` included. None elsewhere.
+
+    SIGKILL for a local engine: a SIGTERM that reached fio while it was starting a job could be
+    lost in its own start-up and leave it sleeping forever as an orphan (seen 1 run in 4 in a
+    precondition round); nothing of a dead app's run is worth a graceful end. A fio *client*
+    gets SIGTERM instead: on it, it tells its server to stop the remote job."""
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -49,13 +55,16 @@ def _die_with_parent_hook():
     parent = os.getpid()
 
     def hook() -> None:
-        prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM))
+        prctl(_PR_SET_PDEATHSIG, sig)
         if os.getppid() != parent:  # the app died before the call above: do not run at all
             os._exit(1)
     return hook
 
 
-_PREEXEC = _die_with_parent_hook()
+#: The signal an engine gets when the app dies: SIGKILL unless the engine asks otherwise.
+KILL_ON_APP_DEATH = int(getattr(signal, "SIGKILL", signal.SIGTERM))
+_PREEXEC = {sig: _die_with_parent_hook(sig)
+            for sig in (KILL_ON_APP_DEATH, int(signal.SIGTERM))}
 
 
 #: Windows: start a console program (fio, DiskSpd, smartctl) without opening a console window.
@@ -65,10 +74,11 @@ NO_WINDOW = getattr(subprocess, "CREATE_NO_WINDOW", 0)
 class EngineProcess:
     def __init__(self, argv: list[str], graceful_stop: Callable[[], None] | None = None,
                  cwd: Path | None = None, stdout_path: Path | None = None,
-                 stderr_path: Path | None = None) -> None:
+                 stderr_path: Path | None = None, on_app_death: int = KILL_ON_APP_DEATH) -> None:
         """``graceful_stop`` asks the engine to end and print its result (fio: create the
         trigger file; DiskSpd: set its -yp event); None skips straight to terminate.
-        ``stdout_path``/``stderr_path`` receive the whole output, byte for byte."""
+        ``stdout_path``/``stderr_path`` receive the whole output, byte for byte.
+        ``on_app_death``: the signal the engine gets if the app dies (Linux)."""
         self.argv = list(argv)
         self.graceful_stop = graceful_stop
         self.started = time.monotonic()
@@ -84,7 +94,7 @@ class EngineProcess:
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP | NO_WINDOW
         else:
             kwargs["start_new_session"] = True
-            kwargs["preexec_fn"] = _PREEXEC
+            kwargs["preexec_fn"] = _PREEXEC.get(on_app_death) or _die_with_parent_hook(on_app_death)
         sinks = [open(p, "wb") if p is not None else None for p in (stdout_path, stderr_path)]
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -40,7 +40,7 @@ from jobs.events import (
 )
 from jobs.monitor import DriveMonitor
 from jobs.precondition import PreconditionRounds
-from jobs.process import EngineProcess
+from jobs.process import KILL_ON_APP_DEATH, EngineProcess
 from jobs.trial_samples import TrialSamples
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,9 @@ class _Cancelled(Exception):
 
 class TrialRunner:
     """Runs a :class:`RunPlan`; iterate :meth:`events`. ``cancel`` may be set from any thread."""
+
+    #: what the engine gets if the app dies (a remote fio client overrides it: jobs/remote_session)
+    on_app_death = KILL_ON_APP_DEATH
 
     def __init__(self, plan: RunPlan, owner: OwnedFolder, engine: Engine, store: RunStore,
                  cancel: threading.Event | None = None, watchdog_grace_s: float = 30.0,
@@ -257,7 +260,8 @@ class TrialRunner:
         trigger = self._trigger(test_file)
         trigger.unlink(missing_ok=True)  # in our private folder: a stop left by the last trial
         self._proc = EngineProcess(argv, self.engine.graceful_stop(trigger), cwd=self._workdir,
-                                   stdout_path=stdout_path, stderr_path=stderr_path)
+                                   stdout_path=stdout_path, stderr_path=stderr_path,
+                                   on_app_death=self.on_app_death)
         return self._proc
 
     def _check_stop(self, proc: EngineProcess, limit_s: float) -> None:

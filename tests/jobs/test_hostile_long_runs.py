@@ -64,10 +64,6 @@ def test_signal_in_a_precondition_round_or_write_saturation_ends_like_a_cancel(
 
 
 @needs_fio
-@pytest.mark.xfail(strict=False, reason="a real, unfixed fault (about 1 run in 4 here): when the "
-                   "app is killed while fio is starting a round, fio's main process survives as "
-                   "an orphan sleeping forever (its SIGTERM from PR_SET_PDEATHSIG comes before it "
-                   "can act on it); see the closing note of stop 24")
 def test_kill_9_in_a_precondition_round_leaves_a_named_removable_file(tmp_path):
     proc, target, _, before = _start(tmp_path, STEADY)
     assert _engine_number(target, ROUND, 2)

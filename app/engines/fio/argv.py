@@ -41,10 +41,10 @@ def fio_path_arg(path: Path | str, platform: str = sys.platform) -> str:
 
 
 def _platform_args(platform: str) -> list[str]:
-    args = [f"--ioengine={ioengine_for(platform)}"]
-    if platform.startswith("win"):
-        args.append("--thread")  # fork() is a stub in fio's Windows build
-    return args
+    # Jobs as threads of one process: fork() is a stub in fio's Windows build, and elsewhere a
+    # forked job process would outlive fio's main process when the app's kill -9 takes that
+    # down with SIGKILL (jobs/process.py), writing on to the end of its runtime.
+    return [f"--ioengine={ioengine_for(platform)}", "--thread"]
 
 
 def _ms(seconds: float) -> str:
