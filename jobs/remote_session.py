@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -93,6 +94,8 @@ class RemoteTrialRunner(TrialRunner):
     """The trial runner, saying right after RunStarted what a remote run cannot show live."""
 
     notes: tuple[LogMessage, ...] = ()
+    #: fio's client, on SIGTERM, tells its server to stop the job; SIGKILL would leave it running
+    on_app_death = int(signal.SIGTERM)
 
     def events(self):
         inner = super().events()
