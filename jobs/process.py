@@ -74,11 +74,14 @@ NO_WINDOW = getattr(subprocess, "CREATE_NO_WINDOW", 0)
 class EngineProcess:
     def __init__(self, argv: list[str], graceful_stop: Callable[[], None] | None = None,
                  cwd: Path | None = None, stdout_path: Path | None = None,
-                 stderr_path: Path | None = None, on_app_death: int = KILL_ON_APP_DEATH) -> None:
+                 stderr_path: Path | None = None, on_app_death: int = KILL_ON_APP_DEATH,
+                 pass_fds: tuple[int, ...] = (), held: tuple[bytes, int] | None = None) -> None:
         """``graceful_stop`` asks the engine to end and print its result (fio: create the
         trigger file; DiskSpd: set its -yp event); None skips straight to terminate.
         ``stdout_path``/``stderr_path`` receive the whole output, byte for byte.
-        ``on_app_death``: the signal the engine gets if the app dies (Linux)."""
+        ``on_app_death``: the signal the engine gets if the app dies (Linux).
+        ``held``: (marker, count) for an engine started ahead and held before its first I/O
+        (jobs/held_starts.py): :attr:`ready` is set once stdout showed the marker count times."""
         self.argv = list(argv)
         self.graceful_stop = graceful_stop
         self.started = time.monotonic()
@@ -87,6 +90,10 @@ class EngineProcess:
         self._stderr = bytearray()
         self._text: queue.Queue[str] = queue.Queue()
         self._eof = threading.Event()   # stdout closed: the engine is exiting, wait on it instead
+        self.ready = threading.Event()  # a held engine reached its hold (or was never held)
+        self._held = held
+        if held is None:
+            self.ready.set()
         kwargs: dict = {}
         if sys.platform.startswith("win"):
             # its own group (Ctrl+Break reaches it alone) and no console window flashing up
@@ -98,7 +105,8 @@ class EngineProcess:
         sinks = [open(p, "wb") if p is not None else None for p in (stdout_path, stderr_path)]
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, cwd=cwd, **kwargs)
+                                         stderr=subprocess.PIPE, cwd=cwd, pass_fds=pass_fds,
+                                         **kwargs)
             job_object.adopt(getattr(self.proc, "_handle", 0))  # Windows only; no-op elsewhere
         except FileNotFoundError:
             for sink in filter(None, sinks):
@@ -127,6 +135,8 @@ class EngineProcess:
                 if sink is not None:
                     sink.write(chunk)
                 tail.extend(chunk)
+                if to_queue and not self.ready.is_set() and tail.count(self._held[0]) >= self._held[1]:
+                    self.ready.set()
                 if len(tail) > 2 * cap:  # trim in steps, not per chunk
                     del tail[:len(tail) - cap]
                 if to_queue:
@@ -145,6 +155,10 @@ class EngineProcess:
 
     def elapsed_s(self) -> float:
         return time.monotonic() - self.started
+
+    def restart_clock(self) -> None:
+        """A held engine was let go: its trial, and its time limit, start now."""
+        self.started = time.monotonic()
 
     def read_text(self, timeout: float) -> str:
         """Stdout text that arrived, waiting at most ``timeout`` for the first piece. Once

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from app.engines.base import Engine
 from app.model.interval import Interval
-from app.model.status import JobStatus, RunStatus, TrialStatus
+from app.model.status import RunStatus, TrialStatus
 from app.paths import FileSwapped, OwnedFolder
 from app.plan import RunPlan, Trial
 from app.store import RunStore, utc_now
@@ -38,9 +38,11 @@ from jobs.events import (
     TrialFinished,
     TrialStarted,
 )
+from jobs.held_starts import HeldStarts
 from jobs.monitor import DriveMonitor
 from jobs.precondition import PreconditionRounds
 from jobs.process import KILL_ON_APP_DEATH, EngineProcess
+from jobs.trial_record import CANCELLED, trial_record
 from jobs.trial_samples import TrialSamples
 
 log = logging.getLogger(__name__)
@@ -75,6 +77,8 @@ class TrialRunner:
         # The engine's working folder and stop trigger: private (0700), never the user's target,
         # so no trigger can be planted or unlinked there; removed at the end.
         self._workdir = Path(tempfile.mkdtemp(prefix="ssd-profiler-engine-"))
+        self._held = HeldStarts(engine, self._start_held, self._trial_argv,
+                                lambda trial: store.raw_paths(trial.name)[:2], self.cancel)
 
     # -- public -----------------------------------------------------------------------------
     def events(self) -> Iterator[Event]:
@@ -93,13 +97,13 @@ class TrialRunner:
                 test_file = self.owner.new_test_file(exp.id, exp.size)
                 yield from self._prepare(exp, trials, test_file)
                 rounds = PreconditionRounds(exp, self.store.record)
-                for trial in trials:
+                for position, trial in enumerate(trials):
                     if self.cancel.is_set():
                         raise _Cancelled
                     if rounds.skip(trial):
                         continue
                     self.owner.verify(test_file)
-                    yield from self._run_trial(trial, test_file)
+                    yield from self._run_trial(trial, test_file, trials[position:])
                     ended = rounds.after(trial, self.store.record["trials"][-1])
                     if ended:
                         self.store.save()
@@ -108,6 +112,7 @@ class TrialRunner:
                     if reason:
                         yield LogMessage(f"{exp.id}: {reason}; its remaining trials are not needed")
                         break
+                self._held.dismiss_all()
                 self.owner.verify(test_file)
                 self.owner.remove(test_file)
         except _Cancelled:
@@ -159,7 +164,7 @@ class TrialRunner:
         yield LogMessage(f"writing the {exp.size >> 20} MiB test file for {exp.id} once")
         limit = 60.0 + exp.size / (PREPARE_MIN_MBPS * 1e6)
         self.owner.verify(test_file)
-        proc = self._start(argv, test_file)
+        proc = self._start(argv, self._trigger(test_file))
         while proc.poll() is None:
             proc.read_text(POLL_S)
             self._check_stop(proc, limit)
@@ -170,8 +175,11 @@ class TrialRunner:
             raise RuntimeError(f"writing the test file failed (rc {proc.proc.returncode}): "
                                f"{proc.stderr_tail(300) or 'no message'}")
 
-    def _run_trial(self, trial: Trial, test_file: Path) -> Iterator[Event]:
-        argv = self.engine.trial_argv(trial, test_file, self._trigger(test_file))
+    def _run_trial(self, trial: Trial, test_file: Path, upcoming: list[Trial]) -> Iterator[Event]:
+        held = self._held.take(trial, upcoming, test_file)
+        if held is not None:  # the last look at the file before the held engine opens it
+            held = held if self._held.let_go(held, lambda: self.owner.verify(test_file)) else None
+        argv = held.argv if held else self._trial_argv(trial, test_file)
         started_at, t_start = utc_now(), time.time() - self.t0
         self.store.log_command(argv, trial.name)
         yield TrialStarted(trial.index, trial.experiment, trial.workload.label, trial.repetition,
@@ -180,7 +188,10 @@ class TrialRunner:
         limit = trial.runtime_s + trial.ramp_s + self.grace_s
         live = self.engine.live(trial, test_file)
         stdout_path, stderr_path, raw = self.store.raw_paths(trial.name)
-        proc = self._start(argv, test_file, stdout_path, stderr_path)
+        if held is None:
+            proc = self._start(argv, self._trigger(test_file, trial), stdout_path, stderr_path)
+        else:
+            self._proc = proc = held.proc
         # An engine without live output (DiskSpd) is charted from OS disk counters while it
         # runs; its own per-second series replaces them once the trial is over.
         samples, problem = TrialSamples(self.store, replaceable=live.replaces_live_series), None
@@ -195,7 +206,7 @@ class TrialRunner:
                     break
                 self._check_stop(proc, limit)
         except _Cancelled:
-            problem = "cancelled by user"
+            problem = CANCELLED
         except TimeoutError as exc:
             problem = str(exc)
         rc = proc.finish()
@@ -208,7 +219,7 @@ class TrialRunner:
         if replacement:
             samples.replace([self._sample(trial, interval) for interval in replacement])
         samples = samples.finish()
-        record = self._record(trial, argv, proc, rc, started_at, problem, raw)
+        record = trial_record(self.engine, trial, argv, proc, rc, started_at, problem, raw)
         record["throttle"] = self.monitor.trial_flags(samples, t_start, time.time() - self.t0)
         record["throttled"] = record["throttle"]["throttled"]
         self.store.add_trial(record)
@@ -218,51 +229,33 @@ class TrialRunner:
         else:
             yield TrialFailed(trial.index, trial.workload.label, record["error"],
                               record["stderr_tail"], record["status"] == TrialStatus.CANCELLED, frozen)
-        if problem == "cancelled by user":
+        if problem == CANCELLED:
             raise _Cancelled
 
     # -- helpers ----------------------------------------------------------------------------
-    def _record(self, trial: Trial, argv, proc: EngineProcess, rc, started_at, problem, raw) -> dict:
-        measurement, error = None, problem
-        if error is None:
-            measurement, error = self._measurement(trial, proc, rc)
-        status = (TrialStatus.DONE if error is None else TrialStatus.CANCELLED
-                  if problem == "cancelled by user" else TrialStatus.FAILED)
-        return {**trial.to_json(), "argv": list(argv), "status": status, "error": error,
-                "stderr_tail": proc.stderr_tail() if status != TrialStatus.DONE else "",
-                "returncode": rc, "stopped_by": proc.stop_reason, "started_at": started_at,
-                "ended_at": utc_now(), "elapsed_s": round(proc.elapsed_s(), 3), "raw": raw,
-                "measurement": measurement}
-
-    def _measurement(self, trial: Trial, proc: EngineProcess, rc) -> tuple[dict | None, str | None]:
-        text = proc.stdout_bytes.decode("utf-8", errors="replace")
-        try:
-            results = self.engine.parse_final(text, None)
-        except ValueError as exc:
-            tail = proc.stderr_tail(300)
-            return None, f"engine exited with rc {rc} and no readable result" + (f": {tail}" if tail else f" ({exc})")
-        if rc != 0:
-            return None, f"engine exited with rc {rc}: {proc.stderr_tail(300) or 'no message'}"
-        if len(results) != 1:
-            return None, f"expected one job result, got {len(results)}"
-        measurement = results[0]
-        if measurement.get("status") == JobStatus.FAILED:
-            return None, measurement.get("error") or "the engine reported a failed job"
-        measurement["workload"] = {**trial.workload.to_json(), "runtime_s": trial.runtime_s}
-        return measurement, None
-
     def _sample(self, trial: Trial, interval: Interval) -> Sample:
         t_s = round((interval.end_epoch_s or time.time()) - self.t0, 3)
         return interval.at(trial.index, t_s, self.monitor.temperature_at(t_s))
 
-    def _start(self, argv: list[str], test_file: Path, stdout_path: Path | None = None,
-               stderr_path: Path | None = None) -> EngineProcess:
-        trigger = self._trigger(test_file)
-        trigger.unlink(missing_ok=True)  # in our private folder: a stop left by the last trial
-        self._proc = EngineProcess(argv, self.engine.graceful_stop(trigger), cwd=self._workdir,
-                                   stdout_path=stdout_path, stderr_path=stderr_path,
-                                   on_app_death=self.on_app_death)
-        return self._proc
+    def _trial_argv(self, trial: Trial, test_file: Path) -> list[str]:
+        return self.engine.trial_argv(trial, test_file, self._trigger(test_file, trial))
+
+    def _start(self, argv: list[str], trigger: Path, stdout_path: Path | None = None,
+               stderr_path: Path | None = None, **held) -> EngineProcess:
+        """The engine of a trial (or of the test file's fill): started now, or, with ``held``
+        (pass_fds, held), started ahead and held (jobs/held_starts.py), then not yet current."""
+        trigger.unlink(missing_ok=True)  # in our private folder: a stop left by a past engine
+        proc = EngineProcess(argv, self.engine.graceful_stop(trigger), cwd=self._workdir,
+                             stdout_path=stdout_path, stderr_path=stderr_path,
+                             on_app_death=self.on_app_death, **held)
+        if not held:
+            self._proc = proc
+        return proc
+
+    def _start_held(self, trial: Trial, test_file: Path, argv: list[str], fds: tuple[int, ...],
+                    held: tuple[bytes, int]) -> EngineProcess:
+        out, err, _ = self.store.raw_paths(trial.name)
+        return self._start(argv, self._trigger(test_file, trial), out, err, pass_fds=fds, held=held)
 
     def _check_stop(self, proc: EngineProcess, limit_s: float) -> None:
         if self.cancel.is_set():
@@ -273,8 +266,10 @@ class TrialRunner:
             raise TimeoutError(f"engine ran past its time limit of {limit_s:.0f} s and was "
                                f"stopped ({how})")
 
-    def _trigger(self, test_file: Path) -> Path:
-        return self._workdir / (test_file.stem + ".stop")
+    def _trigger(self, test_file: Path, trial: Trial | None = None) -> Path:
+        """The engine's stop file: one per trial, so a stop meant for one never ends another."""
+        tag = f"-{trial.index}" if trial is not None else ""
+        return self._workdir / f"{test_file.stem}{tag}.stop"
 
     def _abort(self, reason: str) -> None:
         if self._proc is not None and self._proc.poll() is None:
@@ -288,6 +283,7 @@ class TrialRunner:
             return []
         self._closed = True
         self._abort(reason)
+        self._held.dismiss_all()
         kept = self.owner.release()
         shutil.rmtree(self._workdir, ignore_errors=True)
         return kept

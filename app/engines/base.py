@@ -47,6 +47,11 @@ class Engine(Protocol):
       control calls it first, then terminates, then kills (DESIGN §7.4);
     - ``live``: a :class:`LiveAdapter` for one trial, asked for after ``trial_argv``;
     - ``parse_final``: the process's stdout -> measurements (DESIGN §3.2).
+
+    Optional (looked up with getattr, so an engine without it starts each trial the usual way):
+    ``held_argv(argv, gate_fd, jobs)`` -> (argv, marker, count) or None: the trial started ahead,
+    held after its set-up until ``jobs`` lines arrive on the inherited pipe ``gate_fd``; its
+    stdout shows ``marker`` ``count`` times once it waits there (jobs/held_starts.py).
     """
 
     name: str

@@ -9,8 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.engines.fio.argv import (
+    HELD_MARKER,
     PERCENTILE_LIST,
     fio_path_arg,
+    held_argv,
     ioengine_for,
     parse_version,
     prepare_argv,
@@ -37,6 +39,12 @@ class FioEngine:
 
     def trial_argv(self, trial: Trial, test_file: Path, trigger_file: Path) -> list[str]:
         return trial_argv(self.path, trial, test_file, trigger_file)
+
+    def held_argv(self, argv: list[str], gate_fd: int, jobs: int) -> tuple[list[str], bytes, int] | None:
+        """``argv`` held before its first I/O until ``jobs`` lines come through ``gate_fd``,
+        with what its stdout shows ``jobs`` times once it waits there (None: cannot hold)."""
+        held = held_argv(argv, gate_fd)
+        return None if held is None else (held, HELD_MARKER, jobs)
 
     def prepare_argv(self, test_file: Path, size_bytes: int, trigger_file: Path,
                      direct: bool = True) -> list[str]:

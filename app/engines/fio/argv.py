@@ -8,9 +8,13 @@ Choices, with reasons (reference/engines.md):
   compress or dedupe would otherwise flatter the result).
 - ``--lat_percentiles=1`` so percentiles are of *total* latency, the same kind as the mean.
 - ``--trigger-file`` is the portable graceful stop: fio ends jobs, prints the final JSON, rc 0.
+- A trial may be started ahead and held before its first I/O (``held_argv``): fio's own start-up
+  (about 0.23 s: clock calibration, a fixed 100 ms wait for its job to initialise) then happens
+  while nothing is measured, not between two trials (issue 21).
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -77,6 +81,28 @@ def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
              f"--trigger-file={trigger_file}",  # a plain string option: never split
              "--verify_state_save=0"]  # else a trigger stop leaves *-verify.state files behind
     return argv
+
+
+#: fio prints this line just before it runs ``exec_prerun``: the held job is set up, files
+#: checked, buffers allocated, and waits for the gate; no I/O has been issued.
+HELD_MARKER = b"Saving output of prerun"
+_SHELL_SAFE = re.compile(r"[A-Za-z0-9._+-]+\Z")
+
+
+def held_argv(argv: list[str], gate_fd: int, platform: str = sys.platform) -> list[str] | None:
+    """``argv`` with its job held after set-up until a line arrives on the inherited pipe
+    ``gate_fd`` (one line per job); a closed pipe instead makes the job fail before any I/O
+    (and fio then exits 0 with an empty result: the caller must know it let the job go).
+    ``/dev/fd/N``, not ``<&N``: dash, Debian's sh, reads only one-digit fds there.
+
+    fio runs ``exec_prerun`` through ``sh -c "<cmd> > <job name>.prerun.txt"`` in its working
+    folder (the run's private folder): the command is ours alone, and the job name, which fio
+    pastes into that shell line, must be plain, else None (the trial starts the usual way).
+    None on Windows too (no inherited pipe for cmd.exe)."""
+    name = next((a.partition("=")[2] for a in argv if a.startswith("--name=")), "")
+    if platform.startswith("win") or not _SHELL_SAFE.match(name):
+        return None
+    return [*argv, f"--exec_prerun=read go < /dev/fd/{int(gate_fd)}"]
 
 
 def prepare_argv(fio: str, test_file: Path, size_bytes: int, trigger_file: Path,

@@ -1,0 +1,29 @@
+"""The held start of a fio trial (app/engines/fio/argv.held_argv): the command fio's shell runs
+is ours alone; a job name fio would paste into that shell line must be plain, else no hold."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.engines.fio import FioEngine, held_argv, trial_argv
+from app.model.workload import Workload
+from app.plan import Trial
+
+
+def _argv(experiment: str = "queue-depth") -> list[str]:
+    trial = Trial(3, experiment, Workload("randread", 4096, 4), 1, False, 1.0, 0.0, 16 << 20,
+                  True, 1.0)
+    return trial_argv("fio", trial, Path("/t/a:b c/f.dat"), Path("/private/f-3.stop"), "linux")
+
+
+def test_the_hold_reads_one_line_from_the_inherited_pipe():
+    argv = _argv()
+    assert held_argv(argv, 7, "linux") == [*argv, "--exec_prerun=read go < /dev/fd/7"]
+    held, marker, jobs = FioEngine("fio", "fio-3.33").held_argv(argv, 9, 2)
+    assert held[-1] == "--exec_prerun=read go < /dev/fd/9" and marker == b"Saving output of prerun"
+    assert jobs == 2
+
+
+def test_no_hold_for_a_job_name_a_shell_would_read_or_on_windows():
+    for name in ("a b", "x;rm -rf ~", "q$(id)", "n\nl", "'"):
+        assert held_argv(["fio", f"--name={name}", "--rw=read"], 7, "linux") is None
+    assert held_argv(_argv(), 7, "win32") is None
