@@ -76,9 +76,15 @@ class HeldStarts:
         trials passed over are dismissed. None: start it the usual way."""
         while self._queue and self._queue[0].trial.index != trial.index:
             self._dismiss(self._queue.pop(0))
-        if not self._queue:
-            self._start_batch(upcoming, test_file)
+        self.begin(upcoming, test_file)
+        self._await_ready()
         return self._queue.pop(0) if self._queue else None
+
+    def begin(self, upcoming: list[Trial], test_file: Path) -> None:
+        """Start the next batch now, if none is held, without waiting for it: before the test
+        file is filled, so the engines' start-up overlaps that fill, which is not measured."""
+        if not self._queue and upcoming:
+            self._start_batch(upcoming, test_file)
 
     def let_go(self, held: Held, check: Callable[[], None]) -> bool:
         """Start the held trial now, right after ``check`` (which raises to refuse: then the
@@ -125,7 +131,6 @@ class HeldStarts:
             if held is None:
                 break
             self._queue.append(held)
-        self._await_ready()
 
     def _start_one(self, trial: Trial, test_file: Path) -> Held | None:
         argv, jobs = self._argv_for(trial, test_file), trial.workload.numjobs

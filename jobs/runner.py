@@ -95,6 +95,7 @@ class TrialRunner:
                 if self.cancel.is_set():
                     raise _Cancelled
                 test_file = self.owner.new_test_file(exp.id, exp.size)
+                self._held.begin(trials, test_file)  # their start-up overlaps the fill below
                 yield from self._prepare(exp, trials, test_file)
                 rounds = PreconditionRounds(exp, self.store.record)
                 for position, trial in enumerate(trials):
