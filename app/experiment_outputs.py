@@ -12,6 +12,7 @@ from __future__ import annotations
 from app import vendor_outputs
 from app.experiments.registry import results_for
 from app.figures import Figure, lat_kind
+from app.host_tables import host_table
 from app.plausibility_outputs import flag_figures, flag_tables, sentences
 from app.precondition_text import precondition_sentence, with_precondition
 from app.tables import Table
@@ -24,6 +25,9 @@ def build_tables(record: dict, summary: dict, comparison: dict | None = None) ->
         eid = exp["id"]
         part = summary.get(eid) or {"workloads": [], "findings": {}}
         out += results_for(eid).tables(part, record)
+        hosts = host_table(record, eid)  # several remote hosts: each on its own (issue 18)
+        if hosts is not None:
+            out.append(hosts)
     out = with_precondition(out, record, "notes")
     out = flag_tables(out, record, summary)
     if comparison:

@@ -42,9 +42,7 @@ class DriveMonitor:
     def after_run(self, trials: list[dict], prepared_bytes: int) -> dict:
         """SMART after the run, the host-writes delta beside the engine's writes, run throttling."""
         before = self.drive.get("smart")
-        device = self.drive.get("smart_device")
-        after, reason = smart.snapshot(device, device_type=self.drive.get("smart_type")) if device \
-            else (None, "no device to ask smartctl about")
+        after, reason = self.snapshot_after()
         engine_written = prepared_bytes + sum(
             ((t.get("measurement") or {}).get("write") or {}).get("io_bytes") or 0 for t in trials)
         b, a = (before or {}).get("host_writes_bytes"), (after or {}).get("host_writes_bytes")
@@ -62,6 +60,13 @@ class DriveMonitor:
             "temperature_samples": len(self.sampler.readings()) if self.sampler else 0,
             "max_temperature_c": _max_temp(self.sampler),
         }
+
+    def snapshot_after(self) -> tuple[dict | None, str]:
+        """The SMART snapshot after the run (a remote run reads it through ssh: jobs/remote_smart)."""
+        device = self.drive.get("smart_device")
+        if not device:
+            return None, "no device to ask smartctl about"
+        return smart.snapshot(device, device_type=self.drive.get("smart_type"))
 
 
 def _max_temp(sampler: TemperatureSampler | None) -> float | None:

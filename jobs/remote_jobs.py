@@ -3,8 +3,9 @@
 They validate the remote folder before anything is written, remove the run's test files and, at
 the very end, its empty data folder. Facts they rest on (fio 3.33 client and server, verified):
 
-- every job through the server costs ~1.3 s: the server's connection loop idles up to 1 s
-  before it starts a job it has received (server.c ``handle_connection``), so jobs are few;
+- every job through the server costs ~1.3 s (app/remote_plan.py): the server's connection loop
+  idles up to 1 s before it starts a job it has received (server.c ``handle_connection``), so
+  jobs are few;
 - ``--readonly`` (a command-line flag the client passes on; ``readonly`` in a job file is a "Bad
   option" and the job is silently dropped) refuses writes and refuses to create a missing file;
 - but fio creates missing *parent folders* of a filename even under ``--readonly``
@@ -56,7 +57,13 @@ class RemoteJobs:
     def __init__(self, fio: str, address: RemoteAddress):
         self.fio, self.address = fio, address
         self.client = client_address(address.host, address.port, address.ipv6)
-        self.workdir = Path(tempfile.mkdtemp(prefix="ssd-profiler-remote-"))
+        self._workdir: Path | None = None   # made at the first job (a dry run makes none)
+
+    @property
+    def workdir(self) -> Path:
+        if self._workdir is None:
+            self._workdir = Path(tempfile.mkdtemp(prefix="ssd-profiler-remote-"))
+        return self._workdir
 
     def run(self, text: str, readonly: bool = True, banner: bool = False) -> JobOutcome:
         job = self.workdir / f"job-{secrets.token_hex(4)}.fio"
@@ -77,7 +84,8 @@ class RemoteJobs:
             job.unlink(missing_ok=True)
 
     def close(self) -> None:
-        shutil.rmtree(self.workdir, ignore_errors=True)
+        if self._workdir is not None:
+            shutil.rmtree(self._workdir, ignore_errors=True)
 
 
 def _text(data) -> str:

@@ -44,14 +44,15 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
                 watchdog_grace_s: float = 30.0, engine: str | None = None,
                 cancel: threading.Event | None = None, remove_leftovers: bool = False,
                 wait_for_folder_s: float = 0.0, allow_media: tuple[str, ...] = (),
-                remote: str | None = None) -> RunSession:
+                remote=None) -> RunSession:
     """Raises ParamError, TargetRefused (FolderInUse) or EngineNotFound before writing anything
     but, once every argument is valid, the lock in the target's data folder (released again).
 
     ``engine`` is "fio" or "diskspd" (None: DiskSpd on Windows when installed, else fio).
     ``cancel`` may be set by a signal before the run starts: then no run folder is made.
     Leftovers of crashed runs are removed only here, after every check and under the lock.
-    ``remote`` ("host[:port]" of a running fio server) makes ``target`` a folder there (issue 18)."""
+    ``remote`` ("host[:port]" of a running fio server, a comma list of several, or an
+    app.paths.remote_target.RemoteSpec) makes ``target`` a folder there (issue 18)."""
     cancel = cancel or threading.Event()
     if remote is not None:  # issue 18: everything remote lives in jobs/remote_session.py
         from jobs.remote_session import prepare_remote_run

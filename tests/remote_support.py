@@ -92,3 +92,42 @@ def folder():
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    """Two real fio servers on two free loopback ports: two hosts of one remote run."""
+    started = []
+    try:
+        for name in ("a", "b"):
+            (tmp_path / name).mkdir()
+            started.append(start_fio_server(tmp_path / name))
+        yield started
+    finally:
+        for srv in started:
+            srv.kill()
+
+
+class Listener:
+    """A TCP port that counts who connects (and answers nothing): proof that a dry run makes no
+    connection at all."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.0)
+        self.port = self.sock.getsockname()[1]
+
+    def connections(self) -> int:
+        count = 0
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except (BlockingIOError, OSError):
+                return count
+            conn.close()
+            count += 1
+
+    def close(self) -> None:
+        self.sock.close()

@@ -22,6 +22,7 @@ Windows servers are not supported: their paths need ':' after the drive letter.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -45,6 +46,17 @@ class RemoteAddress:
         return f"[{self.host}]:{self.port}" if self.ipv6 else f"{self.host}:{self.port}"
 
 
+@dataclass(frozen=True)
+class RemoteSpec:
+    """What a remote run was asked for: ``hosts`` (each ``HOST[:PORT]``, or a comma list), the
+    ssh destination of each host for smartctl (``ssh``: none, or one per host in order) and the
+    device smartctl asks there (None: the one fio names under the folder)."""
+
+    hosts: tuple[str, ...]
+    ssh: tuple[str, ...] = ()
+    smart_device: str | None = None
+
+
 def parse_remote(text: str) -> RemoteAddress:
     """``host``, ``host:port``, ``[v6addr]`` or ``[v6addr]:port``; port 8765 by default."""
     raw = (text or "").strip()
@@ -59,7 +71,9 @@ def parse_remote(text: str) -> RemoteAddress:
         host, sep, port_text = raw.partition(":")
         ipv6 = False
         if not _HOST_NAME.match(host):
-            raise TargetRefused(f"remote host {shown(host)} is not a host name or IPv4 address")
+            raise TargetRefused(f"remote host {shown(host)} is not a host name or IPv4 address; "
+                                "write HOST, HOST:PORT or [IPv6]:PORT (letters, digits, '.' and "
+                                "'-'; no spaces or quotes)")
         if sep and not port_text:
             raise TargetRefused(f"remote {shown(raw)}: the port after ':' is missing")
     if not port_text:
@@ -67,6 +81,26 @@ def parse_remote(text: str) -> RemoteAddress:
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise TargetRefused(f"remote port {shown(port_text)} is not a port number (1-65535)")
     return RemoteAddress(host, int(port_text), ipv6)
+
+
+def parse_remotes(values: str | Sequence[str] | None) -> tuple[RemoteAddress, ...]:
+    """Several fio servers (``--remote`` repeated, each value may also be a comma list), in order.
+    Refused: an empty item and the same host and port twice (the workload would run twice on one
+    server and be summed); two servers on one machine are two ports."""
+    texts = [values] if isinstance(values, str) else list(values or [])
+    out: list[RemoteAddress] = []
+    for text in texts or [""]:
+        items = (text or "").split(",")
+        for item in items:
+            if not item.strip() and len(items) > 1:
+                raise TargetRefused(f"--remote {shown(text)} has an empty host between commas; write "
+                                    "h1:port,h2:port or repeat --remote")
+            address = parse_remote(item)
+            if any((a.host.lower(), a.port) == (address.host.lower(), address.port) for a in out):
+                raise TargetRefused(f"remote {address} is given twice; give each fio server once "
+                                    "(two servers on one machine listen on two ports)")
+            out.append(address)
+    return tuple(out)
 
 
 def check_remote_folder(text: str) -> PurePosixPath:

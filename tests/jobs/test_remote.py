@@ -58,7 +58,8 @@ def test_a_run_through_a_loopback_server_matches_a_local_run_in_shape(tmp_path, 
         assert r_rows[0] == l_rows[0] and len(r_rows) > 1
     samples = list(csv.DictReader(open(r_dir / "samples.csv")))
     assert any(s["read_lat_us"] for s in samples)  # fio's per-interval series replaced the live one
-    job = (r_dir / "raw" / f"{rt['argv'][-1].rsplit('/', 1)[1]}").read_text()
+    job_path = next(a for a in rt["argv"] if a.endswith(".fio"))  # right after --client
+    job = (r_dir / "raw" / job_path.rsplit("/", 1)[1]).read_text()
     assert "rw=randread" in job and "refill_buffers" in job  # the local options, in the job file
     assert fingerprint(folder) == before and sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
 

@@ -12,6 +12,7 @@ from rich.table import Table
 from app.experiment_outputs import findings
 from app.experiments.base import prefill_note
 from app.figures import LATENCY_KINDS, lat_stat, main_side
+from app.host_tables import host_table
 from app.io_counts import reach_warnings
 from app.plan import trial_kind
 from app.shell_quote import command_line
@@ -53,9 +54,24 @@ def print_results(stream, run_dir: str) -> None:
                           md_cell(MBPS, r.get("total_MBps")), md_cell(LAT_MEAN, lat_stat(r, "mean")),
                           md_cell(LAT_P99, lat_stat(r, "p99")))
         console.print(table)
+        print_host_table(console, record, exp["id"])
         for sentence in findings(exp["id"], part, record):
             console.print(f"  {sentence}", markup=False, soft_wrap=True)
         console.print()
+
+
+def print_host_table(console: Console, record: dict, eid: str) -> None:
+    """A run on several fio servers: what each host did on its own (app/host_tables.py)."""
+    found = host_table(record, eid)
+    if found is None:
+        return
+    table = Table(title=f"{found.title}, each on its own (the table above: all hosts together)",
+                  box=box.SIMPLE_HEAD, title_justify="left")
+    for column in found.columns:
+        table.add_column(column.name, justify="left" if column.key in ("label", "host") else "right")
+    for row in found.rows:
+        table.add_row(*(md_cell(c, v) for c, v in zip(found.columns, row, strict=True)))
+    console.print(table)
 
 
 def print_plan(stream, planned) -> None:

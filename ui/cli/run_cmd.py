@@ -25,7 +25,7 @@ from app.plan import settings_with_preset
 from app.units import human_bytes
 from ui.cli import text as cli_text
 from ui.cli.progress import progress_for
-from ui.cli.remote_args import add_remote_arguments, check_remote_args
+from ui.cli.remote_args import add_remote_arguments, check_remote_args, per_host_json, remote_spec
 from ui.cli.results import print_results
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2  # cancelled: 128 + signal (130 for Ctrl+C)
@@ -64,7 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--preset", choices=tuple(PRESETS),
                    help="start from a preset of the window (see `presets`); --set overrides it")
     r.add_argument("--dry-run", action="store_true",
-                   help="print the plan (trials, time, engine commands, bytes written); write nothing")
+                   help="print the plan (trials, time, engine commands, bytes written); write nothing "
+                        "(with --remote: the job files it would send; no server is contacted)")
     r.add_argument("--engine", choices=("fio", "diskspd"),
                    help="default: DiskSpd on Windows when installed, fio elsewhere")
     r.add_argument("--out", metavar="RUNS_DIR", help="where run folders go (default: per-user data)")
@@ -157,6 +158,9 @@ def cmd_presets() -> int:
 
 
 def cmd_dry_run(args) -> int:
+    if args.remote is not None:  # issue 18: the plan of a remote run, nothing sent
+        from ui.cli.remote_plan import cmd_remote_dry_run
+        return cmd_remote_dry_run(args, _run_settings(args))
     from jobs.dry_run import plan_only
     from ui.cli.results import print_plan
     planned = plan_only(args.experiments, _run_settings(args), args.target,
@@ -197,7 +201,7 @@ def cmd_run(args) -> int:
                                   command_line=["ssd-profiler", "run", *sys.argv[2:]],
                                   engine=args.engine, cancel=cancel,
                                   remove_leftovers=args.remove_leftovers, wait_for_folder_s=args.wait,
-                                  allow_media=tuple(args.allow_medium), remote=args.remote)
+                                  allow_media=tuple(args.allow_medium), remote=remote_spec(args))
         except RunCancelledEarly as exc:
             _say(f"ssd-profiler: {exc}")
             return 128 + (caught[0] if caught else signal.SIGINT)
@@ -225,7 +229,8 @@ def cmd_run(args) -> int:
     try:
         if args.json:
             print(json.dumps({"status": final.status, "run_dir": final.run_dir,
-                              "summary": final.summary}, allow_nan=False))
+                              "summary": final.summary, **per_host_json(final.run_dir)},
+                             allow_nan=False))
         else:
             print_results(sys.stdout, final.run_dir)
             print(final.run_dir)

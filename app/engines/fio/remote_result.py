@@ -62,9 +62,10 @@ def client_problem(text: str) -> str | None:
 class ServerLost(FioParseError):
     """The client lost (or never had) its server: what it printed is in ``problem``."""
 
-    def __init__(self, problem: str):
-        super().__init__(f"the connection to the fio server was lost ({problem})")
-        self.problem = problem
+    def __init__(self, problem: str, hosts: str | None = None):
+        where = f" at {hosts}" if hosts else ""
+        super().__init__(f"the connection to the fio server{where} was lost ({problem})")
+        self.problem, self.hosts = problem, hosts
 
 
 def parse_remote_final(text: str, source: str | None = None) -> list[dict]:
@@ -78,13 +79,13 @@ def parse_remote_final(text: str, source: str | None = None) -> list[dict]:
     entries = client_entries(docs[-1]) if docs else []
     if not entries:
         raise FioParseError("no fio client result found (the server ran no job: "
-                            + (_server_errors(text) or "no message") + ")")
+                            + (server_errors(text) or "no message") + ")")
     if entries[-1].get("error"):
-        raise FioParseError(f"the fio job on the server failed: {_server_errors(text) or 'no message'}")
+        raise FioParseError(f"the fio job on the server failed: {server_errors(text) or 'no message'}")
     return parse_fio_document({**docs[-1], "client_stats": [entries[-1]]}, source)
 
 
-def _server_errors(text: str) -> str:
+def server_errors(text: str) -> str:
     errors = [ln.split(">", 1)[1].strip() for ln in text.splitlines()
               if ln.startswith("<") and ("fio:" in ln or "Bad option" in ln or "error" in ln)]
     return "; ".join(errors[-3:])
@@ -104,6 +105,11 @@ class RemoteFioLive:
         self._buffer = ""
 
     def feed(self, text: str) -> list[Interval]:
+        return [self.interval(ms, iops, bw) for _, ms, iops, bw in self.steady_lines(text)]
+
+    def steady_lines(self, text: str) -> list[tuple[str, int, int, int]]:
+        """(source, ms, iops, B/s) of each complete steady-state line; ``source`` is the line's
+        ``<server> steadystate PID ... thread: N`` part, which tells servers apart."""
         self._buffer += text
         *lines, self._buffer = self._buffer.split("\n")
         out = []
@@ -112,34 +118,41 @@ class RemoteFioLive:
             if found is None or self.direction is None:
                 continue
             ms, iops, bw = (int(x) for x in found.groups())
-            if ms <= 0:
-                continue
-            rates = {"read_MBps": 0.0, "read_iops": 0.0, "read_lat_us": None,
-                     "write_MBps": 0.0, "write_iops": 0.0, "write_lat_us": None}
-            rates.update({f"{self.direction}_MBps": bw / MB, f"{self.direction}_iops": float(iops)})
-            out.append(Interval(end_epoch_s=None, duration_s=ms / 1000.0, **rates))
+            if ms > 0:
+                out.append((line[:found.start()] + found.group(0).split(",")[0], ms, iops, bw))
         return out
+
+    def interval(self, ms: float, iops: float, bw: float) -> Interval:
+        rates = {"read_MBps": 0.0, "read_iops": 0.0, "read_lat_us": None,
+                 "write_MBps": 0.0, "write_iops": 0.0, "write_lat_us": None}
+        rates.update({f"{self.direction}_MBps": bw / MB, f"{self.direction}_iops": float(iops)})
+        return Interval(end_epoch_s=None, duration_s=ms / 1000.0, **rates)
 
     def final_intervals(self, text: str) -> list[Interval] | None:
         """The per-interval series from the interim ``client_stats`` entries, ending now (the
         client has just exited): entry *i* ended (final runtime - runtime_i) before now."""
         docs = split_documents(text)
         entries = client_entries(docs[-1]) if docs else []
-        if len(entries) < 2:
-            return None
-        now = self._clock()
-        last_ms = _runtime_ms(entries[-1])
-        splitter, out = IntervalSplitter(), []
-        for entry in entries:
-            interval = splitter.update({"jobs": [entry]})
-            if interval is not None:
-                end = now - max(0.0, last_ms - _runtime_ms(entry)) / 1000.0
-                out.append(replace(interval, end_epoch_s=end))
-        return out or None
+        return series_ending_now([[e] for e in entries], self._clock())
 
 
-def _runtime_ms(entry: dict) -> float:
-    return max(float((entry.get(d) or {}).get("runtime") or 0) for d in ("read", "write"))
+def series_ending_now(steps: list[list[dict]], now: float) -> list[Interval] | None:
+    """The per-interval series of cumulative ``client_stats`` steps (each a list of entries run
+    together: one per host), ending ``now``: step *i* ended (final runtime - runtime_i) before."""
+    if len(steps) < 2:
+        return None
+    last_ms = runtime_ms(steps[-1])
+    splitter, out = IntervalSplitter(), []
+    for step in steps:
+        interval = splitter.update({"jobs": step})
+        if interval is not None:
+            end = now - max(0.0, last_ms - runtime_ms(step)) / 1000.0
+            out.append(replace(interval, end_epoch_s=end))
+    return out or None
+
+
+def runtime_ms(entries: list[dict]) -> float:
+    return max(float((e.get(d) or {}).get("runtime") or 0) for e in entries for d in ("read", "write"))
 
 
 def parse_banner(text: str) -> dict | None:

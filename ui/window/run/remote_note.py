@@ -29,7 +29,8 @@ def remote_live_text(remote: dict | None) -> str:
     if not remote:
         return ""
     live = remote.get("live") or {}
-    where = f"{remote.get('host')}:{remote.get('port')}"
+    hosts = remote.get("hosts") or [remote]
+    where = ", ".join(f"{h.get('host')}:{h.get('port')}" for h in hosts)
     shown = " and ".join(live.get("available") or ()) or "throughput"
     missing = ", ".join(live.get("not_available") or ()) or "latency"
     return (f"Remote run on {where}: live charts show {shown} only.\n"

@@ -15,7 +15,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from app.paths import TargetRefused
-from app.paths.remote_target import DEFAULT_PORT, check_remote_folder, parse_remote
+from app.paths.remote_target import DEFAULT_PORT, check_remote_folder, parse_remotes
 
 SERVER_COMMAND = f"fio --server=ip:127.0.0.1,{DEFAULT_PORT}"
 TUNNEL_COMMAND = f"ssh -N -L {DEFAULT_PORT}:127.0.0.1:{DEFAULT_PORT} you@labserver"
@@ -36,7 +36,7 @@ def remote_problem(remote: str, folder: str) -> str:
     """Why ``folder`` on ``remote`` would be refused by its spelling alone ('' when it would
     not); no I/O, the same checks as the run (jobs/remote_session.py) makes first."""
     try:
-        parse_remote(remote)
+        parse_remotes(remote)
         check_remote_folder(folder)
     except TargetRefused as exc:
         return str(exc)
@@ -44,10 +44,11 @@ def remote_problem(remote: str, folder: str) -> str:
 
 
 def remote_address(remote: str) -> str:
-    """HOST:PORT as the command line takes it (the default port written out), or the text as
-    typed when it does not parse (the run refuses it then with the reason)."""
+    """HOST:PORT as the command line takes it (the default port written out; several hosts as a
+    comma list, which runs every trial on all of them), or the text as typed when it does not
+    parse (the run refuses it then with the reason)."""
     try:
-        return str(parse_remote(remote))
+        return ",".join(map(str, parse_remotes(remote)))
     except TargetRefused:
         return remote.strip()
 
@@ -70,7 +71,8 @@ class RemoteField(QWidget):
     def __init__(self, remote: str = "", parent: QWidget | None = None):
         super().__init__(parent)
         self.edit = QLineEdit(remote)
-        self.edit.setPlaceholderText("empty: this computer; or HOST[:PORT], e.g. 127.0.0.1:8765")
+        self.edit.setPlaceholderText("empty: this computer; or HOST[:PORT], e.g. 127.0.0.1:8765 "
+                                     "(several: a comma list)")
         self.edit.setToolTip(SECURITY_TIP)
         self.edit.textChanged.connect(self._on_text)
         label = QLabel("Remote fio server:")
