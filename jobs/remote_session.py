@@ -13,6 +13,7 @@ smartctl there (jobs/remote_smart.py), the drive's identity, SMART and temperatu
 from __future__ import annotations
 
 import dataclasses
+import signal
 from pathlib import Path
 
 from app.drive.remote_smart import NO_SSH, check_smart_device, device_path, ssh_for_hosts
@@ -43,6 +44,8 @@ class RemoteTrialRunner(TrialRunner):
 
     notes: tuple[LogMessage, ...] = ()
     estimated_s: float | None = None
+    #: fio's client, on SIGTERM, tells its servers to stop their jobs; SIGKILL would leave them
+    on_app_death = int(signal.SIGTERM)
 
     def events(self):
         inner = super().events()
