@@ -113,3 +113,14 @@ def test_windows_engines_and_probes_start_without_a_console_window(monkeypatch):
     with pytest.raises(Stop):
         engines._probe(["fio", "--version"], "fio")
     assert seen == [0x200 | 0x08000000, 0x08000000]
+
+
+def test_a_local_engine_is_killed_with_the_app_a_remote_client_is_told_to_stop():
+    """SIGKILL for local fio (a SIGTERM could be lost in its start-up and leave an orphan);
+    SIGTERM for fio's client, which then stops its servers' jobs."""
+    import signal
+
+    from jobs.remote_session import RemoteTrialRunner
+    from jobs.runner import TrialRunner
+    assert TrialRunner.on_app_death == signal.SIGKILL
+    assert RemoteTrialRunner.on_app_death == signal.SIGTERM
