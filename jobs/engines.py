@@ -19,10 +19,9 @@ from app.engines.base import Engine
 from app.engines.diskspd import EXECUTABLES, DiskSpdEngine
 from app.engines.diskspd import parse_version as diskspd_version
 from app.engines.diskspd import version_argv as diskspd_version_argv
-from app.engines.fio import FioEngine
+from app.engines.fio import FioEngine, cpu_clock_argv, cpu_clock_passes
 from app.engines.fio import parse_version as fio_version
 from app.engines.fio import version_argv as fio_version_argv
-from jobs.diskspd_live import CounterLive, event_stop
 from jobs.process import NO_WINDOW
 
 PROBE_TIMEOUT_S = 15
@@ -56,6 +55,19 @@ def locate_fio(override: str | None = None) -> FioEngine:
     return FioEngine(candidate, version)
 
 
+def fio_trusts_cpu_clock(engine: FioEngine) -> bool:
+    """Run fio's own CPU-clock test once (0.2 s) for a run: when it passes, every trial can
+    name the clock fio would choose after it and skip the test itself (issue 21). Any doubt
+    (no answer, a failure, a timeout) leaves fio to choose, and test, on every start."""
+    try:
+        done = subprocess.run(cpu_clock_argv(engine.path), capture_output=True, text=True,
+                              timeout=PROBE_TIMEOUT_S, stdin=subprocess.DEVNULL,
+                              creationflags=NO_WINDOW)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0 and cpu_clock_passes(done.stdout + done.stderr)
+
+
 def diskspd_candidates(override: str | None = None) -> list[str]:
     """Where DiskSpd may be. A path the user set (``override`` from settings, else
     $SSD_PROFILER_DISKSPD) is the only candidate, so a wrong one is reported, not bypassed;
@@ -86,6 +98,8 @@ def locate_diskspd(override: str | None = None) -> DiskSpdEngine:
         raise EngineNotFound(f"{chosen} has no XML output (-Rxml); it looks like the Linux port "
                              "of DiskSpd, which SSD Profiler does not use: use fio on Linux")
     version = diskspd_version(usage)
+    from jobs.diskspd_live import CounterLive, event_stop  # psutil: only with DiskSpd, not at start
+
     return DiskSpdEngine(chosen, f"DiskSpd {version}" if version else "DiskSpd",
                          live=CounterLive(), stop=event_stop)
 

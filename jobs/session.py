@@ -11,6 +11,7 @@ from pathlib import Path
 
 from app import __version__, vendor
 from app.drive.identity import describe_drive, temperature_source
+from app.engines.fio import FioEngine
 from app.host import host_info
 from app.params import values_json
 from app.paths import CheckedTarget, OwnedFolder, check_target, new_run_id
@@ -19,7 +20,7 @@ from app.plan import RunPlan, experiments_from_settings, plan_run
 from app.plausibility import at_run_start
 from app.runs_root import check_runs_root
 from app.store import RunStore, default_runs_root
-from jobs.engines import locate_engine
+from jobs.engines import fio_trusts_cpu_clock, locate_engine
 from jobs.monitor import DriveMonitor
 from jobs.runner import TrialRunner
 
@@ -65,6 +66,8 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
     check_runs_root(runs_root)  # a runs folder that cannot be made: refused, nothing written
     checked = check_target(target, max(e.size for e in experiments), allow_media)
     engine = locate_engine(engine, engine_path)
+    if isinstance(engine, FioEngine):
+        engine.cpu_clock = fio_trusts_cpu_clock(engine)
     plan = plan_run(experiments, seed)
     run_id = new_run_id()
     owner = OwnedFolder(checked, run_id)

@@ -11,6 +11,8 @@ from pathlib import Path
 from app.engines.fio.argv import (
     HELD_MARKER,
     PERCENTILE_LIST,
+    cpu_clock_argv,
+    cpu_clock_passes,
     fio_path_arg,
     held_argv,
     ioengine_for,
@@ -23,7 +25,7 @@ from app.engines.fio.live import FioLive
 from app.engines.fio.result import parse_fio_text
 from app.plan import Trial
 
-__all__ = ["PERCENTILE_LIST", "FioEngine", "FioLive", "fio_path_arg",
+__all__ = ["PERCENTILE_LIST", "FioEngine", "cpu_clock_argv", "cpu_clock_passes", "FioLive", "fio_path_arg",
            "ioengine_for", "parse_version", "prepare_argv", "trial_argv", "version_argv"]
 
 
@@ -33,12 +35,13 @@ class FioEngine:
 
     name = "fio"
 
-    def __init__(self, path: str, version: str):
+    def __init__(self, path: str, version: str, cpu_clock: bool = False):
         self.path = path
         self.version = version
+        self.cpu_clock = cpu_clock  # fio's CPU-clock test passed once for this run
 
     def trial_argv(self, trial: Trial, test_file: Path, trigger_file: Path) -> list[str]:
-        return trial_argv(self.path, trial, test_file, trigger_file)
+        return trial_argv(self.path, trial, test_file, trigger_file, cpu_clock=self.cpu_clock)
 
     def held_argv(self, argv: list[str], gate_fd: int, jobs: int) -> tuple[list[str], bytes, int] | None:
         """``argv`` held before its first I/O until ``jobs`` lines come through ``gate_fd``,

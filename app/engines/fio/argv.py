@@ -56,8 +56,12 @@ def _ms(seconds: float) -> str:
 
 
 def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
-               platform: str = sys.platform) -> list[str]:
-    """The argv that runs one trial, JSON documents on stdout every ``interval``."""
+               platform: str = sys.platform, cpu_clock: bool = False) -> list[str]:
+    """The argv that runs one trial, JSON documents on stdout every ``interval``.
+
+    ``cpu_clock``: this machine's fio passed its own CPU-clock test once for the run
+    (jobs/engines.fio_trusts_cpu_clock), so each trial names the clock fio would pick after
+    that test anyway, and skips repeating the test (about 70 ms of CPU on every core)."""
     w = trial.workload
     argv = [
         fio, f"--name={trial.experiment}-{w.key}",
@@ -77,6 +81,8 @@ def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
              f"--percentile_list={PERCENTILE_LIST}"]
     if w.numjobs > 1:
         argv.append("--group_reporting")
+    if cpu_clock:
+        argv.append("--clocksource=cpu")
     argv += ["--output-format=json+", f"--status-interval={_ms(trial.interval_s)}",
              f"--trigger-file={trigger_file}",  # a plain string option: never split
              "--verify_state_save=0"]  # else a trigger stop leaves *-verify.state files behind
@@ -116,6 +122,16 @@ def prepare_argv(fio: str, test_file: Path, size_bytes: int, trigger_file: Path,
         "--output-format=json", f"--trigger-file={trigger_file}",
         "--verify_state_save=0",
     ]
+
+
+def cpu_clock_argv(fio: str) -> list[str]:
+    return [fio, "--cpuclock-test"]
+
+
+def cpu_clock_passes(text: str) -> bool:
+    """fio's ``--cpuclock-test`` said the TSC is reliable and the cross-CPU test passed: the
+    two conditions under which fio itself chooses ``clocksource=cpu``."""
+    return "reliable_tsc: yes" in text and "cs: Pass!" in text
 
 
 def version_argv(fio: str) -> list[str]:

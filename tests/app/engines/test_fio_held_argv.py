@@ -27,3 +27,13 @@ def test_no_hold_for_a_job_name_a_shell_would_read_or_on_windows():
     for name in ("a b", "x;rm -rf ~", "q$(id)", "n\nl", "'"):
         assert held_argv(["fio", f"--name={name}", "--rw=read"], 7, "linux") is None
     assert held_argv(_argv(), 7, "win32") is None
+
+
+def test_the_cpu_clock_is_named_only_when_fios_own_test_passed():
+    from app.engines.fio import cpu_clock_passes
+    assert "--clocksource=cpu" not in _argv()
+    trial = Trial(3, "zero-queue", Workload("randread", 4096, 1), 1, False, 1.0, 0.0, 16 << 20, True, 1.0)
+    assert "--clocksource=cpu" in trial_argv("fio", trial, Path("/t/f"), Path("/p/s"), "linux", cpu_clock=True)
+    assert cpu_clock_passes("cs: reliable_tsc: yes\ncs: Testing 2 CPUs\ncs: Pass!\n")
+    assert not cpu_clock_passes("cs: reliable_tsc: no\ncs: Pass!\n")
+    assert not cpu_clock_passes("cs: reliable_tsc: yes\ncs: Failed: 1 CPU went backwards\n")
