@@ -36,19 +36,37 @@ def environment(record: dict) -> list[str]:
     size = drive.get("capacity_bytes") or drive.get("total_bytes")
     items = [("Host", host.get("hostname")), ("OS", os_text), ("CPU", cpu),
              ("RAM", human_bytes(host["ram_bytes"]) if host.get("ram_bytes") else None),
-             ("Drive model", drive.get("model") or ("unknown model" if record.get("drive") else None)),
+             ("Drive model", _models(drive) or ("unknown model" if record.get("drive") else None)),
              ("Firmware", drive.get("firmware")), ("Interface and link", link),
              ("Drive capacity" if drive.get("capacity_bytes") else "Volume size",
               f"{size / 1e9:,.0f} GB ({human_bytes(size)})" if size else None),
              ("Device", drive.get("device")), ("File system", drive.get("fstype")),
-             ("Target folder", target.get("folder") if not target.get("remote") else  # issue 18
-              f"{target['folder']} on {target['remote']['host']}:{target['remote']['port']} (fio --server)"),
+             ("Target folder", _folder(target)),
              ("Engine", " ".join(str(x) for x in (engine.get("version") or engine.get("name"),
                                                   engine.get("path")) if x) or None),
              ("SSD Profiler", record.get("app_version"))]
     lines = ["## Environment", "", "| Item | Value |", "|---|---|"]
     lines += [f"| {k} | {_v(v)} |" for k, v in items]
     return lines + [""]
+
+
+def _folder(target: dict) -> str | None:
+    """The target folder; on a remote run, on which fio server(s) (issue 18)."""
+    remote = target.get("remote")
+    if not remote:
+        return target.get("folder")
+    hosts = remote.get("hosts") or [remote]
+    where = ", ".join(f"{h['host']}:{h['port']}" for h in hosts)
+    return f"{target['folder']} on {where} (fio --server)"
+
+
+def _models(drive: dict) -> str | None:
+    """The drive's model; with several remote hosts, each host's (or why it is unknown)."""
+    hosts = drive.get("hosts")
+    if not hosts:
+        return drive.get("model")
+    return "; ".join(f"{h.get('model') or 'unknown model'} ({h.get('remote') or 'host'})"
+                     for h in hosts)
 
 
 def _data_pattern(argv: list[str]) -> str:
