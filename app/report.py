@@ -1,8 +1,11 @@
 """Export orchestration: a run folder -> tables, figures and report.md (issue 5).
 
 ``render(figure, png_path, svg_path)`` is injected so that this module (and all of ``app``)
-stays free of Qt: the command line and the window pass ``ui.render.export.render_figure``;
-tests of the data path may pass ``None`` (figures are then listed as not drawn).
+stays free of Qt: the command line passes ``ui.render.export.start_figure``, the window
+``render_figure``; tests of the data path may pass ``None`` (figures are then listed as not
+drawn). A renderer may return a callable that completes the files (a PNG still being encoded
+on another thread): it is called, and the files placed, once the next figure is drawn, so the
+encoding overlaps the drawing; ``None`` means the files are complete.
 
 Layout of the export folder (default ``<run_dir>/export``)::
 
@@ -44,7 +47,7 @@ from app.tables import to_csv, to_markdown
 
 log = logging.getLogger(__name__)
 
-Render = Callable[[Figure, Path, Path], None]
+Render = Callable[[Figure, Path, Path], Callable[[], object] | None]
 Warn = Callable[[str], None]
 #: What a damaged run.json (or a bug reading one) raises while the report is being computed.
 DAMAGE = (KeyError, TypeError, AttributeError, IndexError, ValueError)
@@ -130,26 +133,52 @@ def export_record(record: dict, out_dir: Path, render: Render | None = None,
 
 
 def _draw(folder: ExportFolder, figures: list[Figure], render: Render | None) -> tuple[dict, dict]:
-    """Render each figure into a private staging folder, then rename it into figures/."""
+    """Render each figure into a private staging folder, then rename it into figures/; a
+    figure's files are completed (see the module docstring) after the next one is drawn."""
     drawn, problems = {}, {}
     if render is None:
         return drawn, {fig.id: "no renderer was given (data-only export)" for fig in figures}
     if not figures:
         return drawn, problems
+
+    def failed(fig: Figure, exc: Exception) -> None:  # one bad figure must not cost the report
+        log.error("figure %s failed", fig.id, exc_info=exc)
+        problems[fig.id] = f"{type(exc).__name__}: {exc}"
+
     with folder.staging() as staging:
-        for fig in figures:
-            png, svg = f"{fig.id}.png", f"{fig.id}.svg"
-            _room_for_figures(staging.path(png).parent)
+        def place(fig: Figure, complete) -> None:
             try:
-                render(fig, staging.path(png), staging.path(svg))
-            except Exception as exc:  # one bad figure must not cost the user the whole report
-                log.exception("figure %s failed", fig.id)
-                problems[fig.id] = f"{type(exc).__name__}: {exc}"
-                continue
-            staging.place(png, f"figures/{png}")
-            staging.place(svg, f"figures/{svg}")
-            drawn[fig.id] = (f"figures/{png}", f"figures/{svg}")
-    return drawn, problems
+                if complete is not None:
+                    complete()
+            except Exception as exc:
+                return failed(fig, exc)
+            for name in (f"{fig.id}.png", f"{fig.id}.svg"):
+                staging.place(name, f"figures/{name}")
+            drawn[fig.id] = (f"figures/{fig.id}.png", f"figures/{fig.id}.svg")
+
+        pending = None  # (figure, completion): drawn, its files not yet placed
+        try:
+            for fig in figures:
+                _room_for_figures(staging.dir)
+                try:
+                    complete = render(fig, staging.path(f"{fig.id}.png"),
+                                      staging.path(f"{fig.id}.svg"))
+                except Exception as exc:
+                    failed(fig, exc)
+                    continue
+                previous, pending = pending, (fig, complete)
+                if previous:
+                    place(*previous)
+            previous, pending = pending, None
+            if previous:
+                place(*previous)
+        finally:  # after an error too: nothing may still be writing into the staging folder
+            if pending and pending[1] is not None:
+                try:
+                    pending[1]()
+                except Exception:  # noqa: BLE001 - already reported, or not the error to raise
+                    pass
+    return drawn, {fig.id: problems[fig.id] for fig in figures if fig.id in problems}
 
 
 MIN_FREE_BYTES = 2 * 1024 * 1024   # a figure's PNG + SVG take a few hundred KiB

@@ -50,9 +50,9 @@ def cmd_compare(args) -> int:
 
 def _renderer():
     """The offscreen figure renderer (Qt loads here, and only with --out)."""
-    from ui.render.export import ensure_app, render_figure
+    from ui.render.export import ensure_app, start_figure
     ensure_app()
-    return render_figure
+    return start_figure
 
 
 def _print(c: Comparison) -> None:

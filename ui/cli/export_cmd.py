@@ -26,9 +26,9 @@ def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
                    warn: Warn | None = None) -> Path:
     """Export with the real renderer (Qt offscreen when there is no display); the export
     folder (default ``<run_dir>/export``) holds report.md, tables/ and figures/."""
-    from ui.render.export import ensure_app, render_figure
+    from ui.render.export import ensure_app, start_figure
     ensure_app()
-    return export_run(run_dir, out_dir, render_figure, warn)
+    return export_run(run_dir, out_dir, start_figure, warn)
 
 
 def _warn(line: str) -> None:

@@ -1,5 +1,6 @@
 """Figure specs (app/figures.py) drawn with pyqtgraph: on screen and, offscreen, to PNG and SVG.
 
 ``style`` (how it looks), ``ranges`` (where axes start and end), ``draw`` (spec -> plot, in
-named steps), ``export`` (offscreen files). Qt is imported only when something is drawn.
+named steps), ``export`` (offscreen files), ``png`` (the PNG encoder). Qt is imported only
+when something is drawn.
 """

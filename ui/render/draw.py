@@ -73,15 +73,18 @@ class Drawn:
             self._busy = False
 
 
-def figure_widget(fig: Figure, style: Style = SCREEN):
-    """A PlotWidget showing ``fig``, for the window's results view and the export."""
+def figure_widget(fig: Figure, style: Style = SCREEN, place: bool = True):
+    """A PlotWidget showing ``fig``, for the window's results view and the export.
+
+    ``place=False`` leaves the labels to the first relayout: the export resizes the widget
+    first, so placing them at PlotWidget's default size would be work thrown away."""
     import pyqtgraph as pg
-    widget = pg.PlotWidget(background="w")
-    widget._ssd = draw(widget.getPlotItem(), fig, style)  # keeps ViewBoxes and labels alive
+    widget = pg.PlotWidget(background="w", enableMenu=False)  # draw() disables menus anyway
+    widget._ssd = draw(widget.getPlotItem(), fig, style, place)  # keeps ViewBoxes, labels alive
     return widget
 
 
-def draw(plot, fig: Figure, style: Style) -> Drawn:
+def draw(plot, fig: Figure, style: Style, place: bool = True) -> Drawn:
     """Draw ``fig`` into a PlotItem; returns what was drawn (for relayout and tests)."""
     parts = fig.panels or (fig,)
     _title(plot, fig, style, len(parts))
@@ -105,7 +108,8 @@ def draw(plot, fig: Figure, style: Style) -> Drawn:
     drawn = Drawn(plot, fig, style, panels, legend, labels)
     for p in panels:
         p.vb.sigResized.connect(drawn.schedule)
-    drawn.relayout()
+    if place:
+        drawn.relayout()
     return drawn
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ui.render.placement import Box, leader_end, needs_leader, place, point_box, segment_boxes
+from ui.render.placement import Box, Boxes, leader_end, needs_leader, place, point_box, segment_boxes
 from ui.render.style import Style, font
 
 MIN_TITLE_PX = 8
@@ -52,6 +52,20 @@ def obstacles(panel) -> list[Box]:
     for vb, a, b, width in geo.segments:
         out += segment_boxes(at(vb, *a), at(vb, *b), max(width + 2, 4.0))
     return out
+
+
+def panel_obstacles(panel) -> Boxes:
+    """:func:`obstacles` as :class:`Boxes`, mapped again only when a ViewBox of the data has
+    moved, been resized or changed its range since the last time (labels are placed several
+    times while a figure is laid out, mostly on the same geometry)."""
+    geo = panel.geometry
+    views = {id(g[0]): g[0] for part in (geo.points, geo.bars, geo.errs, geo.segments)
+             for g in part}.values()
+    key = [(vb.sceneTransform(), vb.childTransform()) for vb in views]
+    cached = panel.__dict__.get("_ssd_obstacles")
+    if cached is None or cached[0] != key:
+        cached = panel.__dict__["_ssd_obstacles"] = (key, Boxes(obstacles(panel)))
+    return cached[1]
 
 
 class Labels:
@@ -109,7 +123,7 @@ class Labels:
         if r.width() <= 4 or r.height() <= 4:
             return []
         bounds = Box(r.left() + 2, r.top() + 2, r.right() - 2, r.bottom() - 2)
-        blocked, taken, crowded = obstacles(panel), [], []
+        blocked, taken, crowded = panel_obstacles(panel), [], []
         for lb in mine:
             text = lb.item.textItem.boundingRect()
             x, y = lb.anchor
@@ -118,7 +132,7 @@ class Labels:
             a = lb.vb.mapViewToScene(QPointF(x, y))
             box = place((a.x(), a.y()), (text.width(), text.height()), bounds, blocked, taken,
                         gap, lb.mode)
-            if any(box.overlap(o) > 0 for o in blocked) or any(box.overlap(t) > 0 for t in taken):
+            if blocked.covered(box) > 0 or any(box.overlap(t) > 0 for t in taken):
                 crowded.append(lb)
             taken.append(box)
             lb.box = box

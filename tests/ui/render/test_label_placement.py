@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ui.render.placement import Box, leader_end, needs_leader, place, point_box, segment_boxes
+from ui.render.placement import Box, Boxes, leader_end, needs_leader, place, point_box, segment_boxes
 
 PLOT = Box(0, 0, 800, 500)
 
@@ -65,3 +65,19 @@ def test_a_label_always_lies_inside_the_plot(points, w, h, mode):
     obstacles = [point_box(x, y, 10) for x, y in points]
     box = place(points[0], (w, h), PLOT, obstacles, [], mode=mode)
     assert box.within(PLOT) and abs(box.w - w) < 1e-6 and abs(box.h - h) < 1e-6
+
+
+_coordinate = st.floats(-50, 850, allow_nan=False)
+
+
+@given(st.lists(st.tuples(_coordinate, _coordinate, st.floats(0, 80), st.floats(0, 80)),
+                max_size=40), st.tuples(_coordinate, _coordinate, st.floats(1, 300), st.floats(1, 60)))
+def test_boxes_cover_exactly_what_box_overlap_sums(obstacles, candidate):
+    """The numpy sum over all obstacles is the one-by-one sum to the last bit, so a label goes
+    exactly where it went before (issue 21)."""
+    boxes = [Box(x, y, x + w, y + h) for x, y, w, h in obstacles]
+    x, y, w, h = candidate
+    box = Box(x, y, x + w, y + h)
+    assert Boxes(boxes).covered(box) == sum(box.overlap(o) for o in boxes)
+    assert Boxes([*boxes, Box(float("nan"), 0, 10, 10)]).covered(box) == sum(
+        box.overlap(o) for o in [*boxes, Box(float("nan"), 0, 10, 10)])
