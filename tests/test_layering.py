@@ -61,6 +61,17 @@ def test_the_window_starts_without_pandas():
     assert done.returncode == 0, done.stderr
 
 
+def test_the_window_starts_without_the_run_machinery():
+    """Issue 21: the worker thread, the run session behind it (runner, monitor) and the DiskSpd
+    counters (psutil's process API) load with the first Run, not before the first paint."""
+    code = ("import os, sys\nos.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
+            "import ui.window.main_window\n"
+            "bad = [m for m in ('jobs.worker', 'jobs.session', 'jobs.runner', 'jobs.diskspd_live')"
+            " if m in sys.modules]\nprint(bad); sys.exit(1 if bad else 0)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components of more than one module (Tarjan, iterative)."""
     index, low, on, stack, out, counter = {}, {}, set(), [], [], [0]

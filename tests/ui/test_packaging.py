@@ -29,7 +29,9 @@ def test_build_and_smoke_the_executable():
     assert selftest.returncode == 0, selftest.stdout + selftest.stderr
     assert "self-test: passed" in selftest.stdout
     size = sum(p.stat().st_size for p in exe.parent.rglob("*") if p.is_file() and not p.is_symlink())
-    assert size < 300e6, f"the folder holds {size / 1e6:.0f} MB"
+    # issue 21: 260 MB before packaging/lean.py, 199 MB after; the target of 150 MB is out of reach
+    # while ICU (38 MB), OpenBLAS (25 MB), pandas and numpy are needed: this bound catches growth
+    assert size < 215e6, f"the folder holds {size / 1e6:.0f} MB"
     # the licences travel with the program (issue 14)
     folder = exe.parent
     notices = list(folder.rglob("THIRD_PARTY_NOTICES.md"))

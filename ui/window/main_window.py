@@ -22,7 +22,6 @@ from app.model.status import RunStatus
 from app.store import default_runs_root
 from jobs.engines import default_engine
 from jobs.events import RunFinished
-from jobs.worker import RunRefused
 from ui.window.background import Background
 from ui.window.closing import ClosingAndSettings
 from ui.window.gc_policy import collect_on_gui_thread
@@ -229,6 +228,8 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
             self._update_actions()
 
     def _on_event(self, event) -> None:
+        from jobs.worker import RunRefused  # loaded with the run (RunControl.start)
+
         if isinstance(event, RunRefused) and self.model.status == RunStatus.CANCELLED:
             self.statusBar().showMessage(CANCELLED_EARLY)
         elif isinstance(event, RunRefused):

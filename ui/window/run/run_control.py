@@ -9,12 +9,14 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from jobs.session import prepare_run
-from jobs.worker import RunRefused, RunWorker
 from ui.window.run.run_model import RunModel
+
+if TYPE_CHECKING:
+    from jobs.worker import RunWorker
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,11 @@ class RunControl(QObject):
         ``remote``: HOST[:PORT] of a running fio server ("": this computer)."""
         if self.worker is not None:
             raise RuntimeError("a run is already going on")
+        # the run's machinery (session, runner, monitor, worker thread) loads at the first Run,
+        # not while the window opens
+        from jobs.session import prepare_run
+        from jobs.worker import RunWorker
+
         argv = command_line(names, settings, target, runs_root, engine, remote)
         cancel = self._cancel = threading.Event()
 
@@ -88,6 +95,8 @@ class RunControl(QObject):
         return self.worker is None or self.worker.wait(ms)
 
     def _on_event(self, event) -> None:
+        from jobs.worker import RunRefused  # loaded by start()
+
         if isinstance(event, RunRefused) and self._cancel.is_set():
             self.model.cancelled_before_start()   # a cancel, not a refusal: nothing was written
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
@@ -20,10 +21,12 @@ from app.shell_quote import command_line
 from app.steady_state import convergence_text
 from app.summary import summarize_run
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
-from jobs.worker import RunPrepared, RunRefused
 from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
 from ui.window.run.series import SampleSeries, break_row, sample_row
+
+if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the first run
+    from jobs.worker import RunPrepared, RunRefused
 
 log = logging.getLogger(__name__)
 FINAL = FINAL_RUN_STATUSES
