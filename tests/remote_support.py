@@ -131,3 +131,25 @@ class Listener:
 
     def close(self) -> None:
         self.sock.close()
+
+
+def kill_in_second_trial(remote: str, folder: Path, runs: Path, size: str, kill) -> tuple[str, dict]:
+    """``ssd-profiler run`` of three 3 s trials through ``remote``; once the first trial is
+    saved and the second is under way, ``kill()`` (a server). Returns the CLI's stderr (after
+    checking it exited 1) and the run's run.json."""
+    import json
+
+    from safety_support import start_cli, wait_for
+    args = ["queue-depth", "--set", "queue_depths=1,2,4", "--set", "repetitions=1", "--set",
+            "warmup=false", "--set", "runtime=3s", "--set", f"size={size}", "--set", "randomize=false"]
+    proc = start_cli("run", *args, "--remote", remote, "--target", str(folder), "--out", str(runs))
+
+    def first_done():
+        found = list(runs.glob("*/run.json"))
+        return found and len(json.loads(found[0].read_text()).get("trials", [])) >= 1
+    assert wait_for(first_done, 60), proc.communicate(timeout=5)
+    time.sleep(1.5)  # into the second trial
+    kill()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err
+    return err, json.loads(next(runs.glob("*/run.json")).read_text())

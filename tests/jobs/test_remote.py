@@ -5,15 +5,13 @@ idles up to 1 s before it starts one), so the runs are as small as a run can be.
 from __future__ import annotations
 
 import csv
-import json
-import time
 from pathlib import Path
 
 import pytest
 import remote_support
 
 from conftest import run_cli, run_json
-from safety_support import fingerprint, needs_fio, start_cli, wait_for
+from safety_support import fingerprint, needs_fio
 
 ONE = ["queue-depth", "--set", "queue_depths=1", "--set", "repetitions=1", "--set", "warmup=false",
        "--set", "runtime=1s", "--set", "size=32MiB"]
@@ -67,20 +65,7 @@ def test_a_run_through_a_loopback_server_matches_a_local_run_in_shape(tmp_path, 
 @needs_fio
 def test_a_server_killed_mid_run_fails_the_trial_with_the_reason_and_keeps_finished_ones(
         tmp_path, server, folder):
-    runs = tmp_path / "runs"
-    args = ["queue-depth", "--set", "queue_depths=1,2,4", "--set", "repetitions=1", "--set",
-            "warmup=false", "--set", "runtime=3s", "--set", "size=32MiB", "--set", "randomize=false"]
-    proc = start_cli("run", *args, "--remote", server.address, "--target", str(folder), "--out", str(runs))
-
-    def first_done():
-        found = list(runs.glob("*/run.json"))
-        return found and len(json.loads(found[0].read_text()).get("trials", [])) >= 1
-    assert wait_for(first_done, 60), proc.communicate(timeout=5)
-    time.sleep(1.5)  # into the second trial
-    server.kill()
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 1, err
-    record = json.loads(next(runs.glob("*/run.json")).read_text())
+    err, record = remote_support.kill_in_second_trial(server.address, folder, tmp_path / "runs", "32MiB", server.kill)
     assert record["status"] == "failed"
     done, lost = record["trials"]
     assert done["status"] == "done" and done["measurement"]["read"]["iops"] > 0

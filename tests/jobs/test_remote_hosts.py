@@ -16,7 +16,7 @@ from app.engines.fio.result import split_documents
 from ui.cli.results import print_results
 
 from conftest import run_cli, run_json
-from safety_support import fingerprint, needs_fio, start_cli, wait_for
+from safety_support import fingerprint, needs_fio
 
 ONE = ["queue-depth", "--set", "queue_depths=1", "--set", "repetitions=1", "--set", "warmup=false",
        "--set", "runtime=1s", "--set", "size=16MiB"]
@@ -76,21 +76,8 @@ def test_two_hosts_run_each_trial_together_summed_and_kept_per_host(tmp_path, tw
 @needs_fio
 def test_a_host_killed_mid_run_fails_its_trial_naming_it_and_keeps_finished_ones(tmp_path, two_servers, folder):
     a, b = two_servers
-    runs = tmp_path / "runs"
-    args = ["queue-depth", "--set", "queue_depths=1,2,4", "--set", "repetitions=1", "--set",
-            "warmup=false", "--set", "runtime=3s", "--set", "size=16MiB", "--set", "randomize=false"]
-    proc = start_cli("run", *args, "--remote", f"{a.address},{b.address}", "--target", str(folder),
-                     "--out", str(runs))
-
-    def first_done():
-        found = list(runs.glob("*/run.json"))
-        return found and len(json.loads(found[0].read_text()).get("trials", [])) >= 1
-    assert wait_for(first_done, 60), proc.communicate(timeout=5)
-    time.sleep(1.5)  # into the second trial
-    b.kill()
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 1, err
-    record = json.loads(next(runs.glob("*/run.json")).read_text())
+    err, record = remote_support.kill_in_second_trial(f"{a.address},{b.address}", folder, tmp_path / "runs", "16MiB",
+                                                      b.kill)
     done, lost = record["trials"]
     assert done["status"] == "done" and len(done["measurement"]["hosts"]) == 2
     assert lost["status"] == "failed" and f"fio server at {b.address} was lost" in lost["error"], lost["error"]
