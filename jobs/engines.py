@@ -25,6 +25,7 @@ from app.engines.fio import version_argv as fio_version_argv
 from jobs.process import NO_WINDOW
 
 PROBE_TIMEOUT_S = 15
+CLOCK_TEST_TIMEOUT_S = 3  # the test takes 0.2 s; a fio that hangs in it must not delay the run
 
 
 def _probe(argv: list[str], engine: str) -> subprocess.CompletedProcess:
@@ -61,7 +62,7 @@ def fio_trusts_cpu_clock(engine: FioEngine) -> bool:
     (no answer, a failure, a timeout) leaves fio to choose, and test, on every start."""
     try:
         done = subprocess.run(cpu_clock_argv(engine.path), capture_output=True, text=True,
-                              timeout=PROBE_TIMEOUT_S, stdin=subprocess.DEVNULL,
+                              timeout=CLOCK_TEST_TIMEOUT_S, stdin=subprocess.DEVNULL,
                               creationflags=NO_WINDOW)
     except (OSError, subprocess.TimeoutExpired):
         return False
