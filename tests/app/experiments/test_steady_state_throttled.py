@@ -1,5 +1,5 @@
 """The steady-state experiment on a device whose speed we set (issue 16): the run's processes go
-into a blkio cgroup that caps write IOPS at 8,000 for three rounds, then at 2,000. The rule
+into a blkio cgroup that caps write IOPS at 8,000 for two and a half rounds, then at 2,000. The rule
 (5 rounds, excursion <= 20 %, slope <= 10 %) must first hold over rounds 4-8, so the run has to
 stop after round 8 and say so. Needs root, cgroup v1 blkio throttling and fio (cgroup v2 io.max: not written yet);
 skipped with the reason otherwise."""
@@ -51,9 +51,12 @@ def test_a_cap_lowered_after_round_three_converges_at_round_eight(tmp_path):
                                 text=True, preexec_fn=lambda: (group / "tasks").write_text(str(os.getpid())))
         runs = tmp_path / "runs"
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and proc.poll() is None:  # round 3 done: lower the cap
+        # halfway through round 3, lower the cap: rounds follow each other within milliseconds
+        # (held starts, issue 21), so "between rounds" cannot be hit from here
+        while time.monotonic() < deadline and proc.poll() is None:
             done = [json.loads(p.read_text()).get("trials", []) for p in runs.glob("*/run.json")]
-            if done and len(done[0]) >= 3:
+            if done and len(done[0]) >= 2:
+                time.sleep(0.5)
                 limit.write_text(f"{device} 2000")
                 break
             time.sleep(0.02)
@@ -66,6 +69,9 @@ def test_a_cap_lowered_after_round_three_converges_at_round_eight(tmp_path):
     record = json.loads((Path(json.loads(out)["run_dir"]) / "run.json").read_text())
     findings = record["summary"]["steady-state"]["findings"]
     iops = findings["rounds_iops"]
-    assert all(v <= 8000 * 1.05 for v in iops[:3]) and all(v <= 2000 * 1.05 for v in iops[4:])
+    # blk-throttle hands out its budget in time slices; rounds that follow each other within
+    # milliseconds (held starts, issue 21) inherit what the last one left: seen up to 15 % over
+    assert all(4000 < v <= 8000 * 1.25 for v in iops[:2]) and 2000 * 1.5 < iops[2] < 8000, iops
+    assert all(v <= 2000 * 1.25 for v in iops[3:]), iops
     assert findings["steady"] and findings["round"] == 8 and len(iops) == 8, iops
     assert findings["window"]["first_round"] == 4
