@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from app.engines import ENGINES, EngineNotFound, install_hint
@@ -56,17 +57,29 @@ def locate_fio(override: str | None = None) -> FioEngine:
     return FioEngine(candidate, version)
 
 
-def fio_trusts_cpu_clock(engine: FioEngine) -> bool:
-    """Run fio's own CPU-clock test once (0.2 s) for a run: when it passes, every trial can
-    name the clock fio would choose after it and skip the test itself (issue 21). Any doubt
-    (no answer, a failure, a timeout) leaves fio to choose, and test, on every start."""
+def cpu_clock_test(engine) -> Callable[[], bool]:
+    """Start fio's own CPU-clock test (0.2 s) for a run, beside the run's other checks; the
+    returned call waits for it (bounded) and says whether it passed. When it passes, every
+    trial can name the clock fio would choose after it and skip the test itself (issue 21).
+    Any doubt (not fio, no answer, a failure, a timeout) leaves fio to choose on every start."""
+    if not isinstance(engine, FioEngine):
+        return lambda: False
     try:
-        done = subprocess.run(cpu_clock_argv(engine.path), capture_output=True, text=True,
-                              timeout=CLOCK_TEST_TIMEOUT_S, stdin=subprocess.DEVNULL,
-                              creationflags=NO_WINDOW)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0 and cpu_clock_passes(done.stdout + done.stderr)
+        proc = subprocess.Popen(cpu_clock_argv(engine.path), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
+                                creationflags=NO_WINDOW)
+    except OSError:
+        return lambda: False
+
+    def passed() -> bool:
+        try:
+            out, _ = proc.communicate(timeout=CLOCK_TEST_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            return False
+        return proc.returncode == 0 and cpu_clock_passes(out)
+    return passed
 
 
 def diskspd_candidates(override: str | None = None) -> list[str]:
