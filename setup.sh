@@ -37,6 +37,7 @@ install_system_packages
 install_python_env
 case "$mode" in
   app)  exec .venv/bin/ssd-profiler "$@" ;;
-  test) exec xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python -m pytest "$@" ;;
+  # two workers, one test file each at a time: most tests wait on fio or a server, not the CPU
+  test) exec xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python -m pytest -n 2 --dist loadfile "$@" ;;
   *)    echo "usage: bash setup.sh app|test" >&2; exit 2 ;;
 esac
