@@ -106,7 +106,8 @@ class HeldStarts:
             held.gate = -1
         if not alive:
             self._hold = None
-            held.proc.finish(timeout=2.0) is None and held.proc.stop("its hold failed")
+            if held.proc.finish(timeout=2.0) is None:
+                held.proc.stop("its hold failed")
             return False
         held.proc.restart_clock()
         return True
@@ -121,7 +122,9 @@ class HeldStarts:
     # -- inside ---------------------------------------------------------------------------
     def _start_batch(self, upcoming: list[Trial], test_file: Path) -> None:
         if self._hold is None or not _laid_out(test_file, upcoming[0]):
-            return  # a file fio still has to lay out: the first trial does that on its own
+            # a file shorter than the trial's size would be laid out again by fio's set-up,
+            # which runs before the hold, in every held engine at once: start them plainly
+            return
         budget = MEMORY_SHARE * _available_bytes()
         for trial in upcoming[:MAX_HELD]:
             budget -= _engine_bytes(trial)

@@ -60,7 +60,7 @@ def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
     """The argv that runs one trial, JSON documents on stdout every ``interval``.
 
     ``cpu_clock``: this machine's fio passed its own CPU-clock test once for the run
-    (jobs/engines.fio_trusts_cpu_clock), so each trial names the clock fio would pick after
+    (jobs/engines.cpu_clock_test), so each trial names the clock fio would pick after
     that test anyway, and skips repeating the test (about 70 ms of CPU on every core)."""
     w = trial.workload
     argv = [
