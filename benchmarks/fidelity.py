@@ -1,12 +1,14 @@
 """Does measuring through SSD Profiler change what fio measures, and what does it add?
 
 The same 4 KiB random-read QD16 workload is run by bare fio and through ``ssd-profiler run``,
-alternated in ABBA order (bare, app, app, bare, ...) so drift hits both alike. Prints the median IOPS ratio
+alternated in ABBA order (bare, app, app, bare, ...) so drift hits both alike; ``--trials`` of
+each per round, back to back (the app's second trial onward starts under the end of the one
+before it, as every sweep's does: jobs/held_starts.py), medians per round. Prints the median IOPS ratio
 app / bare (target >= 0.98) and the per-trial overhead beyond fio's own (target <= 0.3 s): the
 trial's wall time as the runner saw it (start of fio to the trial saved) minus ``runtime``, less
 the same figure for bare fio (its own start-up, file open and JSON dump), both printed.
 
-Usage: python benchmarks/fidelity.py [--target DIR] [--rounds 5] [--runtime 5] [--size 256MiB]
+Usage: python benchmarks/fidelity.py [--target DIR] [--rounds 6] [--trials 3] [--runtime 5] [--size 256MiB]
 """
 from __future__ import annotations
 
@@ -40,21 +42,30 @@ def bare_fio(fio: str, test_file: Path, size: int, runtime: float) -> tuple[floa
     return parse_fio_text(done.stdout)[0]["read"]["iops"], wall - runtime
 
 
-def through_app(target: Path, runs: Path, size: int, runtime: float) -> tuple[float, float]:
+def bare_trials(fio: str, test_file: Path, size: int, runtime: float, n: int) -> tuple[float, float]:
+    runs = [bare_fio(fio, test_file, size, runtime) for _ in range(n)]
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+
+
+def through_app(target: Path, runs: Path, size: int, runtime: float, n: int) -> tuple[float, float]:
     argv = [sys.executable, "-m", "ui.main", "run", "queue-depth", "--target", str(target),
             "--set", "queue_depths=16", "--set", f"runtime={runtime}s", "--set", f"size={size}",
-            "--set", "repetitions=1", "--set", "warmup=false", "--out", str(runs)]
+            "--set", f"repetitions={n}", "--set", "warmup=false", "--out", str(runs)]
     done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, check=True)
     record = json.loads((Path(done.stdout.strip().splitlines()[-1]) / "run.json").read_text())
-    trial = record["trials"][0]
-    wall = (datetime.fromisoformat(trial["ended_at"]) - datetime.fromisoformat(trial["started_at"]))
-    return trial["measurement"]["read"]["iops"], wall.total_seconds() - runtime
+    iops, over = [], []
+    for trial in record["trials"]:
+        wall = datetime.fromisoformat(trial["ended_at"]) - datetime.fromisoformat(trial["started_at"])
+        iops.append(trial["measurement"]["read"]["iops"])
+        over.append(wall.total_seconds() - runtime)
+    return statistics.median(iops), statistics.median(over)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target", type=Path, help="folder on the drive (default: a temp folder)")
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--trials", type=int, default=3, help="trials of each per round")
     parser.add_argument("--runtime", type=float, default=5.0)
     parser.add_argument("--size", default="256MiB")
     args = parser.parse_args()
@@ -75,12 +86,11 @@ def main() -> int:
         for i in range(args.rounds):
             # ABBA order (bare-app, app-bare, ...): a drive whose speed drifts (thermal, or a
             # virtual disk's burst credits running out) hits both sides alike
-            if i % 2 == 0:
-                bare.append(bare_fio(fio, bare_file, size, args.runtime))
-                app.append(through_app(target, scratch / "runs", size, args.runtime))
-            else:
-                app.append(through_app(target, scratch / "runs", size, args.runtime))
-                bare.append(bare_fio(fio, bare_file, size, args.runtime))
+            steps = [lambda: bare.append(bare_trials(fio, bare_file, size, args.runtime, args.trials)),
+                     lambda: app.append(through_app(target, scratch / "runs", size, args.runtime,
+                                                    args.trials))]
+            for step in (steps if i % 2 == 0 else steps[::-1]):
+                step()
             print(f"round {i + 1}: bare {bare[-1][0]:,.0f} IOPS (+{bare[-1][1]:.3f} s), "
                   f"app {app[-1][0]:,.0f} IOPS (+{app[-1][1]:.3f} s)", flush=True)
     finally:

@@ -11,6 +11,11 @@ Why a batch and not one trial ahead: a start that overlaps a running trial would
 work (fio's clock calibration spins a core for ~70 ms) inside that trial's measurement. The
 batch is bounded by count and by memory, since each held fio holds its I/O buffers.
 
+A trial whose result decides nothing about the next (most experiments: not steady-state rounds,
+not an early stop) lets the next held trial go as soon as its own I/O is over (fio's
+``exec_postrun`` line): its statistics are final, and what remains (closing files, libaio's
+``io_destroy``, the JSON dump; ~55 ms) issues no I/O and runs under the next trial's start.
+
 Safety: a held fio has not opened the test file (it does so after the hold), and the runner
 verifies the file before letting each one go. If the app dies, its pipe ends close, every held
 ``read`` sees end of file, the hold fails and fio ends before any I/O (and PR_SET_PDEATHSIG
@@ -26,7 +31,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.engines.base import Hold
 from app.plan import Trial
+from app.store import utc_now
 from jobs.process import EngineProcess
 
 MAX_HELD = 16                 # engines held at once
@@ -35,7 +42,7 @@ ENGINE_BASE_BYTES = 48 << 20  # one fio's own resident memory, besides its I/O b
 TAKE_TIMEOUT_S = 2.0          # for a held job to read its line once let go
 READY_TIMEOUT_S = 5.0        # a batch of 16 is ready in ~1.5 s on 2 slow cores
 
-Spawn = Callable[[Trial, Path, list[str], tuple[int, ...], tuple[bytes, int]], EngineProcess]
+Spawn = Callable[[Trial, Path, list[str], tuple[int, ...], Hold], EngineProcess]
 
 
 @dataclass
@@ -45,6 +52,7 @@ class Held:
     proc: EngineProcess
     gate: int   # the write end of the pipe the job waits on
     jobs: int
+    started: tuple[str, float] | None = None  # (ISO time, epoch s) once let go
 
 
 def _available_bytes() -> int:
@@ -70,10 +78,17 @@ class HeldStarts:
         self._spawn, self._argv_for, self._raw_paths = spawn, argv_for, raw_paths
         self._cancel = cancel
         self._queue: list[Held] = []
+        self._ahead: Held | None = None  # let go under the end of the trial before it
 
     def take(self, trial: Trial, upcoming: list[Trial], test_file: Path) -> Held | None:
         """The held engine of ``trial`` (upcoming[0]), ready to be let go; held engines of
-        trials passed over are dismissed. None: start it the usual way."""
+        trials passed over are dismissed. None: start it the usual way. Already running (its
+        ``started`` set) if it was let go under the end of the trial before."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None:
+            if ahead.trial.index == trial.index:
+                return ahead
+            self._dismiss(ahead)
         while self._queue and self._queue[0].trial.index != trial.index:
             self._dismiss(self._queue.pop(0))
         self.begin(upcoming, test_file)
@@ -96,6 +111,7 @@ class HeldStarts:
         except BaseException:
             self._dismiss(held)
             raise
+        held.started = (utc_now(), time.time())
         try:
             os.write(held.gate, b"\n" * held.jobs)
             alive = _taken(held)
@@ -112,7 +128,25 @@ class HeldStarts:
         held.proc.restart_clock()
         return True
 
+    def let_go_next(self, next_trial: Trial, check: Callable[[], None]) -> None:
+        """Let ``next_trial`` go now, while the current trial's engine tears down after its
+        I/O: only when its engine is the next one held and waits at its hold. A refused
+        ``check`` only means no early start (the runner checks again before the next trial)."""
+        if (self._ahead is not None or not self._queue or self._cancel.is_set()
+                or self._queue[0].trial.index != next_trial.index
+                or not self._queue[0].proc.ready.is_set()):
+            return
+        held = self._queue.pop(0)
+        try:
+            if self.let_go(held, check):
+                self._ahead = held
+        except Exception:  # noqa: BLE001 - see the docstring: the runner's own check says why
+            pass
+
     def dismiss_all(self) -> None:
+        if self._ahead is not None:
+            self._dismiss(self._ahead)
+            self._ahead = None
         for held in self._queue:  # all gates first: the engines end side by side
             os.close(held.gate)
             held.gate = -1
@@ -143,14 +177,13 @@ class HeldStarts:
             if plan is None:
                 os.close(write_end)
                 return None
-            held_argv, marker, count = plan
-            proc = self._spawn(trial, test_file, held_argv, (read_end,), (marker, count))
+            proc = self._spawn(trial, test_file, plan.argv, (read_end,), plan)
         except BaseException:
             os.close(write_end)
             raise
         finally:
             os.close(read_end)
-        return Held(trial, held_argv, proc, write_end, jobs)
+        return Held(trial, plan.argv, proc, write_end, jobs)
 
     def _await_ready(self) -> None:
         """Until every engine of the batch waits at its hold (bounded); one that ended or did
@@ -170,6 +203,9 @@ class HeldStarts:
     def _dismiss(self, held: Held) -> None:
         if held.gate >= 0:
             os.close(held.gate)  # end of file for the hold: the job fails before any I/O
+            held.gate = -1
+        elif held.started is not None:  # let go (under the end of the last trial): stop it now
+            held.proc.stop("not needed")
         if held.proc.finish(timeout=2.0) is None:
             held.proc.stop("not needed")
             held.proc.finish(timeout=2.0)

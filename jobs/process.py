@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.engines import EngineNotFound
+from app.engines.base import Hold
 from jobs import job_object
 
 log = logging.getLogger(__name__)
@@ -71,17 +72,36 @@ _PREEXEC = {sig: _die_with_parent_hook(sig)
 NO_WINDOW = getattr(subprocess, "CREATE_NO_WINDOW", 0)
 
 
+class _Watch:
+    """Sets ``event`` once ``marker`` went by ``count`` times in a byte stream fed chunk by
+    chunk: only the new chunk is searched (a marker may straddle two chunks), never the whole
+    tail, so a long trial's status documents cost nothing extra."""
+
+    def __init__(self, marker: bytes, count: int, event: threading.Event):
+        self.marker, self.left, self.event = marker, count, event
+        self._carry = b""
+
+    def feed(self, chunk: bytes) -> None:
+        if self.event.is_set():
+            return
+        data = self._carry + chunk
+        self.left -= data.count(self.marker)
+        self._carry = data[len(data) - len(self.marker) + 1:]
+        if self.left <= 0:
+            self.event.set()
+
+
 class EngineProcess:
     def __init__(self, argv: list[str], graceful_stop: Callable[[], None] | None = None,
                  cwd: Path | None = None, stdout_path: Path | None = None,
                  stderr_path: Path | None = None, on_app_death: int = KILL_ON_APP_DEATH,
-                 pass_fds: tuple[int, ...] = (), held: tuple[bytes, int] | None = None) -> None:
+                 pass_fds: tuple[int, ...] = (), held: Hold | None = None) -> None:
         """``graceful_stop`` asks the engine to end and print its result (fio: create the
         trigger file; DiskSpd: set its -yp event); None skips straight to terminate.
         ``stdout_path``/``stderr_path`` receive the whole output, byte for byte.
         ``on_app_death``: the signal the engine gets if the app dies (Linux).
-        ``held``: (marker, count) for an engine started ahead and held before its first I/O
-        (jobs/held_starts.py): :attr:`ready` is set once stdout showed the marker count times."""
+        ``held``: an engine started ahead and held before its first I/O (jobs/held_starts.py):
+        :attr:`ready` is set once it waits at its hold, :attr:`io_done` once its I/O is over."""
         self.argv = list(argv)
         self.graceful_stop = graceful_stop
         self.started = time.monotonic()
@@ -91,9 +111,14 @@ class EngineProcess:
         self._text: queue.Queue[str] = queue.Queue()
         self._eof = threading.Event()   # stdout closed: the engine is exiting, wait on it instead
         self.ready = threading.Event()  # a held engine reached its hold (or was never held)
-        self._held = held
+        self.io_done = threading.Event()  # a held engine's I/O is over (never set otherwise)
+        self._watches = []
         if held is None:
             self.ready.set()
+        else:
+            self._watches.append(_Watch(held.ready_marker, held.jobs, self.ready))
+            if held.io_done_marker:
+                self._watches.append(_Watch(held.io_done_marker, held.jobs, self.io_done))
         kwargs: dict = {}
         if sys.platform.startswith("win"):
             # its own group (Ctrl+Break reaches it alone) and no console window flashing up
@@ -135,8 +160,9 @@ class EngineProcess:
                 if sink is not None:
                     sink.write(chunk)
                 tail.extend(chunk)
-                if to_queue and not self.ready.is_set() and tail.count(self._held[0]) >= self._held[1]:
-                    self.ready.set()
+                if to_queue:
+                    for watch in self._watches:
+                        watch.feed(chunk)
                 if len(tail) > 2 * cap:  # trim in steps, not per chunk
                     del tail[:len(tail) - cap]
                 if to_queue:

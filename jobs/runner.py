@@ -98,13 +98,14 @@ class TrialRunner:
                 self._held.begin(trials, test_file)  # their start-up overlaps the fill below
                 yield from self._prepare(exp, trials, test_file)
                 rounds = PreconditionRounds(exp, self.store.record)
+                overlap = not exp.decides_between_trials()  # the next may start under an end
                 for position, trial in enumerate(trials):
                     if self.cancel.is_set():
                         raise _Cancelled
                     if rounds.skip(trial):
                         continue
                     self.owner.verify(test_file)
-                    yield from self._run_trial(trial, test_file, trials[position:])
+                    yield from self._run_trial(trial, test_file, trials[position:], overlap)
                     ended = rounds.after(trial, self.store.record["trials"][-1])
                     if ended:
                         self.store.save()
@@ -176,12 +177,18 @@ class TrialRunner:
             raise RuntimeError(f"writing the test file failed (rc {proc.proc.returncode}): "
                                f"{proc.stderr_tail(300) or 'no message'}")
 
-    def _run_trial(self, trial: Trial, test_file: Path, upcoming: list[Trial]) -> Iterator[Event]:
+    def _run_trial(self, trial: Trial, test_file: Path, upcoming: list[Trial],
+                   overlap: bool = False) -> Iterator[Event]:
+        """One trial; with ``overlap``, the next one is let go as soon as this one's I/O is
+        over (jobs/held_starts.py), and this one's engine ends under it."""
+        verify = lambda: self.owner.verify(test_file)  # noqa: E731 - the last look before I/O
         held = self._held.take(trial, upcoming, test_file)
-        if held is not None:  # the last look at the file before the held engine opens it
-            held = held if self._held.let_go(held, lambda: self.owner.verify(test_file)) else None
+        if held is not None and held.started is None and not self._held.let_go(held, verify):
+            held = None
         argv = held.argv if held else self._trial_argv(trial, test_file)
-        started_at, t_start = utc_now(), time.time() - self.t0
+        started_at, t_start = held.started if held else (utc_now(), time.time())
+        t_start -= self.t0
+        following = upcoming[1] if overlap and len(upcoming) > 1 else None
         self.store.log_command(argv, trial.name)
         yield TrialStarted(trial.index, trial.experiment, trial.workload.label, trial.repetition,
                            trial.warmup, tuple(argv), t_start, trial.runtime_s + trial.ramp_s,
@@ -205,6 +212,9 @@ class TrialRunner:
                     yield sample
                 if exited:
                     break
+                if following is not None and proc.io_done.is_set():
+                    self._held.let_go_next(following, verify)
+                    following = None
                 self._check_stop(proc, limit)
         except _Cancelled:
             problem = CANCELLED

@@ -10,12 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
 from app.model.interval import Interval
 
 if TYPE_CHECKING:  # only for annotations: the live parsers stay light to import
     from app.plan import Trial
+
+
+class Hold(NamedTuple):
+    """A trial started ahead and held before its first I/O (jobs/held_starts.py): its argv, the
+    line its stdout shows once per job when it waits at the hold, and the line it shows once per
+    job when its I/O is over (its result is then fixed; only the engine's tear-down is left, and
+    the next trial may start under it). None: the end is seen only when the engine exits."""
+
+    argv: list[str]
+    ready_marker: bytes
+    jobs: int
+    io_done_marker: bytes | None = None
 
 
 @runtime_checkable
@@ -49,9 +61,8 @@ class Engine(Protocol):
     - ``parse_final``: the process's stdout -> measurements (DESIGN §3.2).
 
     Optional (looked up with getattr, so an engine without it starts each trial the usual way):
-    ``held_argv(argv, gate_fd, jobs)`` -> (argv, marker, count) or None: the trial started ahead,
-    held after its set-up until ``jobs`` lines arrive on the inherited pipe ``gate_fd``; its
-    stdout shows ``marker`` ``count`` times once it waits there (jobs/held_starts.py).
+    ``held_argv(argv, gate_fd, jobs)`` -> :class:`Hold` or None: the trial started ahead, held
+    after its set-up until ``jobs`` lines arrive on the inherited pipe ``gate_fd``.
     """
 
     name: str

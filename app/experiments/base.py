@@ -119,6 +119,12 @@ class Experiment:
         """True when the run may skip planned trials (precondition=steady rounds)."""
         return self.precondition == "steady"
 
+    def decides_between_trials(self) -> bool:
+        """True when a trial's result decides whether the next trial runs (steady-state
+        rounds, an early stop): the next trial then starts only once this one's result is read,
+        never under the end of its engine (jobs/held_starts.py)."""
+        return self.open_ended() or type(self).stop_early is not Experiment.stop_early
+
     def stop_early(self, iops: list[float | None]) -> str | None:
         """Asked by the runner after each measured trial of this experiment, with the total IOPS
         of its measured trials so far, in run order: a sentence when the remaining trials are not

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+from datetime import datetime
 from pathlib import Path
 
 from jobs.events import RunFinished, TrialFinished, TrialStarted
@@ -87,3 +88,39 @@ def test_a_hold_that_failed_is_not_a_result_the_trial_starts_plainly(tmp_path, f
     assert [t["status"] for t in trials] == ["done", "done"]
     assert [t["measurement"]["total"]["iops"] for t in trials] == [1000.0, 1000.0]
     assert not any("--exec_prerun" in " ".join(t["argv"]) for t in trials)  # no more holds after one failed
+
+
+@needs_fio
+def test_the_next_trial_starts_under_the_end_of_the_last_and_a_cancel_there_stops_it(tmp_path):
+    cancel = threading.Event()
+    session = prepare_run(["queue-depth"], {**TINY, "queue_depths": "1,2,4"}, str(tmp_path / "t"),
+                          runs_root=tmp_path / "runs", cancel=cancel)
+    for event in session.runner.events():
+        if isinstance(event, TrialFinished):
+            cancel.set()  # the second trial already runs: let go at the first one's postrun line
+    record = run_json(session.store.dir)
+    assert record["status"] == "cancelled" and [t["status"] for t in record["trials"]] == ["done"]
+    assert len(_raw_names(session.store.dir)) == 2  # the one finished trial's output only
+    assert wait_for(lambda: not engines_on(tmp_path / "t"), 5) and not (tmp_path / "t").exists()
+
+
+def _spans(session) -> list[tuple[datetime, datetime]]:
+    return [(datetime.fromisoformat(t["started_at"]), datetime.fromisoformat(t["ended_at"]))
+            for t in run_json(session.store.dir)["trials"]]
+
+
+def test_only_a_trial_that_decides_nothing_lets_the_next_start_under_its_end(tmp_path, fake_fio_env,
+                                                                             monkeypatch):
+    for key, value in {**fake_fio_env, "FAKE_FIO_IO_S": "0.3", "FAKE_FIO_TEARDOWN_S": "0.5"}.items():
+        monkeypatch.setenv(key, value)
+    sweep = prepare_run(["queue-depth"], {**TINY, "queue_depths": "1,2,4"}, str(tmp_path / "a"),
+                        runs_root=tmp_path / "runs")
+    list(sweep.runner.events())
+    spans = _spans(sweep)
+    assert all(nxt[0] < last[1] for last, nxt in zip(spans, spans[1:]))  # under the 0.5 s end
+    # steady-state rounds decide whether the next runs: each starts after the last one's result
+    rounds = prepare_run(["steady-state"], {"round": "1s", "size": "16MiB", "max_rounds": "5", "precondition": "none"},
+                         str(tmp_path / "b"), runs_root=tmp_path / "runs")
+    list(rounds.runner.events())
+    spans = _spans(rounds)
+    assert len(spans) >= 2 and all(nxt[0] >= last[1] for last, nxt in zip(spans, spans[1:]))

@@ -124,3 +124,16 @@ def test_a_local_engine_is_killed_with_the_app_a_remote_client_is_told_to_stop()
     from jobs.runner import TrialRunner
     assert TrialRunner.on_app_death == signal.SIGKILL
     assert RemoteTrialRunner.on_app_death == signal.SIGTERM
+
+
+def test_a_marker_is_counted_across_chunk_boundaries_and_only_in_new_bytes():
+    import threading
+
+    from jobs.process import _Watch
+    seen = threading.Event()
+    watch = _Watch(b"Saving output of postrun", 2, seen)
+    for chunk in (b"{...} job1 : Saving out", b"put of postrun in j1.txt\njob2 : Saving output of p", b"os"):
+        watch.feed(chunk)
+    assert not seen.is_set()  # one and a half so far
+    watch.feed(b"trun in j2.txt\n")
+    assert seen.is_set()

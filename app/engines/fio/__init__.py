@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from app.engines.base import Hold
 from app.engines.fio.argv import (
     HELD_MARKER,
+    IO_DONE_MARKER,
     PERCENTILE_LIST,
     cpu_clock_argv,
     cpu_clock_passes,
@@ -43,11 +45,11 @@ class FioEngine:
     def trial_argv(self, trial: Trial, test_file: Path, trigger_file: Path) -> list[str]:
         return trial_argv(self.path, trial, test_file, trigger_file, cpu_clock=self.cpu_clock)
 
-    def held_argv(self, argv: list[str], gate_fd: int, jobs: int) -> tuple[list[str], bytes, int] | None:
-        """``argv`` held before its first I/O until ``jobs`` lines come through ``gate_fd``,
-        with what its stdout shows ``jobs`` times once it waits there (None: cannot hold)."""
+    def held_argv(self, argv: list[str], gate_fd: int, jobs: int) -> Hold | None:
+        """``argv`` held before its first I/O until ``jobs`` lines come through ``gate_fd``
+        (None: cannot hold)."""
         held = held_argv(argv, gate_fd)
-        return None if held is None else (held, HELD_MARKER, jobs)
+        return None if held is None else Hold(held, HELD_MARKER, jobs, IO_DONE_MARKER)
 
     def prepare_argv(self, test_file: Path, size_bytes: int, trigger_file: Path,
                      direct: bool = True) -> list[str]:

@@ -92,6 +92,10 @@ def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
 #: fio prints this line just before it runs ``exec_prerun``: the held job is set up, files
 #: checked, buffers allocated, and waits for the gate; no I/O has been issued.
 HELD_MARKER = b"Saving output of prerun"
+#: ... and this one when a job's I/O is over (its statistics are final): what is left is fio's
+#: tear-down (closing the files, libaio's ``io_destroy``, the JSON dump), some 55 ms, under
+#: which the next held trial may start (jobs/held_starts.py).
+IO_DONE_MARKER = b"Saving output of postrun"
 _SHELL_SAFE = re.compile(r"[A-Za-z0-9._+-]+\Z")
 
 
@@ -104,11 +108,12 @@ def held_argv(argv: list[str], gate_fd: int, platform: str = sys.platform) -> li
     fio runs ``exec_prerun`` through ``sh -c "<cmd> > <job name>.prerun.txt"`` in its working
     folder (the run's private folder): the command is ours alone, and the job name, which fio
     pastes into that shell line, must be plain, else None (the trial starts the usual way).
+    ``exec_postrun`` is the shell's no-op: only for the line fio prints before it runs it.
     None on Windows too (no inherited pipe for cmd.exe)."""
     name = next((a.partition("=")[2] for a in argv if a.startswith("--name=")), "")
     if platform.startswith("win") or not _SHELL_SAFE.match(name):
         return None
-    return [*argv, f"--exec_prerun=read go < /dev/fd/{int(gate_fd)}"]
+    return [*argv, f"--exec_prerun=read go < /dev/fd/{int(gate_fd)}", "--exec_postrun=:"]
 
 
 def prepare_argv(fio: str, test_file: Path, size_bytes: int, trigger_file: Path,

@@ -17,10 +17,11 @@ def _argv(experiment: str = "queue-depth") -> list[str]:
 
 def test_the_hold_reads_one_line_from_the_inherited_pipe():
     argv = _argv()
-    assert held_argv(argv, 7, "linux") == [*argv, "--exec_prerun=read go < /dev/fd/7"]
-    held, marker, jobs = FioEngine("fio", "fio-3.33").held_argv(argv, 9, 2)
-    assert held[-1] == "--exec_prerun=read go < /dev/fd/9" and marker == b"Saving output of prerun"
-    assert jobs == 2
+    assert held_argv(argv, 7, "linux") == [*argv, "--exec_prerun=read go < /dev/fd/7", "--exec_postrun=:"]
+    hold = FioEngine("fio", "fio-3.33").held_argv(argv, 9, 2)
+    assert "--exec_prerun=read go < /dev/fd/9" in hold.argv and hold.jobs == 2
+    # the lines fio prints before each command: set up and waiting; I/O over, result fixed
+    assert (hold.ready_marker, hold.io_done_marker) == (b"Saving output of prerun", b"Saving output of postrun")
 
 
 def test_no_hold_for_a_job_name_a_shell_would_read_or_on_windows():
