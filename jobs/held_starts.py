@@ -128,6 +128,10 @@ class HeldStarts:
         held.proc.restart_clock()
         return True
 
+    def is_ahead(self, trial: Trial) -> bool:
+        """Whether ``trial`` was let go under the end of the one before (it runs already)."""
+        return self._ahead is not None and self._ahead.trial.index == trial.index
+
     def let_go_next(self, next_trial: Trial, check: Callable[[], None]) -> None:
         """Let ``next_trial`` go now, while the current trial's engine tears down after its
         I/O: only when its engine is the next one held and waits at its hold. A refused

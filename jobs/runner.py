@@ -100,8 +100,8 @@ class TrialRunner:
                 rounds = PreconditionRounds(exp, self.store.record)
                 overlap = not exp.decides_between_trials()  # the next may start under an end
                 for position, trial in enumerate(trials):
-                    if self.cancel.is_set():
-                        raise _Cancelled
+                    if self.cancel.is_set() and not self._held.is_ahead(trial):
+                        raise _Cancelled  # (a trial let go already runs: it ends as cancelled)
                     if rounds.skip(trial):
                         continue
                     self.owner.verify(test_file)
@@ -269,7 +269,7 @@ class TrialRunner:
         return self._start(argv, self._trigger(test_file, trial), out, err, pass_fds=fds, held=held)
 
     def _check_stop(self, proc: EngineProcess, limit_s: float) -> None:
-        if self.cancel.is_set():
+        if self.cancel.is_set() and not proc.io_done.is_set():  # else its result is whole
             proc.stop("cancel")
             raise _Cancelled
         if proc.elapsed_s() > limit_s:

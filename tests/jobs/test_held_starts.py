@@ -91,7 +91,7 @@ def test_a_hold_that_failed_is_not_a_result_the_trial_starts_plainly(tmp_path, f
 
 
 @needs_fio
-def test_the_next_trial_starts_under_the_end_of_the_last_and_a_cancel_there_stops_it(tmp_path):
+def test_a_cancel_while_the_next_trial_already_runs_records_it_as_cancelled(tmp_path):
     cancel = threading.Event()
     session = prepare_run(["queue-depth"], {**TINY, "queue_depths": "1,2,4"}, str(tmp_path / "t"),
                           runs_root=tmp_path / "runs", cancel=cancel)
@@ -99,9 +99,33 @@ def test_the_next_trial_starts_under_the_end_of_the_last_and_a_cancel_there_stop
         if isinstance(event, TrialFinished):
             cancel.set()  # the second trial already runs: let go at the first one's postrun line
     record = run_json(session.store.dir)
-    assert record["status"] == "cancelled" and [t["status"] for t in record["trials"]] == ["done"]
-    assert len(_raw_names(session.store.dir)) == 2  # the one finished trial's output only
+    # as a trial that was running when the user cancelled: stopped and recorded as cancelled
+    assert record["status"] == "cancelled"
+    assert [t["status"] for t in record["trials"]] == ["done", "cancelled"]
+    assert len(_raw_names(session.store.dir)) == 4  # two trials' stdout and stderr, no more
     assert wait_for(lambda: not engines_on(tmp_path / "t"), 5) and not (tmp_path / "t").exists()
+
+
+def test_a_cancel_after_a_trials_io_keeps_its_whole_result(tmp_path, fake_fio_env, monkeypatch):
+    for key, value in {**fake_fio_env, "FAKE_FIO_IO_S": "1", "FAKE_FIO_TEARDOWN_S": "0.3"}.items():
+        monkeypatch.setenv(key, value)
+    cancel = threading.Event()
+    session = prepare_run(["queue-depth"], {**TINY, "queue_depths": "1,2,4"}, str(tmp_path / "t"),
+                          runs_root=tmp_path / "runs", cancel=cancel)
+    runner = session.runner
+
+    def cancel_in_the_tear_down():  # the I/O is over, the statistics final; 0.3 s of tear-down
+        if wait_for(lambda: runner._proc is not None and runner._proc.io_done.is_set(), 10):
+            cancel.set()
+    watcher = threading.Thread(target=cancel_in_the_tear_down)
+    watcher.start()
+    list(runner.events())
+    watcher.join()
+    record = run_json(session.store.dir)
+    assert cancel.is_set() and record["status"] == "cancelled"
+    # the first trial's result is whole; the second, let go under its end, was cancelled mid-I/O
+    assert [t["status"] for t in record["trials"]] == ["done", "cancelled"]
+    assert record["trials"][0]["measurement"]["total"]["iops"] == 1000.0
 
 
 def _spans(session) -> list[tuple[datetime, datetime]]:
