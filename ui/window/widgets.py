@@ -53,3 +53,22 @@ class ElidedLabel(QLabel):
     def shown_text(self) -> str:
         """What is drawn at the current width (for tests)."""
         return self.fontMetrics().elidedText(self.text(), self._elide, self.contentsRect().width())
+
+
+class LiveLabel(ElidedLabel):
+    """An elided label whose text changes while a run goes (progress, elapsed, ETA): a new text
+    is repainted, never re-laid out. QLabel.setText asks the whole window for a new layout
+    (~2 ms each time, a few times a second: a fifth of the window's cost beside fio)."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None):
+        self._live = ""
+        super().__init__(text, parent)
+
+    def text(self) -> str:
+        return self._live
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        if text != self._live:
+            self._live = text
+            self.setToolTip(text)
+            self.update()

@@ -29,7 +29,7 @@ from ui.window.widgets import ElidedLabel, em
 
 log = logging.getLogger(__name__)
 
-REDRAW_MS = 100
+REDRAW_MS = 250   # at most 4 redraws a second, whatever the sample interval
 LAT_COLUMNS = ("read_lat_us", "write_lat_us", "read_p99_us", "write_p99_us")
 MIN_CHART_EM = 11       # a chart with data is never shorter than this many text lines
 
@@ -106,10 +106,10 @@ class LiveCharts(QWidget):
         self.temp_shown = True
         self._show_temperature(False)
 
-        self._timer = QTimer(self)
+        self._timer = QTimer(self)  # started by a change, so an idle window never wakes up
+        self._timer.setSingleShot(True)
         self._timer.setInterval(REDRAW_MS)
         self._timer.timeout.connect(self._tick)
-        self._timer.start()
         model.reset.connect(self._rebuild)
         model.trial_started.connect(self._add_boundary)
         model.trial_ended.connect(self._on_trial_ended)
@@ -185,10 +185,13 @@ class LiveCharts(QWidget):
         if self.model.finished:
             self.redraw()  # the last samples and the fitted range now, not at the next tick
         else:
-            self._dirty = True  # the temperature line follows the run's state
+            self._mark_dirty()  # the temperature line follows the run's state
 
     def _mark_dirty(self) -> None:
+        """Something to show: one redraw within REDRAW_MS, however many samples come."""
         self._dirty = True
+        if not self._timer.isActive():
+            self._timer.start()
 
     def _tick(self) -> None:
         if self._dirty:
@@ -196,7 +199,7 @@ class LiveCharts(QWidget):
 
     def _on_iops(self, on: bool, announce: bool = True) -> None:
         self._tops.pop("tp", None)
-        self._dirty = True
+        self._mark_dirty()
         if announce:
             self.iops_toggled.emit(on)
         self._fit_y("tp", self.tp_plot, self._tp_columns())

@@ -2,8 +2,9 @@
 
 Updated by its own 2 Hz timer from the model's clock (not per sample), so the bars move even
 with long sample intervals and cost nothing between runs (the timer stops). 2 Hz, not 4: the
-texts change once a second anyway, and each refresh re-lays the labels out (~2 ms, 1 % of a
-core at 4 Hz beside fio; issue 21's budget for the whole window is 1 %).
+texts change once a second anyway. A refresh only repaints: the labels never ask for a new
+layout (LiveLabel) and the bars join the window's next paint (issue 21: the window's budget
+beside fio is 1 % of a core).
 """
 from __future__ import annotations
 
@@ -16,17 +17,26 @@ from app.model.status import RunStatus
 from app.plan import trial_kind
 from ui.window.messages import duration_text
 from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
-from ui.window.widgets import ElidedLabel, em
+from ui.window.widgets import LiveLabel, em
 
 TICK_MS = 500
+
+
+def _set_value(bar: QProgressBar, value: int) -> None:
+    """QProgressBar.setValue repaints at once, synchronously, with the parents under it; with
+    updates off for the call, the change is painted with the window's next frame instead."""
+    if value != bar.value():
+        bar.setUpdatesEnabled(False)
+        bar.setValue(value)
+        bar.setUpdatesEnabled(True)  # and update(): the bar is painted with the next frame
 
 
 class RunProgress(QWidget):
     def __init__(self, model: RunModel, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
-        self.trial_label = ElidedLabel()   # never widens the window; the whole text is the tooltip
-        self.run_label = ElidedLabel()
+        self.trial_label = LiveLabel()   # never widens the window; the whole text is the tooltip
+        self.run_label = LiveLabel()
         self.trial_bar = QProgressBar()
         self.run_bar = QProgressBar()
         for bar in (self.trial_bar, self.run_bar):
@@ -65,8 +75,8 @@ class RunProgress(QWidget):
         if m.status == "idle":
             self.trial_label.setText("No trial running.")
             self.run_label.setText("Run: not started.")
-            self.trial_bar.setValue(0)
-            self.run_bar.setValue(0)
+            _set_value(self.trial_bar, 0)
+            _set_value(self.run_bar, 0)
             return
         if m.current is not None and not m.finished:
             t = m.current
@@ -80,26 +90,26 @@ class RunProgress(QWidget):
             self.trial_label.setToolTip(f"{t.label} ({kind})" + (
                 "; the SNIA rule over the last 5 finished rounds: IOPS excursion and slope as a "
                 "share of their average" if rounds else ""))
-            self.trial_bar.setValue(int(1000 * min(1.0, elapsed / t.expected_s)) if t.expected_s else 0)
+            _set_value(self.trial_bar, int(1000 * min(1.0, elapsed / t.expected_s)) if t.expected_s else 0)
 
         else:
             label = {"preparing": "Preparing: checking the target and the engine...",
                      RunStatus.RUNNING: "Writing the test file once before the first read...",
                      "refused": "Not started."}.get(m.status, f"No trial running (run {m.status}).")
             self.trial_label.setText(label)
-            self.trial_bar.setValue(1000 if m.finished and ended else 0)
+            _set_value(self.trial_bar, 1000 if m.finished and ended else 0)
         if m.live and not m.finished:
             done_s = sum(p.expected_s for i, p in m.planned.items()
                          if m.current is not None and i < m.current.index)
             done_s += min(m.current_elapsed_s(), m.current.expected_s) if m.current else 0.0
             whole = m.total_expected_s()
-            self.run_bar.setValue(int(1000 * done_s / whole) if whole else 0)
+            _set_value(self.run_bar, int(1000 * done_s / whole) if whole else 0)
             self.run_label.setText(f"Run: {trials_text(m.records, total)}, elapsed "
                                    f"{duration_text(time.monotonic() - m.run_started)}, "
                                    f"{'up to' if m.open_ended else 'about'} "
                                    f"{duration_text(m.eta_s())} left")
         else:
-            self.run_bar.setValue(1000 if m.finished and ended >= total else
+            _set_value(self.run_bar, 1000 if m.finished and ended >= total else
                                   int(1000 * ended / total) if total else 0)
             self.run_label.setText(CANCELLED_EARLY if m.finished and not m.run_dir else
                                    f"Run {m.status}: {trials_text(m.records, total)}.")
