@@ -30,6 +30,9 @@ class DocumentStream:
         self._buffer += chunk
         docs: list[dict] = []
         while (start := self._buffer.find("{")) >= 0:
+            if self._at_line_start(start) and self._buffer.find("\n}", start) < 0:
+                self._buffer = self._buffer[start:]  # no closing line yet: decoding would fail
+                return docs
             try:
                 doc, end = self._decoder.raw_decode(self._buffer, start)
             except json.JSONDecodeError:
@@ -48,8 +51,10 @@ class DocumentStream:
         """A '{' inside a text line (not a document start) would stall the stream forever.
         Documents start at a line start and fio indents its closing brace, so a '{' that is not
         at a line start, or a buffer holding a closing '}' line that still fails, is skipped."""
-        at_line_start = start == 0 or self._buffer[start - 1] == "\n"
-        return not at_line_start or "\n}" in self._buffer[start:]
+        return not self._at_line_start(start) or self._buffer.find("\n}", start) >= 0
+
+    def _at_line_start(self, start: int) -> bool:
+        return start == 0 or self._buffer[start - 1] == "\n"
 
 
 @dataclass(frozen=True)
