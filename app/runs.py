@@ -32,7 +32,7 @@ import pandas as pd
 from app.model.measurement import DIRECTIONS
 from app.model.percentiles import LAT_KEYS
 from app.model.run import Run
-from app.store import load_run
+from app.store.run_folder import load_run
 
 WORKLOAD_KEYS = ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")
 
@@ -46,7 +46,7 @@ class RunTables:
 
 
 def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
-    """The four tables of the run folders (app.store.load_run's one-line ValueError for a folder
+    """The four tables of the run folders (app.store.run_folder.load_run's one-line ValueError for a folder
     that is not one)."""
     runs, trials, workloads, samples = [], [], [], []
     for folder in folders:

@@ -30,8 +30,8 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from app.experiments import CATALOG  # noqa: E402
-from app.report import export_run, write_run_folder  # noqa: E402
-from app.store import SAMPLE_COLUMNS, SCHEMA_VERSION  # noqa: E402
+from app.report.export import export_run, write_run_folder  # noqa: E402
+from app.store.run_folder import SAMPLE_COLUMNS, SCHEMA_VERSION  # noqa: E402
 
 TARGET_S = 1.5
 
@@ -114,9 +114,9 @@ def _timed(record, key, function):
 
 def breakdown(run_dir: Path, out: Path) -> tuple[float, dict, dict]:
     """One export with each stage timed: (total, {stage: s}, {figure: {stage: s}})."""
-    import app.report as report
+    import app.report.export as report
     import ui.render.export as export
-    from app.export_folder import ExportFolder
+    from app.report.folder import ExportFolder
     stages = defaultdict(float)
     figures = defaultdict(lambda: dict.fromkeys(FIGURE_STAGES, 0.0))
     current = [""]

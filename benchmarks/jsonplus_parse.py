@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.engines.fio.live import FioLive  # noqa: E402
 from app.engines.fio.result import split_documents  # noqa: E402
-from app.histogram import PLAT_NR, idx_to_val  # noqa: E402
+from app.stats.histogram import PLAT_NR, idx_to_val  # noqa: E402
 
 FIXTURE = (Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "fio-local"
            / "fio-3.33-linux-libaio-randrw70-qd4-jsonplus-status.json")

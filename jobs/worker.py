@@ -2,7 +2,7 @@
 
 Why a pump and nothing more: the runner is a plain generator that the command line iterates too,
 so every decision (what to run, when to stop, what to write) stays in code that never imports Qt.
-This thread only calls :func:`jobs.session.prepare_run` (so even the ``fio --version`` check and
+This thread only calls :func:`jobs.run.session.prepare_run` (so even the ``fio --version`` check and
 the run folder creation stay off the GUI thread), iterates ``session.runner.events()`` and emits
 each frozen event through ONE signal. Cancellation is cooperative: :meth:`RunWorker.cancel` sets
 ``session.cancel`` (a ``threading.Event``) and the runner stops fio the bounded way; the thread is
@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from PySide6.QtCore import QThread, Signal
 
 from app.engines import EngineNotFound
+from app.experiments.params import ParamError
+from app.experiments.plan import RunPlan
 from app.model.status import RunStatus
-from app.params import ParamError
 from app.paths import TargetRefused
-from app.plan import RunPlan
 from jobs.events import RunFinished
-from jobs.session import RunCancelledEarly, RunSession
+from jobs.run.session import RunCancelledEarly, RunSession
 
 log = logging.getLogger(__name__)
 

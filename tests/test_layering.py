@@ -44,7 +44,7 @@ def test_ruff_is_clean():
 def test_app_runner_and_process_load_no_qt():
     modules = [m.name for m in pkgutil.walk_packages(app.__path__, prefix="app.")]
     code = ("import sys\n" + "".join(f"import {m}\n" for m in modules)
-            + "import jobs.runner, jobs.process, jobs.session, ui.cli.run_cmd\n"
+            + "import jobs.run.runner, jobs.engine.process, jobs.run.session, ui.cli.run_cmd\n"
             + "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph')]\n"
             + "print(','.join(bad)); sys.exit(1 if bad else 0)\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
@@ -66,7 +66,7 @@ def test_the_window_starts_without_the_run_machinery():
     counters (psutil's process API) load with the first Run, not before the first paint."""
     code = ("import os, sys\nos.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
             "import ui.window.main_window\n"
-            "bad = [m for m in ('jobs.worker', 'jobs.session', 'jobs.runner', 'jobs.diskspd_live')"
+            "bad = [m for m in ('jobs.worker', 'jobs.run.session', 'jobs.run.runner', 'jobs.engine.diskspd_live')"
             " if m in sys.modules]\nprint(bad); sys.exit(1 if bad else 0)\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr

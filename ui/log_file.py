@@ -1,4 +1,4 @@
-"""The app's log: one rotating file in the per-user log folder (platformdirs via app.userdirs),
+"""The app's log: one rotating file in the per-user log folder (platformdirs via app.paths.userdirs),
 for the terminal and the window alike. The windowed executable has no stderr, so this file is
 where a crash leaves its traceback; the user is shown one line and this file's path.
 
@@ -28,7 +28,7 @@ def install(level: int = logging.INFO) -> Path | None:
     if _handler is not None:
         return Path(_handler.baseFilename)
     try:
-        from app.userdirs import user_log_dir
+        from app.paths.userdirs import user_log_dir
         handler = _LazyFile(user_log_dir() / LOG_NAME, maxBytes=MAX_BYTES, backupCount=BACKUPS,
                             encoding="utf-8", errors="backslashreplace", delay=True)
     except Exception:  # noqa: BLE001 - no home: no log file

@@ -1,9 +1,9 @@
 """What the runner asks of an engine, written down once so fio and DiskSpd answer the same way.
 
-The runner (jobs/runner.py) drives any engine through :class:`Engine` and never asks which one it
+The runner (jobs/run/runner.py) drives any engine through :class:`Engine` and never asks which one it
 has. Everything here is pure: an engine object builds argv lists and parses text. Starting the
-process, stopping it, reading OS counters and probing ``--version`` are jobs/ (jobs/engines.py
-locates and probes, jobs/diskspd_live.py samples OS counters and sets DiskSpd's stop event), so
+process, stopping it, reading OS counters and probing ``--version`` are jobs/ (jobs/engine/factory.py
+locates and probes, jobs/engine/diskspd_live.py samples OS counters and sets DiskSpd's stop event), so
 the parsers can be tested on fixture text without a machine that has the engine.
 """
 from __future__ import annotations
@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 from app.model.interval import Interval
 
 if TYPE_CHECKING:  # only for annotations: the live parsers stay light to import
-    from app.plan import Trial
+    from app.experiments.plan import Trial
 
 
 class Hold(NamedTuple):
-    """A trial started ahead and held before its first I/O (jobs/held_starts.py): its argv, the
+    """A trial started ahead and held before its first I/O (jobs/run/held_starts.py): its argv, the
     line its stdout shows once per job when it waits at the hold, and the line it shows once per
     job when its I/O is over (its result is then fixed; only the engine's tear-down is left, and
     the next trial may start under it). None: the end is seen only when the engine exits."""

@@ -16,11 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from app import analysis
-from app.figures import Figure, main_side, mean
+from app.experiments.params import ParamError, fields_of, param, validate
 from app.model.workload import Workload
-from app.params import ParamError, fields_of, param, validate
-from app.steady_state import (
+from app.results.figure import Figure, main_side, mean
+from app.results.table import Table, generic_table
+from app.stats import analysis
+from app.stats.steady_state import (
     MAX_ROUNDS,
     PRECONDITION_BS,
     PRECONDITION_QD,
@@ -28,7 +29,6 @@ from app.steady_state import (
     PRECONDITIONS,
     WINDOW,
 )
-from app.tables import Table, generic_table
 from app.units import GiB, KiB, MiB, format_size, human_bytes
 
 POW2_BS = tuple(KiB * 2**i for i in range(2, 11))  # 4 KiB .. 1 MiB
@@ -87,14 +87,14 @@ class Experiment:
                                              "block size or a larger size")
 
     def workloads(self) -> list[Workload]:  # pragma: no cover - abstract
-        """The workloads one repetition round runs, in plan order (app/plan.py repeats them)."""
+        """The workloads one repetition round runs, in plan order (app/experiments/plan.py repeats them)."""
         raise NotImplementedError
 
     def fills_test_file(self) -> bool:
         """True when the run writes the test file once before the first trial: a workload reads
         it (reading never-written blocks measures nothing). A write-only experiment (slc-cache)
         gets no pre-fill: its measured writes create the file (a pre-fill would fill the SLC
-        cache before the measurement). The same rule as jobs/runner.py and jobs/dry_run.py."""
+        cache before the measurement). The same rule as jobs/run/runner.py and jobs/run/dry_run.py."""
         return any(w.reads for w in self.workloads())
 
     def prefill_passes(self) -> int:
@@ -122,7 +122,7 @@ class Experiment:
     def decides_between_trials(self) -> bool:
         """True when a trial's result decides whether the next trial runs (steady-state
         rounds, an early stop): the next trial then starts only once this one's result is read,
-        never under the end of its engine (jobs/held_starts.py)."""
+        never under the end of its engine (jobs/run/held_starts.py)."""
         return self.open_ended() or type(self).stop_early is not Experiment.stop_early
 
     def stop_early(self, iops: list[float | None]) -> str | None:

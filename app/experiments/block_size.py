@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from app import analysis
 from app.experiments.base import DIRECTIONS, POW2_BS, Experiment
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import (
+from app.model.workload import Workload
+from app.results.figure import (
     NEUTRAL,
     OTHER,
     Axis,
@@ -27,10 +28,7 @@ from app.figures import (
     scaled,
     series_from,
 )
-from app.io_counts import p99_warnings
-from app.model.workload import Workload
-from app.params import param
-from app.tables import (
+from app.results.table import (
     IOPS,
     LABEL,
     MBPS,
@@ -43,6 +41,8 @@ from app.tables import (
     workload_cells,
     workload_table,
 )
+from app.stats import analysis
+from app.stats.io_counts import p99_warnings
 from app.units import MiB
 
 PATTERNS = (("random", True), ("sequential", False))

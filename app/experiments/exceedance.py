@@ -8,9 +8,9 @@ percentiles, means over the repetitions, and the caption says it is an interpola
 """
 from __future__ import annotations
 
-from app.figures import LATENCY_KINDS, OTHER, Axis, Figure, Series, lat_axis_label, mean, std
-from app.io_counts import FEW, beyond, caption_counts, workload_ios
-from app.pooled import merged_histogram, pooled_of
+from app.results.figure import LATENCY_KINDS, OTHER, Axis, Figure, Series, lat_axis_label, mean, std
+from app.results.pooled import merged_histogram, pooled_of
+from app.stats.io_counts import FEW, beyond, caption_counts, workload_ios
 
 TICKS = ((1.0, "100%"), (0.5, "50%"), (0.1, "10%"), (0.01, "1%"), (1e-3, "0.1%"), (1e-4, "0.01%"),
          (1e-5, "0.001%"), (1e-6, "0.0001%"))

@@ -7,8 +7,8 @@ result interface as :class:`app.experiments.base.Experiment`.
 """
 from __future__ import annotations
 
-from app.figures import Figure
-from app.tables import W_COLS, W_KEYS, Column, Table, generic_table
+from app.results.figure import Figure
+from app.results.table import W_COLS, W_KEYS, Column, Table, generic_table
 
 IMPORTED = "imported"
 

@@ -10,10 +10,11 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar
 
-from app import analysis
 from app.experiments.base import Experiment
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import (
+from app.model.workload import Workload
+from app.results.figure import (
     NEUTRAL,
     OTHER,
     Axis,
@@ -31,11 +32,8 @@ from app.figures import (
     scaled,
     series_from,
 )
-from app.io_counts import p99_warnings
-from app.model.workload import Workload
-from app.params import param
-from app.pooled import pooled_of, pooled_series
-from app.tables import (
+from app.results.pooled import pooled_of, pooled_series
+from app.results.table import (
     IOPS,
     LABEL,
     MBPS,
@@ -48,6 +46,8 @@ from app.tables import (
     workload_cells,
     workload_table,
 )
+from app.stats import analysis
+from app.stats.io_counts import p99_warnings
 from app.units import KiB, MiB
 
 

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from app.experiments.base import DIRECTIONS, Experiment
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import fmt, mean
 from app.model.workload import Workload
-from app.params import param
-from app.tables import Column, Table, latency_kind, workload_table
+from app.results.figure import fmt, mean
+from app.results.table import Column, Table, latency_kind, workload_table
 from app.units import KiB, MiB
 
 

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from app.experiments.base import Experiment
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import (
+from app.model.workload import Workload
+from app.results.figure import (
     NEUTRAL,
     READ,
     WRITE,
@@ -21,10 +23,7 @@ from app.figures import (
     scaled,
     series_from,
 )
-from app.io_counts import p99_warnings
-from app.model.workload import Workload
-from app.params import param
-from app.tables import (
+from app.results.table import (
     LABEL,
     W_COLS,
     Column,
@@ -35,6 +34,7 @@ from app.tables import (
     workload_cells,
     workload_table,
 )
+from app.stats.io_counts import p99_warnings
 from app.units import KiB, MiB
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from app import analysis
 from app.experiments.base import SIZE_MAX, SIZE_MIN, Experiment
+from app.experiments.params import param
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
-from app.figures import (
+from app.model.workload import Workload
+from app.results.figure import (
     NEUTRAL,
     OTHER,
     WRITE,
@@ -32,10 +33,7 @@ from app.figures import (
     lat_stat,
     size_text,
 )
-from app.io_counts import p99_warnings
-from app.model.workload import Workload
-from app.params import param
-from app.tables import (
+from app.results.table import (
     LABEL,
     W_COLS,
     Column,
@@ -46,6 +44,8 @@ from app.tables import (
     workload_cells,
     workload_table,
 )
+from app.stats import analysis
+from app.stats.io_counts import p99_warnings
 from app.units import GiB, KiB, MiB
 
 

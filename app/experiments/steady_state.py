@@ -1,5 +1,5 @@
 """Steady state, SNIA PTS style, on a test file: precondition, then rounds of one workload until
-the drive's IOPS settle (issue 16; app/steady_state.py holds the rule).
+the drive's IOPS settle (issue 16; app/stats/steady_state.py holds the rule).
 
 A fresh or idle SSD is faster than the same drive after a while of writing (an empty SLC cache,
 nothing for garbage collection to do). So the file is first written end to end twice
@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from app.experiments.base import Experiment
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import NEUTRAL, WRITE, Axis, Figure, HLine, Series, fmt
 from app.model.workload import Workload
-from app.params import param
-from app.steady_state import (
+from app.results.figure import NEUTRAL, WRITE, Axis, Figure, HLine, Series, fmt
+from app.results.table import Column, Table
+from app.stats.steady_state import (
     DATA_EXCURSION,
     MAX_ROUNDS,
     SLOPE_EXCURSION,
@@ -27,7 +28,6 @@ from app.steady_state import (
     first_steady_round,
     window_at,
 )
-from app.tables import Column, Table
 from app.units import KiB, MiB
 
 

@@ -9,8 +9,10 @@ from typing import ClassVar
 
 from app.experiments.base import Experiment, ratio_text, spread_findings
 from app.experiments.exceedance import exceedance
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import (
+from app.model.workload import Workload
+from app.results.figure import (
     OTHER,
     Axis,
     Figure,
@@ -24,11 +26,8 @@ from app.figures import (
     scaled,
     series_from,
 )
-from app.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
-from app.model.workload import Workload
-from app.params import param
-from app.pooled import per_repetition_notes, pooled_of, pooled_table
-from app.tables import (
+from app.results.pooled import per_repetition_notes, pooled_of, pooled_table
+from app.results.table import (
     LABEL,
     W_COLS,
     Column,
@@ -39,6 +38,7 @@ from app.tables import (
     workload_cells,
     workload_table,
 )
+from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
 from app.units import KiB, MiB
 
 TAIL_STATS = ("p50", "p95", "p99", "p99.9", "p99.99")

@@ -6,8 +6,10 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from app.experiments.base import DIRECTIONS, Experiment, ratio_text, spread_findings
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import (
+from app.model.workload import Workload
+from app.results.figure import (
     Axis,
     Figure,
     direction_color,
@@ -21,11 +23,8 @@ from app.figures import (
     scaled,
     size_text,
 )
-from app.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
-from app.model.workload import Workload
-from app.params import param
-from app.pooled import per_repetition_notes, pooled_table
-from app.tables import (
+from app.results.pooled import per_repetition_notes, pooled_table
+from app.results.table import (
     IOPS,
     LABEL,
     MBPS,
@@ -37,6 +36,7 @@ from app.tables import (
     workload_cells,
     workload_table,
 )
+from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
 from app.units import KiB, MiB
 
 TABLE_STATS = ("mean", "p50", "p95", "p99", "p99.9")

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from app.histogram import Histogram
 from app.model.status import JobStatus
+from app.stats.histogram import Histogram
 
 DIRECTIONS = ("read", "write")
 

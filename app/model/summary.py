@@ -1,6 +1,6 @@
 """A workload's repetitions in one line: mean ± sample std with n, per metric (DESIGN §6).
 
-:class:`Stat` is what ``app.analysis.summarize`` returns; :class:`WorkloadSummary` is one row of
+:class:`Stat` is what ``app.stats.analysis.summarize`` returns; :class:`WorkloadSummary` is one row of
 run.json's ``summary[experiment]["workloads"]``, which tables, figures and findings read.
 Converters keep run.json's shape, so summaries written by earlier versions load as they are.
 """
@@ -36,7 +36,7 @@ class Stat:
 @dataclass(frozen=True)
 class Pooled:
     """Percentiles (µs) of every I/O of a workload's measured repetitions, from their merged
-    histogram (app.histogram): the value, its 95 % interval and how many I/Os it rests on.
+    histogram (app.stats.histogram): the value, its 95 % interval and how many I/Os it rests on.
     ``too_few`` names the percentiles with fewer than 10 I/Os beyond them: shown, not claimed."""
 
     ios: int

@@ -1,4 +1,4 @@
-"""A trial as run.json records it once it has ended: what was planned (app.plan.Trial), how it
+"""A trial as run.json records it once it has ended: what was planned (app.experiments.plan.Trial), how it
 ended (:class:`app.model.status.TrialStatus`) and, when it finished, what the engine measured.
 
 The run folder stays the contract: :meth:`TrialResult.from_json` reads a record of any version

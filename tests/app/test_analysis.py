@@ -1,4 +1,4 @@
-"""Hand-checked numbers for app.analysis (knee, Little's Law, crossover, cache, tails)."""
+"""Hand-checked numbers for app.stats.analysis (knee, Little's Law, crossover, cache, tails)."""
 import json
 import math
 import subprocess
@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from app import analysis as an
+from app.stats import analysis as an
 
 from conftest import REPO as _REPO  # noqa: E402
 
@@ -235,7 +235,7 @@ def test_tail_spread():
 
 
 def test_analysis_does_not_import_qt():
-    code = ("import sys, app.analysis; "
+    code = ("import sys, app.stats.analysis; "
             "print([m for m in sys.modules if m.split('.')[0].lower() in "
             "('pyside6', 'pyqt5', 'pyqt6', 'shiboken6', 'pyqtgraph', 'qtpy')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from app.compare import compare, mismatches, welch
-from app.compare_export import export_comparison
-from app.compare_figures import RUN_COLORS
-from app.compare_report import build_comparison
-from app.figures import READ, WRITE
+from app.compare.compute import compare, mismatches, welch
+from app.compare.export import export_comparison
+from app.compare.figures import RUN_COLORS
+from app.compare.report import build_comparison
+from app.results.figure import READ, WRITE
 from app.runs import load_runs
 
 from conftest import FIXTURES

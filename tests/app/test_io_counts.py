@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from app import io_counts
-from app.store import load_run
-from app.summary import summarize_run
-from app.tables import to_csv, to_markdown
+from app.results.summary import summarize_run
+from app.results.table import to_csv, to_markdown
+from app.stats import io_counts
+from app.store.run_folder import load_run
 
 from conftest import FIXTURES
 

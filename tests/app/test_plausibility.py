@@ -1,4 +1,4 @@
-"""Results against physics (app/plausibility.py, app/plausibility_outputs.py): at, just below
+"""Results against physics (app/stats/plausibility.py, app/results/plausibility.py): at, just below
 and beyond each link's ceiling, the latency floor, and a real run folder whose recorded link
 is slower than its results, flagged in table notes, figures and report.md."""
 from __future__ import annotations
@@ -8,11 +8,11 @@ import shutil
 
 import pytest
 
-from app.experiment_outputs import build_figures, build_tables, findings
-from app.plausibility import LATENCY_FLOOR_US, check, row_flags
-from app.plausibility_outputs import flag_figures, flag_tables, method_lines
-from app.store import load_run
-from app.summary import read_samples, summarize_run
+from app.report.outputs import build_figures, build_tables, findings
+from app.results.plausibility import flag_figures, flag_tables, method_lines
+from app.results.summary import read_samples, summarize_run
+from app.stats.plausibility import LATENCY_FLOOR_US, check, row_flags
+from app.store.run_folder import load_run
 
 from conftest import FIXTURES, run_cli
 

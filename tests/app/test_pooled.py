@@ -1,16 +1,16 @@
-"""Pooled percentiles in the tables and figures (app/pooled.py, issue 15): from the merged
+"""Pooled percentiles in the tables and figures (app/results/pooled.py, issue 15): from the merged
 histogram of a genuine fio json+ measurement, with 95 % intervals, "too few I/Os" instead of a
 thin number, DiskSpd saying why it has none, and the pre-run warning."""
 from __future__ import annotations
 
 from app.engines.fio.result import parse_fio_text
+from app.experiments.plan import experiments_from_settings, plan_run
 from app.experiments.tail_latency import TailLatency
 from app.experiments.zero_queue import ZeroQueue
-from app.io_counts import reach_warnings
-from app.plan import experiments_from_settings, plan_run
-from app.pooled import merged_histogram, per_repetition_notes, pooled_table, pooled_text
-from app.summary import summarize_run
-from app.tables import to_csv, to_markdown
+from app.results.pooled import merged_histogram, per_repetition_notes, pooled_table, pooled_text
+from app.results.summary import summarize_run
+from app.results.table import to_csv, to_markdown
+from app.stats.io_counts import reach_warnings
 
 from conftest import FIXTURES
 

@@ -1,7 +1,7 @@
 """report.md's Environment table names every remote host and each host's drive (issue 18)."""
 from __future__ import annotations
 
-from app.report_text import environment
+from app.report.markdown import environment
 
 
 def test_a_run_on_two_fio_servers_names_both_hosts_and_both_drives():

@@ -5,8 +5,10 @@ import json
 
 import pytest
 
-from app import vendor, vendor_compare, vendor_outputs
-from app.tables import to_csv, to_markdown
+from app.results.table import to_csv, to_markdown
+from app.vendor import match as vendor_compare
+from app.vendor import outputs as vendor_outputs
+from app.vendor import specs as vendor
 
 
 def _row(rw: str, bs: int, iodepth: int, numjobs: int, field: str, mean: float, std=None,

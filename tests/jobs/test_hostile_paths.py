@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from app.engines.fio import trial_argv
+from app.experiments.plan import Trial
 from app.model.workload import Workload
-from app.plan import Trial
 
 from conftest import run_cli, run_json
 from safety_support import DATA_DIR, ONE_TRIAL, data_files, engines_on, fingerprint, needs_fio, needs_root

@@ -22,10 +22,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 from app.engines.fio.result import parse_fio_text  # noqa: E402
-from app.experiment_outputs import build_figures  # noqa: E402
-from app.report import export_run, run_from_measurements, write_run_folder  # noqa: E402
-from app.store import load_run  # noqa: E402
-from app.summary import read_samples, summarize_run  # noqa: E402
+from app.report.export import export_run, run_from_measurements, write_run_folder  # noqa: E402
+from app.report.outputs import build_figures  # noqa: E402
+from app.results.summary import read_samples, summarize_run  # noqa: E402
+from app.store.run_folder import load_run  # noqa: E402
 
 from conftest import REPO, run_cli  # noqa: E402
 

@@ -204,7 +204,7 @@ def _fake_render(fig, png: Path, svg: Path) -> None:
 
 
 def test_figures_are_renamed_into_place_and_a_planted_link_is_refused(tmp_path, monkeypatch):
-    from app.report import export_run
+    from app.report.export import export_run
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     run = _synthetic(tmp_path / "run")
     out = export_run(run, tmp_path / "out", _fake_render)

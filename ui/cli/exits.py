@@ -11,14 +11,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from app import params
+from app.experiments import params
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2  # cancelled runs: 128 + the signal
 MAX_REASON = 400   # characters; a parser may quote a whole line of a file in its message
 
 
 def one_line(text: str) -> str:
-    """app.params.one_line with the longer limit a file's reason needs (a quoted line)."""
+    """app.experiments.params.one_line with the longer limit a file's reason needs (a quoted line)."""
     return params.one_line(text, MAX_REASON)
 
 

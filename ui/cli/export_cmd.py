@@ -6,7 +6,7 @@ line on stdout.
 
 Exit 2 with one line, before anything is written, when RUN_DIR is not a readable run folder
 (a file, no run.json, a damaged run.json) or DIR may not be written (a symlink, a file, a
-non-empty folder that is not an earlier export of the same run: app.export_folder). A damaged
+non-empty folder that is not an earlier export of the same run: app.report.folder). A damaged
 samples.csv is not fatal: the export goes on without the live-sample figures and says so in one
 ``ssd-profiler: warning:`` line and in report.md. Exit 1 when the system refuses a write.
 """
@@ -16,9 +16,9 @@ import sys
 import time
 from pathlib import Path
 
-from app.export_folder import ExportFolder, run_identity
-from app.report import Warn, export_run
-from app.store import load_run
+from app.report.export import Warn, export_run
+from app.report.folder import ExportFolder, run_identity
+from app.store.run_folder import load_run
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, write_or_exit
 
 

@@ -1,6 +1,6 @@
 """`ssd-profiler import FILE... [--json] [--save RUN_DIR]`: measurements from engine outputs.
 
-Bounded, because a FILE can be anything: each is read by :mod:`app.input_files` (a regular
+Bounded, because a FILE can be anything: each is read by :mod:`app.store.input_files` (a regular
 file of at most 64 MiB, UTF-8 text, never a FIFO or device), parsed as DiskSpd XML/text or fio
 JSON (recognized by content) within a time limit (``PARSE_SECONDS``, or the environment
 variable ``SSD_PROFILER_PARSE_SECONDS``; POSIX only), and each measurement is checked for
@@ -22,7 +22,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from app.input_files import (
+from app.store.input_files import (
     SMALL_TEXT,
     InputRefused,
     check_measurement,
@@ -100,8 +100,8 @@ def import_file(name: str) -> list[dict]:
 
 
 def cmd_import(args) -> int:
-    from app.report import check_new_run_folder, run_from_measurements, write_run_folder
-    from app.summary import with_pooled
+    from app.report.export import check_new_run_folder, run_from_measurements, write_run_folder
+    from app.results.summary import with_pooled
     if args.save:
         try:
             check_new_run_folder(args.save)

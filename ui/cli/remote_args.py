@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 
-from app.drive.remote_smart import check_smart_device, ssh_for_hosts
 from app.paths import TargetRefused
-from app.paths.remote_target import RemoteSpec, parse_remotes
+from app.remote.smart import check_smart_device, ssh_for_hosts
+from app.remote.target import RemoteSpec, parse_remotes
 
 
 def add_remote_arguments(run: argparse.ArgumentParser) -> None:
@@ -41,9 +41,9 @@ def remote_spec(args) -> RemoteSpec | None:
 
 def per_host_json(run_dir: str) -> dict:
     """``{"hosts": {experiment: per-host rows}}`` for ``run --json`` of a run on several fio
-    servers (app/host_tables.py); {} otherwise, so one-host and local output is unchanged."""
-    from app.host_tables import hosts_json
-    from app.store import load_run
+    servers (app/remote/host_tables.py); {} otherwise, so one-host and local output is unchanged."""
+    from app.remote.host_tables import hosts_json
+    from app.store.run_folder import load_run
     try:
         rows = hosts_json(load_run(run_dir))
     except (OSError, ValueError):

@@ -9,17 +9,17 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from app.experiment_outputs import findings
+from app.engines.shell_quote import command_line
 from app.experiments.base import prefill_note
-from app.figures import LATENCY_KINDS, lat_stat, main_side
-from app.host_tables import host_table
-from app.io_counts import reach_warnings
-from app.plan import trial_kind
-from app.shell_quote import command_line
-from app.store import load_run
-from app.tables import IOPS, MBPS, Column, md_cell
+from app.experiments.plan import trial_kind
+from app.remote.host_tables import host_table
+from app.report.outputs import findings
+from app.results.figure import LATENCY_KINDS, lat_stat, main_side
+from app.results.table import IOPS, MBPS, Column, md_cell
+from app.stats.io_counts import reach_warnings
+from app.store.run_folder import load_run
 from app.units import block_label, duration_text, human_bytes
-from jobs.dry_run import EXAMPLE_WRITE_MBPS
+from jobs.run.dry_run import EXAMPLE_WRITE_MBPS
 
 LAT_MEAN, LAT_P99 = Column("Mean latency (µs)", "lat_mean_us", 1, True), Column("p99 (µs)", "p99", 1, True)
 
@@ -61,7 +61,7 @@ def print_results(stream, run_dir: str) -> None:
 
 
 def print_host_table(console: Console, record: dict, eid: str) -> None:
-    """A run on several fio servers: what each host did on its own (app/host_tables.py)."""
+    """A run on several fio servers: what each host did on its own (app/remote/host_tables.py)."""
     found = host_table(record, eid)
     if found is None:
         return

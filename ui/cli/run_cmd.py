@@ -17,11 +17,11 @@ from pathlib import Path
 from app import __version__
 from app.engines import EngineNotFound
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
-from app.io_counts import reach_warnings
+from app.experiments.params import ParamError, describe
+from app.experiments.plan import settings_with_preset
 from app.model.status import RunStatus
-from app.params import ParamError, describe
 from app.paths import TargetRefused
-from app.plan import settings_with_preset
+from app.stats.io_counts import reach_warnings
 from app.units import human_bytes
 from ui.cli import text as cli_text
 from ui.cli.progress import progress_for
@@ -161,7 +161,7 @@ def cmd_dry_run(args) -> int:
     if args.remote is not None:  # issue 18: the plan of a remote run, nothing sent
         from ui.cli.remote_plan import cmd_remote_dry_run
         return cmd_remote_dry_run(args, _run_settings(args))
-    from jobs.dry_run import plan_only
+    from jobs.run.dry_run import plan_only
     from ui.cli.results import print_plan
     planned = plan_only(args.experiments, _run_settings(args), args.target,
                         seed=args.seed, engine=args.engine, allow_media=tuple(args.allow_medium))
@@ -183,14 +183,14 @@ def _settings(pairs: list[str]) -> dict[str, str]:
 
 
 def _run_settings(args) -> dict[str, str]:
-    """--set pairs over the preset's values (app.plan.settings_with_preset)."""
+    """--set pairs over the preset's values (app.experiments.plan.settings_with_preset)."""
     return settings_with_preset(args.experiments, args.preset, _settings(args.settings))
 
 
 def cmd_run(args) -> int:
     """Every way out ends like a cancel: SIGINT, SIGTERM and SIGHUP stop the engine, keep the
     finished trials, remove the test file and mark run.json cancelled; exit 128 + the signal."""
-    from jobs.session import RunCancelledEarly, prepare_run
+    from jobs.run.session import RunCancelledEarly, prepare_run
 
     cancel, caught = threading.Event(), []
     previous = _on_signals(lambda signum: _on_stop_signal(cancel, caught, signum))

@@ -45,7 +45,7 @@ def _open_window(folder: Path) -> None:
 
 
 def _run_trial(folder: Path) -> Path:
-    from jobs.session import prepare_run
+    from jobs.run.session import prepare_run
 
     session = prepare_run(["queue-depth"], {"queue_depths": "4", "runtime": "1s", "size": "16MiB",
                                             "repetitions": "1", "warmup": "false"},

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import time
 
+from app.experiments.plan import trial_kind
 from app.model.status import JobStatus
-from app.plan import trial_kind
 from app.units import duration_text, human_bytes
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.cli.eta import PlanEta

@@ -1,4 +1,4 @@
-"""Figure spec (app/figures.py) -> a pyqtgraph plot, in small named steps.
+"""Figure spec (app/results/figure.py) -> a pyqtgraph plot, in small named steps.
 
 One drawing path serves the window's results view (:func:`figure_widget`) and the export
 (ui/render/export.py), so what a user sees is what the report holds. Twin axes use a second
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.figures import Figure
+from app.results.figure import Figure
 from ui.render.labels import Labels, free_width
 from ui.render.ranges import legend_columns, log_ticks, x_range, x_values, y_range, y_values
 from ui.render.series import Geometry, draw_hlines, draw_markers, draw_series

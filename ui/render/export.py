@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
-from app.figures import Figure
+from app.results.figure import Figure
 from ui.render.draw import figure_widget
 from ui.render.png import png_bytes
 from ui.render.style import REPORT, Style
@@ -156,7 +156,7 @@ def _png_encoder() -> ThreadPoolExecutor:
 def start_figure(fig: Figure, png_path: Path, svg_path: Path, style: Style = REPORT):
     """Draw ``fig`` offscreen, write its SVG and start encoding its PNG (``style.width`` px
     wide) on the encoder thread; returns the callable that waits for the PNG (raising what
-    its writing raised). The export calls it after drawing the next figure (app.report)."""
+    its writing raised). The export calls it after drawing the next figure (app.report.export)."""
     with _collector_paused(), laid_out(fig, style) as widget:
         encoded = _png_encoder().submit(_save_png, _scene_image(widget, style), png_path)
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.figures import error_ends
+from app.results.figure import error_ends
 from ui.render.ranges import view, x_values, y_axis_of, y_values
 from ui.render.style import DENSE_POINTS, Style, color
 

@@ -5,7 +5,7 @@ results view), so what a user sees and what the report holds differ only here.
 
 The palette is Okabe-Ito (distinguishable with the common colour-vision deficiencies). Read is
 always :data:`READ_COLOR` (blue) and write :data:`WRITE_COLOR` (vermillion), in the report's
-figures and in the live charts alike; no other quantity uses those two (app/figures.py READ,
+figures and in the live charts alike; no other quantity uses those two (app/results/figure.py READ,
 WRITE, OTHER). Axis titles carry their unit (MB/s, µs, ms, GB); tick labels never get an SI
 prefix or a "x1e+06" multiplier from pyqtgraph (:func:`style_axis`).
 """

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 
 from app import APP_NAME, __version__
 from app.model.status import RunStatus
-from app.store import default_runs_root
-from jobs.engines import default_engine
+from app.store.run_folder import default_runs_root
+from jobs.engine.factory import default_engine
 from jobs.events import RunFinished
 from ui.window.background import Background
 from ui.window.closing import ClosingAndSettings

@@ -103,7 +103,7 @@ class AppSettings:
     @property
     def engine(self) -> str:
         """The engine chosen in the window ("fio" | "diskspd"); "" until one was chosen, so the
-        per-OS default (jobs.engines.default_engine) applies on a first launch."""
+        per-OS default (jobs.engine.factory.default_engine) applies on a first launch."""
         value = self.get("run/engine", "")
         return value if isinstance(value, str) else ""
 

@@ -42,11 +42,11 @@ Choices, with reasons:
   ``PREPARE_RATE_MiBps`` for as long as one pass of the file takes at that rate (plus a second):
   one pass of random data on any drive that sustains that rate. Unelevated (the app's normal
   mode, DESIGN §5), ``-c`` itself has already written every block.
-- Live charts: DiskSpd prints nothing while it runs (engines.md §2.4), so jobs/diskspd_live.py
+- Live charts: DiskSpd prints nothing while it runs (engines.md §2.4), so jobs/engine/diskspd_live.py
   samples psutil's counters of the disk holding the test file ("OS-observed"), and the XML's
   ``-D`` series replaces them after the trial (``final_intervals``).
 - Cancel: ``-yp<event>`` + ``SetEvent`` is the path Ctrl+C takes inside DiskSpd (results are
-  kept, rc 0); the event is set by jobs/diskspd_live.py. Elsewhere (the fake DiskSpd on Linux)
+  kept, rc 0); the event is set by jobs/engine/diskspd_live.py. Elsewhere (the fake DiskSpd on Linux)
   the stop is a no-op and process control falls through to terminate, then kill.
 """
 from __future__ import annotations
@@ -57,7 +57,7 @@ import os
 import re
 from pathlib import Path
 
-from app.plan import Trial
+from app.experiments.plan import Trial
 from app.units import MiB, block_label
 
 EXECUTABLES = ("diskspd", "diskspd.exe", "diskspd64", "diskspd64.exe")

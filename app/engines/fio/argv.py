@@ -18,8 +18,8 @@ import re
 import sys
 from pathlib import Path
 
+from app.experiments.plan import Trial
 from app.model.percentiles import PERCENTILES
-from app.plan import Trial
 from app.units import MiB
 
 PERCENTILE_LIST = ":".join(f"{p:g}" for p in PERCENTILES)
@@ -47,7 +47,7 @@ def fio_path_arg(path: Path | str, platform: str = sys.platform) -> str:
 def _platform_args(platform: str) -> list[str]:
     # Jobs as threads of one process: fork() is a stub in fio's Windows build, and elsewhere a
     # forked job process would outlive fio's main process when the app's kill -9 takes that
-    # down with SIGKILL (jobs/process.py), writing on to the end of its runtime.
+    # down with SIGKILL (jobs/engine/process.py), writing on to the end of its runtime.
     return [f"--ioengine={ioengine_for(platform)}", "--thread"]
 
 
@@ -94,7 +94,7 @@ def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
 HELD_MARKER = b"Saving output of prerun"
 #: ... and this one when a job's I/O is over (its statistics are final): what is left is fio's
 #: tear-down (closing the files, libaio's ``io_destroy``, the JSON dump), some 55 ms, under
-#: which the next held trial may start (jobs/held_starts.py).
+#: which the next held trial may start (jobs/run/held_starts.py).
 IO_DONE_MARKER = b"Saving output of postrun"
 _SHELL_SAFE = re.compile(r"[A-Za-z0-9._+-]+\Z")
 

@@ -19,8 +19,8 @@ and its read/write/total), so a slow host is never hidden by the sum.
 """
 from __future__ import annotations
 
-from app.histogram import Histogram
 from app.model.percentiles import PERCENTILES, percentile_key
+from app.stats.histogram import Histogram
 
 HOW = ("IOPS and MB/s: sum over hosts; mean latency: over every I/O of every host; percentiles: "
        "of all hosts' I/Os from their merged histograms (none where a host has no histogram); "

@@ -10,7 +10,7 @@ measuring the same thing.
 
 A value must survive the job-file syntax: a newline would end the line, ``;``/``#`` start a
 comment and ``${...}`` is expanded with the server's environment. The remote folder was refused
-for those already (app/paths/remote_target.py); :func:`job_text` checks every value again and
+for those already (app/remote/target.py); :func:`job_text` checks every value again and
 raises ValueError, so a value fio would read differently can never be sent.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from app.plan import Trial
+from app.experiments.plan import Trial
 
 # flags the fio client understands itself (init.c: FIO_CLIENT_FLAG, and --trigger-file, which the
 # client watches and turns into a remote stop)

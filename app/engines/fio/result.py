@@ -21,9 +21,9 @@ import os
 import re
 from typing import Any
 
-from app.histogram import Histogram
 from app.model.percentiles import PERCENTILES, percentile_key
 from app.model.status import JobStatus
+from app.stats.histogram import Histogram
 from app.units import (
     KiB,
     UnitError,
@@ -241,7 +241,7 @@ def _direction(d: Any) -> dict | None:
         "lat_kind": lat_kind,
         "lat_us": lat_us,
     }
-    if bins:  # json+ output: the histogram behind those percentiles (app.histogram)
+    if bins:  # json+ output: the histogram behind those percentiles (app.stats.histogram)
         out["hist_ns"] = Histogram.from_bins(bins).to_bins()
     return out
 

@@ -11,7 +11,7 @@ import pytest
 
 from app.drive import thermal
 from app.drive.throttle import throttle_flags, throughput_drop
-from jobs.sampler import MIN_INTERVAL_S, TemperatureSampler
+from jobs.drive.sampler import MIN_INTERVAL_S, TemperatureSampler
 from tests.fakes import fake_sysfs
 
 from conftest import (

@@ -14,15 +14,25 @@ from typing import ClassVar
 
 import pytest
 
-from app.experiment_outputs import build_figures, build_tables, findings
 from app.experiments import CATALOG, IMPORTED, Experiment, expand_ids, register, results_for
+from app.experiments.params import param, values_json
+from app.experiments.plan import experiments_from_settings, plan_run
 from app.experiments.registry import unregister
-from app.figures import Axis, Figure, mean, series_from
 from app.model.workload import Workload
-from app.params import param, values_json
-from app.plan import experiments_from_settings, plan_run
-from app.summary import summarize_run
-from app.tables import IOPS, LABEL, W_COLS, N, md_cell, to_csv, to_markdown, workload_cells, workload_table
+from app.report.outputs import build_figures, build_tables, findings
+from app.results.figure import Axis, Figure, mean, series_from
+from app.results.summary import summarize_run
+from app.results.table import (
+    IOPS,
+    LABEL,
+    W_COLS,
+    N,
+    md_cell,
+    to_csv,
+    to_markdown,
+    workload_cells,
+    workload_table,
+)
 from ui.cli.run_cmd import cmd_experiments
 
 TOY = "toy-depth"

@@ -9,13 +9,14 @@ import copy
 
 import pytest
 
-from app import vendor, vendor_compare
-from app.experiment_outputs import build_figures, findings
 from app.experiments.base import prefill_note
 from app.experiments.registry import CATALOG
-from app.figures import OTHER, READ, WRITE
-from app.store import load_run
-from app.summary import read_samples, summarize_run
+from app.report.outputs import build_figures, findings
+from app.results.figure import OTHER, READ, WRITE
+from app.results.summary import read_samples, summarize_run
+from app.store.run_folder import load_run
+from app.vendor import match as vendor_compare
+from app.vendor import specs as vendor
 
 from conftest import FIXTURES
 

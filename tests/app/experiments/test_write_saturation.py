@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from app.engines.fio.argv import trial_argv
+from app.experiments.plan import experiments_from_settings, plan_run
 from app.experiments.write_saturation import WriteSaturation
-from app.plan import experiments_from_settings, plan_run
 
 from conftest import needs_fio, run_cli
 

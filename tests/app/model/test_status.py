@@ -10,7 +10,7 @@ import io
 import json
 
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
-from app.store import STATUSES
+from app.store.run_folder import STATUSES
 
 
 def test_statuses_serialize_as_their_words():

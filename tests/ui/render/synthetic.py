@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.experiments.registry import CATALOG
 from app.model.workload import Workload
-from app.vendor_compare import compare
+from app.vendor.match import compare
 
 
 def _stat(mean, std=None, n=3):
@@ -63,7 +63,7 @@ def vendor():
         row("write", 1 << 20, 8, 5800, {"mean": 1300}),
         row("randread", 4096, 32, 950e3, {"mean": 520}, jobs=16),
         row("randwrite", 4096, 1, 60e3, {"mean": 16})]}}
-    from app.vendor_outputs import vendor_figure
+    from app.vendor.outputs import vendor_figure
     return [vendor_figure(compare(summary, spec, {"drive": {"model": "ACME TestDrive"}}))]
 
 

@@ -22,10 +22,11 @@ import pytest  # noqa: E402
 import scene_geometry  # noqa: E402
 import synthetic  # noqa: E402
 
-from app import vendor, vendor_compare  # noqa: E402
-from app.experiment_outputs import build_figures  # noqa: E402
-from app.store import load_run  # noqa: E402
-from app.summary import read_samples, summarize_run  # noqa: E402
+from app.report.outputs import build_figures  # noqa: E402
+from app.results.summary import read_samples, summarize_run  # noqa: E402
+from app.store.run_folder import load_run  # noqa: E402
+from app.vendor import match as vendor_compare  # noqa: E402
+from app.vendor import specs as vendor  # noqa: E402
 from ui.render.placement import Box  # noqa: E402
 from ui.render.style import REPORT, SCREEN  # noqa: E402
 

@@ -16,7 +16,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QItemSelectionModel  # noqa: E402
 from PySide6.QtGui import QColor  # noqa: E402
 
-from app.compare_figures import RUN_COLORS  # noqa: E402
+from app.compare.figures import RUN_COLORS  # noqa: E402
 from ui.render.style import PALETTE  # noqa: E402
 
 import gui_support  # noqa: E402

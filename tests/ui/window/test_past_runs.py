@@ -7,7 +7,7 @@ import shutil
 
 import numpy as np
 
-from app.store import load_run
+from app.store.run_folder import load_run
 from ui.window.run import past_runs
 
 from conftest import FIXTURES

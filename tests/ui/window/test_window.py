@@ -17,7 +17,7 @@ import psutil  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
-from jobs.session import prepare_run  # noqa: E402
+from jobs.run.session import prepare_run  # noqa: E402
 
 import gui_support  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
@@ -157,9 +157,9 @@ def test_cancel_while_preparing_writes_nothing_like_the_command_line(qtbot, make
                                                                      monkeypatch):
     """A cancel before the run folder exists ends the run with nothing written (issue 13: the
     window used to record an empty cancelled run where the command line writes nothing)."""
-    import jobs.session
-    real = jobs.session.describe_drive
-    monkeypatch.setattr(jobs.session, "describe_drive",
+    import jobs.run.session
+    real = jobs.run.session.describe_drive
+    monkeypatch.setattr(jobs.run.session, "describe_drive",
                         lambda folder: (time.sleep(0.5), real(folder))[1])  # a slow smartctl
     window = make_window()
     choose(qtbot, window, tmp_path / "target", {"runtime": "1s", "size": "32MiB"})

@@ -17,10 +17,10 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
-import jobs.session  # noqa: E402
-from app import vendor  # noqa: E402
+import jobs.run.session  # noqa: E402
+from app.vendor import specs as vendor  # noqa: E402
 from jobs.events import TrialFinished  # noqa: E402
-from jobs.session import prepare_run  # noqa: E402
+from jobs.run.session import prepare_run  # noqa: E402
 
 import gui_support  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
@@ -38,8 +38,8 @@ def isolated(tmp_path, monkeypatch):
     """User specs in tmp_path; the drive reports a model (the test VM's virtual disk has none)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("APPDATA", str(tmp_path / "config"))
-    real = jobs.session.describe_drive
-    monkeypatch.setattr(jobs.session, "describe_drive", lambda folder: {**real(folder),
+    real = jobs.run.session.describe_drive
+    monkeypatch.setattr(jobs.run.session, "describe_drive", lambda folder: {**real(folder),
                                                                          "model": MODEL})
 
 

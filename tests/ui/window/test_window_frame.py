@@ -11,8 +11,8 @@ import pytest  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 from PySide6.QtWidgets import QAbstractButton, QLabel, QLineEdit  # noqa: E402
 
-from app import vendor  # noqa: E402
-from app.userdirs import user_log_dir  # noqa: E402
+from app.paths.userdirs import user_log_dir  # noqa: E402
+from app.vendor import specs as vendor  # noqa: E402
 
 import gui_support  # noqa: E402
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from app.figures import Figure
+from app.results.figure import Figure
 
 
 class ComparisonFigures(QWidget):

@@ -1,6 +1,6 @@
 """The comparison's table and the runs' colour key, as the Compare view shows them.
 
-Why apart from the view: the same texts as the CLI and comparison.md (app.compare_report's
+Why apart from the view: the same texts as the CLI and comparison.md (app.compare.report's
 formatters), laid into Qt widgets; the view only arranges them.
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
-from app.compare_figures import RUN_COLORS
-from app.compare_report import Comparison, call_text, cell, p_text, ratio_text, workload_text
+from app.compare.figures import RUN_COLORS
+from app.compare.report import Comparison, call_text, cell, p_text, ratio_text, workload_text
 from ui.render.style import PALETTE
 
 HEADERS = ("Run", "Workload", "Metric", "First run", "This run", "Ratio",
@@ -21,7 +21,7 @@ LARGER = QColor("#fde2cf")   # a pale orange behind a difference the spread does
 
 
 def run_color(index: int) -> str:
-    """The colour of the index-th run in the figures (app.compare_figures.RUN_COLORS)."""
+    """The colour of the index-th run in the figures (app.compare.figures.RUN_COLORS)."""
     return PALETTE[RUN_COLORS[index % len(RUN_COLORS)] % len(PALETTE)]
 
 

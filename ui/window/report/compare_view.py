@@ -5,7 +5,7 @@ needs a wide figure and a long table at once, and on a 1280x720 screen the main 
 column has neither to spare; this window takes at most the screen's free area, so it is never
 wider than the screen, and the main window stays usable beside it.
 
-What it shows is app.compare_report's :class:`Comparison`, computed in the Background pool
+What it shows is app.compare.report's :class:`Comparison`, computed in the Background pool
 (reading every run.json and samples.csv); figures are drawn on the GUI thread, one when it is
 first chosen, by the export's own renderer (only the style differs), and the export writes the
 very files of ``ssd-profiler compare ... --out DIR`` (ComparisonExporter). The runs' colour key
@@ -34,8 +34,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.compare_export import default_export_dir
-from app.compare_report import Comparison, build_comparison
+from app.compare.export import default_export_dir
+from app.compare.report import Comparison, build_comparison
 from ui.window.background import Background
 from ui.window.folders import open_folder
 from ui.window.report.compare_export import ComparisonExporter

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import vendor
+from app.vendor import specs as vendor
 from ui.window.background import Background
 from ui.window.folders import open_folder
 from ui.window.report.export_action import RunExporter

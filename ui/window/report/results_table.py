@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.experiment_outputs import findings
+from app.experiments.plan import trial_kind
 from app.model.status import RunStatus, TrialStatus
-from app.plan import trial_kind
-from app.pooled import pooled_text
+from app.report.outputs import findings
+from app.results.pooled import pooled_text
 from ui.window.report.findings_text import number, stat_text
 from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
 

@@ -1,7 +1,7 @@
 """The figures and the vendor-spec status of a run folder, computed off the GUI thread. No Qt.
 
 Why from the folder and not from the run model: the export reads the folder too
-(app.report.export_run), so computing the figure specs from the same run.json, samples.csv and
+(app.report.export.export_run), so computing the figure specs from the same run.json, samples.csv and
 vendor lookup makes the Figures tab show exactly what the report will hold, for a live run once
 it has ended and for a reopened one alike. The result is a frozen value (figure specs are frozen
 dataclasses of tuples; the spec travels as JSON text), handed to the GUI thread once.
@@ -12,11 +12,12 @@ import json
 import os
 from dataclasses import dataclass
 
-from app import vendor, vendor_compare
-from app.experiment_outputs import build_figures
-from app.figures import Figure
-from app.store import load_run
-from app.summary import read_samples, summarize_run
+from app.report.outputs import build_figures
+from app.results.figure import Figure
+from app.results.summary import read_samples, summarize_run
+from app.store.run_folder import load_run
+from app.vendor import match as vendor_compare
+from app.vendor import specs as vendor
 
 ORIGINS = {"run": "this run's run.json", "user": "your specs file",
            "built-in": "the built-in list"}
@@ -95,7 +96,7 @@ def drive_vendor_status(model: str | None, note: str = "") -> VendorStatus:
 def load_run_figures(run_dir: str | os.PathLike) -> RunFigures:
     """Figure specs and vendor status of a run folder; raises ValueError if it is not one.
 
-    Mirrors app.report.export_record: the summary is recomputed from the trials (a cancelled
+    Mirrors app.report.export.export_record: the summary is recomputed from the trials (a cancelled
     run's stored summary may be partial), so the tab shows what finished."""
     record = load_run(run_dir)
     summary = summarize_run(record, run_dir)

@@ -18,8 +18,8 @@ import numpy as np
 
 from app.model.status import TrialStatus
 from app.model.workload import Workload
-from app.store import load_run
-from app.summary import read_samples, summarize_run
+from app.results.summary import read_samples, summarize_run
+from app.store.run_folder import load_run
 from ui.window.run.series import COLUMNS, break_row, sample_row
 
 log = logging.getLogger(__name__)

@@ -63,7 +63,7 @@ class RunControl(QObject):
             raise RuntimeError("a run is already going on")
         # the run's machinery (session, runner, monitor, worker thread) loads at the first Run,
         # not while the window opens
-        from jobs.session import prepare_run
+        from jobs.run.session import prepare_run
         from jobs.worker import RunWorker
 
         argv = command_line(names, settings, target, runs_root, engine, remote)

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from app.engines.shell_quote import command_line
+from app.experiments.plan import trial_kind
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
 from app.model.workload import Workload
-from app.plan import trial_kind
-from app.shell_quote import command_line
-from app.steady_state import convergence_text
-from app.summary import summarize_run
+from app.results.summary import summarize_run
+from app.stats.steady_state import convergence_text
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun

@@ -13,8 +13,8 @@ import time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QGridLayout, QProgressBar, QWidget
 
+from app.experiments.plan import trial_kind
 from app.model.status import RunStatus
-from app.plan import trial_kind
 from ui.window.messages import duration_text
 from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
 from ui.window.widgets import LiveLabel, em

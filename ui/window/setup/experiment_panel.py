@@ -1,7 +1,7 @@
 """The experiment catalog with checkboxes, the selected experiment's parameter form, presets, and
 the plan summary (trials and estimated time) that updates as you type.
 
-The plan summary comes from the same functions the run uses (app.plan), so the trial count shown
+The plan summary comes from the same functions the run uses (app.experiments.plan), so the trial count shown
 before Run is the count the run will have. Settings are handed to the run as the scoped strings
 the command line takes (``zero-queue.runtime=2s``), so window and CLI share one validation.
 
@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
-from app.params import ParamError
-from app.plan import experiments_from_settings, plan_run
+from app.experiments.params import ParamError
+from app.experiments.plan import experiments_from_settings, plan_run
 from ui.window.setup.param_form import COMMON, ParamForm, common_values, field_title
 from ui.window.setup.plan_text import plan_message
 from ui.window.widgets import em

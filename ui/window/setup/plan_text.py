@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from app.experiments.base import prefill_note
-from app.io_counts import reach_warnings
+from app.stats.io_counts import reach_warnings
 from app.units import duration_text
 
 WARNING_STYLE = "color:#b45a00"

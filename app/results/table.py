@@ -1,0 +1,221 @@
+"""Report tables: one model, two writers (CSV for tools, Markdown for report.md).
+
+Output is deterministic so that exporting a run twice gives byte-identical files (they go into
+version control and diffs): rows keep plan order, floats use fixed formats (CSV 3 decimals,
+Markdown the column's digits), line endings are "\\n", and nothing time-dependent is written.
+
+A cell of a *stat* column is a summary ``{"mean", "std", "n"}`` (mean ± sample std across
+repetitions): CSV splits it into ``<key>_mean`` and ``<key>_std`` columns, Markdown shows
+"mean ± std". The repetition count is its own ``n`` column. ``notes`` (the exact workload and
+engine parameters) are printed under the Markdown table; the CSV carries the workload
+parameters as columns instead, so it stays a plain rectangular file.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from app.experiments.params import fields_of, format_value
+from app.results.figure import lat_stat
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str            # Markdown header, with unit
+    key: str             # CSV header (stat columns get _mean/_std), unit in the name
+    digits: int = 1      # decimals in Markdown
+    stat: bool = False
+    where: str = "both"  # both | csv | md: workload parameters go to CSV, labels to Markdown
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    title: str
+    columns: tuple[Column, ...]
+    rows: tuple[tuple, ...]
+    notes: tuple[str, ...] = ()
+    experiment: str = ""
+
+
+def _csv_number(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def to_csv(table: Table) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    header = []
+    for c in table.columns:
+        if c.where != "md":
+            header += [f"{c.key}_mean", f"{c.key}_std"] if c.stat else [c.key]
+    writer.writerow(header)
+    for row in table.rows:
+        cells = []
+        for c, v in zip(table.columns, row):
+            if c.where == "md":
+                continue
+            if c.stat:
+                v = v or {}
+                cells += [_csv_number(v.get("mean")), _csv_number(v.get("std"))]
+            else:
+                cells.append(_csv_number(v))
+        writer.writerow(cells)
+    return buf.getvalue()
+
+
+def _md_number(value, digits: int) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def md_cell(column: Column, value) -> str:
+    if not column.stat:
+        return _md_number(value, column.digits)
+    value = value or {}
+    if value.get("mean") is None:
+        return "–"
+    text = _md_number(float(value["mean"]), column.digits)
+    if value.get("std") is not None:
+        text += f" ± {_md_number(float(value['std']), column.digits)}"
+    return text
+
+
+def _numeric(table: Table, index: int) -> bool:
+    """Right-align a column whose cells are numbers or summaries (text stays left)."""
+    cells = [row[index] for row in table.rows if row[index] is not None]
+    return bool(cells) and all(isinstance(c, (int, float, dict)) and not isinstance(c, bool)
+                               for c in cells)
+
+
+def to_markdown(table: Table, heading_level: int = 3) -> str:
+    """The table with its title as a heading and its notes as a list under it."""
+    lines = [f"{'#' * heading_level} {table.title}", ""]
+    shown = [i for i, c in enumerate(table.columns) if c.where != "csv"]
+    cols = [table.columns[i] for i in shown]
+    if not table.rows:
+        lines += ["No finished trials.", ""]
+    else:
+        lines.append("| " + " | ".join(c.name for c in cols) + " |")
+        lines.append("|" + "|".join(":---" if i == 0 or not _numeric(table, j) else "---:"
+                                    for i, j in enumerate(shown)) + "|")
+        for row in table.rows:
+            lines.append("| " + " | ".join(md_cell(c, row[i]) for c, i in zip(cols, shown)) + " |")
+        lines.append("")
+    lines += [f"- {note}" for note in table.notes]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# -- notes: the exact parameters under each table ------------------------------------------------
+
+def params_text(exp: dict, cls: type | None = None) -> str:
+    """An experiment's parameters as ``--set`` would take them, e.g. 'runtime=1s size=32MiB'.
+
+    ``cls`` is the experiment's class (it knows each parameter's kind, so sizes print as
+    '32MiB'); without it (imported or unknown ids) values print as stored."""
+    values = exp.get("params") or {}
+    kinds = {f.name: f.metadata["kind"] for f in fields_of(cls)} if cls else {}
+    parts = []
+    for name, value in values.items():
+        kind = kinds.get(name)
+        parts.append(f"{name}={format_value(kind, value) if kind else value}")
+    return " ".join(parts)
+
+
+def workload_text(w: dict) -> str:
+    keys = ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")
+    return " ".join(f"{k}={w.get(k)}" for k in keys if w.get(k) is not None)
+
+
+def engine_note(record: dict, eid: str) -> str | None:
+    """Options every trial of the experiment shared (argv minus per-trial and path options)."""
+    trial = next((t for t in record.get("trials", []) if t.get("experiment") == eid
+                  and t.get("argv")), None)
+    if not trial:
+        return None
+    skip = ("--name=", "--filename=", "--trigger-file=", "--rw=", "--bs=", "--iodepth=",
+            "--numjobs=", "--rwmixread=")
+    opts = [a for a in (trial.get("job_argv") or trial["argv"])[1:] if not a.startswith(skip)]
+    engine = record.get("engine") or {}
+    return f"Engine: {engine.get('version') or engine.get('name')} `{' '.join(opts)}`"
+
+
+def parameter_notes(record: dict, eid: str, rows: list[dict],
+                    cls: type | None = None) -> tuple[str, ...]:
+    exp = next((e for e in record.get("experiments", []) if e["id"] == eid), {})
+    notes = [f"Parameters: `{params_text(exp, cls)}`" + (f", seed {record['seed']}"
+                                                     if record.get("seed") is not None else "")]
+    notes += [f"{r['label']}: `{workload_text(r['workload'])}`" for r in rows]
+    engine = engine_note(record, eid)
+    if engine:
+        notes.append(engine)
+    notes.append("Cells: mean ± sample std over n repetitions (warm-ups, failed and cancelled "
+                 "trials excluded); MB/s = 10^6 B/s.")
+    return tuple(notes)
+
+
+# -- workload tables: the columns every experiment's table starts with ---------------------------
+# A CSV row says exactly what was run (workload parameters as CSV-only columns) and the Markdown
+# stays readable (the label as a Markdown-only column).
+
+W_KEYS = ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")
+W_COLS = tuple(Column(k, k, where="csv") for k in W_KEYS)
+LABEL = Column("Workload", "label", where="md")
+N = Column("n", "n", 0)
+IOPS = Column("IOPS", "iops", 0, True)
+MBPS = Column("MB/s", "MBps", 1, True)
+
+
+def latency_kind(rows: list[dict]) -> str:
+    """The latency kind the rows were measured with, for column headers ('unknown kind')."""
+    for r in rows:
+        for side in (r.get("read"), r.get("write")):
+            if side and side.get("lat_kind"):
+                return side["lat_kind"]
+    return "unknown kind"
+
+
+def lat_column(name: str, key: str, kind: str) -> Column:
+    """A latency stat column, e.g. 'p99 lat. (µs, total)' / ``lat_p99_us``."""
+    return Column(f"{name} lat. (µs, {kind})", f"{key}_us", 1, True)
+
+
+def workload_cells(row: dict) -> tuple:
+    """The cells of the CSV-only workload columns (W_COLS) and the label column."""
+    return (*(row["workload"].get(k) for k in W_KEYS), row["label"])
+
+
+def workload_table(eid: str, tid: str, title: str, cols: list[Column], rows: list[tuple],
+                   record: dict, source_rows: list[dict], extra_notes: tuple = (),
+                   cls: type | None = None) -> Table:
+    """A table of one experiment with the parameter notes under it."""
+    return Table(tid, title, tuple(cols), tuple(rows),
+                 tuple(extra_notes) + parameter_notes(record, eid, source_rows, cls), eid)
+
+
+def generic_table(eid: str, part: dict, record: dict, cls: type | None = None) -> Table:
+    """IOPS, MB/s, mean and p99 latency per workload: what an experiment without tables of its
+    own (or an id no module registers) shows."""
+    rows = part.get("workloads") or []
+    kind = latency_kind(rows)
+    cols = [*W_COLS, LABEL, IOPS, MBPS, lat_column("mean", "lat_mean", kind),
+            lat_column("p99", "lat_p99", kind), N]
+    data = [(*workload_cells(r), r["total_iops"], r["total_MBps"], lat_stat(r, "mean"),
+             lat_stat(r, "p99"), r["n"]) for r in rows]
+    return workload_table(eid, eid, eid, cols, data, record, rows, cls=cls)
