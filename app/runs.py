@@ -32,7 +32,9 @@ import pandas as pd
 from app.model.measurement import DIRECTIONS
 from app.model.percentiles import LAT_KEYS
 from app.model.run import Run
-from app.store.run_folder import load_run
+from app.results.load import load_results
+from app.results.run_results import RunResults
+from app.store.samples import read_sample_table
 
 WORKLOAD_KEYS = ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")
 
@@ -50,15 +52,16 @@ def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
     that is not one)."""
     runs, trials, workloads, samples = [], [], [], []
     for folder in folders:
-        record = load_run(folder)
+        results = load_results(folder).results
+        run, record = results.run, dict(results.record)
         name = _unique(Path(folder).name, [r["run"] for r in runs])
-        run = Run.from_json(record)
         runs.append(_run_row(name, record, run))
         trials += _trial_rows(name, run, record.get("started_at"))
-        workloads += _workload_rows(name, run)
-        path = Path(folder) / "samples.csv"
-        if path.is_file():
-            frame = pd.read_csv(path)
+        workloads += _workload_rows(name, results)
+        table = read_sample_table(folder)
+        if len(table):
+            frame = pd.DataFrame(table.values, columns=list(table.names))
+            frame["trial"] = frame["trial"].astype(int)
             frame.insert(0, "run", name)
             samples.append(frame)
     return RunTables(pd.DataFrame(runs), pd.DataFrame(trials), pd.DataFrame(workloads),
@@ -99,9 +102,10 @@ def _trial_rows(name: str, run: Run, run_started: str | None) -> list[dict]:
     return rows
 
 
-def _workload_rows(name: str, run: Run) -> list[dict]:
+def _workload_rows(name: str, results: RunResults) -> list[dict]:
     rows = []
-    for eid, part in run.summary.items():
+    for part in results.parts:
+        eid = part.id
         for w in part.workloads:
             for direction in DIRECTIONS:
                 side = getattr(w, direction)

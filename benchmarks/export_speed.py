@@ -30,7 +30,8 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from app.experiments import CATALOG  # noqa: E402
-from app.report.export import export_run, write_run_folder  # noqa: E402
+from app.report.export import export_run  # noqa: E402
+from app.store.new_folder import write_run_folder  # noqa: E402
 from app.store.run_folder import SAMPLE_COLUMNS, SCHEMA_VERSION  # noqa: E402
 
 TARGET_S = 1.5
@@ -136,7 +137,7 @@ def breakdown(run_dir: Path, out: Path) -> tuple[float, dict, dict]:
             record((fig.id, "layout"), time.perf_counter() - start)
             yield widget
 
-    patches = {(report, "summarize_run"): lambda a: "summary",
+    patches = {(report, "load_results"): lambda a: "results",
                (report, "build_tables"): lambda a: "tables",
                (report, "to_csv"): lambda a: "tables",
                (report, "to_markdown"): lambda a: "tables",

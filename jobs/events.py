@@ -11,6 +11,7 @@ from typing import Any
 
 from app.model.interval import Sample
 from app.model.status import RunStatus
+from app.results.run_results import RunResults
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,13 @@ class TrialFailed:
 class RunFinished:
     status: RunStatus              # done | failed | cancelled
     run_dir: str
-    summary: Mapping[str, Any]
+    results: RunResults | None     # None when the run never began (a failed set-up)
     error: str | None = None
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """run.json's ``summary`` of the run (its results, per experiment)."""
+        return self.results.summary_json() if self.results else {}
 
 
 Event = RunStarted | LogMessage | TrialStarted | Sample | TrialFinished | TrialFailed | RunFinished

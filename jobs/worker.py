@@ -105,6 +105,6 @@ class RunWorker(QThread):
                 session.store.finish(RunStatus.FAILED, error=error)
             except OSError:
                 log.exception("cannot mark the run failed")
-            self.event.emit(RunFinished(RunStatus.FAILED, str(session.store.dir), {}, error))
+            self.event.emit(RunFinished(RunStatus.FAILED, str(session.store.dir), None, error))
         finally:
             events.close()

@@ -64,3 +64,13 @@ def mounted(args: list[str], where: Path):
         yield where
     finally:
         subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def results_of(record: dict, run_dir: str | Path | None = None):
+    """The typed results of a run record (as run.json holds it), with its folder's samples."""
+    from app.model.run import Run
+    from app.results.build import build_results
+    from app.store.samples import read_sample_table
+    samples = read_sample_table(run_dir).samples() if run_dir else []
+    return build_results(Run.from_json({"status": "done", **record}), samples,
+                         Path(run_dir) if run_dir else None)

@@ -7,16 +7,20 @@ is all it takes for the catalog, ``run``, the summary, the tables, the figures a
 know it. The defaults below give a plain IOPS/MB/s/latency table and no findings, figures or
 sentences, so a new experiment is useful before it says anything of its own.
 
-The result methods are class methods: they work from a run record (plain dicts, possibly from
-an older version or a crashed run), never from a live instance, because export must be possible
-from a run folder alone.
+The result methods are class methods: they work from a run's typed results
+(app/results/run_results.py), never from a live instance, because export must be possible from
+a run folder alone (possibly from an older version or a crashed run).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.params import ParamError, fields_of, param, validate
+from app.model.interval import Sample
+from app.model.summary import WorkloadSummary
+from app.model.trial import TrialResult
 from app.model.workload import Workload
 from app.results.figure import Figure, main_side, mean
 from app.results.table import Table, generic_table
@@ -30,6 +34,9 @@ from app.stats.steady_state import (
     WINDOW,
 )
 from app.units import GiB, KiB, MiB, format_size, human_bytes
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
 
 POW2_BS = tuple(KiB * 2**i for i in range(2, 11))  # 4 KiB .. 1 MiB
 SIZE_MIN, SIZE_MAX = 16 * MiB, 16 * 1024 * GiB
@@ -131,28 +138,49 @@ class Experiment:
         needed (steady state reached), else None. Most experiments run every planned trial."""
         return None
 
-    # -- results: from the run record, see the module docstring --------------------------------
+    # -- results: from the typed results of a run (app/results/), see docs/architecture.md --------
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
+                 samples: tuple[Sample, ...]) -> Mapping[str, Any]:
         """What analysis derives from the workload rows (mean ± std per workload, plan order),
         the measured trials and, when ``needs_samples``, their live samples."""
+        return cls.dict_findings([w.to_json() for w in workloads], [t.to_json() for t in trials],
+                                 [s.row() for s in samples])
+
+    @classmethod
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
+        """The experiment's tables."""
+        return cls.dict_tables(part.to_json(), dict(run.record))
+
+    @classmethod
+    def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
+        """Figure specs, drawn the same on screen and in the export."""
+        return cls.dict_figures(part.to_json(), run.lat_kind, dict(run.record),
+                                [s.row() for s in run.samples])
+
+    @classmethod
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """One-sentence findings for report.md and the results view."""
+        return cls.dict_sentences(part.to_json(), dict(run.record))
+
+    # -- the same from run.json's plain dicts: what experiments not yet typed override ----------
+
+    @classmethod
+    def dict_findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
         return {}
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
-        """The experiment's tables; ``part`` is its summary ({"workloads", "findings"})."""
+    def dict_tables(cls, part: dict, record: dict) -> list[Table]:
         return [generic_table(cls.id, part, record, cls)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
-                samples: list[dict]) -> list[Figure]:
-        """Figure specs; ``kind`` is the run's latency kind for axis labels."""
+    def dict_figures(cls, part: dict, kind: str | None, record: dict,
+                     samples: list[dict]) -> list[Figure]:
         return []
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
-        """One-sentence findings for report.md and the results view."""
+    def dict_sentences(cls, part: dict, record: dict) -> list[str]:
         return []
 
 

@@ -76,7 +76,7 @@ class BlockSize(Experiment):
                 for pattern in self.patterns for bs in self.block_sizes]
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def dict_findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
         """The IOPS-to-bandwidth crossover per access pattern that was run."""
         out = {}
         for pattern, is_random in PATTERNS:
@@ -88,7 +88,7 @@ class BlockSize(Experiment):
         return {"crossover": out}
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
+    def dict_tables(cls, part: dict, record: dict) -> list[Table]:
         rows = sorted(part.get("workloads") or [],
                       key=lambda r: (not r["workload"]["rw"].startswith("rand"),
                                      r["workload"]["bs_bytes"]))
@@ -101,7 +101,7 @@ class BlockSize(Experiment):
                                cls=cls)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
+    def dict_figures(cls, part: dict, kind: str | None, record: dict,
                 samples: list[dict]) -> list[Figure]:
         """IOPS and MB/s on twin axes per pattern (crossover marked), then latency vs block size."""
         rows, found = part["workloads"], (part.get("findings") or {}).get("crossover") or {}
@@ -131,7 +131,7 @@ class BlockSize(Experiment):
         return figures
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def dict_sentences(cls, part: dict, record: dict) -> list[str]:
         out = []
         for pattern, c in (part["findings"].get("crossover") or {}).items():
             if not c:

@@ -7,8 +7,14 @@ result interface as :class:`app.experiments.base.Experiment`.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from app.results.figure import Figure
 from app.results.table import W_COLS, W_KEYS, Column, Table, generic_table
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
 
 IMPORTED = "imported"
 
@@ -21,17 +27,29 @@ class UnregisteredResults:
     def __init__(self, eid: str) -> None:
         self.id = eid
 
-    def findings(self, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def findings(self, workloads: tuple, trials: tuple, samples: tuple) -> Mapping[str, Any]:
         return {}
 
-    def tables(self, part: dict, record: dict) -> list[Table]:
+    def tables(self, part: ExperimentResults, run: RunResults) -> list[Table]:
+        return self.dict_tables(part.to_json(), dict(run.record))
+
+    def figures(self, part: ExperimentResults, run: RunResults) -> list[Figure]:
+        return []
+
+    def sentences(self, part: ExperimentResults, run: RunResults) -> list[str]:
+        return self.dict_sentences(part.to_json(), dict(run.record))
+
+    def dict_findings(self, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+        return {}
+
+    def dict_tables(self, part: dict, record: dict) -> list[Table]:
         return [generic_table(self.id, part, record)]
 
-    def figures(self, part: dict, kind: str | None, record: dict,
+    def dict_figures(self, part: dict, kind: str | None, record: dict,
                 samples: list[dict]) -> list[Figure]:
         return []
 
-    def sentences(self, part: dict, record: dict) -> list[str]:
+    def dict_sentences(self, part: dict, record: dict) -> list[str]:
         return []
 
 
@@ -39,10 +57,10 @@ class _Imported(UnregisteredResults):
     """Imported job entries: one row per job and direction, as the engine reported them
     (nothing aggregated, nothing guessed), and how many entries there were."""
 
-    def tables(self, part: dict, record: dict) -> list[Table]:
+    def dict_tables(self, part: dict, record: dict) -> list[Table]:
         return [_imported_table(record)]
 
-    def sentences(self, part: dict, record: dict) -> list[str]:
+    def dict_sentences(self, part: dict, record: dict) -> list[str]:
         n = len(record.get("trials", []))
         return [f"{n} imported job entr{'y' if n == 1 else 'ies'}, {len(part['workloads'])} "
                 "distinct workloads (entries with the same workload are aggregated as "

@@ -74,14 +74,14 @@ class QueueDepth(Experiment):
         return [Workload(self.rw, self.bs, level) for level in self.queue_depths]
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def dict_findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
         points = [{"level": outstanding(r),
                    "iops": mean(r["total_iops"]), "lat_us": mean(lat_stat(r, "mean"))}
                   for r in rows]
         return {"knee": analysis.knee(points), "littles_law": analysis.littles_law(points)}
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
+    def dict_tables(cls, part: dict, record: dict) -> list[Table]:
         rows = sorted(part.get("workloads") or [], key=outstanding)
         kind = latency_kind(part.get("workloads") or [])  # first kind in plan order
         cols = [*W_COLS, LABEL, Column("Outstanding I/O", "outstanding", 0), IOPS, MBPS,
@@ -93,7 +93,7 @@ class QueueDepth(Experiment):
                 _littles_law_table(part, kind)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
+    def dict_figures(cls, part: dict, kind: str | None, record: dict,
                 samples: list[dict]) -> list[Figure]:
         """Throughput against latency (points labelled by QD, knee and 90 %-of-peak marked),
         then IOPS and latency against queue depth."""
@@ -146,7 +146,7 @@ class QueueDepth(Experiment):
         return [trade, vs]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def dict_sentences(cls, part: dict, record: dict) -> list[str]:
         f = part["findings"]
         knee = f.get("knee")
         law = [p for p in f.get("littles_law") or [] if p.get("ratio") is not None]

@@ -37,7 +37,7 @@ class Quick(Experiment):
                 for prefix, bs, qd, jobs in grid for direction in DIRECTIONS]
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
+    def dict_tables(cls, part: dict, record: dict) -> list[Table]:
         """CrystalDiskMark layout: one line per test, read and write side by side."""
         rows = part.get("workloads") or []
         kind = latency_kind(rows)
@@ -64,7 +64,7 @@ class Quick(Experiment):
                                               "mean ± std.",), cls=cls)]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def dict_sentences(cls, part: dict, record: dict) -> list[str]:
         out = []
         for direction in DIRECTIONS:
             other = "write" if direction == "read" else "read"

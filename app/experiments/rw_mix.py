@@ -62,7 +62,7 @@ class RwMix(Experiment):
         return [Workload(rw, self.bs, self.iodepth, rwmixread=mix) for mix in self.mixes]
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
+    def dict_tables(cls, part: dict, record: dict) -> list[Table]:
         rows = sorted(part.get("workloads") or [], key=lambda r: -(r["workload"].get("rwmixread") or 0))
         kind = latency_kind(part.get("workloads") or [])  # first kind in plan order
         cols = [*W_COLS, LABEL, Column("Read share (%)", "read_share_pct", 0),
@@ -82,7 +82,7 @@ class RwMix(Experiment):
                                cls=cls)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
+    def dict_figures(cls, part: dict, kind: str | None, record: dict,
                 samples: list[dict]) -> list[Figure]:
         """IOPS per direction and total, and latency per direction, against the read share."""
         rows = sorted(part["workloads"], key=lambda r: r["workload"].get("rwmixread") or 0)
@@ -118,7 +118,7 @@ class RwMix(Experiment):
                                "mean, dashed: p99.")]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def dict_sentences(cls, part: dict, record: dict) -> list[str]:
         out = []
         for r in sorted(part["workloads"], key=lambda r: -(r["workload"].get("rwmixread") or 0)):
             read, write = mean(lat_stat(r, "mean", "read")), mean(lat_stat(r, "mean", "write"))

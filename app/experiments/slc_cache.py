@@ -74,7 +74,7 @@ class SlcCache(Experiment):
         return [Workload("write", self.bs, self.iodepth)]
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def dict_findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
         """The cache exhaustion point of each measured trial with samples."""
         per_trial = []
         for t in trials:
@@ -89,7 +89,7 @@ class SlcCache(Experiment):
         return {"cache_exhaustion": per_trial}
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
+    def dict_tables(cls, part: dict, record: dict) -> list[Table]:
         rows = part.get("workloads") or []
         kind = latency_kind(rows)
         cols = [*W_COLS, LABEL, Column("Write MB/s (whole trial)", "write_MBps", 1, True),
@@ -101,7 +101,7 @@ class SlcCache(Experiment):
                 _cache_table(part)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
+    def dict_figures(cls, part: dict, kind: str | None, record: dict,
                 samples: list[dict]) -> list[Figure]:
         """Per-interval MB/s against GB written and against time, exhaustion and levels marked,
         temperature on the right axis when it was recorded."""
@@ -148,7 +148,7 @@ class SlcCache(Experiment):
         return out
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def dict_sentences(cls, part: dict, record: dict) -> list[str]:
         out = []
         for f in part["findings"].get("cache_exhaustion") or []:
             if f.get("drop_observed"):

@@ -81,7 +81,7 @@ class SteadyState(Experiment):
 
     # -- results ---------------------------------------------------------------------------------
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def dict_findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
         rounds = [((t.get("measurement") or {}).get("total") or {}).get("iops")
                   for t in sorted(trials, key=lambda t: t["index"])]
         found = first_steady_round(rounds)
@@ -94,7 +94,7 @@ class SteadyState(Experiment):
                     "slope": last.slope_fraction, "slope_per_round": last.slope}}
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
+    def dict_tables(cls, part: dict, record: dict) -> list[Table]:
         f = part.get("findings") or {}
         window = f.get("window") or {}
         cols = (Column("Round", "round", 0), Column("IOPS", "iops", 0),
@@ -104,7 +104,7 @@ class SteadyState(Experiment):
         return [Table("steady-state", "Steady-state rounds", cols, rows, (_verdict(f),), cls.id)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict, samples: list[dict]) -> list[Figure]:
+    def dict_figures(cls, part: dict, kind: str | None, record: dict, samples: list[dict]) -> list[Figure]:
         f = part.get("findings") or {}
         rounds = f.get("rounds_iops") or []
         points = [(i, v) for i, v in enumerate(rounds, start=1) if v is not None]
@@ -129,7 +129,7 @@ class SteadyState(Experiment):
                        experiment=cls.id, caption=_verdict(f))]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def dict_sentences(cls, part: dict, record: dict) -> list[str]:
         return [_verdict(part.get("findings") or {})]
 
 

@@ -64,11 +64,11 @@ class TailLatency(Experiment):
         return [Workload(self.rw, self.bs, qd) for qd in self.queue_depths]
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def dict_findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
         return spread_findings(rows)
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
+    def dict_tables(cls, part: dict, record: dict) -> list[Table]:
         rows = part.get("workloads") or []
         kind = latency_kind(rows)
         cols = [*W_COLS, LABEL, Column("Outstanding I/O", "outstanding", 0),
@@ -87,7 +87,7 @@ class TailLatency(Experiment):
                                "percentile rests on", rows, record, TAIL_STATS[1:])]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
+    def dict_figures(cls, part: dict, kind: str | None, record: dict,
                 samples: list[dict]) -> list[Figure]:
         """Latency against percentile on a log latency axis, and the exceedance plot."""
         rows = part["workloads"]
@@ -118,7 +118,7 @@ class TailLatency(Experiment):
                                         factor, _name, lat_stat)]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def dict_sentences(cls, part: dict, record: dict) -> list[str]:
         spread = part["findings"].get("tail_spread") or {}
         out = []
         for r in part["workloads"]:

@@ -47,7 +47,7 @@ class WriteSaturation(Experiment):
         return self.volume * self.size
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def dict_findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
         """Per trial: GB written, IOPS at the start (first 10 %) and at the end (last 20 %)."""
         out = []
         for t in trials:
@@ -63,7 +63,7 @@ class WriteSaturation(Experiment):
         return {"saturation": out}
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
+    def dict_tables(cls, part: dict, record: dict) -> list[Table]:
         found = (part.get("findings") or {}).get("saturation") or []
         cols = (Column("Repetition", "repetition", 0), Column("Written (GB)", "gb_written", 2),
                 Column("IOPS, first 10 %", "iops_first", 0), Column("IOPS, last 20 %", "iops_last", 0),
@@ -76,7 +76,7 @@ class WriteSaturation(Experiment):
                        "MB/s.",), cls.id)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
+    def dict_figures(cls, part: dict, kind: str | None, record: dict,
                 samples: list[dict]) -> list[Figure]:
         found = (part.get("findings") or {}).get("saturation") or []
         series, hlines = [], []
@@ -101,7 +101,7 @@ class WriteSaturation(Experiment):
             + " One point per live sample interval; GB = 10⁹ B.")]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def dict_sentences(cls, part: dict, record: dict) -> list[str]:
         return [_sentence(f) for f in (part.get("findings") or {}).get("saturation") or []]
 
 

@@ -62,11 +62,11 @@ class ZeroQueue(Experiment):
                 Workload("read", self.seq_bs), Workload("write", self.seq_bs)]
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def dict_findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
         return spread_findings(rows)
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
+    def dict_tables(cls, part: dict, record: dict) -> list[Table]:
         rows = part.get("workloads") or []
         kind = latency_kind(rows)
         cols = [*W_COLS, LABEL, IOPS, MBPS,
@@ -84,7 +84,7 @@ class ZeroQueue(Experiment):
                                "each percentile rests on", rows, record, IO_KEYS)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
+    def dict_figures(cls, part: dict, kind: str | None, record: dict,
                 samples: list[dict]) -> list[Figure]:
         """Mean, p95 and p99 at QD1, read beside write, one panel per access pattern and block
         size (each with its own axis: 4 KiB bars are no slivers beside 128 KiB ones), every
@@ -107,7 +107,7 @@ class ZeroQueue(Experiment):
                        caption=caption)]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def dict_sentences(cls, part: dict, record: dict) -> list[str]:
         spread = part["findings"].get("tail_spread") or {}
         out = []
         for r in part["workloads"]:

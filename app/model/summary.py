@@ -102,6 +102,29 @@ class WorkloadSummary:
     def outstanding(self) -> int:
         return outstanding(self.workload)
 
+    @property
+    def main(self) -> DirectionSummary | None:
+        """The direction a workload is about: read, unless it only writes."""
+        return self.read or self.write
+
+    @property
+    def direction(self) -> str:
+        """'read' or 'write': the direction a single-direction workload is about."""
+        return "read" if self.read else "write"
+
+    def side(self, direction: str) -> DirectionSummary | None:
+        return self.read if direction == "read" else self.write
+
+    def lat(self, stat: str, direction: str | None = None) -> Stat | None:
+        """One latency statistic (mean ± std, n) of ``direction`` or the main direction."""
+        side = self.side(direction) if direction else self.main
+        return side.lat_us.get(stat) if side else None
+
+    @property
+    def lat_kind(self) -> LatencyKind | None:
+        """The latency kind of the first direction that reports one (read before write)."""
+        return next((s.lat_kind for s in (self.read, self.write) if s and s.lat_kind), None)
+
     @classmethod
     def from_json(cls, data: Mapping) -> WorkloadSummary:
         side = {d: DirectionSummary.from_json(data[d]) if data.get(d) else None for d in ("read", "write")}

@@ -16,34 +16,27 @@ Layout of the export folder (default ``<run_dir>/export``)::
 
 The summary is recomputed from the trials rather than read from ``run.json``, so a cancelled or
 crashed run (whose stored summary may be partial or missing) exports what finished, and so does
-a folder made from imported measurements (:func:`run_from_measurements`).
+a folder made from imported measurements (app/results/imported.py).
 
 The export writes only where :class:`app.report.folder.ExportFolder` allows it (a new or empty
 folder, or an earlier export of the same run), and only the files listed above.
 """
 from __future__ import annotations
 
-import csv
 import errno
 import logging
 import os
 import shutil
-import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from app import __version__
-from app.experiments.registry import IMPORTED
-from app.model.status import JobStatus, RunStatus, TrialStatus
-from app.model.workload import Workload
 from app.report.folder import ExportFolder, run_identity
 from app.report.markdown import report_markdown
 from app.report.outputs import build_figures, build_tables
 from app.results.figure import Figure
-from app.results.summary import read_samples, summarize_run
+from app.results.load import load_results
+from app.results.run_results import RunResults
 from app.results.table import to_csv, to_markdown
-from app.store.input_files import MAX_INPUT_BYTES, os_reason
-from app.store.run_folder import SCHEMA_VERSION, load_run, write_json_atomic
 from app.vendor import match as vendor_compare
 from app.vendor import specs as vendor
 
@@ -64,53 +57,23 @@ def export_run(run_dir: str | Path, out_dir: str | Path | None = None,
     :mod:`app.report.folder`); OSError when the system refuses a write. ``warn`` gets one line
     for what is exported without (a damaged samples.csv), default: the log."""
     run_dir = Path(run_dir)
-    record = load_run(run_dir)
-    return export_record(record, Path(out_dir) if out_dir else run_dir / "export", render,
-                         run_dir, warn)
+    loaded = load_results(run_dir, warn)
+    notes = (loaded.samples_note,) if loaded.samples_note else ()
+    return export_results(loaded.results, Path(out_dir) if out_dir else run_dir / "export", render,
+                          notes)
 
 
-def _samples(record: dict, run_dir: Path | None) -> tuple[list[dict], str | None]:
-    """samples.csv's rows, or ``([], note)`` when it is damaged: the live samples feed a few
-    figures and the cache finding only, so a crash-truncated or edited file costs those, not
-    the whole export. A samples.csv that is not a small regular file is not even opened."""
-    folder = run_dir or record.get("dir")
-    path = Path(folder) / "samples.csv" if folder else None
-    try:
-        info = os.lstat(path) if path else None
-    except FileNotFoundError:
-        info = None
-    except OSError as exc:
-        return [], f"{path} cannot be read ({os_reason(exc)})"
-    if info is None:
-        return [], None
-    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_INPUT_BYTES:
-        return [], f"{path} is not a regular file of at most {MAX_INPUT_BYTES // 2**20} MiB"
-    try:
-        return read_samples(folder), None
-    except (*DAMAGE, csv.Error, OSError) as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return [], f"{path} is damaged ({reason})"
-
-
-def export_record(record: dict, out_dir: Path, render: Render | None = None,
-                  run_dir: Path | None = None, warn: Warn | None = None) -> Path:
-    """The export of ``record`` into ``out_dir``; everything is computed and every check made
+def export_results(results: RunResults, out_dir: Path, render: Render | None = None,
+                   notes: tuple[str, ...] = ()) -> Path:
+    """The export of ``results`` into ``out_dir``; everything is computed and every check made
     before the first file is written."""
-    folder = ExportFolder(out_dir, run_identity(record, run_dir or record.get("dir")))
-    samples, note = _samples(record, run_dir)
-    notes = []
-    if note:
-        notes.append(f"{note}: exported without the live-sample figures and findings")
-        (warn or log.warning)(notes[-1])
-    where = Path(run_dir or record.get("dir") or ".") / "run.json"
+    record = dict(results.record)
+    folder = ExportFolder(out_dir, run_identity(record, results.folder))
+    where = (results.folder or Path(".")) / "run.json"
     try:
-        # summarize_run reads samples.csv itself unless it has no folder to read from
-        summary = (summarize_run(record, run_dir) if not note else
-                   summarize_run({**record, "dir": None}, None))
-        spec = vendor.spec_for_run(record)
-        comparison = vendor_compare.compare(summary, spec, record) if spec else None
-        tables = build_tables(record, summary, comparison)
-        figures = build_figures(record, summary, samples, comparison)
+        comparison = vendor_compare.compare_results(results)
+        tables = build_tables(results, comparison)
+        figures = build_figures(results, comparison)
         texts = {}
         for table in tables:
             texts[f"tables/{table.id}.csv"] = to_csv(table)
@@ -126,8 +89,9 @@ def export_record(record: dict, out_dir: Path, render: Render | None = None,
     table_files = {t.id: (f"tables/{t.id}.csv", f"tables/{t.id}.md") for t in tables}
     drawn, problems = _draw(folder, figures, render)
     try:
-        text = report_markdown(record, summary, tables, table_files, figures, drawn, problems,
-                               comparison, vendor_hint=str(vendor.user_specs_path()), notes=notes)
+        text = report_markdown(results, tables, table_files, figures, drawn, problems,
+                               comparison, vendor_hint=str(vendor.user_specs_path()),
+                               notes=list(notes))
     except DAMAGE as exc:
         raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
     folder.write("report.md", text.encode("utf-8"))
@@ -193,87 +157,3 @@ def _room_for_figures(folder: Path) -> None:
     if shutil.disk_usage(folder).free < MIN_FREE_BYTES:
         raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)} (less than 2 MiB free for the "
                       "figures)", str(folder.parent))
-
-
-# -- imported measurements --------------------------------------------------------------------
-
-def _label(m: dict, w: dict) -> str:
-    try:
-        return Workload.from_json(w).label
-    except (KeyError, TypeError, ValueError):
-        return str(m.get("job") or "imported job")
-
-
-def run_from_measurements(measurements: list[dict], title: str = "Imported measurements") -> dict:
-    """A minimal run record (experiment ``imported``), each measurement one trial.
-
-    Measurements with the same workload are aggregated as repetitions by the summary, which is
-    what a user importing several runs of one job expects; the ``imported`` table still lists
-    every job on its own row. Host, drive and target are unknown (None) unless the caller adds
-    them, e.g. ``record["drive"] = {"model": ...}`` so the vendor comparison can match.
-    """
-    trials = []
-    for i, m in enumerate(measurements):
-        mw = m.get("workload") or {}
-        w = {k: mw.get(k) for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")}
-        failed = m.get("status") == JobStatus.FAILED or not (m.get("read") or m.get("write"))
-        trials.append({"index": i, "experiment": IMPORTED, "workload": w, "label": _label(m, w),
-                       "repetition": 1, "warmup": False, "runtime_s": mw.get("runtime_s"),
-                       "status": TrialStatus.FAILED if failed else TrialStatus.DONE, "error": m.get("error"),
-                       "measurement": m, "source": m.get("source")})
-    first = measurements[0] if measurements else {}
-    record = {"schema_version": SCHEMA_VERSION, "status": RunStatus.DONE, "app_version": __version__,
-            "started_at": None, "ended_at": None, "origin": "import",
-            "experiments": [{"id": IMPORTED, "title": title, "params": {},
-                             "workload_keys": []}],
-            "seed": None, "target": None, "drive": None, "host": None,
-            "engine": {"name": first.get("engine"), "version": first.get("engine_version"),
-                       "path": None},
-            "planned_trials": [], "trials": trials, "summary": {}}
-    record["summary"] = summarize_run(record)   # lat_us.pooled of json+ imports, as a run's
-    return record
-
-
-def check_new_run_folder(folder: str | Path) -> None:
-    """Raise ValueError (one line) unless ``folder`` is new or an empty real folder: a run
-    folder is the app's own, so it is never made inside a symlink, over a file, or among
-    someone's files."""
-    folder = Path(folder)
-    try:
-        info = os.lstat(folder)
-    except FileNotFoundError:
-        return
-    except NotADirectoryError:
-        raise ValueError(f"{folder}: a part of this path is a file, not a folder") from None
-    if stat.S_ISLNK(info.st_mode):
-        raise ValueError(f"{folder} is a symbolic link; give a new folder, not a link")
-    if not stat.S_ISDIR(info.st_mode):
-        raise ValueError(f"{folder} exists and is not a folder; give a new folder")
-    if os.listdir(folder):
-        raise ValueError(f"{folder} exists and is not empty; give a new or empty folder")
-
-
-def write_run_folder(record: dict, folder: str | Path) -> Path:
-    """Save a record (e.g. from :func:`run_from_measurements`) as a run folder's run.json.
-
-    Refused (ValueError) by :func:`check_new_run_folder`; on a failed write the folder, when
-    this call made it, is removed again, and no temp file is left."""
-    folder = Path(folder)
-    check_new_run_folder(folder)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.mkdir(folder)
-        made = True
-    except FileExistsError:
-        made = False
-        check_new_run_folder(folder)  # appeared meanwhile: judge it again
-    try:
-        write_json_atomic(folder / "run.json", {k: v for k, v in record.items() if k != "dir"})
-    except BaseException:
-        if made:
-            try:
-                folder.rmdir()
-            except OSError:
-                pass
-        raise
-    return folder

@@ -11,6 +11,7 @@ from app.model.status import RunStatus, TrialStatus
 from app.report.outputs import findings
 from app.results.figure import LATENCY_KINDS, lat_kind, main_side
 from app.results.plausibility import method_lines
+from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import params_text, to_markdown
 from app.stats import analysis
 from app.units import human_bytes
@@ -118,10 +119,10 @@ def methodology(record: dict, summary: dict) -> list[str]:
     return lines + method_lines(record) + [""]
 
 
-def experiment_section(exp: dict, part: dict, tables, table_files, figures, drawn, problems,
-                       record: dict) -> list[str]:
-    eid = exp["id"]
-    lines = [f"## {exp.get('title') or eid}", ""]
+def experiment_section(part: ExperimentResults, results: RunResults, tables, table_files, figures,
+                       drawn, problems) -> list[str]:
+    eid = part.id
+    lines = [f"## {part.params.get('title') or eid}", ""]
     mine = [t for t in tables if t.experiment == eid]
     for table in mine:
         lines.append(to_markdown(table, 3).rstrip("\n"))
@@ -129,7 +130,7 @@ def experiment_section(exp: dict, part: dict, tables, table_files, figures, draw
         lines += ["", f"Table files: [{csv_path}]({csv_path}) · [{md_path}]({md_path})", ""]
     for fig in (f for f in figures if f.experiment == eid):
         lines += _figure_lines(fig, drawn, problems)
-    found = findings(eid, part, record)
+    found = findings(part, results)
     if found:
         lines += ["**Findings**", ""] + [f"- {f}" for f in found] + [""]
     return lines
@@ -201,8 +202,9 @@ def anomalies(record: dict, summary: dict, problems: dict, notes=()) -> list[str
     return ["## Anomalies", ""] + ([f"- {a}" for a in out] or ["None found."]) + [""]
 
 
-def report_markdown(record, summary, tables, table_files, figures, drawn, problems, comparison,
+def report_markdown(results: RunResults, tables, table_files, figures, drawn, problems, comparison,
                     vendor_hint: str = "", notes=()) -> str:
+    record, summary = dict(results.record), results.summary_json()
     ids = [e["id"] for e in record.get("experiments", [])]
     status = record.get("status")
     lines = [f"# SSD Profiler report: {', '.join(ids) or 'empty run'}", ""]
@@ -217,9 +219,8 @@ def report_markdown(record, summary, tables, table_files, figures, drawn, proble
                      "the files state.")
     lines.append("")
     lines += environment(record) + methodology(record, summary)
-    for exp in record.get("experiments", []):
-        lines += experiment_section(exp, summary.get(exp["id"]) or {}, tables, table_files,
-                                    figures, drawn, problems, record)
+    for part in results.parts:
+        lines += experiment_section(part, results, tables, table_files, figures, drawn, problems)
     lines += vendor_section(record, comparison, tables, table_files, figures, drawn, problems,
                             vendor_hint)
     lines += anomalies(record, summary, problems, notes)

@@ -9,58 +9,56 @@ way for every experiment (app/results/plausibility.py).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from app.experiments.registry import results_for
 from app.remote.host_tables import host_table
 from app.report.precondition import precondition_sentence, with_precondition
-from app.results.figure import Figure, lat_kind
+from app.results.figure import Figure
 from app.results.plausibility import flag_figures, flag_tables, sentences
+from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import Table
 from app.vendor import outputs as vendor_outputs
 
 
-def build_tables(record: dict, summary: dict, comparison: dict | None = None) -> list[Table]:
+def build_tables(results: RunResults, comparison: Mapping[str, Any] | None = None) -> list[Table]:
     """Every table of a run, in experiment order, then the vendor comparison."""
+    record, summary = dict(results.record), results.summary_json()
     out: list[Table] = []
-    for exp in record.get("experiments", []):
-        eid = exp["id"]
-        part = summary.get(eid) or {"workloads": [], "findings": {}}
-        out += results_for(eid).tables(part, record)
-        hosts = host_table(record, eid)  # several remote hosts: each on its own (issue 18)
+    for part in results.parts:
+        out += results_for(part.id).tables(part, results)
+        hosts = host_table(record, part.id)  # several remote hosts: each on its own
         if hosts is not None:
             out.append(hosts)
     out = with_precondition(out, record, "notes")
     out = flag_tables(out, record, summary)
     if comparison:
-        out.append(vendor_outputs.vendor_table(comparison))
+        out.append(vendor_outputs.vendor_table(dict(comparison)))
     return out
 
 
-def build_figures(record: dict, summary: dict, samples: list[dict] | None = None,
-                  vendor_comparison: dict | None = None) -> list[Figure]:
+def build_figures(results: RunResults,
+                  vendor_comparison: Mapping[str, Any] | None = None) -> list[Figure]:
     """Every figure of a run, in experiment order; experiments without finished trials give none."""
-    kind = lat_kind(summary)
+    record = dict(results.record)
     out: list[Figure] = []
-    for exp in record.get("experiments", []):
-        eid = exp["id"]
-        part = summary.get(eid) or {}
-        if not part.get("workloads"):
-            continue
-        out += results_for(eid).figures(part, kind, record, samples or [])
+    for part in results.parts:
+        if part.workloads:
+            out += results_for(part.id).figures(part, results)
     out = with_precondition(out, record, "caption")
-    out = flag_figures(out, record, summary)
+    out = flag_figures(out, record, results.summary_json())
     if vendor_comparison:
-        fig = vendor_outputs.vendor_figure(vendor_comparison)
+        fig = vendor_outputs.vendor_figure(dict(vendor_comparison))
         if fig:
             out.append(fig)
     return out
 
 
-def findings(eid: str, part: dict, record: dict) -> list[str]:
+def findings(part: ExperimentResults, results: RunResults) -> list[str]:
     """One-sentence findings of one experiment for report.md and the results view."""
-    if not part.get("workloads"):
+    if not part.workloads:
         return []
-    part = {"workloads": part["workloads"], "findings": part.get("findings") or {}}
-    exp = next((e for e in record.get("experiments", []) if e.get("id") == eid), {})
-    state = precondition_sentence(exp)
-    flags = sentences(eid, record, {eid: part})
-    return results_for(eid).sentences(part, record) + ([state] if state else []) + flags
+    state = precondition_sentence(dict(part.params))
+    flags = sentences(part.id, dict(results.record), {part.id: part.to_json()})
+    return results_for(part.id).sentences(part, results) + ([state] if state else []) + flags

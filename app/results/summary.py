@@ -1,15 +1,11 @@
-"""A run's summary: repetitions aggregated per workload, and each experiment's findings
-(derived by the experiment's own module, found in the registry).
+"""One workload's repetitions in one row: mean ± sample std with n per metric, and the pooled
+percentiles of all their I/Os (app/results/build.py calls it for every workload of a run).
 
 Only measured trials that finished count (warm-ups, failed and cancelled trials are left out and
 shown as such elsewhere). Every figure is mean ± sample std with n, from :mod:`app.stats.analysis`.
 """
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
-from app.experiments.registry import results_for
 from app.model.measurement import Measurement
 from app.model.percentiles import LAT_KEYS, POOLED_PERCENTILES, percentile_key
 from app.model.summary import DirectionSummary, Pooled, Stat, WorkloadSummary
@@ -74,42 +70,3 @@ def workload_summary(trials: list[TrialResult]) -> WorkloadSummary:
         total_iops=Stat(**analysis.summarize([t.measurement.total_iops for t in trials])),
         total_MBps=Stat(**analysis.summarize([t.measurement.total_MBps for t in trials])),
         read=_direction_summary(trials, "read"), write=_direction_summary(trials, "write"))
-
-
-def read_samples(run_dir: str | Path, trials: set[int] | None = None) -> list[dict]:
-    """samples.csv as dicts of floats (None for empty cells); only the rows of ``trials`` when
-    given (a day-long trial at 0.1 s has 864,000 rows: read what is needed, row by row)."""
-    path = Path(run_dir) / "samples.csv"
-    if not path.exists():
-        return []
-    out = []
-    with open(path, newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            if trials is not None and int(row["trial"]) not in trials:
-                continue
-            parsed = {k: (float(v) if v not in ("", None) else None) for k, v in row.items()}
-            parsed["trial"] = int(parsed["trial"])
-            out.append(parsed)
-    return out
-
-
-def summarize_run(record: dict, run_dir: str | Path | None = None) -> dict:
-    """Per experiment: workload rows (in plan order) and findings, as run.json's ``summary``."""
-    run_dir = run_dir or record.get("dir")
-    trials = [TrialResult.from_json(t) for t in record.get("trials", [])]
-    measured = [t for t in trials if t.measured]
-    series_trials = {t.index for t in measured if results_for(t.experiment).needs_samples}
-    samples = read_samples(run_dir, series_trials) if run_dir and series_trials else []
-    out = {}
-    for exp in record.get("experiments", []):
-        eid = exp["id"]
-        mine = [t for t in measured if t.experiment == eid]
-        order = exp.get("workload_keys") or []
-        groups: dict[str, list[TrialResult]] = {}
-        for t in mine:
-            groups.setdefault(t.workload_key, []).append(t)
-        keys = [k for k in order if k in groups] + [k for k in groups if k not in order]
-        rows = [workload_summary(groups[k]).to_json() for k in keys]
-        out[eid] = {"workloads": rows,
-                    "findings": results_for(eid).findings(rows, [t.to_json() for t in mine], samples)}
-    return out

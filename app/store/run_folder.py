@@ -19,6 +19,7 @@ from typing import Any
 from app.engines.shell_quote import command_line
 from app.model.interval import SAMPLE_COLUMNS
 from app.model.percentiles import LAT_KEYS
+from app.model.run import Run
 from app.model.status import RunStatus
 from app.model.trial import TrialResult
 from app.paths.direct_io import direct_in_effect
@@ -104,6 +105,10 @@ class RunStore:
         with open(run_dir / "samples.csv", "w", newline="", encoding="utf-8") as handle:
             csv.writer(handle).writerow(SAMPLE_COLUMNS)
         return store
+
+    def run(self) -> Run:
+        """The run as typed so far (its record is what run.json holds)."""
+        return Run.from_json(self.record)
 
     def save(self) -> None:
         write_json_atomic(self.dir / "run.json", self.record)
@@ -191,3 +196,19 @@ def load_run(run_dir: str | os.PathLike) -> dict:
             raise ValueError(f"{path} is damaged: {key} is not a list of objects")
     record["dir"] = str(Path(run_dir))
     return record
+
+
+def open_run(run_dir: str | os.PathLike) -> Run:
+    """A run folder's run.json as the typed :class:`Run` (its descriptive blocks in ``extra``);
+    ValueError, one line naming the file and what is wrong, for anything that is not a run."""
+    return typed_run(load_run(run_dir), run_dir)
+
+
+def typed_run(record: dict, run_dir: str | os.PathLike) -> Run:
+    """A loaded run.json as the typed :class:`Run`; ValueError naming the file when its shape
+    is not a run's."""
+    try:
+        return Run.from_json(record)
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+        raise ValueError(f"{Path(run_dir) / 'run.json'} is damaged: {type(exc).__name__}: "
+                         f"{exc}".splitlines()[0]) from None

@@ -13,8 +13,9 @@ import math
 import re
 
 from app.model.workload import outstanding
+from app.results.run_results import RunResults
 from app.units import UnitError, format_size, parse_size
-from app.vendor.specs import METRICS, drive_model
+from app.vendor.specs import METRICS, drive_model, spec_for_run
 
 #: Raw link bandwidth per direction after line encoding, before protocol overhead, MB/s (10^6).
 INTERFACE_CEILINGS_MBPS = {
@@ -207,3 +208,10 @@ def _explain(row: dict, got: dict | None, ceiling: tuple[str, float] | None, uni
         notes.append("file-level test through the file system, not the raw device; vendors test "
                      "fresh drives inside the SLC cache")
     return "; ".join(notes)
+
+
+def compare_results(results: RunResults) -> dict | None:
+    """The comparison of a run's results with the spec that matches its drive; None without one."""
+    record = dict(results.record)
+    spec = spec_for_run(record)
+    return compare(results.summary_json(), spec, record) if spec else None

@@ -26,7 +26,7 @@ from app.experiments.plan import RunPlan, Trial
 from app.model.interval import Interval
 from app.model.status import RunStatus, TrialStatus
 from app.paths import FileSwapped, OwnedFolder
-from app.results.summary import summarize_run
+from app.results.load import stored_summary, with_samples
 from app.store.run_folder import RunStore, utc_now
 from jobs.drive.monitor import DriveMonitor
 from jobs.engine.process import KILL_ON_APP_DEATH, EngineProcess
@@ -125,7 +125,7 @@ class TrialRunner:
         except GeneratorExit:
             self.monitor.stop()
             self.close("the run was closed")
-            self.store.finish(RunStatus.CANCELLED, summarize_run(self.store.record, self.store.dir))
+            self.store.finish(RunStatus.CANCELLED, stored_summary(self.store.run(), self.store.dir))
             raise
         except Exception as exc:  # an engine we cannot start, a full disk: end the run cleanly
             log.exception("run failed")
@@ -143,9 +143,9 @@ class TrialRunner:
             if failed:
                 status = RunStatus.FAILED
                 error = f"{len(failed)} of {len(self.store.record['trials'])} trials failed"
-        summary = summarize_run(self.store.record, self.store.dir)
-        self.store.finish(status, summary, error)
-        yield RunFinished(status, str(self.store.dir), copy.deepcopy(summary), error)
+        results = with_samples(self.store.run(), self.store.dir).results
+        self.store.finish(status, results.summary_json(), error)
+        yield RunFinished(status, str(self.store.dir), results, error)
 
     # -- steps ------------------------------------------------------------------------------
     def _iops_so_far(self, eid: str) -> list[float | None]:

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from app.results.summary import summarize_run
 from app.results.table import to_csv, to_markdown
 from app.stats import io_counts
 from app.store.run_folder import load_run
 
-from conftest import FIXTURES
+from conftest import FIXTURES, results_of
 
-(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name != "expected-tables"]
+(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name.startswith("2026")]
 
 
 @pytest.fixture(scope="module")
 def run():
     record = load_run(RUN)
-    return record, summarize_run(record, RUN)
+    return record, results_of(record, RUN).summary_json()
 
 
 def test_a_trial_counts_its_ios_from_bytes_or_from_iops_and_runtime():

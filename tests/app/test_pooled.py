@@ -8,11 +8,10 @@ from app.experiments.plan import experiments_from_settings, plan_run
 from app.experiments.tail_latency import TailLatency
 from app.experiments.zero_queue import ZeroQueue
 from app.results.pooled import merged_histogram, per_repetition_notes, pooled_table, pooled_text
-from app.results.summary import summarize_run
 from app.results.table import to_csv, to_markdown
 from app.stats.io_counts import reach_warnings
 
-from conftest import FIXTURES
+from conftest import FIXTURES, results_of
 
 JSONPLUS = FIXTURES / "fio-local" / "fio-3.33-linux-libaio-randrw70-qd4-jsonplus-status.json"
 WORKLOAD = {"rw": "randread", "bs_bytes": 4096, "iodepth": 4, "numjobs": 1}
@@ -29,7 +28,7 @@ def _record(reps: int = 2, engine: str = "fio", bins: bool = True) -> dict:
               for i in range(reps)]
     record = {"engine": {"name": engine}, "trials": trials,
               "experiments": [{"id": "tail-latency", "params": {}}]}
-    record["summary"] = summarize_run(record)
+    record["summary"] = results_of(record).summary_json()
     return record
 
 
@@ -56,14 +55,14 @@ def test_without_bins_there_is_no_pooled_table_and_diskspd_says_why():
     rows = record["summary"]["tail-latency"]["workloads"]
     assert pooled_table(TailLatency, "x", "t", rows, record) is None
     assert "DiskSpd reports percentiles without histogram bins" in per_repetition_notes(rows, record)[0]
-    tables = TailLatency.tables(record["summary"]["tail-latency"], record)
+    tables = TailLatency.dict_tables(record["summary"]["tail-latency"], record)
     assert [t.id for t in tables] == ["tail-latency", "tail-latency-io-counts"]
     assert per_repetition_notes(rows, _record(bins=False)) == ()   # old fio runs: bytes unchanged
 
 
 def test_the_exceedance_plot_is_the_merged_histogram_with_marked_percentiles():
     record = _record()
-    figures = TailLatency.figures(record["summary"]["tail-latency"], "total", record, [])
+    figures = TailLatency.dict_figures(record["summary"]["tail-latency"], "total", record, [])
     exceedance = next(f for f in figures if f.id == "tail-latency-exceedance")
     curve, marks = exceedance.series
     assert len(curve.x) > 40 and list(curve.y) == sorted(curve.y, reverse=True)
@@ -72,7 +71,7 @@ def test_the_exceedance_plot_is_the_merged_histogram_with_marked_percentiles():
                if "too few" not in label)
     assert "merged latency histogram" in exceedance.caption
     without = _record(bins=False)
-    fallback = TailLatency.figures(without["summary"]["tail-latency"], "total", without, [])
+    fallback = TailLatency.dict_figures(without["summary"]["tail-latency"], "total", without, [])
     assert "not from a histogram" in fallback[1].caption
 
 
@@ -99,6 +98,6 @@ def test_one_repetition_is_drawn_once_and_two_both_ways():
     identical ones; with two, the pooled line (95 % CIs) and the per-repetition one (± std)."""
     for reps, names in ((1, ["pooled"]), (2, ["pooled", "per repetition"])):
         record = _record(reps)
-        fig = TailLatency.figures(record["summary"]["tail-latency"], "total", record, [])[0]
+        fig = TailLatency.dict_figures(record["summary"]["tail-latency"], "total", record, [])[0]
         assert [next(k for k in ("pooled", "per repetition") if k in s.name) for s in fig.series] == names
         assert fig.caption.startswith("One repetition:" if reps == 1 else "Solid: pooled")

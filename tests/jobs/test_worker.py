@@ -47,7 +47,7 @@ def test_each_refusal_is_one_event_with_its_kind(qtbot):
 def test_events_arrive_in_order_after_run_prepared(qtbot):
     def events():
         yield LogMessage("one")
-        yield RunFinished("done", "/runs/x", {}, None)
+        yield RunFinished("done", "/runs/x", None, None)
     seen = _run(qtbot, RunWorker(lambda: _session(events)))
     assert [type(e) for e in seen] == [RunPrepared, LogMessage, RunFinished]
     assert seen[0].engine_version == "fio-3.33" and seen[0].temperature_note == "no sensor"

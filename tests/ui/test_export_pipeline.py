@@ -85,12 +85,13 @@ def test_start_figure_and_render_figure_write_the_same_files(run, tmp_path):
     from PySide6.QtGui import QImage
 
     from app.report.outputs import build_figures
-    from app.results.summary import summarize_run
     from app.store.run_folder import load_run
     from ui.render.export import ensure_app, render_figure, start_figure
+
+    from conftest import results_of
     ensure_app()
     record = load_run(run)
-    fig = build_figures(record, summarize_run(record, run), [], None)[0]
+    fig = build_figures(results_of(record, run), None)[0]
     complete = start_figure(fig, tmp_path / "a.png", tmp_path / "a.svg")
     assert complete() is None
     render_figure(fig, tmp_path / "b.png", tmp_path / "b.svg")

@@ -100,8 +100,9 @@ def import_file(name: str) -> list[dict]:
 
 
 def cmd_import(args) -> int:
-    from app.report.export import check_new_run_folder, run_from_measurements, write_run_folder
+    from app.results.imported import run_from_measurements
     from app.results.summary import with_pooled
+    from app.store.new_folder import check_new_run_folder, write_run_folder
     if args.save:
         try:
             check_new_run_folder(args.save)

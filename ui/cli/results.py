@@ -15,9 +15,9 @@ from app.experiments.plan import trial_kind
 from app.remote.host_tables import host_table
 from app.report.outputs import findings
 from app.results.figure import LATENCY_KINDS, lat_stat, main_side
+from app.results.load import load_results
 from app.results.table import IOPS, MBPS, Column, md_cell
 from app.stats.io_counts import reach_warnings
-from app.store.run_folder import load_run
 from app.units import block_label, duration_text, human_bytes
 from jobs.run.dry_run import EXAMPLE_WRITE_MBPS
 
@@ -35,16 +35,16 @@ def console_for(stream) -> Console:
 def print_results(stream, run_dir: str) -> None:
     """Per experiment: one row per workload, then its findings sentences."""
     console = console_for(stream)
-    record = load_run(run_dir)
-    for exp in record.get("experiments", []):
-        part = (record.get("summary") or {}).get(exp["id"]) or {}
-        rows = part.get("workloads") or []
+    results = load_results(run_dir).results
+    record = dict(results.record)
+    for part in results.parts:
+        rows = [w.to_json() for w in part.workloads]
         if not rows:
-            console.print(f"{exp['id']}: no finished measured trial", markup=False)
+            console.print(f"{part.id}: no finished measured trial", markup=False)
             continue
         kinds = {(main_side(r) or {}).get("lat_kind") for r in rows} - {None}
         kind = LATENCY_KINDS.get(next(iter(kinds)), "latency") if len(kinds) == 1 else "latency"
-        table = Table(title=f"{exp['id']}: mean ± sample std over n repetitions ({kind})",
+        table = Table(title=f"{part.id}: mean ± sample std over n repetitions ({kind})",
                       box=box.SIMPLE_HEAD, title_justify="left")
         for name, right in (("Workload", False), ("n", True), (IOPS.name, True), (MBPS.name, True),
                             (LAT_MEAN.name, True), (LAT_P99.name, True)):
@@ -54,8 +54,8 @@ def print_results(stream, run_dir: str) -> None:
                           md_cell(MBPS, r.get("total_MBps")), md_cell(LAT_MEAN, lat_stat(r, "mean")),
                           md_cell(LAT_P99, lat_stat(r, "p99")))
         console.print(table)
-        print_host_table(console, record, exp["id"])
-        for sentence in findings(exp["id"], part, record):
+        print_host_table(console, record, part.id)
+        for sentence in findings(part, results):
             console.print(f"  {sentence}", markup=False, soft_wrap=True)
         console.print()
 

@@ -21,7 +21,6 @@ from app.experiments.registry import unregister
 from app.model.workload import Workload
 from app.report.outputs import build_figures, build_tables, findings
 from app.results.figure import Axis, Figure, mean, series_from
-from app.results.summary import summarize_run
 from app.results.table import (
     IOPS,
     LABEL,
@@ -34,6 +33,8 @@ from app.results.table import (
     workload_table,
 )
 from ui.cli.run_cmd import cmd_experiments
+
+from conftest import results_of
 
 TOY = "toy-depth"
 
@@ -53,25 +54,25 @@ class ToyDepth(Experiment):
         return [Workload("randread", 4096, qd) for qd in self.depths]
 
     @classmethod
-    def findings(cls, rows, trials, samples) -> dict:
+    def dict_findings(cls, rows, trials, samples) -> dict:
         best = max(rows, key=lambda r: mean(r["total_iops"]) or 0)
         return {"best": {"label": best["label"], "iops": mean(best["total_iops"])}}
 
     @classmethod
-    def tables(cls, part, record):
+    def dict_tables(cls, part, record):
         rows = part["workloads"]
         data = [(*workload_cells(r), r["total_iops"], r["n"]) for r in rows]
         return [workload_table(cls.id, "toy-depth", "Toy depth", [*W_COLS, LABEL, IOPS, N], data,
                                record, rows, cls=cls)]
 
     @classmethod
-    def figures(cls, part, kind, record, samples):
+    def dict_figures(cls, part, kind, record, samples):
         pts = [(r["workload"]["iodepth"], r["total_iops"]) for r in part["workloads"]]
         return [Figure(id="toy-depth-iops", experiment=cls.id, title="Toy", x_axis=Axis("QD"),
                        y_axis=Axis("IOPS"), series=(series_from("IOPS", pts),))]
 
     @classmethod
-    def sentences(cls, part, record):
+    def dict_sentences(cls, part, record):
         best = part["findings"]["best"]
         return [f"Best: {best['iops']:,.0f} IOPS at {best['label']}."]
 
@@ -130,23 +131,23 @@ def test_a_registered_experiment_plans_summarizes_and_exports(toy):
     record = _record(exps, lambda t: (1000.0 * t["workload"]["iodepth"] + t["repetition"],
                                       4096e3 * t["workload"]["iodepth"], 80.0, 200.0))
     assert [t["experiment"] for t in record["trials"]] == [TOY] * 4
-    summary = summarize_run(record, None)
-    rows = summary[TOY]["workloads"]
+    summary = results_of(record)
+    rows = summary.summary_json()[TOY]["workloads"]
     assert [r["n"] for r in rows] == [2, 2]
-    assert summary[TOY]["findings"]["best"] == {"label": rows[1]["label"], "iops": 8001.5}
+    assert summary.part(TOY).findings["best"] == {"label": rows[1]["label"], "iops": 8001.5}
 
-    (table,) = build_tables(record, summary)
+    (table,) = build_tables(summary)
     assert table.id == "toy-depth" and table.experiment == TOY
     csv_text = to_csv(table)
     assert csv_text.splitlines()[0] == "rw,bs_bytes,iodepth,numjobs,rwmixread,iops_mean,iops_std,n"
     assert csv_text.splitlines()[2] == "randread,4096,8,1,,8001.500,0.707,2"
     assert "Parameters: `" in to_markdown(table) and "depths=1,8" in to_markdown(table)
 
-    (fig,) = build_figures(record, summary)
+    (fig,) = build_figures(summary)
     assert fig.id == "toy-depth-iops" and fig.series[0].x == (1, 8)
     assert fig.series[0].y == (1001.5, 8001.5)
-    assert findings(TOY, summary[TOY], record)[0] == f"Best: 8,002 IOPS at {rows[1]['label']}."
-    assert findings(TOY, summary[TOY], record)[1].startswith("Preconditioning: none")
+    assert findings(summary.part(TOY), summary)[0] == f"Best: 8,002 IOPS at {rows[1]['label']}."
+    assert findings(summary.part(TOY), summary)[1].startswith("Preconditioning: none")
 
 
 def test_the_catalog_keeps_the_designs_order_and_the_toy_leaves_no_trace():
@@ -172,18 +173,18 @@ def test_ids_are_unique_and_imported_is_not_an_experiment(toy):
 
 
 def test_imported_and_unknown_ids_export_through_the_fallback():
-    assert results_for(IMPORTED).tables({"workloads": []}, {"trials": []})[0].id == "imported"
+    assert results_for(IMPORTED).dict_tables({"workloads": []}, {"trials": []})[0].id == "imported"
     record = _record([experiments_from_settings(["zero-queue"], {"repetitions": "1"})[0]],
                      lambda t: (1000.0, 4096e3, 80.0, 200.0))
     for t in record["trials"]:
         t["experiment"] = "gone-experiment"
     record["experiments"][0]["id"] = "gone-experiment"
-    summary = summarize_run(record, None)
-    assert summary["gone-experiment"]["findings"] == {}
-    (table,) = build_tables(record, summary)
+    summary = results_of(record)
+    assert summary.summary_json()["gone-experiment"]["findings"] == {}
+    (table,) = build_tables(summary)
     assert table.id == "gone-experiment" and len(table.rows) == 4
-    assert build_figures(record, summary) == []
-    assert [f for f in findings("gone-experiment", summary["gone-experiment"], record)
+    assert build_figures(summary) == []
+    assert [f for f in findings(summary.part("gone-experiment"), summary)
             if not f.startswith("Preconditioning:")] == []
 
 
@@ -193,8 +194,8 @@ def test_a_zero_queue_row_has_mb_per_s_in_decimal_units_and_mean_plus_minus_samp
     # repetitions 1..3: 400, 410, 420 MB/s (10^6 B/s; 381.5..400.5 MiB/s), 100, 110, 120 µs
     record = _record([zq], lambda t: (1000.0 * t["repetition"], (390 + 10 * t["repetition"]) * 1e6,
                                       90.0 + 10 * t["repetition"], 300.0))
-    summary = summarize_run(record, None)
-    table, ios = build_tables(record, summary)  # the table, then the I/Os its percentiles rest on
+    summary = results_of(record)
+    table, ios = build_tables(summary)  # the table, then the I/Os its percentiles rest on
     assert ios.id == "zero-queue-io-counts"
     header = [c.key for c in table.columns]
     assert header[:7] == ["rw", "bs_bytes", "iodepth", "numjobs", "rwmixread", "label", "iops"]
@@ -220,8 +221,8 @@ def test_block_size_and_queue_depth_tables_convert_sizes_and_levels():
         {"repetitions": "1", "block-size.block_sizes": "4k,128k", "block-size.patterns": "random",
          "queue-depth.queue_depths": "1,4", "queue-depth.sweep": "numjobs"})
     record = _record([bs, qd], lambda t: (1000.0, 1e8, 100.0, 300.0))
-    summary = summarize_run(record, None)
-    tables = {t.id: t for t in build_tables(record, summary)}
+    summary = results_of(record)
+    tables = {t.id: t for t in build_tables(summary)}
     kib = [dict(zip([c.key for c in tables["block-size"].columns], r))["bs_KiB"]
            for r in tables["block-size"].rows]
     assert kib == [4, 128]

@@ -23,11 +23,11 @@ def test_a_trial_is_the_volume_with_the_runtime_as_its_bound(tmp_path):
 def test_findings_compare_the_first_and_the_last_intervals():
     samples = [{"trial": 0, "t_s": 1.0 + i, "write_MBps": 400.0 if i < 10 else 100.0,
                 "write_iops": 100_000.0 if i < 10 else 25_000.0} for i in range(30)]
-    (f,) = WriteSaturation.findings([], [{"index": 0, "repetition": 1}], samples)["saturation"]
+    (f,) = WriteSaturation.dict_findings([], [{"index": 0, "repetition": 1}], samples)["saturation"]
     assert f["iops_first"] == 100_000 and f["iops_last"] == 25_000 and round(f["change"], 2) == -0.75
     assert round(f["gb_written"], 2) == round((10 * 400 + 20 * 100) / 1000, 2)
     part = {"workloads": [{"workload": {"bs_bytes": 4096, "iodepth": 32}}], "findings": {"saturation": [f]}}
-    (fig,) = WriteSaturation.figures(part, "total", {}, samples)
+    (fig,) = WriteSaturation.dict_figures(part, "total", {}, samples)
     assert fig.x_axis.label == "Data written (GB)" and "75 % lower" in fig.caption
 
 

@@ -226,7 +226,8 @@ def test_save_writes_nothing_when_any_file_is_refused(area):
 
 
 def test_a_failed_save_leaves_no_temp_file_and_no_folder(tmp_path, monkeypatch):
-    from app.report.export import run_from_measurements, write_run_folder
+    from app.results.imported import run_from_measurements
+    from app.store.new_folder import write_run_folder
     from app.store.run_folder import write_json_atomic
     record = run_from_measurements(json.loads(run_cli("import", str(FIO), "--json").stdout))
 

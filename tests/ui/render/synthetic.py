@@ -26,7 +26,7 @@ def row(rw: str, bs: int, qd: int, iops: float, lat: dict, jobs: int = 1, rwmixr
 
 
 def _part(eid: str, rows: list[dict]) -> dict:
-    return {"workloads": rows, "findings": CATALOG[eid].findings(rows, [], [])}
+    return {"workloads": rows, "findings": CATALOG[eid].dict_findings(rows, [], [])}
 
 
 def queue_depth():
@@ -34,7 +34,7 @@ def queue_depth():
     points = [(1, 12e3, 80), (2, 23e3, 85), (4, 45e3, 88), (8, 85e3, 94), (16, 150e3, 106),
               (32, 240e3, 133), (64, 300e3, 213), (128, 320e3, 400), (256, 325e3, 787)]
     rows = [row("randread", 4096, q, iops, {"mean": lat, "p99": lat * 2.5}) for q, iops, lat in points]
-    return CATALOG["queue-depth"].figures(_part("queue-depth", rows), "total", {}, [])
+    return CATALOG["queue-depth"].dict_figures(_part("queue-depth", rows), "total", {}, [])
 
 
 def zero_queue():
@@ -42,14 +42,14 @@ def zero_queue():
             row("randwrite", 4096, 1, 40e3, {"mean": 22, "p50": 20, "p95": 30, "p99": 48}),
             row("read", 131072, 1, 3e3, {"mean": 320, "p50": 300, "p95": 420, "p99": 700}),
             row("write", 131072, 1, 6e3, {"mean": 160, "p50": 150, "p95": 260, "p99": 900})]
-    return CATALOG["zero-queue"].figures(_part("zero-queue", rows), "total", {}, [])
+    return CATALOG["zero-queue"].dict_figures(_part("zero-queue", rows), "total", {}, [])
 
 
 def tail_latency():
     lat = {"p50": 80, "p95": 140, "p99": 600, "p99.9": 4000, "p99.99": 21000}
     rows = [row("randread", 4096, qd, 1e5, {k: v * f for k, v in lat.items()}, spread=0.2)
             for qd, f in ((8, 1.0), (32, 1.8), (128, 4.0))]
-    return CATALOG["tail-latency"].figures(_part("tail-latency", rows), "completion", {}, [])
+    return CATALOG["tail-latency"].dict_figures(_part("tail-latency", rows), "completion", {}, [])
 
 
 def vendor():

@@ -23,16 +23,15 @@ import scene_geometry  # noqa: E402
 import synthetic  # noqa: E402
 
 from app.report.outputs import build_figures  # noqa: E402
-from app.results.summary import read_samples, summarize_run  # noqa: E402
 from app.store.run_folder import load_run  # noqa: E402
 from app.vendor import match as vendor_compare  # noqa: E402
 from app.vendor import specs as vendor  # noqa: E402
 from ui.render.placement import Box  # noqa: E402
 from ui.render.style import REPORT, SCREEN  # noqa: E402
 
-from conftest import ARTIFACTS, FIXTURES  # noqa: E402
+from conftest import ARTIFACTS, FIXTURES, results_of  # noqa: E402
 
-(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name != "expected-tables"]
+(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name.startswith("2026")]
 SMALL = replace(SCREEN, width=640, height=400)
 STYLES = {"report": REPORT, "screen": SCREEN, "small": SMALL}
 TOLERANCE = 1.0  # px: anti-aliasing and font rounding
@@ -41,9 +40,10 @@ TOLERANCE = 1.0  # px: anti-aliasing and font rounding
 def _run_figures():
     record = copy.deepcopy(load_run(RUN))
     record["drive"]["model"] = "Samsung SSD 990 PRO 1TB"
-    summary = summarize_run(record, RUN)
-    comparison = vendor_compare.compare(summary, vendor.spec_for_run(record, []), record)
-    return build_figures(record, summary, read_samples(RUN), comparison)
+    results = results_of(record, RUN)
+    comparison = vendor_compare.compare(results.summary_json(), vendor.spec_for_run(record, []),
+                                        record)
+    return build_figures(results, comparison)
 
 
 FIGURES = {f"run/{f.id}": f for f in _run_figures()}

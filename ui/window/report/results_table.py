@@ -9,6 +9,8 @@ tooltip: its numbers are the drive's hot numbers, not its normal ones.
 """
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
@@ -207,9 +209,10 @@ class ResultsTable(QWidget):
                                else "no histogram" for s in sides) or "-"])
             # the same sentences as report.md, from the one place that words them; only once
             # the run has ended: mid-run the findings (tail spread, knee) are not computed yet
-            if not self._running():
-                lines += [f"<b>{eid}</b>: {line}"
-                          for line in findings(eid, part, {"trials": self.model.records})]
+            shown = self.model.results.part(eid) if self.model.results else None
+            if not self._running() and shown is not None:
+                lines += [f"<b>{html.escape(eid)}</b>: {html.escape(line)}"
+                          for line in findings(shown, self.model.results)]
         if lines:
             self.findings.setHtml("<br>".join(lines))
         elif self.model.status == "idle" or self._running():

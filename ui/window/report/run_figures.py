@@ -1,8 +1,8 @@
 """The figures and the vendor-spec status of a run folder, computed off the GUI thread. No Qt.
 
 Why from the folder and not from the run model: the export reads the folder too
-(app.report.export.export_run), so computing the figure specs from the same run.json, samples.csv and
-vendor lookup makes the Figures tab show exactly what the report will hold, for a live run once
+(app.report.export.export_run), so the same results (app.results.load) and vendor lookup make
+the Figures tab show exactly what the report will hold, for a live run once
 it has ended and for a reopened one alike. The result is a frozen value (figure specs are frozen
 dataclasses of tuples; the spec travels as JSON text), handed to the GUI thread once.
 """
@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 from app.report.outputs import build_figures
 from app.results.figure import Figure
-from app.results.summary import read_samples, summarize_run
-from app.store.run_folder import load_run
+from app.results.load import load_results
 from app.vendor import match as vendor_compare
 from app.vendor import specs as vendor
 
@@ -96,10 +95,11 @@ def drive_vendor_status(model: str | None, note: str = "") -> VendorStatus:
 def load_run_figures(run_dir: str | os.PathLike) -> RunFigures:
     """Figure specs and vendor status of a run folder; raises ValueError if it is not one.
 
-    Mirrors app.report.export.export_record: the summary is recomputed from the trials (a cancelled
-    run's stored summary may be partial), so the tab shows what finished."""
-    record = load_run(run_dir)
-    summary = summarize_run(record, run_dir)
-    status, comparison = _vendor_status(record, summary)
-    figures = build_figures(record, summary, read_samples(run_dir), comparison)
-    return RunFigures(str(run_dir), str(record.get("status")), tuple(figures), status)
+    The same results as the export (app.results.load.load_results), so the tab shows exactly
+    what the report will hold: a cancelled run's stored summary may be partial, the results
+    are rebuilt from what finished."""
+    results = load_results(run_dir).results
+    record = dict(results.record)
+    status, comparison = _vendor_status(record, results.summary_json())
+    figures = build_figures(results, comparison)
+    return RunFigures(str(run_dir), str(results.run.status), tuple(figures), status)

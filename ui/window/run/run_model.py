@@ -16,9 +16,12 @@ from PySide6.QtCore import QObject, Signal
 
 from app.engines.shell_quote import command_line
 from app.experiments.plan import trial_kind
+from app.model.run import Run
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
+from app.model.trial import TrialResult
 from app.model.workload import Workload
-from app.results.summary import summarize_run
+from app.results.build import build_results
+from app.results.run_results import RunResults
 from app.stats.steady_state import convergence_text
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.window.messages import plain_error, plain_refusal
@@ -114,6 +117,7 @@ class RunModel(QObject):
         self.experiments: list[dict] = []
         self.records: list[dict] = []
         self.summary: dict = {}
+        self.results: RunResults | None = None   # the shown run's results (app/results/)
         self.boundaries: list[tuple[float, PlannedTrial]] = []
         self.current: PlannedTrial | None = None
         self.current_started = 0.0       # monotonic, when the current trial started
@@ -242,7 +246,10 @@ class RunModel(QObject):
 
     def _update_live_summary(self) -> None:
         """Workloads whose repetitions have all finished get their mean ± std row now."""
-        full = summarize_run({"experiments": self.experiments, "trials": self.records}, None)
+        run = Run(RunStatus.RUNNING, tuple(self.experiments),
+                  tuple(TrialResult.from_json(t) for t in self.records), {})
+        self.results = build_results(run)
+        full = self.results.summary_json()
         reps = {x["id"]: x.get("repetitions", 1) for x in self.experiments}
         self.summary = {eid: {"workloads": [r for r in part["workloads"] if r["n"] >= reps.get(eid, 1)],
                               "findings": {}} for eid, part in full.items()}
@@ -252,6 +259,7 @@ class RunModel(QObject):
         self.status, self.error, self.current = e.status, e.error, None
         self.run_dir = e.run_dir
         self.summary = dict(e.summary)
+        self.results = e.results
         self.log_line.emit(run_end_text(e.status, self, e.run_dir),
                            "info" if e.status == RunStatus.DONE else "warning")
         self.summary_changed.emit()
@@ -278,6 +286,7 @@ class RunModel(QObject):
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
         self.series.extend(past.block, past.samples)
         self.summary = dict(record.get("summary") or {})
+        self.results = past.results
         if self.status == RunStatus.RUNNING:
             self.error = ("run.json still says running: the run goes on in another window or "
                           "terminal, or it was interrupted")

@@ -1,0 +1,105 @@
+"""samples.csv read once, one way: the window's charts, the results' findings and the notebook
+tables all take it from :func:`read_sample_table`.
+
+The file is read like any file a user may hand over (a regular file, size-capped, never a FIFO or
+a device that would hang or grow without end), then parsed by numpy's C reader: a long run at
+0.1 s leaves 10^5..10^6 rows, which the csv module turns into dicts in seconds. A run cut short
+mid-line (a crash) is read row by row instead, keeping the rows that parse.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from app.model.interval import SAMPLE_COLUMNS, Sample
+from app.store.input_files import InputRefused, os_reason, read_input_bytes
+from app.units import MiB
+
+MAX_SAMPLES_BYTES = 512 * MiB   # a day-long trial at 0.1 s is about 90 MiB
+MAX_COLUMNS = 64                # the app writes 11; anything wider is not its file
+
+
+@dataclass(frozen=True)
+class SampleTable:
+    """samples.csv as column names and a float array (NaN for empty cells), row per sample."""
+
+    names: tuple[str, ...]
+    values: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def column(self, name: str) -> np.ndarray:
+        if name not in self.names:
+            return np.full(len(self.values), np.nan)
+        return self.values[:, self.names.index(name)]
+
+    def samples(self, trials: set[int] | None = None) -> list[Sample]:
+        """The rows as typed samples, only those of ``trials`` when given."""
+        if not len(self.values):
+            return []
+        trial = self.column("trial").astype(int)
+        keep = np.ones(len(trial), bool) if trials is None else np.isin(trial, list(trials))
+        cols = [self.column(n)[keep] for n in SAMPLE_COLUMNS]
+        return [Sample(**{n: (int(v) if n == "trial" else (None if v != v else float(v)))
+                          for n, v in zip(SAMPLE_COLUMNS, row)})
+                for row in zip(*cols)]
+
+
+EMPTY = SampleTable(SAMPLE_COLUMNS, np.empty((0, len(SAMPLE_COLUMNS))))
+
+
+def read_sample_table(run_dir: str | os.PathLike) -> SampleTable:
+    """samples.csv of a run folder (an empty table when there is none); ValueError, one line
+    naming the file, when it is not a regular file of a sane size or not the app's columns."""
+    path = Path(run_dir) / "samples.csv"
+    try:
+        data = read_input_bytes(path, MAX_SAMPLES_BYTES)
+    except FileNotFoundError:
+        return EMPTY
+    except InputRefused as exc:
+        raise ValueError(f"{path} {exc}") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read it: {os_reason(exc)}") from None
+    if b"\x00" in data:
+        raise ValueError(f"{path} is damaged: binary data, not the app's samples")
+    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+    header, _, body = text.partition("\n")
+    names = tuple(header.strip().split(","))
+    if not text.strip():
+        return EMPTY
+    if len(names) > MAX_COLUMNS or "trial" not in names or "t_s" not in names:
+        raise ValueError(f"{path} is damaged: not the app's samples (columns {header[:80]!r})")
+    if not body.strip():
+        return SampleTable(names, np.empty((0, len(names))))
+    values = _fast(body, len(names))
+    return SampleTable(names, values if values is not None else _forgiving(body, names))
+
+
+def _fast(body: str, width: int) -> np.ndarray | None:
+    filled = body.replace(",,", ",nan,").replace(",,", ",nan,").replace(",\n", ",nan\n")
+    if filled.endswith(","):
+        filled += "nan"
+    try:
+        values = np.loadtxt(io.StringIO(filled), delimiter=",", ndmin=2)
+    except ValueError:
+        return None
+    return values if values.shape[1] == width else None
+
+
+def _forgiving(body: str, names: tuple[str, ...]) -> np.ndarray:
+    """Row by row: a row that does not parse (cut short by a crash, edited) is left out."""
+    rows = []
+    for row in csv.reader(io.StringIO(body)):
+        if len(row) != len(names):
+            continue
+        try:
+            rows.append([float(v) if v else np.nan for v in row])
+        except ValueError:
+            continue
+    return np.array(rows, dtype=float).reshape(-1, len(names))
