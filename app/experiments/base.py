@@ -55,6 +55,9 @@ class Experiment:
     #: True when the measured trials are convergence rounds (steady-state): shown live as such.
     rounds_measured: ClassVar[bool] = False
     tail_claim: ClassVar[str] = "p99"   # the highest percentile its tables state (a pre-run check)
+    #: Shared parameters whose value this experiment's meaning rests on (a sustained write's
+    #: duration and volume): a setting for all experiments leaves them alone (plan.kept_own).
+    keeps_own: ClassVar[frozenset[str]] = frozenset()
 
     runtime: float = param(30.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
                            help="measured time per trial")

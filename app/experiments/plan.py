@@ -119,8 +119,9 @@ def plan_run(experiments: list[Experiment], seed: int | None = None) -> RunPlan:
 def experiments_from_settings(names: list[str], settings: dict[str, str]) -> list[Experiment]:
     """Build the named experiments with ``NAME=VALUE`` settings.
 
-    ``NAME`` applies to every selected experiment that has such a parameter;
-    ``EXPERIMENT.NAME`` applies to that one only. A name no selected experiment knows is an error.
+    ``NAME`` applies to every selected experiment that has such a parameter, except those that
+    keep their own value of it (:func:`kept_own`); ``EXPERIMENT.NAME`` applies to that one only.
+    A name no selected experiment knows is an error.
     """
     try:
         ids = expand_ids(names)
@@ -128,6 +129,7 @@ def experiments_from_settings(names: list[str], settings: dict[str, str]) -> lis
         raise ParamError("experiment", exc.args[0]) from None
     if not ids:
         raise ParamError("experiment", "name at least one experiment (or all)")
+    kept = kept_own(ids, settings)
     used: set[str] = set()
     experiments = []
     for eid in ids:
@@ -139,13 +141,42 @@ def experiments_from_settings(names: list[str], settings: dict[str, str]) -> lis
             if scope and scope != eid:
                 continue
             if name in known:
-                mine[name] = value
                 used.add(key)
+                if not scope and name in kept.get(eid, ()):
+                    continue
+                mine[name] = value
         experiments.append(build(cls, mine))
     unused = [k for k in settings if k not in used]
     if unused:
         raise ParamError(unused[0], f"no selected experiment ({', '.join(ids)}) has this parameter")
     return experiments
+
+
+def kept_own(ids: list[str], settings: dict[str, str]) -> dict[str, list[str]]:
+    """Per experiment, the settings given for all (``NAME=VALUE``, no experiment named) that it
+    keeps its own value of: those its meaning rests on (``Experiment.keeps_own``: the SLC
+    test's duration and volume), as long as another selected experiment takes the setting. When
+    only such experiments have the parameter, the setting can only be meant for them and applies."""
+    out: dict[str, list[str]] = {}
+    for name in (k for k in settings if "." not in k):
+        takers = [e for e in ids if name in {f.name for f in fields_of(CATALOG[e])}]
+        keepers = [e for e in takers if name in CATALOG[e].keeps_own]
+        if keepers != takers:
+            for eid in keepers:
+                out.setdefault(eid, []).append(name)
+    return out
+
+
+def kept_note(kept: dict[str, list[str]]) -> str:
+    """E.g. 'slc-cache keeps its own runtime and size (its result rests on them; set
+    slc-cache.runtime=... to change them)'."""
+    parts = []
+    for eid, names in kept.items():
+        them = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        it = "it" if len(names) == 1 else "them"
+        parts.append(f"{eid} keeps its own {them} (its result rests on {it}; set "
+                     f"{eid}.{names[0]}=... to change {it})")
+    return "; ".join(parts)
 
 
 def settings_with_preset(names: list[str], preset: str | None, settings: dict[str, str]) -> dict[str, str]:

@@ -53,6 +53,7 @@ from app.units import GiB, KiB, MiB
 @dataclass(frozen=True)
 class SlcCache(Experiment):
     id: ClassVar[str] = "slc-cache"
+    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"})
     title: ClassVar[str] = "Sustained sequential write (SLC cache)"
     summary: ClassVar[str] = "write until the fast cache runs out: GB before the drop, MB/s after"
     needs_samples: ClassVar[bool] = True

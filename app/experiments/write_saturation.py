@@ -27,6 +27,7 @@ from app.units import KiB, MiB
 @dataclass(frozen=True)
 class WriteSaturation(Experiment):
     id: ClassVar[str] = "write-saturation"
+    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"})
     title: ClassVar[str] = "Write saturation (SNIA WSAT, file-level)"
     summary: ClassVar[str] = "4 KiB random writes for N times the file: IOPS against GB written"
     needs_samples: ClassVar[bool] = True

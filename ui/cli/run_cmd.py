@@ -18,7 +18,8 @@ from app import __version__
 from app.engines import EngineNotFound
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
 from app.experiments.params import ParamError, describe
-from app.experiments.plan import settings_with_preset
+from app.experiments.plan import kept_note, kept_own, settings_with_preset
+from app.experiments.registry import expand_ids
 from app.model.status import RunStatus
 from app.paths import TargetRefused
 from app.stats.io_counts import reach_warnings
@@ -183,8 +184,16 @@ def _settings(pairs: list[str]) -> dict[str, str]:
 
 
 def _run_settings(args) -> dict[str, str]:
-    """--set pairs over the preset's values (app.experiments.plan.settings_with_preset)."""
-    return settings_with_preset(args.experiments, args.preset, _settings(args.settings))
+    """--set pairs over the preset's values (app.experiments.plan.settings_with_preset); a line
+    says which experiments keep their own value of a setting given for all (plan.kept_own)."""
+    settings = settings_with_preset(args.experiments, args.preset, _settings(args.settings))
+    try:
+        kept = kept_own(expand_ids(args.experiments), settings)
+    except KeyError:
+        kept = {}  # an unknown experiment: the plan refuses it with its own line
+    if kept:
+        _say(f"ssd-profiler: note: {kept_note(kept)}")
+    return settings
 
 
 def cmd_run(args) -> int:

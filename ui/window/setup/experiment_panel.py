@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
 from app.experiments.params import ParamError
-from app.experiments.plan import experiments_from_settings, plan_run
+from app.experiments.plan import experiments_from_settings, kept_own, plan_run
 from ui.window.setup.param_form import COMMON, ParamForm, common_values, field_title
 from ui.window.setup.plan_text import plan_message
 from ui.window.widgets import em
@@ -213,22 +213,29 @@ class ExperimentPanel(QWidget):
         self._update_plan()
 
     def apply_common(self, source: str) -> str:
-        """The common parameters of ``source``'s form into every other ticked experiment
-        (param_form.common_values says which); returns and shows what was done."""
+        """The common parameters of ``source``'s form into every other ticked experiment, as
+        ``--set NAME=VALUE`` would (app.experiments.plan.kept_own: a sustained write keeps its
+        own duration and volume; param_form.common_values: an untouched default is not forced on
+        an experiment whose default differs); returns and shows what was done."""
         form = self.forms[source]
         targets = [e for e in self.selected_ids() if e != source]
-        kept = []
+        own = kept_own(self.selected_ids(), {name: "" for name in COMMON if name in form.fields})
+        kept: dict[str, list[str]] = {}
         self._applying = True
         try:
             for eid in targets:
                 values, skipped = common_values(form, self.forms[eid])
+                values = {k: v for k, v in values.items() if k not in own.get(eid, ())}
                 self.forms[eid].set_texts({**self.forms[eid].texts(), **values})
-                kept += [f"{eid} keeps its {field_title(name).lower()}" for name in skipped]
+                names = [n for n in COMMON if n in skipped or n in own.get(eid, ())]
+                if names:
+                    kept[eid] = [field_title(n).lower() for n in names]
         finally:
             self._applying = False
         message = (f"Applied to {', '.join(targets)}." + (
-            f" {'; '.join(kept)} (its own default differs; change the value here to apply it "
-            "too)." if kept else "") if targets else
+            " " + "; ".join(f"{eid} keeps its own {', '.join(names)}" for eid, names in kept.items())
+            + " (its result rests on them, or its own default differs; change them in its form)."
+            if kept else "") if targets else
             "Tick other experiments in the list to apply these values to them.")
         self._on_edit()
         form.show_applied(message)
