@@ -119,7 +119,8 @@ def redraw_with_100k(points: int, steps: int, noise: str = "trials") -> dict:
     """p95 of one redraw step: append a sample, hand the buffers over, paint what changed."""
     from jobs.events import Sample
     from ui.window.run.live_charts import LiveCharts
-    from ui.window.run.run_model import PlannedTrial, RunModel
+    from ui.window.run.planned import PlannedTrial
+    from ui.window.run.run_model import RunModel
     app = _app()
     model = RunModel()
     charts = LiveCharts(model)

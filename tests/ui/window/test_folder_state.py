@@ -40,3 +40,24 @@ def test_in_use_then_free_without_touching_the_path(make_window, qtbot, tmp_path
         holder.wait()
     qtbot.waitUntil(lambda: "Ready" in panel.verdict.text(), timeout=10_000)
     assert panel.is_ready() and panel.target() == str(target)
+
+
+def test_a_refused_run_keeps_the_shown_run(make_window, qtbot):  # noqa: F811
+    """A Run refused by its checks (the folder is in use, a bad value) says why in the log and
+    leaves the results, figures and progress of the run on screen as they were."""
+    from jobs.worker import RunRefused
+    from ui.window.run.past_runs import load_past_run
+
+    from conftest import FIXTURES
+    (run_dir,) = [p for p in (FIXTURES / "runs").iterdir() if p.name.startswith("2026")]
+    window = make_window()
+    model = window.model
+    model.load_past(load_past_run(run_dir))
+    shown = (model.status, model.run_dir, len(model.records), model.results, dict(model.summary))
+    lines = []
+    model.log_line.connect(lambda text, level: lines.append(text))
+    model.begin()
+    model.apply(RunRefused("the folder is in use by run x pid 1", "target"))
+    assert (model.status, model.run_dir, len(model.records), model.results, dict(model.summary)) == shown
+    assert any("not started: " in line for line in lines)
+    assert window.results.workloads.rowCount() > 0

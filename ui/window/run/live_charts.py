@@ -24,7 +24,8 @@ from ui.window.messages import temperature_line
 from ui.window.run.boundaries import TrialBoundaries
 from ui.window.run.chart_axes import TITLES, fit_from_zero, value_plot
 from ui.window.run.chart_bar import PENS, ChartBar
-from ui.window.run.run_model import PlannedTrial, RunModel
+from ui.window.run.planned import PlannedTrial
+from ui.window.run.run_model import RunModel
 from ui.window.widgets import ElidedLabel, em
 
 log = logging.getLogger(__name__)

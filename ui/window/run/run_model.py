@@ -9,23 +9,21 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from app.engines.shell_quote import command_line
-from app.experiments.plan import trial_kind
 from app.model.run import Run
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
 from app.model.trial import TrialResult
-from app.model.workload import Workload
 from app.results.build import build_results
 from app.results.run_results import RunResults
 from app.stats.steady_state import convergence_text
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
+from ui.window.run.planned import PlannedTrial, planned_from_json
 from ui.window.run.series import SampleSeries, break_row, sample_row
 
 if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the first run
@@ -34,26 +32,6 @@ if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the f
 log = logging.getLogger(__name__)
 FINAL = FINAL_RUN_STATUSES
 CANCELLED_EARLY = "Run cancelled before it started; nothing was written."
-
-
-@dataclass(frozen=True)
-class PlannedTrial:
-    index: int
-    experiment: str
-    label: str
-    repetition: int
-    warmup: bool
-    expected_s: float
-    reads: bool
-    writes: bool
-    precondition: bool = False
-
-    @property
-    def caption(self) -> str:
-        """Chart label of the trial boundary, e.g. 'RND4K Q32T1 read #2'."""
-        if self.precondition or self.warmup:
-            return f"{self.label} ({trial_kind(self.warmup, self.repetition, self.precondition)})"
-        return f"{self.label} #{self.repetition}"
 
 
 def trials_text(records: list[dict], total: int) -> str:
@@ -75,17 +53,6 @@ def run_end_text(status: str, model: RunModel, run_dir: str | None) -> str:
     where = f"; folder {run_dir}" if run_dir else ""
     why = f" ({model.error})" if model.error and status != RunStatus.CANCELLED else ""
     return f"Run {status}{why}: {trials_text(model.records, model.trial_count)}{where}"
-
-
-def _planned_from_json(t: dict) -> PlannedTrial:
-    try:
-        w = Workload.from_json(t["workload"])
-        reads, writes = w.reads, w.writes
-    except (KeyError, TypeError, ValueError):
-        reads = writes = True
-    return PlannedTrial(t["index"], t["experiment"], t["label"], t["repetition"], t["warmup"],
-                        float(t.get("runtime_s") or 0) + float(t.get("ramp_s") or 0), reads, writes,
-                        bool(t.get("precondition")))
 
 
 class RunModel(QObject):
@@ -118,6 +85,7 @@ class RunModel(QObject):
         self.records: list[dict] = []
         self.summary: dict = {}
         self.results: RunResults | None = None   # the shown run's results (app/results/)
+        self._shown: tuple[str, str | None] = ("idle", None)   # status, error before a Run
         self.boundaries: list[tuple[float, PlannedTrial]] = []
         self.current: PlannedTrial | None = None
         self.current_started = 0.0       # monotonic, when the current trial started
@@ -152,11 +120,11 @@ class RunModel(QObject):
 
     # -- feeding -------------------------------------------------------------------------------
     def begin(self, note: str = "") -> None:
-        """A run is being prepared (checks, run folder): clear the views."""
-        self._clear()
+        """A run is being prepared (checks, run folder). What is shown stays until the run is
+        under way (RunPrepared): a run refused by its checks must not cost the shown results."""
+        self._shown = (self.status, self.error)
         self.status, self.live = "preparing", True
         self.run_started = time.monotonic()
-        self.reset.emit()
         self.state_changed.emit()
         if note:
             self.log_line.emit(note, "info")
@@ -167,6 +135,10 @@ class RunModel(QObject):
             handler(event)
 
     def _on_RunPrepared(self, e: RunPrepared) -> None:
+        started = self.run_started
+        self._clear()
+        self.run_started, self.live = started, True
+        self.reset.emit()
         self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version, RunStatus.RUNNING
         self.temperature_note, self.remote = e.temperature_note, e.remote
         self.open_ended = e.plan.open_ended
@@ -181,13 +153,18 @@ class RunModel(QObject):
         self.state_changed.emit()
 
     def _on_RunRefused(self, e: RunRefused) -> None:
-        self.status, self.error, self.live = "refused", plain_refusal(e.message), False
-        self.log_line.emit(f"not started: {self.error}", "error")
+        reason = plain_refusal(e.message)
+        self.status, self.error, self.live = "refused", reason, False
+        if self.run_dir:  # a run is shown: it stays shown, the refusal goes to the log
+            self.status, self.error = self._shown
+        self.log_line.emit(f"not started: {reason}", "error")
         self.state_changed.emit()
 
     def cancelled_before_start(self) -> None:
         """Cancelled while the run was being prepared: no run folder was made."""
         self.status, self.error, self.live = RunStatus.CANCELLED, None, False
+        if self.run_dir:
+            self.status, self.error = self._shown
         self.log_line.emit(CANCELLED_EARLY, "warning")
         self.state_changed.emit()
 
@@ -279,8 +256,8 @@ class RunModel(QObject):
                              "repetitions": (x.get("params") or {}).get("repetitions", 1),
                              "workload_keys": x.get("workload_keys") or []}
                             for x in record.get("experiments") or []]
-        planned = [_planned_from_json(t) for t in record.get("planned_trials") or []]
-        planned += [_planned_from_json(t) for t in record.get("trials") or []]
+        planned = [planned_from_json(t) for t in record.get("planned_trials") or []]
+        planned += [planned_from_json(t) for t in record.get("trials") or []]
         self.planned = {t.index: t for t in planned}
         self.records = [dict(t) for t in record.get("trials") or []]
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
