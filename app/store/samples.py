@@ -78,7 +78,7 @@ def read_sample_table(run_dir: str | os.PathLike) -> SampleTable:
     if not body.strip():
         return SampleTable(names, np.empty((0, len(names))))
     values = _fast(body, len(names))
-    return SampleTable(names, values if values is not None else _forgiving(body, names))
+    return SampleTable(names, values if values is not None else _forgiving(body, names, path))
 
 
 def _fast(body: str, width: int) -> np.ndarray | None:
@@ -92,14 +92,18 @@ def _fast(body: str, width: int) -> np.ndarray | None:
     return values if values.shape[1] == width else None
 
 
-def _forgiving(body: str, names: tuple[str, ...]) -> np.ndarray:
-    """Row by row: a row that does not parse (cut short by a crash, edited) is left out."""
+def _forgiving(body: str, names: tuple[str, ...], path: Path) -> np.ndarray:
+    """Row by row: only the last row may be cut short (the app was killed while writing it);
+    a bad row before it is damage, refused with its line number."""
     rows = []
-    for row in csv.reader(io.StringIO(body)):
-        if len(row) != len(names):
-            continue
+    lines = list(csv.reader(io.StringIO(body)))
+    for number, row in enumerate(lines, start=2):
         try:
+            if len(row) != len(names):
+                raise ValueError(f"{len(row)} cells, not {len(names)}")
             rows.append([float(v) if v else np.nan for v in row])
-        except ValueError:
-            continue
+        except ValueError as exc:
+            if number - 1 == len(lines):
+                break
+            raise ValueError(f"{path} is damaged (line {number}: {exc})") from None
     return np.array(rows, dtype=float).reshape(-1, len(names))

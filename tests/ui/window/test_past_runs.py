@@ -21,7 +21,7 @@ def test_the_fast_reader_gives_the_row_by_row_readers_table():
     assert past.samples > 100 and np.isnan(past.block[1:]).any()  # blanked directions, breaks
     table = read_sample_table(RUN)
     body = (RUN / "samples.csv").read_text().split("\n", 1)[1]
-    assert np.array_equal(table.values, samples_store._forgiving(body, table.names), equal_nan=True)
+    assert np.array_equal(table.values, samples_store._forgiving(body, table.names, RUN), equal_nan=True)
     assert past.samples == len(table)
 
 

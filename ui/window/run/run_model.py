@@ -138,7 +138,6 @@ class RunModel(QObject):
         started = self.run_started
         self._clear()
         self.run_started, self.live = started, True
-        self.reset.emit()
         self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version, RunStatus.RUNNING
         self.temperature_note, self.remote = e.temperature_note, e.remote
         self.open_ended = e.plan.open_ended
@@ -150,6 +149,7 @@ class RunModel(QObject):
         self.experiments = [{"id": x.id, "title": x.title, "repetitions": x.repetitions,
                              "workload_keys": [w.key for w in x.workloads()]}
                             for x in e.plan.experiments]
+        self.reset.emit()   # the views rebuild for the new run, now that it is under way
         self.state_changed.emit()
 
     def _on_RunRefused(self, e: RunRefused) -> None:
