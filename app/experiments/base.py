@@ -41,6 +41,11 @@ from app.units import GiB, KiB, MiB, format_size, human_bytes
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
 
+#: What ``findings`` gets: the workload rows (plan order), the measured trials, their samples.
+Rows = tuple[WorkloadSummary, ...]
+Trials = tuple[TrialResult, ...]
+Samples = tuple[Sample, ...]
+
 POW2_BS = tuple(KiB * 2**i for i in range(2, 11))  # 4 KiB .. 1 MiB
 SIZE_MIN, SIZE_MAX = 16 * MiB, 16 * 1024 * GiB
 DIRECTIONS = ("read", "write")
@@ -144,8 +149,7 @@ class Experiment:
     # -- results: from the typed results of a run (app/results/), see docs/architecture.md --------
 
     @classmethod
-    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
-                 samples: tuple[Sample, ...]) -> Findings:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> Findings:
         """What analysis derives from the workload rows (mean ± std per workload, plan order),
         the measured trials and, when ``needs_samples``, their live samples."""
         return NO_FINDINGS

@@ -9,12 +9,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import DIRECTIONS, POW2_BS, Experiment
+from app.experiments.base import DIRECTIONS, POW2_BS, Experiment, Rows, Samples, Trials
 from app.experiments.params import param
 from app.experiments.registry import register
-from app.model.interval import Sample
 from app.model.summary import WorkloadSummary
-from app.model.trial import TrialResult
 from app.model.workload import Workload
 from app.results.figure import (
     NEUTRAL,
@@ -84,8 +82,7 @@ class BlockSize(Experiment):
                 for pattern in self.patterns for bs in self.block_sizes]
 
     @classmethod
-    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
-                 samples: tuple[Sample, ...]) -> Crossovers:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> Crossovers:
         """The IOPS-to-bandwidth crossover per access pattern that was run."""
         out = {}
         for pattern, is_random in PATTERNS:

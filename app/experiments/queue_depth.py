@@ -10,12 +10,10 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment
+from app.experiments.base import Experiment, Rows, Samples, Trials
 from app.experiments.params import param
 from app.experiments.registry import register
-from app.model.interval import Sample
 from app.model.summary import Stat, WorkloadSummary
-from app.model.trial import TrialResult
 from app.model.workload import Workload
 from app.results.figure import (
     NEUTRAL,
@@ -81,8 +79,7 @@ class QueueDepth(Experiment):
         return [Workload(self.rw, self.bs, level) for level in self.queue_depths]
 
     @classmethod
-    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
-                 samples: tuple[Sample, ...]) -> QueueDepthFindings:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> QueueDepthFindings:
         points = [{"level": r.outstanding, "iops": r.total_iops.mean, "lat_us": mean(r.lat("mean"))}
                   for r in workloads]
         return QueueDepthFindings(analysis.knee(points), tuple(analysis.littles_law(points)))

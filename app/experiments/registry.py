@@ -45,7 +45,7 @@ def unregister(eid: str) -> None:
     CATALOG.pop(eid, None)
 
 
-def results_for(eid: str):
+def results_for(eid: str) -> type[Experiment] | UnregisteredResults:
     """What knows how to summarize, tabulate, draw and describe results of ``eid``: the
     registered class, or a fallback for imported results and unknown ids."""
     cls = CATALOG.get(eid)

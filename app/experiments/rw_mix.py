@@ -23,17 +23,7 @@ from app.results.figure import (
     scaled,
     series_from,
 )
-from app.results.table import (
-    LABEL,
-    W_COLS,
-    Column,
-    N,
-    Table,
-    lat_column,
-    latency_kind,
-    workload_cells,
-    workload_table,
-)
+from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
 from app.stats.io_counts import p99_warnings
 from app.units import KiB, MiB
 
@@ -73,21 +63,14 @@ class RwMix(Experiment):
     def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
         rows = sorted(part.workloads, key=lambda r: -_share(r))
         kind = latency_kind(part.workloads)  # first kind in plan order
-        cols = [*W_COLS, LABEL, Column("Read share (%)", "read_share_pct", 0),
-                Column("Read IOPS", "read_iops", 0, True),
-                Column("Write IOPS", "write_iops", 0, True),
-                Column("Total IOPS", "total_iops", 0, True),
-                Column("Total MB/s", "total_MBps", 1, True),
-                lat_column("Read mean", "read_lat_mean", kind),
-                lat_column("Write mean", "write_lat_mean", kind),
-                lat_column("Read p99", "read_lat_p99", kind),
-                lat_column("Write p99", "write_lat_p99", kind), N]
-        data = [(*workload_cells(r), r.workload.get("rwmixread"), _iops(r, "read"),
-                 _iops(r, "write"), r.total_iops, r.total_MBps,
-                 r.lat("mean", "read"), r.lat("mean", "write"),
-                 r.lat("p99", "read"), r.lat("p99", "write"), r.n) for r in rows]
-        return [workload_table(part, run, "rw-mix", "Read/write mix sweep", cols, data, rows,
-                               cls=cls)]
+        cells = [(Column("Read share (%)", "read_share_pct", 0), lambda r: r.workload.get("rwmixread")),
+                 (Column("Read IOPS", "read_iops", 0, True), lambda r: _iops(r, "read")),
+                 (Column("Write IOPS", "write_iops", 0, True), lambda r: _iops(r, "write")),
+                 (Column("Total IOPS", "total_iops", 0, True), lambda r: r.total_iops),
+                 (Column("Total MB/s", "total_MBps", 1, True), lambda r: r.total_MBps),
+                 *(c for s in ("mean", "p99") for d in ("read", "write")
+                   for c in lat_cells(kind, (s,), d, d))]
+        return [rows_table(part, run, "rw-mix", "Read/write mix sweep", rows, cells, cls=cls)]
 
     @classmethod
     def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:

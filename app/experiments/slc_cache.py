@@ -16,13 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import SIZE_MAX, SIZE_MIN, Experiment
+from app.experiments.base import SIZE_MAX, SIZE_MIN, Experiment, Rows, Samples, Trials
 from app.experiments.params import param
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
-from app.model.interval import Sample
-from app.model.summary import WorkloadSummary
-from app.model.trial import TrialResult
 from app.model.workload import Workload
 from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Marker, Series, fmt, size_text
 from app.results.table import Column, Table, sweep_table
@@ -82,8 +79,7 @@ class SlcCache(Experiment):
         return [Workload("write", self.bs, self.iodepth)]
 
     @classmethod
-    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
-                 samples: tuple[Sample, ...]) -> CacheFindings:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> CacheFindings:
         """The cache exhaustion point of each measured trial with samples."""
         per_trial = []
         for t in trials:
@@ -120,12 +116,13 @@ class SlcCache(Experiment):
             if not pts:
                 continue
             tag = f" (rep {t.repetition})" if several else ""
-            for key, col, drop_x in (("gb", 1, f.gb_before_drop), ("time", 0, f.t_drop_s)):
+            for key, xs, drop_x in (("gb", tuple(p[1] for p in pts), f.gb_before_drop),
+                                    ("time", tuple(p[0] for p in pts), f.t_drop_s)):
                 # write is vermillion in every figure; a second repetition dashed, more in others
                 tint = WRITE if i < 2 else OTHER[(i - 2) % len(OTHER)]
-                series[key].append(Series(f"write MB/s{tag}", tuple(p[col] for p in pts),
-                                          tuple(p[2] for p in pts), color=tint, dash=i == 1))
-                temp = [(p[col], p[3]) for p in pts if p[3] is not None]
+                series[key].append(Series(f"write MB/s{tag}", xs, tuple(p[2] for p in pts),
+                                          color=tint, dash=i == 1))
+                temp = [(x, p[3]) for x, p in zip(xs, pts) if p[3] is not None]
                 if temp:
                     temps[key].append(Series(f"temperature{tag}", tuple(a for a, _ in temp),
                                              tuple(b for _, b in temp), axis="right",

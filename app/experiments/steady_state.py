@@ -15,12 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment
+from app.experiments.base import Experiment, Rows, Samples, Trials
 from app.experiments.params import param
 from app.experiments.registry import register
-from app.model.interval import Sample
-from app.model.summary import WorkloadSummary
-from app.model.trial import TrialResult
 from app.model.workload import Workload
 from app.results.figure import NEUTRAL, WRITE, Axis, Figure, HLine, Series, fmt
 from app.results.table import Column, Table
@@ -114,8 +111,7 @@ class SteadyState(Experiment):
 
     # -- results ---------------------------------------------------------------------------------
     @classmethod
-    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
-                 samples: tuple[Sample, ...]) -> Convergence:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> Convergence:
         rounds = [t.measurement.total_iops if t.measurement else None
                   for t in sorted(trials, key=lambda t: t.index)]
         found = first_steady_round(rounds)

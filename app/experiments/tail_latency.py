@@ -7,13 +7,11 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from app.experiments.base import Experiment, TailSpreads, ratio_text, spread_findings
+from app.experiments.base import Experiment, Rows, Samples, TailSpreads, Trials, ratio_text, spread_findings
 from app.experiments.exceedance import exceedance
 from app.experiments.params import param
 from app.experiments.registry import register
-from app.model.interval import Sample
 from app.model.summary import WorkloadSummary
-from app.model.trial import TrialResult
 from app.model.workload import Workload
 from app.results.figure import (
     OTHER,
@@ -28,17 +26,7 @@ from app.results.figure import (
     series_from,
 )
 from app.results.pooled import per_repetition_notes, pooled_of, pooled_points, pooled_table
-from app.results.table import (
-    LABEL,
-    W_COLS,
-    Column,
-    N,
-    Table,
-    lat_column,
-    latency_kind,
-    workload_cells,
-    workload_table,
-)
+from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
 from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
 from app.units import KiB, MiB
 
@@ -68,8 +56,7 @@ class TailLatency(Experiment):
         return [Workload(self.rw, self.bs, qd) for qd in self.queue_depths]
 
     @classmethod
-    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
-                 samples: tuple[Sample, ...]) -> TailSpreads:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> TailSpreads:
         return spread_findings(workloads)
 
     @classmethod
@@ -77,16 +64,16 @@ class TailLatency(Experiment):
         rows = part.workloads
         kind = latency_kind(rows)
         spread = part.found(TailSpreads) or TailSpreads({})
-        cols = [*W_COLS, LABEL, Column("Outstanding I/O", "outstanding", 0),
-                *(lat_column(s, f"lat_{s}", kind) for s in TABLE_STATS),
-                Column("p99/p50", "p99_over_p50", 2), Column("p99.99/p50", "p99.99_over_p50", 2), N]
-        data = [(*workload_cells(r), r.outstanding, *(r.lat(s) for s in TABLE_STATS),
-                 *((x.p99_over_p50, x.p99_99_over_p50) if (x := spread.of(r.label)) else (None, None)),
-                 r.n) for r in rows]
+        cells = [(Column("Outstanding I/O", "outstanding", 0), lambda r: r.outstanding),
+                 *lat_cells(kind, TABLE_STATS),
+                 (Column("p99/p50", "p99_over_p50", 2),
+                  lambda r: (x := spread.of(r.label)) and x.p99_over_p50),
+                 (Column("p99.99/p50", "p99.99_over_p50", 2),
+                  lambda r: (x := spread.of(r.label)) and x.p99_99_over_p50)]
         pooled = pooled_table(cls, part, run, "tail-latency-pooled", "Tail latency, pooled over all "
                               f"I/Os of the repetitions, {kind} latency", kind=kind)
-        return [workload_table(part, run, "tail-latency", f"Tail latency, {kind} latency", cols,
-                               data, extra_notes=per_repetition_notes(rows, run), cls=cls),
+        return [rows_table(part, run, "tail-latency", f"Tail latency, {kind} latency", rows, cells,
+                           per_repetition_notes(rows, run), cls),
                 *([pooled] if pooled else []),
                 io_count_table(cls, part, run, "tail-latency-io-counts", "Tail latency: the I/Os "
                                "each percentile rests on", TAIL_STATS[1:])]

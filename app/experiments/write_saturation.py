@@ -13,13 +13,10 @@ import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment
+from app.experiments.base import Experiment, Rows, Samples, Trials
 from app.experiments.params import param
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
-from app.model.interval import Sample
-from app.model.summary import WorkloadSummary
-from app.model.trial import TrialResult
 from app.model.workload import Workload
 from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Series, fmt, size_text
 from app.results.table import Column, Table
@@ -77,8 +74,7 @@ class WriteSaturation(Experiment):
         return self.volume * self.size
 
     @classmethod
-    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
-                 samples: tuple[Sample, ...]) -> SaturationFindings:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> SaturationFindings:
         """Per trial: GB written, IOPS at the start (first 10 %) and at the end (last 20 %)."""
         out = []
         for t in trials:

@@ -5,12 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
-from app.experiments.base import DIRECTIONS, Experiment, TailSpreads, ratio_text, spread_findings
+from app.experiments.base import (
+    DIRECTIONS,
+    Experiment,
+    Rows,
+    Samples,
+    TailSpreads,
+    Trials,
+    ratio_text,
+    spread_findings,
+)
 from app.experiments.params import param
 from app.experiments.registry import register
-from app.model.interval import Sample
 from app.model.summary import WorkloadSummary
-from app.model.trial import TrialResult
 from app.model.workload import Workload
 from app.results.figure import (
     Axis,
@@ -25,18 +32,7 @@ from app.results.figure import (
     size_text,
 )
 from app.results.pooled import per_repetition_notes, pooled_table
-from app.results.table import (
-    IOPS,
-    LABEL,
-    MBPS,
-    W_COLS,
-    N,
-    Table,
-    lat_column,
-    latency_kind,
-    workload_cells,
-    workload_table,
-)
+from app.results.table import IOPS, MBPS, Table, lat_cells, latency_kind, rows_table
 from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
 from app.units import KiB, MiB
 
@@ -66,23 +62,20 @@ class ZeroQueue(Experiment):
                 Workload("read", self.seq_bs), Workload("write", self.seq_bs)]
 
     @classmethod
-    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
-                 samples: tuple[Sample, ...]) -> TailSpreads:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> TailSpreads:
         return spread_findings(workloads)
 
     @classmethod
     def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
         rows = part.workloads
         kind = latency_kind(rows)
-        cols = [*W_COLS, LABEL, IOPS, MBPS,
-                *(lat_column(s, f"lat_{s}", kind) for s in TABLE_STATS), N]
-        data = [(*workload_cells(r), r.total_iops, r.total_MBps,
-                 *(r.lat(s) for s in TABLE_STATS), r.n) for r in rows]
+        cells = [(IOPS, lambda r: r.total_iops), (MBPS, lambda r: r.total_MBps),
+                 *lat_cells(kind, TABLE_STATS)]
         pooled = pooled_table(cls, part, run, "zero-queue-pooled", "Zero-queue baselines (QD1), "
                               f"pooled over all I/Os of the repetitions, {kind} latency",
                               ("p50", "p90", "p99", "p99.9"), kind)
-        return [workload_table(part, run, "zero-queue", f"Zero-queue baselines (QD1), {kind} latency",
-                               cols, data, extra_notes=per_repetition_notes(rows, run), cls=cls),
+        return [rows_table(part, run, "zero-queue", f"Zero-queue baselines (QD1), {kind} latency",
+                           rows, cells, per_repetition_notes(rows, run), cls),
                 *([pooled] if pooled else []),
                 io_count_table(cls, part, run, "zero-queue-io-counts", "Zero-queue baselines: the "
                                "I/Os each percentile rests on", IO_KEYS)]

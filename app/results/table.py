@@ -214,20 +214,38 @@ def workload_table(part: ExperimentResults, run: RunResults, tid: str, title: st
     return Table(tid, title, tuple(cols), tuple(rows), tuple(extra_notes) + notes, part.id)
 
 
+Cells = Sequence[tuple[Column, Callable[[WorkloadSummary], Any]]]
+
+
+def rows_table(part: ExperimentResults, run: RunResults, tid: str, title: str,
+               rows: Sequence[WorkloadSummary], cells: Cells, extra_notes: tuple[str, ...] = (),
+               cls: type | None = None) -> Table:
+    """One line per workload: the workload columns, then ``cells`` (each a column and how to
+    read its cell from the row), then n; the parameter notes list ``rows``."""
+    cols = [*W_COLS, LABEL, *(c for c, _ in cells), N]
+    data = [(*workload_cells(r), *(cell(r) for _, cell in cells), r.n) for r in rows]
+    return workload_table(part, run, tid, title, cols, data, rows, extra_notes, cls)
+
+
+def lat_cells(kind: str, stats: Sequence[str], direction: str | None = None,
+              prefix: str = "") -> list[tuple[Column, Callable[[WorkloadSummary], Any]]]:
+    """Latency stat columns of ``direction`` (default: each row's main one), e.g. 'p99 lat.
+    (µs, total)' / ``lat_p99_us``; ``prefix`` names the direction ('Read p99' / ``read_lat_p99``)."""
+    def cell(stat: str) -> Callable[[WorkloadSummary], Any]:
+        return lambda r: r.lat(stat, direction)
+    return [(lat_column(f"{prefix.title()} {s}".strip(), f"{prefix}_lat_{s}".lstrip("_"), kind),
+             cell(s)) for s in stats]
+
+
 def sweep_table(part: ExperimentResults, run: RunResults, tid: str, title: str,
-                rows: Sequence[WorkloadSummary],
-                extra: Sequence[tuple[Column, Callable[[WorkloadSummary], Any]]] = (),
-                throughput: bool = True, cls: type | None = None) -> Table:
-    """One line per workload: its ``extra`` columns (a column and how to read its cell), IOPS
-    and MB/s (unless ``throughput`` is False), mean and p99 latency and n; the latency kind is
-    the first the part's rows report, in plan order."""
-    kind = latency_kind(part.workloads)
-    cols = [*W_COLS, LABEL, *(c for c, _ in extra), *((IOPS, MBPS) if throughput else ()),
-            lat_column("mean", "lat_mean", kind), lat_column("p99", "lat_p99", kind), N]
-    data = [(*workload_cells(r), *(cell(r) for _, cell in extra),
-             *((r.total_iops, r.total_MBps) if throughput else ()), r.lat("mean"), r.lat("p99"),
-             r.n) for r in rows]
-    return workload_table(part, run, tid, title, cols, data, rows, cls=cls)
+                rows: Sequence[WorkloadSummary], extra: Cells = (), throughput: bool = True,
+                cls: type | None = None) -> Table:
+    """``extra`` columns, IOPS and MB/s (unless ``throughput`` is False), mean and p99 latency;
+    the latency kind is the first the part's rows report, in plan order."""
+    rates: Cells = [(IOPS, lambda r: r.total_iops), (MBPS, lambda r: r.total_MBps)]
+    cells = [*extra, *(rates if throughput else ()),
+             *lat_cells(latency_kind(part.workloads), ("mean", "p99"))]
+    return rows_table(part, run, tid, title, rows, cells, cls=cls)
 
 
 def generic_table(part: ExperimentResults, run: RunResults, cls: type | None = None) -> Table:

@@ -8,7 +8,15 @@ from typing import Any
 
 
 @dataclass(frozen=True)
-class Knee:
+class Derived:
+    """A derived value whose run.json form is its fields, in order."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Knee(Derived):
     """The knee of a queue-depth sweep, the peak and the first level reaching 90 % of it."""
 
     knee_level: int
@@ -20,12 +28,10 @@ class Knee:
     p90_level: int
     p90_iops: float
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
-class LittlesLawPoint:
+class LittlesLawPoint(Derived):
     """L = IOPS x latency at one level of a sweep, and L over the outstanding I/O asked for."""
 
     level: Any
@@ -35,12 +41,10 @@ class LittlesLawPoint:
     L: float | None
     ratio: float | None
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
-class Crossover:
+class Crossover(Derived):
     """Where one access pattern turns from IOPS-limited to bandwidth-limited (see crossover)."""
 
     crossover_bs_bytes: float | None
@@ -51,12 +55,10 @@ class Crossover:
     peak_iops: float
     note: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
-class CacheExhaustion:
+class CacheExhaustion(Derived):
     """Where a sustained write fell off its fast (SLC) cache, if it did (see cache_exhaustion)."""
 
     drop_observed: bool
@@ -70,8 +72,6 @@ class CacheExhaustion:
     min_duration_s: float | None
     note: str
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)

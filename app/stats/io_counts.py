@@ -20,6 +20,7 @@ from app.results.table import LABEL, W_COLS, Column, N, Table, workload_cells, w
 from app.stats.histogram import ios_needed
 
 if TYPE_CHECKING:
+    from app.model.workload import Workload
     from app.results.run_results import ExperimentResults, RunResults
 
 FEW = 10  # fewer I/Os than this beyond a percentile: the percentile is indicative only
@@ -133,7 +134,7 @@ TYPICAL_IOPS_PER_QUEUED = 10_000   # a typical NVMe SSD at 4 KiB random: ~100 µ
 TYPICAL_BYTES_PER_S = 2e9          # ... and its sequential ceiling, for large blocks
 
 
-def expected_ios(workload, runtime_s: float, repetitions: int) -> int:
+def expected_ios(workload: Workload, runtime_s: float, repetitions: int) -> int:
     """I/Os a workload's measured repetitions will likely pool on a typical NVMe SSD (an
     estimate for a warning, never a measurement: a slower drive gives fewer)."""
     iops = min(TYPICAL_IOPS_PER_QUEUED * max(1, workload.outstanding),
@@ -141,13 +142,15 @@ def expected_ios(workload, runtime_s: float, repetitions: int) -> int:
     return int(iops * runtime_s * repetitions)
 
 
-def reach_warnings(plan) -> list[str]:
+def reach_warnings(plan: Any) -> list[str]:
     """One sentence per experiment whose weakest workload likely pools fewer I/Os than its
-    highest stated percentile needs (10 beyond it), e.g. before a 1 s tail-latency run."""
+    highest stated percentile needs (10 beyond it), e.g. before a 1 s tail-latency run.
+    ``plan`` is a RunPlan (app/experiments/plan.py), untyped here: the plan imports the
+    experiments, which import this module."""
     out = []
     for exp in plan.experiments:
         measured = [t for t in plan.trials if t.experiment == exp.id and not t.warmup]
-        reps: dict[str, list] = {}
+        reps: dict[str, list[Any]] = {}
         for t in measured:
             reps.setdefault(t.workload.key, []).append(t)
         if not reps:
