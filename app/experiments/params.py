@@ -1,5 +1,5 @@
 """Declarative experiment parameters: one field declaration gives validation, JSON, presets
-and the generated form (DESIGN §7.1, after PyMeasure's declarative parameters).
+and the generated form (after PyMeasure's declarative parameters; docs/architecture.md).
 
 A parameter is a dataclass field whose metadata says its *kind*. Values are stored in canonical
 units (sizes in bytes, durations in seconds); what users type (``64MiB``, ``2m``, ``4k,8k``) is

@@ -1,4 +1,5 @@
-"""The experiment registry: which experiment an id names, in catalog order (DESIGN §6).
+"""The experiment registry: which experiment an id names, in catalog order
+(docs/architecture.md, "How to add an experiment").
 
 Experiment modules register their class with :func:`register` when app/experiments/ is
 imported; generic code (planning, summary, tables, figures, report) only ever looks classes up
@@ -14,8 +15,8 @@ from app.experiments.fallback import IMPORTED, ImportedResults, UnregisteredResu
 
 #: id -> class, in registration order (= catalog order); a live dict shared by every importer.
 CATALOG: dict[str, type[Experiment]] = {}
-#: Experiments `run all` leaves out (DESIGN §3.1: `all` = all but `quick`).
-NOT_IN_ALL = {"quick", "steady-state", "write-saturation"}  # a check, and two long write runs
+#: Experiments `run all` leaves out (a quick check, and two long write runs).
+NOT_IN_ALL = {"quick", "steady-state", "write-saturation"}
 
 PRESETS: dict[str, dict[str, str]] = {
     "course": {},

@@ -1,5 +1,5 @@
-"""Figures as data: what to draw, never how ; each experiment module in
-app/experiments/ builds its own figures from these types and helpers (docs/architecture.md).
+"""Figures as data: what to draw, never how; each experiment module in app/experiments/ builds
+its own figures from these types and helpers (docs/architecture.md).
 
 A :class:`Figure` is a frozen description (axes with units, series with ± sample-std error bars,
 markers, horizontal lines) built from a run record and its summary. ``ui/render/``

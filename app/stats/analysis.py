@@ -1,4 +1,4 @@
-"""Findings derived from measurements (DESIGN §2 step 5, §6). Pure Python; never imports Qt.
+"""Findings derived from measurements (docs/architecture.md). Pure Python; never imports Qt.
 
 Every function takes plain numbers, lists and dicts and returns a frozen dataclass (or a list of
 them) whose ``to_json`` gives numbers, strings, booleans or None, never NaN, so results go
