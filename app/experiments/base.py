@@ -1,5 +1,6 @@
-"""What every experiment is: a frozen dataclass of tunable parameters (DESIGN §6, common part)
-plus the small interface the generic code calls (planning, summary, export, report).
+"""What every experiment is: a frozen dataclass of tunable parameters (the common part) plus the
+small interface the generic code calls (planning, summary, export, report); docs/architecture.md
+("How to add an experiment") shows a whole one.
 
 An experiment module subclasses :class:`Experiment`, declares its own parameters, lists its
 workloads and overrides what it has to say; registering the class (app/experiments/registry.py)
@@ -13,7 +14,7 @@ a run folder alone (possibly from an older version or a crashed run).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -22,9 +23,11 @@ from app.model.interval import Sample
 from app.model.summary import WorkloadSummary
 from app.model.trial import TrialResult
 from app.model.workload import Workload
-from app.results.figure import Figure, main_side, mean
+from app.results.figure import Figure, mean
+from app.results.findings import NO_FINDINGS, Findings
 from app.results.table import Table, generic_table
 from app.stats import analysis
+from app.stats.derived import TailSpread
 from app.stats.steady_state import (
     MAX_ROUNDS,
     PRECONDITION_BS,
@@ -37,6 +40,11 @@ from app.units import GiB, KiB, MiB, format_size, human_bytes
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
+
+#: What ``findings`` gets: the workload rows (plan order), the measured trials, their samples.
+Rows = tuple[WorkloadSummary, ...]
+Trials = tuple[TrialResult, ...]
+Samples = tuple[Sample, ...]
 
 POW2_BS = tuple(KiB * 2**i for i in range(2, 11))  # 4 KiB .. 1 MiB
 SIZE_MIN, SIZE_MAX = 16 * MiB, 16 * 1024 * GiB
@@ -144,63 +152,51 @@ class Experiment:
     # -- results: from the typed results of a run (app/results/), see docs/architecture.md --------
 
     @classmethod
-    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
-                 samples: tuple[Sample, ...]) -> Mapping[str, Any]:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> Findings:
         """What analysis derives from the workload rows (mean ± std per workload, plan order),
         the measured trials and, when ``needs_samples``, their live samples."""
-        return cls.dict_findings([w.to_json() for w in workloads], [t.to_json() for t in trials],
-                                 [s.row() for s in samples])
+        return NO_FINDINGS
 
     @classmethod
     def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
-        """The experiment's tables."""
-        return cls.dict_tables(part.to_json(), dict(run.record))
+        """The experiment's tables: by default IOPS, MB/s, mean and p99 latency per workload."""
+        return [generic_table(part, run, cls)]
 
     @classmethod
     def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
         """Figure specs, drawn the same on screen and in the export."""
-        return cls.dict_figures(part.to_json(), run.lat_kind, dict(run.record),
-                                [s.row() for s in run.samples])
+        return []
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """One-sentence findings for report.md and the results view."""
-        return cls.dict_sentences(part.to_json(), dict(run.record))
-
-    # -- the same from run.json's plain dicts: what experiments not yet typed override ----------
-
-    @classmethod
-    def dict_findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
-        return {}
-
-    @classmethod
-    def dict_tables(cls, part: dict, record: dict) -> list[Table]:
-        return [generic_table(cls.id, part, record, cls)]
-
-    @classmethod
-    def dict_figures(cls, part: dict, kind: str | None, record: dict,
-                     samples: list[dict]) -> list[Figure]:
-        return []
-
-    @classmethod
-    def dict_sentences(cls, part: dict, record: dict) -> list[str]:
         return []
 
 
 # -- helpers more than one experiment uses (experiment modules never import each other, so the
 # order they are imported in, which is the catalog order, stays the one __init__.py states) ----
 
-def spread_findings(rows: list[dict]) -> dict:
+@dataclass(frozen=True)
+class TailSpreads:
+    """Percentile / p50 ratios of each workload's main direction, by workload label (the
+    findings of zero-queue and tail-latency)."""
+
+    by_label: Mapping[str, TailSpread]
+
+    def of(self, label: str) -> TailSpread | None:
+        return self.by_label.get(label)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tail_spread": {k: v.to_json() for k, v in self.by_label.items()}}
+
+
+def spread_findings(rows: Iterable[WorkloadSummary]) -> TailSpreads:
     """Percentile / p50 ratios of each workload's main direction, keyed by workload label."""
-    spread = {}
-    for r in rows:
-        side = main_side(r)
-        spread[r["label"]] = analysis.tail_spread(
-            {k: mean(v) for k, v in (side.get("lat_us") or {}).items()})
-    return {"tail_spread": spread}
+    return TailSpreads({r.label: analysis.tail_spread(
+        {k: mean(v) for k, v in (r.main.lat_us if r.main else {}).items()}) for r in rows})
 
 
-def prefill_note(experiments) -> str:
+def prefill_note(experiments: Sequence[Experiment]) -> str:
     """What a run writes before measuring, in words true for these experiments, e.g. 'the test
     file of zero-queue is written once before its first trial (largest 1 GiB); slc-cache: no
     pre-fill, its measured writes create its test file'."""

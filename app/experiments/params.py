@@ -1,5 +1,5 @@
 """Declarative experiment parameters: one field declaration gives validation, JSON, presets
-and the generated form (DESIGN §7.1, after PyMeasure's declarative parameters).
+and the generated form (after PyMeasure's declarative parameters; docs/architecture.md).
 
 A parameter is a dataclass field whose metadata says its *kind*. Values are stored in canonical
 units (sizes in bytes, durations in seconds); what users type (``64MiB``, ``2m``, ``4k,8k``) is
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from app.units import UnitError, format_duration, format_size, parse_duration, parse_size, quote_input
@@ -53,7 +54,7 @@ def param(default: Any, *, kind: str, help: str, minimum: float | None = None,
     return dataclasses.field(default=default, metadata=meta)
 
 
-def fields_of(cls_or_obj) -> list[dataclasses.Field]:
+def fields_of(cls_or_obj: Any) -> list[dataclasses.Field[Any]]:
     return [f for f in dataclasses.fields(cls_or_obj) if "kind" in f.metadata]
 
 
@@ -61,7 +62,7 @@ def unit_of(kind: str) -> str | None:
     return {"duration": "s", "size": "bytes", "size_list": "bytes"}.get(kind)
 
 
-def _split(value: Any) -> list:
+def _split(value: Any) -> list[Any]:
     if isinstance(value, (list, tuple)):
         return list(value)
     return [part for part in str(value).replace(";", ",").split(",") if part.strip()]
@@ -101,7 +102,7 @@ def _parse_one(kind: str, value: Any) -> Any:
     return str(value).strip()  # choice
 
 
-def coerce(field: dataclasses.Field, value: Any) -> Any:
+def coerce(field: dataclasses.Field[Any], value: Any) -> Any:
     """Canonical value for ``field`` from user input or JSON; raises ParamError only."""
     kind, name = field.metadata["kind"], field.name
     if isinstance(value, str) and len(value) > MAX_TEXT:
@@ -118,7 +119,7 @@ def coerce(field: dataclasses.Field, value: Any) -> Any:
     return result
 
 
-def check_value(field: dataclasses.Field, value: Any) -> None:
+def check_value(field: dataclasses.Field[Any], value: Any) -> None:
     """One field's canonical value against its declaration: type, non-empty list without
     repeats, choices, minimum/maximum per item, whole sectors for block sizes."""
     meta, name, kind = field.metadata, field.name, field.metadata["kind"]
@@ -137,8 +138,10 @@ def check_value(field: dataclasses.Field, value: Any) -> None:
         _check_item(meta, name, item_kind, item)
 
 
-def _check_item(meta, name: str, kind: str, item: Any) -> None:
-    wanted = {"duration": (int, float), "size": int, "int": int, "bool": bool, "choice": str}[kind]
+def _check_item(meta: Mapping[str, Any], name: str, kind: str, item: Any) -> None:
+    kinds: dict[str, type | tuple[type, ...]] = {"duration": (int, float), "size": int, "int": int,
+                                                 "bool": bool, "choice": str}
+    wanted = kinds[kind]
     if not isinstance(item, wanted) or (isinstance(item, bool) and kind != "bool"):
         wanted_text = {"duration": "a duration", "size": "a size", "int": "a whole number",
                        "bool": "true or false", "choice": "text"}[kind]
@@ -156,7 +159,7 @@ def _check_item(meta, name: str, kind: str, item: Any) -> None:
     if high is not None and not item <= high:
         raise ParamError(name, f"{_shown(kind, item)} is above the maximum "
                                f"{_shown(kind, high)}{allowed}")
-    if meta.get("block") and item % SECTOR:
+    if meta.get("block") and isinstance(item, int) and item % SECTOR:
         raise ParamError(name, f"{_shown(kind, item)} is not a multiple of {SECTOR} bytes "
                                "(use e.g. 512, 4k, 64KiB, 1MiB)")
 
@@ -169,7 +172,7 @@ def _shown(kind: str, value: Any) -> str:
         return repr(value)
 
 
-def validate(obj) -> None:
+def validate(obj: Any) -> None:
     """Every parameter of an experiment instance, however it was made (CLI, window, JSON, code)."""
     for field in fields_of(obj):
         check_value(field, getattr(obj, field.name))
@@ -188,7 +191,7 @@ def format_value(kind: str, value: Any) -> str:
     return str(value)
 
 
-def build(cls, settings: dict[str, Any] | None = None):
+def build(cls: Any, settings: Mapping[str, Any] | None = None) -> Any:
     """An instance of ``cls`` with ``settings`` (name -> user value) coerced and validated."""
     settings = dict(settings or {})
     known = {f.name: f for f in fields_of(cls)}
@@ -204,13 +207,13 @@ def build(cls, settings: dict[str, Any] | None = None):
         raise ParamError(cls.id, str(exc)) from None
 
 
-def values_json(obj) -> dict[str, Any]:
+def values_json(obj: Any) -> dict[str, Any]:
     """Canonical parameter values as JSON-ready data (lists for tuples)."""
     return {f.name: list(v) if isinstance(v := getattr(obj, f.name), tuple) else v
             for f in fields_of(obj)}
 
 
-def describe(cls) -> list[dict[str, Any]]:
+def describe(cls: Any) -> list[dict[str, Any]]:
     """The parameters of ``cls`` for ``experiments --json`` and for generated forms."""
     out = []
     for f in fields_of(cls):

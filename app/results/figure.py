@@ -1,5 +1,5 @@
-"""Figures as data: what to draw, never how (DESIGN §1, issue 5); each experiment module in
-app/experiments/ builds its own figures from these types and helpers.
+"""Figures as data: what to draw, never how; each experiment module in app/experiments/ builds
+its own figures from these types and helpers (docs/architecture.md).
 
 A :class:`Figure` is a frozen description (axes with units, series with ± sample-std error bars,
 markers, horizontal lines) built from a run record and its summary. ``ui/render/``
@@ -26,9 +26,11 @@ beside large ones.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, overload
 
-from app.model.workload import outstanding as workload_outstanding
+from app.model.summary import Stat, WorkloadSummary
 
 LATENCY_KINDS = {"total": "total latency", "completion": "completion latency"}
 READ, WRITE = 0, 1                   # palette indices of the two directions, in every figure
@@ -60,7 +62,7 @@ class Series:
     xerr: tuple[float | tuple[float, float], ...] | None = None  # as err, along x
 
 
-def error_ends(value: float, err) -> tuple[float, float]:
+def error_ends(value: float, err: float | tuple[float, float] | None) -> tuple[float, float]:
     """Both ends of an error bar: ``err`` is ± e (sample std) or (below, above), e.g. the
     distance to each end of a 95 % interval, which is not symmetric around a percentile."""
     below, above = err if isinstance(err, tuple) else (err or 0.0, err or 0.0)
@@ -101,64 +103,79 @@ class Figure:
 
 
 # -- helpers shared by the figure builders (and the tables) of every experiment -------------------
+# A statistic is a typed Stat; the mapping form ({mean, std, n}) is still accepted where run.json-
+# shaped rows are drawn (compare, report.md's spread), so one set of helpers serves both.
 
-def mean(stat: dict | None) -> float | None:
-    return (stat or {}).get("mean")
+StatLike = Stat | Mapping[str, Any] | None
 
 
-def std(stat: dict | None) -> float:
+def as_stat(stat: StatLike) -> Stat | None:
+    """A Stat from either form (None stays None)."""
+    if stat is None or isinstance(stat, Stat):
+        return stat
+    return Stat.from_json(stat)
+
+
+def mean(stat: StatLike) -> float | None:
+    got = as_stat(stat)
+    return got.mean if got else None
+
+
+def std(stat: StatLike) -> float:
     """Sample std for an error bar; 0 (no bar) when it is unknown (n < 2)."""
-    return (stat or {}).get("std") or 0.0
+    got = as_stat(stat)
+    return (got.std if got else None) or 0.0
 
 
-def main_side(row: dict) -> dict:
-    """The direction a workload is about: read, unless it only writes."""
-    return row.get("read") or row.get("write") or {}
+def main_side(row: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A run.json row's main direction (read, unless it only writes), for report/markdown.py,
+    which still reads run.json-shaped rows; typed rows have ``WorkloadSummary.main``."""
+    side: Mapping[str, Any] = row.get("read") or row.get("write") or {}
+    return side
 
 
-def lat_stat(row: dict, stat: str, direction: str | None = None) -> dict | None:
-    """One latency summary of a workload row ({mean, std, n}), of ``direction`` or the main one."""
-    side = (row.get(direction) if direction else main_side(row)) or {}
-    return (side.get("lat_us") or {}).get(stat)
+def lat_stat(row: WorkloadSummary, stat: str, direction: str | None = None) -> Stat | None:
+    """One latency summary of a workload row, of ``direction`` or the main one."""
+    return row.lat(stat, direction)
 
 
-def outstanding(row: dict) -> int:
-    """I/Os in flight for a workload row (app.model.workload.outstanding)."""
-    return workload_outstanding(row["workload"])
-
-
-def lat_kind(summary: dict) -> str | None:
-    """The latency kind of the run's measurements (they share one engine and settings)."""
+def lat_kind(summary: Mapping[str, Any]) -> str | None:
+    """The latency kind of a run.json summary, for report/markdown.py (typed code reads
+    ``RunResults.lat_kind``)."""
     for exp in summary.values():
         for row in exp.get("workloads", []):
             for side in (row.get("read"), row.get("write")):
                 if side and side.get("lat_kind"):
-                    return side["lat_kind"]
+                    return str(side["lat_kind"])
     return None
 
 
 def lat_axis_label(kind: str | None, what: str = "Latency", unit: str = "µs") -> str:
     """E.g. 'Latency (µs, total latency)': the unit and which latency fio measured."""
-    return f"{what} ({unit}, {LATENCY_KINDS.get(kind, 'latency of unknown kind')})"
+    return f"{what} ({unit}, {LATENCY_KINDS.get(kind or '', 'latency of unknown kind')})"
 
 
-def lat_unit(stats) -> tuple[str, float]:
+def lat_unit(stats: Iterable[StatLike]) -> tuple[str, float]:
     """('µs', 1) or, when a value (mean + std) passes 10,000 µs, ('ms', 0.001): six-digit µs
     tick labels are hard to read."""
     top = max(((mean(s) or 0.0) + std(s) for s in stats if s), default=0.0)
     return ("ms", 1e-3) if top >= 10_000 else ("µs", 1.0)
 
 
-def scaled(stat: dict | None, factor: float) -> dict | None:
-    """A {mean, std, n} summary in another unit (µs -> ms)."""
+@overload
+def scaled(stat: Stat | None, factor: float) -> Stat | None: ...
+@overload
+def scaled(stat: Mapping[str, Any], factor: float) -> Mapping[str, Any]: ...
+
+
+def scaled(stat: StatLike, factor: float) -> StatLike:
+    """A mean ± std summary in another unit (µs -> ms), in the form it came in."""
     if not stat or factor == 1.0:
         return stat
+    if isinstance(stat, Stat):
+        return Stat(None if stat.mean is None else stat.mean * factor,
+                    None if stat.std is None else stat.std * factor, stat.n)
     return {**stat, **{k: stat[k] * factor for k in ("mean", "std") if stat.get(k) is not None}}
-
-
-def direction_of(row: dict) -> str:
-    """'read' or 'write': the direction a single-direction workload row is about."""
-    return "read" if row.get("read") else "write"
 
 
 def direction_color(direction: str) -> int:
@@ -180,17 +197,19 @@ def value_text(value: float | None) -> str:
     return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
-def series_from(name: str, points: list[tuple[float, dict | None]], **kw) -> Series | None:
-    """A series from (x, {mean, std, n}) pairs, skipping points without a mean."""
-    pts = [(x, mean(s), std(s)) for x, s in points if x is not None and mean(s) is not None]
+def series_from(name: str, points: Iterable[tuple[float | None, StatLike]],
+                **kw: Any) -> Series | None:
+    """A series from (x, mean ± std) pairs, skipping points without a mean."""
+    pts = [(x, m, std(s)) for x, s in points if x is not None and (m := mean(s)) is not None]
     if not pts:
         return None
     return Series(name, tuple(p[0] for p in pts), tuple(p[1] for p in pts),
                   tuple(p[2] for p in pts), **kw)
 
 
-def grouped_bars(categories: list[str], groups: list[tuple[str, list[dict | None]]],
-                 colors: tuple[int, ...] = OTHER, labelled: bool = True) -> tuple:
+def grouped_bars(categories: list[str], groups: Sequence[tuple[str, Sequence[StatLike]]],
+                 colors: tuple[int, ...] = OTHER,
+                 labelled: bool = True) -> tuple[tuple[Series, ...], tuple[tuple[float, str], ...]]:
     """Side-by-side bars: one series per group, one slot per category (x = 0, 1, ...); each
     bar labelled with its value unless ``labelled`` is False."""
     count = max(len(groups), 1)
@@ -208,7 +227,7 @@ def grouped_bars(categories: list[str], groups: list[tuple[str, list[dict | None
     return tuple(series), ticks
 
 
-def kib_ticks(values_kib: list[float]) -> tuple[tuple[float, str], ...]:
+def kib_ticks(values_kib: Iterable[float]) -> tuple[tuple[float, str], ...]:
     return tuple((v, f"{v:g}") for v in sorted(set(values_kib)))
 
 

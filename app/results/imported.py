@@ -4,6 +4,9 @@ exports, opens and compares like one.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from app import __version__
 from app.experiments.registry import IMPORTED
 from app.model.run import Run
@@ -13,14 +16,15 @@ from app.results.build import build_results
 from app.store.run_folder import SCHEMA_VERSION
 
 
-def _label(m: dict, w: dict) -> str:
+def _label(m: Mapping[str, Any], w: Mapping[str, Any]) -> str:
     try:
-        return Workload.from_json(w).label
+        return Workload.from_json(dict(w)).label
     except (KeyError, TypeError, ValueError):
         return str(m.get("job") or "imported job")
 
 
-def run_from_measurements(measurements: list[dict], title: str = "Imported measurements") -> dict:
+def run_from_measurements(measurements: list[dict[str, Any]],
+                          title: str = "Imported measurements") -> dict[str, Any]:
     """A minimal run record (experiment ``imported``), each measurement one trial.
 
     Measurements with the same workload are aggregated as repetitions by the summary, which is

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from app.model.interval import Sample
 from app.model.run import Run
@@ -28,7 +29,7 @@ class Loaded:
     samples_note: str | None = None
 
 
-def load_results(run_dir: str | os.PathLike, warn: Callable[[str], None] | None = None) -> Loaded:
+def load_results(run_dir: str | os.PathLike[str], warn: Callable[[str], None] | None = None) -> Loaded:
     """The results of a run folder; ValueError (one line) when it is not a readable run."""
     return with_samples(open_run(run_dir), Path(run_dir), warn)
 
@@ -46,6 +47,6 @@ def with_samples(run: Run, folder: Path | None, warn: Callable[[str], None] | No
     return Loaded(build_results(run, samples, folder), note)
 
 
-def stored_summary(run: Run, folder: Path) -> dict[str, dict]:
+def stored_summary(run: Run, folder: Path) -> dict[str, dict[str, Any]]:
     """run.json's ``summary`` of a run as its folder holds it (written when the run ends)."""
     return with_samples(run, folder).results.summary_json()

@@ -8,38 +8,46 @@ window all read this object; none of them summarizes a run itself. See docs/arch
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from app.model.interval import Sample
 from app.model.measurement import LatencyKind
 from app.model.run import Run
 from app.model.summary import WorkloadSummary
 from app.model.trial import TrialResult
+from app.results.findings import NO_FINDINGS, Findings
+
+F = TypeVar("F")
 
 
 @dataclass(frozen=True)
 class ExperimentResults:
     """One experiment of a run: its workload rows (mean ± sample std per workload, plan order),
-    the measured trials behind them and what its module derived from them (``findings``, plain
-    JSON values as run.json's summary stores them)."""
+    the measured trials behind them and what its module derived from them (``findings``, the
+    module's own typed value; its ``to_json`` is what run.json's summary stores)."""
 
     id: str
     params: Mapping[str, Any]
     workloads: tuple[WorkloadSummary, ...]
     trials: tuple[TrialResult, ...]
-    findings: Mapping[str, Any] = field(default_factory=dict)
+    findings: Findings = NO_FINDINGS
 
     @property
     def lat_kind(self) -> LatencyKind | None:
         """The latency kind of the first workload that reports one, in plan order."""
         return next((w.lat_kind for w in self.workloads if w.lat_kind), None)
 
+    def found(self, kind: type[F]) -> F | None:
+        """The findings, as the experiment's own findings class ``kind`` (None when they are
+        not: an experiment reads its own findings only)."""
+        return self.findings if isinstance(self.findings, kind) else None
+
     def to_json(self) -> dict[str, Any]:
         """This experiment's entry of run.json's ``summary``."""
-        return {"workloads": [w.to_json() for w in self.workloads], "findings": dict(self.findings)}
+        return {"workloads": [w.to_json() for w in self.workloads], "findings": self.findings.to_json()}
 
 
 @dataclass(frozen=True)

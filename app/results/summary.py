@@ -6,7 +6,10 @@ shown as such elsewhere). Every figure is mean ± sample std with n, from :mod:`
 """
 from __future__ import annotations
 
-from app.model.measurement import Measurement
+from collections.abc import Mapping
+from typing import Any
+
+from app.model.measurement import DirectionResult, Measurement
 from app.model.percentiles import LAT_KEYS, POOLED_PERCENTILES, percentile_key
 from app.model.summary import DirectionSummary, Pooled, Stat, WorkloadSummary
 from app.model.trial import TrialResult
@@ -15,7 +18,7 @@ from app.stats.histogram import Histogram, enough_ios
 
 
 def _direction_summary(trials: list[TrialResult], direction: str) -> DirectionSummary | None:
-    sides = [s for t in trials if (s := t.measurement.side(direction))]
+    sides = [s for t in trials if t.measurement and (s := t.measurement.side(direction))]
     if not sides:
         return None
     return DirectionSummary(
@@ -26,29 +29,33 @@ def _direction_summary(trials: list[TrialResult], direction: str) -> DirectionSu
         pooled=pooled(sides))
 
 
-def pooled(sides: list) -> Pooled | None:
+def pooled(sides: list[DirectionResult]) -> Pooled | None:
     """Percentiles of all the I/Os of the repetitions, from their merged histograms; None unless
     every repetition has one (fio json+; DiskSpd and older runs keep mean ± std only)."""
     if not sides or any(s.hist is None for s in sides):
         return None
-    merged = sum((s.hist for s in sides), Histogram())
+    merged = sum((s.hist for s in sides if s.hist), Histogram())
     if not merged.ios:
         return None
     us = 1000.0
-    values, ci95, too_few = {}, {}, []
+    values: dict[str, float | None] = {}
+    ci95: dict[str, tuple[float, float] | None] = {}
+    too_few = []
     for p in POOLED_PERCENTILES:
         key = percentile_key(p)
-        values[key] = merged.percentile(p) / us
+        value = merged.percentile(p)
+        values[key] = None if value is None else value / us
         ci = merged.ci95(p)
         ci95[key] = (ci[0] / us, ci[1] / us) if ci else None
         if not enough_ios(merged.ios, p):
             too_few.append(key)
     maxima = [m for s in sides if (m := s.lat("max")) is not None]
-    return Pooled(merged.ios, values, ci95, max(maxima) if maxima else merged.max_ns() / us,
-                  tuple(too_few))
+    top = merged.max_ns()
+    return Pooled(merged.ios, values, ci95,
+                  max(maxima) if maxima else None if top is None else top / us, tuple(too_few))
 
 
-def with_pooled(measurement: dict) -> dict:
+def with_pooled(measurement: Mapping[str, Any]) -> dict[str, Any]:
     """An imported json+ measurement with ``lat_us.pooled`` per direction that has bins (its
     own I/Os: percentiles with 95 % intervals and the I/O count), as a run's summary has them."""
     parsed = Measurement.from_json(measurement)
@@ -67,6 +74,8 @@ def workload_summary(trials: list[TrialResult]) -> WorkloadSummary:
     first = trials[0]
     return WorkloadSummary(
         key=first.workload_key, label=first.label, workload=first.workload, n=len(trials),
-        total_iops=Stat(**analysis.summarize([t.measurement.total_iops for t in trials])),
-        total_MBps=Stat(**analysis.summarize([t.measurement.total_MBps for t in trials])),
+        total_iops=Stat(**analysis.summarize([t.measurement.total_iops for t in trials
+                                              if t.measurement])),
+        total_MBps=Stat(**analysis.summarize([t.measurement.total_MBps for t in trials
+                                              if t.measurement])),
         read=_direction_summary(trials, "read"), write=_direction_summary(trials, "write"))

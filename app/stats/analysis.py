@@ -1,8 +1,8 @@
-"""Findings derived from measurements (DESIGN §2 step 5, §6). Pure Python; never imports Qt.
+"""Findings derived from measurements (docs/architecture.md). Pure Python; never imports Qt.
 
-Every function takes plain numbers, lists and dicts and returns plain dicts (or lists of them)
-whose values are numbers, strings, booleans or None, never NaN, so results go straight into
-``run.json``. Units follow the field names: ``*_us`` microseconds, ``*_s`` seconds,
+Every function takes plain numbers, lists and dicts and returns a frozen dataclass (or a list of
+them) whose ``to_json`` gives numbers, strings, booleans or None, never NaN, so results go
+straight into ``run.json`` (an experiment's findings, docs/architecture.md). Units follow the field names: ``*_us`` microseconds, ``*_s`` seconds,
 ``*_bytes`` bytes, ``MBps`` 10^6 B/s, GB 10^9 bytes. Non-numeric, missing or non-finite inputs
 are treated as absent.
 """
@@ -11,6 +11,12 @@ from __future__ import annotations
 import itertools
 import math
 import statistics
+from dataclasses import replace
+
+from app.stats.derived import CacheExhaustion, Crossover, Knee, LittlesLawPoint, TailSpread
+
+__all__ = ["CacheExhaustion", "Crossover", "Knee", "LittlesLawPoint", "TailSpread", "cache_exhaustion",
+           "crossover", "knee", "littles_law", "relative_spread", "summarize", "tail_spread"]
 
 _EPS = 1e-9
 
@@ -52,7 +58,7 @@ def relative_spread(stat: dict) -> float | None:
     return std / abs(mean)
 
 
-def knee(points) -> dict | None:
+def knee(points) -> Knee | None:
     """Throughput-latency knee of a queue-depth (or numjobs) sweep.
 
     points: dicts {"level", "iops", "lat_us" (mean latency)}, in any order. The knee is the
@@ -73,12 +79,12 @@ def knee(points) -> dict | None:
     best = max(rows, key=lambda r: r[1] / r[2])  # max() keeps the first of equals
     peak = max(rows, key=lambda r: r[1])
     p90 = next(r for r in rows if r[1] >= 0.9 * peak[1] - _EPS)
-    return {"knee_level": best[0], "knee_iops": best[1], "knee_lat_us": best[2],
-            "power": best[1] / best[2], "peak_iops": peak[1], "peak_level": peak[0],
-            "p90_level": p90[0], "p90_iops": p90[1]}
+    return Knee(knee_level=best[0], knee_iops=best[1], knee_lat_us=best[2],
+                power=best[1] / best[2], peak_iops=peak[1], peak_level=peak[0],
+                p90_level=p90[0], p90_iops=p90[1])
 
 
-def littles_law(points) -> list[dict]:
+def littles_law(points) -> list[LittlesLawPoint]:
     """Little's Law check per point of a queue-depth sweep, in input order.
 
     L = IOPS x mean latency (µs) / 10^6 is the mean number of I/Os in the system implied by
@@ -95,12 +101,11 @@ def littles_law(points) -> list[dict]:
         iops, lat, q = _num(p.get("iops")), _num(p.get("lat_us")), _num(outstanding)
         big_l = iops * lat / 1e6 if iops is not None and lat is not None else None
         ratio = big_l / q if big_l is not None and q else None
-        out.append({"level": level, "outstanding": outstanding, "iops": iops, "lat_us": lat,
-                    "L": big_l, "ratio": ratio})
+        out.append(LittlesLawPoint(level, outstanding, iops, lat, big_l, ratio))
     return out
 
 
-def crossover(points) -> dict | None:
+def crossover(points) -> Crossover | None:
     """Block size where a pattern turns from IOPS-limited to bandwidth-limited.
 
     points: dicts {"bs_bytes", "iops", "MBps"} for one access pattern. Definition: normalise
@@ -124,34 +129,30 @@ def crossover(points) -> dict | None:
         return None
     rows.sort(key=lambda r: r[0])
     peak_iops, peak_mb = max(r[1] for r in rows), max(r[2] for r in rows)
-    out = {"crossover_bs_bytes": None, "below_bs_bytes": None, "above_bs_bytes": None,
-           "bw_saturation_bs_bytes": next(r[0] for r in rows if r[2] >= 0.9 * peak_mb - _EPS),
-           "peak_MBps": peak_mb, "peak_iops": peak_iops, "note": None}
+    out = Crossover(None, None, None, next(r[0] for r in rows if r[2] >= 0.9 * peak_mb - _EPS),
+                    peak_mb, peak_iops)
     if len(rows) < 2 or peak_iops <= 0 or peak_mb <= 0:
-        out["note"] = "need at least two block sizes with non-zero IOPS and MB/s"
-        return out
+        return replace(out, note="need at least two block sizes with non-zero IOPS and MB/s")
     d = [r[1] / peak_iops - r[2] / peak_mb for r in rows]
     d = [0.0 if abs(x) <= _EPS else x for x in d]
     i = next((k for k, x in enumerate(d) if x <= 0), None)
     last = len(rows) - 1
     if i is None or (i == last and d[i] == 0 and rows[i][1] >= peak_iops):
-        out["note"] = ("the curves do not cross inside the measured range: the crossover lies "
+        return replace(out, note="the curves do not cross inside the measured range: the crossover lies "
                        "at or above the largest block size measured (IOPS had not yet fallen)")
-    elif i == 0 and (d[0] < 0 or rows[0][2] >= peak_mb):
-        out["note"] = ("the curves do not cross inside the measured range: the crossover lies "
+    if i == 0 and (d[0] < 0 or rows[0][2] >= peak_mb):
+        return replace(out, note="the curves do not cross inside the measured range: the crossover lies "
                        "at or below the smallest block size measured (MB/s already at its peak)")
-    elif d[i] == 0:
-        out.update(crossover_bs_bytes=float(rows[i][0]), below_bs_bytes=rows[i][0],
-                   above_bs_bytes=rows[i][0])
-    else:
-        (b0, d0), (b1, d1) = (rows[i - 1][0], d[i - 1]), (rows[i][0], d[i])
-        x0, x1 = math.log2(b0), math.log2(b1)
-        out.update(crossover_bs_bytes=2.0 ** (x0 + (x1 - x0) * d0 / (d0 - d1)),
+    if d[i] == 0:
+        return replace(out, crossover_bs_bytes=float(rows[i][0]), below_bs_bytes=rows[i][0],
+                       above_bs_bytes=rows[i][0])
+    (b0, d0), (b1, d1) = (rows[i - 1][0], d[i - 1]), (rows[i][0], d[i])
+    x0, x1 = math.log2(b0), math.log2(b1)
+    return replace(out, crossover_bs_bytes=2.0 ** (x0 + (x1 - x0) * d0 / (d0 - d1)),
                    below_bs_bytes=b0, above_bs_bytes=b1)
-    return out
 
 
-def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> dict:
+def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> CacheExhaustion:
     """Write-cache (e.g. SLC) exhaustion point of one sustained sequential write.
 
     samples: (t_s, MBps) per interval, t_s the end of the interval. Interval durations are the
@@ -196,10 +197,10 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> dict
            "min_duration_s": None, "note": "no drop observed"}
     if n < 6:
         out["note"] = "too few samples to judge"
-        return out
+        return CacheExhaustion(**out)
     if baseline <= 0:
         out["note"] = "no throughput in the early samples"
-        return out
+        return CacheExhaustion(**out)
     threshold = (1.0 - drop_fraction) * baseline
     if min_duration_s is None:
         min_duration_s = max(3 * med, 0.05 * sum(dt))
@@ -221,15 +222,15 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> dict
                        note=f"throughput fell below {threshold:.0f} MB/s "
                             f"({1 - drop_fraction:.0%} of the {baseline:.0f} MB/s baseline) "
                             f"at {t_drop:g} s and stayed below for {sum(dt[i:j]):g} s")
-            return out
+            return CacheExhaustion(**out)
         if j == n:
             out["note"] = ("no drop confirmed: throughput fell below the threshold only "
                            "near the end of the run, too briefly to judge")
         i = j
-    return out
+    return CacheExhaustion(**out)
 
 
-def tail_spread(lat_us: dict) -> dict:
+def tail_spread(lat_us: dict) -> TailSpread:
     """How far the latency tail reaches beyond the median: percentile / p50 ratios.
 
     From a latency dict with keys "p50", "p95", "p99", "p99.9", "p99.99" (µs), returns
@@ -237,8 +238,8 @@ def tail_spread(lat_us: dict) -> dict:
     percentile or p50 is missing, or p50 is not positive.
     """
     p50 = _num(lat_us.get("p50"))
-    out = {}
+    out = []
     for key in ("p95", "p99", "p99.9", "p99.99"):
         p = _num(lat_us.get(key))
-        out[f"{key}_over_p50"] = p / p50 if p is not None and p50 is not None and p50 > 0 else None
-    return out
+        out.append(p / p50 if p is not None and p50 is not None and p50 > 0 else None)
+    return TailSpread(*out)

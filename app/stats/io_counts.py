@@ -1,4 +1,4 @@
-"""How many I/Os a latency percentile rests on (issue 13).
+"""How many I/Os a latency percentile rests on (docs/architecture.md, "The one currency").
 
 A trial's p99.99 is read from that trial's own I/Os: with 31,000 of them, only 3 lie beyond it,
 so a single slow I/O more or less moves it a lot. The tables' percentiles are means of per-trial
@@ -6,49 +6,47 @@ percentiles, so what counts is the I/O count of each trial, and the weakest is t
 fewest I/Os: "p99.99 rests on 3 I/Os of 31,000" uses that one.
 
 I/Os of a trial: ``io_bytes / bs_bytes`` of the direction (exact for fio and DiskSpd), else
-``iops x runtime`` (imported results without byte counts). Plain dicts in, plain values out.
+``iops x runtime`` (imported results without byte counts). Typed results in, plain values out.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from app.model.percentiles import PERCENTILE_KEYS
-from app.model.workload import workload_key
+from app.model.summary import Stat, WorkloadSummary
+from app.model.trial import TrialResult
 from app.results.table import LABEL, W_COLS, Column, N, Table, workload_cells, workload_table
 from app.stats.histogram import ios_needed
+
+if TYPE_CHECKING:
+    from app.model.workload import Workload
+    from app.results.run_results import ExperimentResults, RunResults
 
 FEW = 10  # fewer I/Os than this beyond a percentile: the percentile is indicative only
 
 
-def _direction(row: dict, direction: str | None) -> str:
-    if direction:
-        return direction
-    return "read" if row.get("read") else "write"
-
-
-def trial_ios(trial: dict, direction: str) -> int | None:
+def trial_ios(trial: TrialResult, direction: str) -> int | None:
     """The I/Os one trial completed in ``direction`` (None when the engine did not say)."""
-    side = (trial.get("measurement") or {}).get(direction) or {}
-    bs = (trial.get("workload") or {}).get("bs_bytes")
-    if side.get("io_bytes") and bs:
-        return int(round(side["io_bytes"] / bs))
-    seconds = (side.get("runtime_ms") or 0) / 1000 or trial.get("runtime_s")
-    if side.get("iops") is not None and seconds:
-        return int(round(side["iops"] * seconds))
+    side = trial.measurement.side(direction) if trial.measurement else None
+    if side is None:
+        return None
+    bs = trial.workload.get("bs_bytes")
+    if side.io_bytes and bs:
+        return int(round(side.io_bytes / bs))
+    seconds = (side.runtime_ms or 0) / 1000 or trial.runtime_s
+    if side.iops is not None and seconds:
+        return int(round(side.iops * seconds))
     return None
 
 
-def workload_ios(record: dict, eid: str, row: dict, direction: str | None = None) -> list[int]:
+def workload_ios(part: ExperimentResults, row: WorkloadSummary,
+                 direction: str | None = None) -> list[int]:
     """Per measured trial of a workload row (its repetitions), the I/Os of ``direction``
     (default: the row's main direction)."""
-    key, d = row.get("key") or workload_key(row["workload"]), _direction(row, direction)
-    out = []
-    for t in record.get("trials", []):
-        if (t.get("experiment") != eid or t.get("warmup") or t.get("status") != "done"
-                or not t.get("measurement") or workload_key(t.get("workload") or {}) != key):
-            continue
-        n = trial_ios(t, d)
-        if n is not None:
-            out.append(n)
-    return out
+    d = direction or row.direction
+    return [n for t in part.trials if t.workload_key == row.key
+            if (n := trial_ios(t, d)) is not None]
 
 
 def beyond(percentile_key: str, ios: int) -> float:
@@ -66,14 +64,15 @@ def rests_on(percentile_key: str, ios: int) -> str:
     return f"{percentile_key} rests on {tail:,.0f} I/O{'s' if round(tail) != 1 else ''} of {ios:,}"
 
 
-def thin_warnings(record: dict, eid: str, rows: list[dict], keys=PERCENTILE_KEYS,
+def thin_warnings(part: ExperimentResults, keys: Sequence[str] = PERCENTILE_KEYS,
                   direction: str | None = None) -> list[str]:
     """One sentence per workload whose highest thin percentile among ``keys`` has fewer than
     :data:`FEW` I/Os beyond it, e.g. 'RND4K Q8T1 read: p99.99 rests on 3 I/Os of 31,206 (the
     trial with the fewest I/Os): treat it as indicative.'"""
     out = []
+    rows = [r for r in part.workloads if direction is None or r.side(direction)]
     for row in rows:
-        ios = workload_ios(record, eid, row, direction)
+        ios = workload_ios(part, row, direction)
         if not ios:
             continue
         fewest = min(ios)
@@ -81,63 +80,53 @@ def thin_warnings(record: dict, eid: str, rows: list[dict], keys=PERCENTILE_KEYS
         if thin:
             names = ", ".join(thin[:-1])
             also = f" ({names} too)" if names else ""
-            who = row["label"] + (f" ({direction})" if direction and row.get("read")
-                                  and row.get("write") else "")
+            who = row.label + (f" ({direction})" if direction and row.read and row.write else "")
             out.append(f"{who}: {rests_on(thin[-1], fewest)} (the trial with the fewest "
                        f"I/Os){also}: treat {'them' if names else 'it'} as indicative; a longer "
                        "runtime gives the tail more I/Os.")
     return out
 
 
-def p99_warnings(record: dict, eid: str, rows: list[dict]) -> list[str]:
+def p99_warnings(part: ExperimentResults) -> list[str]:
     """:func:`thin_warnings` for the p99 of each direction a row measured: what the tables of
     the sweeps show."""
-    out = []
-    for direction in ("read", "write"):
-        mine = [r for r in rows if r.get(direction)]
-        out += thin_warnings(record, eid, mine, ("p99",), direction)
-    return out
+    return [w for d in ("read", "write") for w in thin_warnings(part, ("p99",), d)]
 
 
-def io_count_table(cls, tid: str, title: str, rows: list[dict], record: dict,
-                   keys=PERCENTILE_KEYS[1:]) -> Table:
+def io_count_table(cls: type, part: ExperimentResults, run: RunResults, tid: str, title: str,
+                   keys: Sequence[str] = PERCENTILE_KEYS[1:]) -> Table:
     """Per workload: I/Os per trial (mean ± std over the repetitions, and the fewest), and how
     many I/Os lie beyond each percentile in the trial with the fewest I/Os."""
     cols = [*W_COLS, LABEL, Column("I/Os per trial", "ios_per_trial", 0, True),
             Column("Fewest I/Os in a trial", "ios_min", 0),
             *(Column(f"I/Os beyond {k}", f"ios_beyond_{k}", 1) for k in keys), N]
-    data = []
-    for row in rows:
-        ios = workload_ios(record, cls.id, row)
+    data: list[tuple[Any, ...]] = []
+    for row in part.workloads:
+        ios = workload_ios(part, row)
         fewest = min(ios) if ios else None
         mean = sum(ios) / len(ios) if ios else None
-        std = (None if len(ios) < 2 else
+        std = (None if len(ios) < 2 or mean is None else
                (sum((x - mean) ** 2 for x in ios) / (len(ios) - 1)) ** 0.5)
-        data.append((*workload_cells(row), {"mean": mean, "std": std, "n": len(ios)}, fewest,
+        data.append((*workload_cells(row), Stat(mean, std, len(ios)), fewest,
                      *(beyond(k, fewest) if fewest is not None else None for k in keys),
-                     row["n"]))
+                     row.n))
     notes = ("I/Os of a trial = bytes moved / block size. A trial's percentile p is read from "
              "its own I/Os, (1 − p) × I/Os of them lie beyond it; the columns use the trial with "
              f"the fewest I/Os. Fewer than {FEW} I/Os beyond a percentile: treat it as "
              "indicative (a longer runtime gives the tail more I/Os).",)
-    return workload_table(cls.id, tid, title, cols, data, record, rows, notes, cls=cls)
+    return workload_table(part, run, tid, title, cols, data, extra_notes=notes, cls=cls)
 
 
-def fewest_text(record: dict, eid: str, row: dict) -> str:
+def fewest_text(part: ExperimentResults, row: WorkloadSummary) -> str:
     """'at least 4,303 I/Os per trial' (the fewest of the repetitions), or '' when unknown."""
-    ios = workload_ios(record, eid, row)
+    ios = workload_ios(part, row)
     return f"at least {min(ios):,} I/Os per trial" if ios else ""
 
 
-def caption_counts(record: dict, eid: str, rows: list[dict]) -> str:
-    """'I/Os per trial (fewest): RND4K Q8T1 read 31,206; RND4K Q32T1 read 52,807.'"""
-    parts = []
-    for row in rows:
-        ios = workload_ios(record, eid, row)
-        if ios:
-            parts.append(f"{row['label']} {min(ios):,}")
+def caption_counts(part: ExperimentResults, rows: Sequence[WorkloadSummary]) -> str:
+    """'I/Os per trial (the fewest of the repetitions): RND4K Q8T1 read 31,206; RND4K Q32T1 read 52,807.'"""
+    parts = [f"{row.label} {min(ios):,}" for row in rows if (ios := workload_ios(part, row))]
     return ("I/Os per trial (the fewest of the repetitions): " + "; ".join(parts) + ".") if parts else ""
-
 
 
 # -- before a run: will the pooled I/Os reach the percentile the tables state? --------------------
@@ -145,7 +134,7 @@ TYPICAL_IOPS_PER_QUEUED = 10_000   # a typical NVMe SSD at 4 KiB random: ~100 µ
 TYPICAL_BYTES_PER_S = 2e9          # ... and its sequential ceiling, for large blocks
 
 
-def expected_ios(workload, runtime_s: float, repetitions: int) -> int:
+def expected_ios(workload: Workload, runtime_s: float, repetitions: int) -> int:
     """I/Os a workload's measured repetitions will likely pool on a typical NVMe SSD (an
     estimate for a warning, never a measurement: a slower drive gives fewer)."""
     iops = min(TYPICAL_IOPS_PER_QUEUED * max(1, workload.outstanding),
@@ -153,13 +142,15 @@ def expected_ios(workload, runtime_s: float, repetitions: int) -> int:
     return int(iops * runtime_s * repetitions)
 
 
-def reach_warnings(plan) -> list[str]:
+def reach_warnings(plan: Any) -> list[str]:
     """One sentence per experiment whose weakest workload likely pools fewer I/Os than its
-    highest stated percentile needs (10 beyond it), e.g. before a 1 s tail-latency run."""
+    highest stated percentile needs (10 beyond it), e.g. before a 1 s tail-latency run.
+    ``plan`` is a RunPlan (app/experiments/plan.py), untyped here: the plan imports the
+    experiments, which import this module."""
     out = []
     for exp in plan.experiments:
         measured = [t for t in plan.trials if t.experiment == exp.id and not t.warmup]
-        reps: dict[str, list] = {}
+        reps: dict[str, list[Any]] = {}
         for t in measured:
             reps.setdefault(t.workload.key, []).append(t)
         if not reps:

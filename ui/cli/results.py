@@ -14,7 +14,7 @@ from app.experiments.base import prefill_note
 from app.experiments.plan import trial_kind
 from app.remote.host_tables import host_table
 from app.report.outputs import findings
-from app.results.figure import LATENCY_KINDS, lat_stat, main_side
+from app.results.figure import LATENCY_KINDS
 from app.results.load import load_results
 from app.results.table import IOPS, MBPS, Column, md_cell
 from app.stats.io_counts import reach_warnings
@@ -38,21 +38,21 @@ def print_results(stream, run_dir: str) -> None:
     results = load_results(run_dir).results
     record = dict(results.record)
     for part in results.parts:
-        rows = [w.to_json() for w in part.workloads]
+        rows = part.workloads
         if not rows:
             console.print(f"{part.id}: no finished measured trial", markup=False)
             continue
-        kinds = {(main_side(r) or {}).get("lat_kind") for r in rows} - {None}
-        kind = LATENCY_KINDS.get(next(iter(kinds)), "latency") if len(kinds) == 1 else "latency"
+        kinds = {r.main.lat_kind for r in rows if r.main} - {None}
+        kind = LATENCY_KINDS.get(str(next(iter(kinds))), "latency") if len(kinds) == 1 else "latency"
         table = Table(title=f"{part.id}: mean ± sample std over n repetitions ({kind})",
                       box=box.SIMPLE_HEAD, title_justify="left")
         for name, right in (("Workload", False), ("n", True), (IOPS.name, True), (MBPS.name, True),
                             (LAT_MEAN.name, True), (LAT_P99.name, True)):
             table.add_column(name, justify="right" if right else "left")
         for r in rows:
-            table.add_row(r["label"], str(r["n"]), md_cell(IOPS, r.get("total_iops")),
-                          md_cell(MBPS, r.get("total_MBps")), md_cell(LAT_MEAN, lat_stat(r, "mean")),
-                          md_cell(LAT_P99, lat_stat(r, "p99")))
+            table.add_row(r.label, str(r.n), md_cell(IOPS, r.total_iops),
+                          md_cell(MBPS, r.total_MBps), md_cell(LAT_MEAN, r.lat("mean")),
+                          md_cell(LAT_P99, r.lat("p99")))
         console.print(table)
         print_host_table(console, record, part.id)
         for sentence in findings(part, results):

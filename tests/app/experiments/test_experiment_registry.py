@@ -1,4 +1,4 @@
-"""Issue 12.2: one module per experiment, and adding one is adding one file.
+"""One module per experiment, and adding one is adding one file (docs/architecture.md).
 
 A toy experiment defined and registered here (nowhere else) must reach every place an experiment
 reaches: the catalog (`experiments --json`), planning, the summary, tables, figures and the
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -18,14 +18,19 @@ from app.experiments import CATALOG, IMPORTED, Experiment, expand_ids, register,
 from app.experiments.params import param, values_json
 from app.experiments.plan import experiments_from_settings, plan_run
 from app.experiments.registry import unregister
+from app.model.interval import Sample
+from app.model.summary import WorkloadSummary
+from app.model.trial import TrialResult
 from app.model.workload import Workload
 from app.report.outputs import build_figures, build_tables, findings
-from app.results.figure import Axis, Figure, mean, series_from
+from app.results.figure import Axis, Figure, series_from
+from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import (
     IOPS,
     LABEL,
     W_COLS,
     N,
+    Table,
     md_cell,
     to_csv,
     to_markdown,
@@ -54,27 +59,39 @@ class ToyDepth(Experiment):
         return [Workload("randread", 4096, qd) for qd in self.depths]
 
     @classmethod
-    def dict_findings(cls, rows, trials, samples) -> dict:
-        best = max(rows, key=lambda r: mean(r["total_iops"]) or 0)
-        return {"best": {"label": best["label"], "iops": mean(best["total_iops"])}}
+    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
+                 samples: tuple[Sample, ...]) -> Best:
+        best = max(workloads, key=lambda r: r.total_iops.mean or 0)
+        return Best(best.label, best.total_iops.mean)
 
     @classmethod
-    def dict_tables(cls, part, record):
-        rows = part["workloads"]
-        data = [(*workload_cells(r), r["total_iops"], r["n"]) for r in rows]
-        return [workload_table(cls.id, "toy-depth", "Toy depth", [*W_COLS, LABEL, IOPS, N], data,
-                               record, rows, cls=cls)]
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
+        data = [(*workload_cells(r), r.total_iops, r.n) for r in part.workloads]
+        return [workload_table(part, run, "toy-depth", "Toy depth", [*W_COLS, LABEL, IOPS, N],
+                               data, cls=cls)]
 
     @classmethod
-    def dict_figures(cls, part, kind, record, samples):
-        pts = [(r["workload"]["iodepth"], r["total_iops"]) for r in part["workloads"]]
+    def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
+        pts = [(r.workload["iodepth"], r.total_iops) for r in part.workloads]
+        series = series_from("IOPS", pts)
         return [Figure(id="toy-depth-iops", experiment=cls.id, title="Toy", x_axis=Axis("QD"),
-                       y_axis=Axis("IOPS"), series=(series_from("IOPS", pts),))]
+                       y_axis=Axis("IOPS"), series=(series,) if series else ())]
 
     @classmethod
-    def dict_sentences(cls, part, record):
-        best = part["findings"]["best"]
-        return [f"Best: {best['iops']:,.0f} IOPS at {best['label']}."]
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        best = part.found(Best)
+        return [f"Best: {best.iops:,.0f} IOPS at {best.label}."] if best and best.iops else []
+
+
+@dataclass(frozen=True)
+class Best:
+    """The toy's findings: the workload with the most IOPS."""
+
+    label: str
+    iops: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"best": {"label": self.label, "iops": self.iops}}
 
 
 @pytest.fixture
@@ -88,7 +105,7 @@ def toy():
 
 
 def _measurement(iops: float, bytes_per_s: float, lat_mean_us: float, p99_us: float) -> dict:
-    """A normalized measurement (DESIGN §3.2): MB/s is 10^6 B/s."""
+    """A normalized measurement: MB/s is 10^6 B/s."""
     read = {"io_bytes": 0, "iops": iops, "MBps": bytes_per_s / 1e6, "MiBps": bytes_per_s / 2**20,
             "lat_kind": "total",
             "lat_us": {"mean": lat_mean_us, "p50": lat_mean_us * 0.9, "p95": p99_us * 0.8,
@@ -134,7 +151,9 @@ def test_a_registered_experiment_plans_summarizes_and_exports(toy):
     summary = results_of(record)
     rows = summary.summary_json()[TOY]["workloads"]
     assert [r["n"] for r in rows] == [2, 2]
-    assert summary.part(TOY).findings["best"] == {"label": rows[1]["label"], "iops": 8001.5}
+    assert summary.part(TOY).findings == Best(rows[1]["label"], 8001.5)
+    assert summary.summary_json()[TOY]["findings"]["best"] == {"label": rows[1]["label"],
+                                                               "iops": 8001.5}
 
     (table,) = build_tables(summary)
     assert table.id == "toy-depth" and table.experiment == TOY
@@ -173,7 +192,8 @@ def test_ids_are_unique_and_imported_is_not_an_experiment(toy):
 
 
 def test_imported_and_unknown_ids_export_through_the_fallback():
-    assert results_for(IMPORTED).dict_tables({"workloads": []}, {"trials": []})[0].id == "imported"
+    empty = results_of({"experiments": [{"id": IMPORTED}], "trials": []})
+    assert results_for(IMPORTED).tables(empty.parts[0], empty)[0].id == "imported"
     record = _record([experiments_from_settings(["zero-queue"], {"repetitions": "1"})[0]],
                      lambda t: (1000.0, 4096e3, 80.0, 200.0))
     for t in record["trials"]:
@@ -201,9 +221,9 @@ def test_a_zero_queue_row_has_mb_per_s_in_decimal_units_and_mean_plus_minus_samp
     assert header[:7] == ["rw", "bs_bytes", "iodepth", "numjobs", "rwmixread", "label", "iops"]
     row = dict(zip(header, table.rows[0]))
     assert row["label"] == "RND4K Q1T1 read" and row["n"] == 3
-    assert row["MBps"]["mean"] == pytest.approx(410.0) and row["MBps"]["std"] == pytest.approx(10.0)
-    assert row["iops"]["mean"] == pytest.approx(2000.0) and row["iops"]["std"] == pytest.approx(1000.0)
-    assert row["lat_mean_us"]["mean"] == pytest.approx(110.0)
+    assert row["MBps"].mean == pytest.approx(410.0) and row["MBps"].std == pytest.approx(10.0)
+    assert row["iops"].mean == pytest.approx(2000.0) and row["iops"].std == pytest.approx(1000.0)
+    assert row["lat_mean_us"].mean == pytest.approx(110.0)
     columns = {c.key: c for c in table.columns}
     assert columns["MBps"].name == "MB/s" and columns["lat_mean_us"].name == "mean lat. (µs, total)"
     assert md_cell(columns["MBps"], row["MBps"]) == "410.0 ± 10.0"
