@@ -88,21 +88,30 @@ class Block:
         return cls(**values, extra=frozen({k: v for k, v in data.items() if k not in known}),
                    keys=tuple(str(k) for k in data))
 
+    def __bool__(self) -> bool:
+        """An empty object is false, as the dict it was read from was to the readers before."""
+        return bool(self.keys)
+
     def to_json(self) -> dict[str, Any]:
         """The object as it was read, key for key and in the same order."""
         return {k: self.extra[k] if k in self.extra else _json(getattr(self, k)) for k in self.keys}
 
 
 def _block(cls: type[Block]) -> None:
+    """Let fields be of block ``cls`` (``Drive | None``) or a list of them (never null items)."""
+    def many(value: object, where: str) -> tuple[Block, ...] | None:
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise ValueError(f"{where}: expected a list, not {type(value).__name__}")
+        return tuple(cls.from_json(_mapping(v, f"{where}[{i}]") or _null(f"{where}[{i}]"),
+                                   f"{where}[{i}]") or cls() for i, v in enumerate(value))
     READERS[f"{cls.__name__} | None"] = cls.from_json
-    READERS[f"tuple[{cls.__name__}, ...] | None"] = lambda value, where: None if value is None \
-        else tuple(cls.from_json(v, f"{where}[{i}]") for i, v in enumerate(_list(value, where)))
+    READERS[f"tuple[{cls.__name__}, ...] | None"] = many
 
 
-def _list(value: object, where: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise ValueError(f"{where}: expected a list, not {type(value).__name__}")
-    return value
+def _null(where: str) -> Mapping[str, Any]:
+    raise ValueError(f"{where}: expected an object, not null")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,5 +1,5 @@
 """Measured against the vendor's 'up to' figures, with the conditions and the link that explain
-the gap (issue 5).
+the gap, read from a run's typed results (docs/architecture.md).
 
 Why a comparison needs more than a percentage: vendors measure on a fresh drive, inside the SLC
 cache, at deep queues and many threads, on the raw device; a file-level test at QD1 reaches a
@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
+from typing import Any
 
+from app.model.info import Drive, Link, RunInfo
+from app.model.summary import Stat
 from app.model.workload import outstanding
-from app.results.run_results import RunResults
+from app.results.run_results import ExperimentResults, RunResults
 from app.units import UnitError, format_size, parse_size
 from app.vendor.specs import METRICS, drive_model, spec_for_run
 
@@ -28,19 +32,21 @@ INTERFACE_CEILINGS_MBPS = {
 _GEN_RATE_GTS = {"1": 2.5, "2": 5.0, "3": 8.0, "4": 16.0, "5": 32.0, "6": 64.0}
 
 
-def drive_link_ceiling(drive: dict) -> tuple[str, float] | None:
+def drive_link_ceiling(drive: Drive | None) -> tuple[str, float] | None:
     """The ceiling of the link the drive actually negotiated, from its identity in run.json:
     ``link`` {speed_gts, width, text} (Linux sysfs) or a text, else a SATA ``bus``."""
-    link = drive.get("link")
-    if isinstance(link, dict) and link.get("speed_gts") and link.get("width"):
-        gts, width = float(link["speed_gts"]), int(link["width"])
+    if drive is None:
+        return None
+    link = drive.link
+    if isinstance(link, Link) and link.speed_gts and link.width:
+        gts, width = float(link.speed_gts), int(link.width)
         enc = 128 / 130 if gts >= 8 else 0.8
-        return link.get("text") or f"PCIe {gts:g} GT/s x{width}", round(gts * 1000 * width * enc / 8, 1)
+        return link.text or f"PCIe {gts:g} GT/s x{width}", round(gts * 1000 * width * enc / 8, 1)
     if isinstance(link, str):
         return interface_ceiling(link)
-    if str(drive.get("bus") or "").upper() == "SATA":
+    if (drive.bus or "").upper() == "SATA":
         return interface_ceiling("SATA III")
-    return interface_ceiling(drive.get("interface"))
+    return interface_ceiling(drive.interface)
 
 
 def interface_ceiling(interface: str | None) -> tuple[str, float] | None:
@@ -54,7 +60,8 @@ def interface_ceiling(interface: str | None) -> tuple[str, float] | None:
     m = re.search(r"(?:pcie|gen)\s*(?:gen\s*)?(\d)(?:\.0)?", text)
     if not m or m.group(1) not in _GEN_RATE_GTS:
         return None
-    lanes = int((re.search(r"x\s*(\d+)", text) or [None, "4"])[1])
+    found = re.search(r"x\s*(\d+)", text)
+    lanes = int(found[1]) if found else 4
     gen = m.group(1)
     enc = 0.8 if gen in ("1", "2") else 128 / 130
     return f"PCIe {gen}.0 x{lanes}", round(_GEN_RATE_GTS[gen] * 1000 * lanes * enc / 8, 1)
@@ -91,27 +98,29 @@ def setup_text(setup: dict, short: bool = False) -> str:
     return f"{bs}QD{setup['qd']} × {threads}{assumed}"
 
 
-def _candidates(summary: dict, rw: str, bs: int | None, field: str) -> list[dict]:
+def _candidates(parts: Sequence[ExperimentResults], rw: str, bs: int | None,
+                field: str) -> list[dict[str, Any]]:
     out = []
-    for eid, part in summary.items():
-        for row in part.get("workloads", []):
-            w = row["workload"]
+    for part in parts:
+        for row in part.workloads:
+            w = row.workload
             if w.get("rw") != rw or (bs is not None and w.get("bs_bytes") != bs):
                 continue
-            side = row.get("read" if "read" in rw else "write") or {}
-            stat = side.get(field) or {}
-            if stat.get("mean") is not None:
-                out.append({"stat": stat, "label": row["label"], "experiment": eid, "workload": w})
+            side = row.side("read" if "read" in rw else "write")
+            stat: Stat | None = getattr(side, field) if side else None
+            if stat is not None and stat.mean is not None:
+                out.append({"stat": stat.to_json(), "label": row.label, "experiment": part.id,
+                            "workload": w})
     return out
 
 
-def match_measured(summary: dict, rw: str, bs: int | None, field: str,
-                   setup: dict) -> tuple[dict | None, str]:
+def match_measured(parts: Sequence[ExperimentResults], rw: str, bs: int | None, field: str,
+                   setup: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
     """The measurement to set beside the vendor's figure, and how well it matches: the same
     queue depth and threads (like for like), else the same outstanding I/O (QD × threads),
     else the one whose outstanding I/O is nearest (no like-for-like measurement). Among equals
     the highest mean. The block size must match where the vendor states one."""
-    found = _candidates(summary, rw, bs or setup.get("bs"), field)
+    found = _candidates(parts, rw, bs or setup.get("bs"), field)
     if not found:
         return None, NO_MATCH
     target = setup["qd"] * setup["threads"]
@@ -145,10 +154,11 @@ def _conditions(spec: dict, key: str) -> str:
     return " ".join(p for p in parts if p) + (f" ({tc['note']})" if tc.get("note") else "")
 
 
-def compare(summary: dict, spec: dict, record: dict | None = None) -> dict:
+def compare(parts: Sequence[ExperimentResults], spec: dict[str, Any],
+            info: RunInfo | None = None) -> dict[str, Any]:
     """Measured against spec, one row per metric the spec states (measured may be missing)."""
-    drive = (record or {}).get("drive") or {}
-    link = drive_link_ceiling(drive)
+    info = info or RunInfo()
+    link = drive_link_ceiling(info.drive)
     rated = interface_ceiling(spec.get("interface"))
     ceiling = link or rated
     rows = []
@@ -157,7 +167,7 @@ def compare(summary: dict, spec: dict, record: dict | None = None) -> dict:
         if not value:
             continue
         setup = vendor_setup(spec, key)
-        got, match = match_measured(summary, rw, bs, field, setup)
+        got, match = match_measured(parts, rw, bs, field, setup)
         row = {"metric": key, "label": label, "unit": unit, "spec": float(value),
                "spec_tc": spec.get("test_conditions") or {},
                "spec_conditions": _conditions(spec, key), "vendor_setup": setup,
@@ -179,7 +189,7 @@ def compare(summary: dict, spec: dict, record: dict | None = None) -> dict:
                 row["match"] = f"{match} (nearest: {here}, {outstanding(w)} outstanding I/O)"
         row["explanation"] = _explain(row, got, ceiling, unit)
         rows.append(row)
-    return {"spec": spec, "model": drive_model(record or {}), "rows": rows,
+    return {"spec": spec, "model": drive_model(info), "rows": rows,
             "interface": ceiling[0] if ceiling else None,
             "ceiling_MBps": ceiling[1] if ceiling else None,
             "link_known": link is not None}
@@ -210,8 +220,8 @@ def _explain(row: dict, got: dict | None, ceiling: tuple[str, float] | None, uni
     return "; ".join(notes)
 
 
-def compare_results(results: RunResults) -> dict | None:
+def compare_results(results: RunResults) -> dict[str, Any] | None:
     """The comparison of a run's results with the spec that matches its drive; None without one."""
-    record = dict(results.record)
-    spec = spec_for_run(record)
-    return compare(results.summary_json(), spec, record) if spec else None
+    info = results.run.info
+    spec = spec_for_run(info)
+    return compare(results.parts, spec, info) if spec else None

@@ -12,9 +12,11 @@ from rich.table import Table
 from app.engines.shell_quote import command_line
 from app.experiments.base import prefill_note
 from app.experiments.plan import trial_kind
+from app.model.run import Run
+from app.model.summary import Stat
 from app.remote.host_tables import host_table
 from app.report.outputs import findings
-from app.results.figure import LATENCY_KINDS, lat_stat, main_side
+from app.results.figure import LATENCY_KINDS
 from app.results.load import load_results
 from app.results.table import IOPS, MBPS, Column, md_cell
 from app.stats.io_counts import reach_warnings
@@ -36,33 +38,37 @@ def print_results(stream, run_dir: str) -> None:
     """Per experiment: one row per workload, then its findings sentences."""
     console = console_for(stream)
     results = load_results(run_dir).results
-    record = dict(results.record)
     for part in results.parts:
-        rows = [w.to_json() for w in part.workloads]
+        rows = part.workloads
         if not rows:
             console.print(f"{part.id}: no finished measured trial", markup=False)
             continue
-        kinds = {(main_side(r) or {}).get("lat_kind") for r in rows} - {None}
+        kinds = {w.main.lat_kind for w in rows if w.main and w.main.lat_kind}
         kind = LATENCY_KINDS.get(next(iter(kinds)), "latency") if len(kinds) == 1 else "latency"
         table = Table(title=f"{part.id}: mean ± sample std over n repetitions ({kind})",
                       box=box.SIMPLE_HEAD, title_justify="left")
         for name, right in (("Workload", False), ("n", True), (IOPS.name, True), (MBPS.name, True),
                             (LAT_MEAN.name, True), (LAT_P99.name, True)):
             table.add_column(name, justify="right" if right else "left")
-        for r in rows:
-            table.add_row(r["label"], str(r["n"]), md_cell(IOPS, r.get("total_iops")),
-                          md_cell(MBPS, r.get("total_MBps")), md_cell(LAT_MEAN, lat_stat(r, "mean")),
-                          md_cell(LAT_P99, lat_stat(r, "p99")))
+        for w in rows:
+            table.add_row(w.label, str(w.n), md_cell(IOPS, _cell(w.total_iops)),
+                          md_cell(MBPS, _cell(w.total_MBps)), md_cell(LAT_MEAN, _cell(w.lat("mean"))),
+                          md_cell(LAT_P99, _cell(w.lat("p99"))))
         console.print(table)
-        print_host_table(console, record, part.id)
+        print_host_table(console, results.run, part.id)
         for sentence in findings(part, results):
             console.print(f"  {sentence}", markup=False, soft_wrap=True)
         console.print()
 
 
-def print_host_table(console: Console, record: dict, eid: str) -> None:
+def _cell(stat: Stat | None) -> dict | None:
+    """A table cell's value as app/results/table.py formats it."""
+    return stat.to_json() if stat is not None else None
+
+
+def print_host_table(console: Console, run: Run, eid: str) -> None:
     """A run on several fio servers: what each host did on its own (app/remote/host_tables.py)."""
-    found = host_table(record, eid)
+    found = host_table(run, eid)
     if found is None:
         return
     table = Table(title=f"{found.title}, each on its own (the table above: all hosts together)",
