@@ -165,6 +165,7 @@ class Drive(Block):
     capacity_bytes: int | None = None
     total_bytes: int | None = None
     device: str | None = None
+    disk_name: str | None = None
     fstype: str | None = None
     remote: str | None = None
     hosts: tuple[Drive, ...] | None = None
@@ -206,6 +207,7 @@ class Target(Block):
     folder: str | None = None
     requested: str | None = None
     data_dir: str | None = None
+    fs_type: str | None = None
     free_bytes: int | None = None
     total_bytes: int | None = None
     medium: Mapping[str, Any] | None = None
@@ -267,6 +269,7 @@ class RunInfo(Block):
     planned_trials: tuple[Mapping[str, Any], ...] | None = None
     app_version: str | None = None
     origin: str | None = None
+    max_temperature_c: float | None = None
 
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> RunInfo:
