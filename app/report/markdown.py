@@ -22,6 +22,7 @@ from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import Table, params_text, to_markdown
 from app.stats import analysis
 from app.units import human_bytes
+from app.vendor.comparison import VendorComparison
 
 SPREAD_LIMIT = 0.10
 Files = Mapping[str, tuple[str, str]]
@@ -157,7 +158,7 @@ def _figure_lines(fig: Figure, drawn: Files, problems: Mapping[str, str]) -> lis
     return out
 
 
-def vendor_section(info: RunInfo, comparison: Mapping[str, Any] | None, tables: Sequence[Table],
+def vendor_section(info: RunInfo, comparison: VendorComparison | None, tables: Sequence[Table],
                    table_files: Files, figures: Sequence[Figure], drawn: Files,
                    problems: Mapping[str, str], vendor_hint: str) -> list[str]:
     lines = ["## Vendor comparison", ""]
@@ -169,7 +170,7 @@ def vendor_section(info: RunInfo, comparison: Mapping[str, Any] | None, tables: 
     lines += _tables("vendor", tables, table_files)
     for fig in (f for f in figures if f.experiment == "vendor"):
         lines += _figure_lines(fig, drawn, problems)
-    kind = comparison["spec"].get("source_kind")
+    kind = comparison.spec.get("source_kind")
     if kind in ("secondary", "review"):
         lines += [f"The spec record comes from a {kind} source; check it against "
                   "the vendor's page before quoting it.", ""]
@@ -216,7 +217,7 @@ def anomalies(results: RunResults, problems: Mapping[str, str], notes: Iterable[
 
 def report_markdown(results: RunResults, tables: Sequence[Table], table_files: Files,
                     figures: Sequence[Figure], drawn: Files, problems: Mapping[str, str],
-                    comparison: Mapping[str, Any] | None, vendor_hint: str = "",
+                    comparison: VendorComparison | None, vendor_hint: str = "",
                     notes: Iterable[str] = ()) -> str:
     run, info = results.run, results.run.info
     status = run.status

@@ -9,7 +9,6 @@ way for every experiment (app/results/plausibility.py).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from app.experiments.registry import results_for
@@ -20,9 +19,10 @@ from app.results.plausibility import flag_figures, flag_tables, sentences
 from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import Table
 from app.vendor import outputs as vendor_outputs
+from app.vendor.comparison import VendorComparison
 
 
-def build_tables(results: RunResults, comparison: Mapping[str, Any] | None = None) -> list[Table]:
+def build_tables(results: RunResults, comparison: VendorComparison | None = None) -> list[Table]:
     """Every table of a run, in experiment order, then the vendor comparison."""
     out: list[Table] = []
     for part in results.parts:
@@ -32,12 +32,12 @@ def build_tables(results: RunResults, comparison: Mapping[str, Any] | None = Non
             out.append(hosts)
     out = flag_tables(with_precondition_notes(out, results), results)
     if comparison:
-        out.append(vendor_outputs.vendor_table(dict(comparison)))
+        out.append(vendor_outputs.vendor_table(comparison))
     return out
 
 
 def build_figures(results: RunResults,
-                  vendor_comparison: Mapping[str, Any] | None = None) -> list[Figure]:
+                  vendor_comparison: VendorComparison | None = None) -> list[Figure]:
     """Every figure of a run, in experiment order; experiments without finished trials give none."""
     out: list[Figure] = []
     for part in results.parts:
@@ -45,7 +45,7 @@ def build_figures(results: RunResults,
             out += results_for(part.id).figures(part, results)
     out = flag_figures(with_precondition_captions(out, results), results)
     if vendor_comparison:
-        fig = vendor_outputs.vendor_figure(dict(vendor_comparison))
+        fig = vendor_outputs.vendor_figure(vendor_comparison)
         if fig:
             out.append(fig)
     return out

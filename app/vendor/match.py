@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.model.info import Drive, Link, RunInfo
 from app.model.summary import Stat
-from app.model.workload import outstanding
 from app.results.run_results import ExperimentResults, RunResults
-from app.units import UnitError, format_size, parse_size
+from app.units import UnitError, parse_size
+from app.vendor.comparison import Measured, Setup, VendorComparison, VendorRow
 from app.vendor.specs import METRICS, drive_model, spec_for_run
 
 #: Raw link bandwidth per direction after line encoding, before protocol overhead, MB/s (10^6).
@@ -72,34 +72,23 @@ LIKE, SAME_OUTSTANDING, NO_MATCH = ("like for like", "same outstanding I/O",
                                     "no like-for-like measurement")
 
 
-def vendor_setup(spec: dict, key: str) -> dict:
-    """The vendor's test set-up for one metric: block size (None when unstated for sequential),
-    queue depth and threads (usual vendor practice when unstated, and then ``assumed``)."""
+def vendor_setup(spec: Mapping[str, Any], key: str) -> Setup:
+    """The vendor's test set-up for one metric (see :class:`Setup`)."""
     tc = spec.get("test_conditions") or {}
     kind = "seq" if key.startswith("seq") else "rand"
     usual_bs, usual_qd, usual_threads = USUAL[kind]
-    bs = tc.get(f"{kind}_bs")
+    stated = tc.get(f"{kind}_bs")
     try:
-        bs = parse_size(bs) if bs else (None if kind == "seq" else usual_bs)
+        bs = parse_size(stated) if stated else (None if kind == "seq" else usual_bs)
     except UnitError:
         bs = None if kind == "seq" else usual_bs
     qd = tc.get(f"{kind}_qd")
     threads = tc.get(f"{kind}_threads") or tc.get("threads")
-    return {"bs": bs, "qd": int(qd or usual_qd), "threads": int(threads or usual_threads),
-            "assumed": not qd or not threads}
-
-
-def setup_text(setup: dict, short: bool = False) -> str:
-    """'4KiB QD32 × 16 threads' (+ ' (usual practice, assumed)' when the source did not state
-    queue depth and threads; ' (assumed)' when ``short``)."""
-    threads = f"{setup['threads']} thread{'s' if setup['threads'] != 1 else ''}"
-    bs = f"{format_size(setup['bs'])} " if setup.get("bs") else ""
-    assumed = (" (assumed)" if short else " (usual practice, assumed)") if setup["assumed"] else ""
-    return f"{bs}QD{setup['qd']} × {threads}{assumed}"
+    return Setup(bs, int(qd or usual_qd), int(threads or usual_threads), not qd or not threads)
 
 
 def _candidates(parts: Sequence[ExperimentResults], rw: str, bs: int | None,
-                field: str) -> list[dict[str, Any]]:
+                field: str) -> list[Measured]:
     out = []
     for part in parts:
         for row in part.workloads:
@@ -109,37 +98,34 @@ def _candidates(parts: Sequence[ExperimentResults], rw: str, bs: int | None,
             side = row.side("read" if "read" in rw else "write")
             stat: Stat | None = getattr(side, field) if side else None
             if stat is not None and stat.mean is not None:
-                out.append({"stat": stat.to_json(), "label": row.label, "experiment": part.id,
-                            "workload": w})
+                out.append(Measured(stat, row.label, part.id, w))
     return out
 
 
 def match_measured(parts: Sequence[ExperimentResults], rw: str, bs: int | None, field: str,
-                   setup: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+                   setup: Setup) -> tuple[Measured | None, str]:
     """The measurement to set beside the vendor's figure, and how well it matches: the same
     queue depth and threads (like for like), else the same outstanding I/O (QD × threads),
     else the one whose outstanding I/O is nearest (no like-for-like measurement). Among equals
     the highest mean. The block size must match where the vendor states one."""
-    found = _candidates(parts, rw, bs or setup.get("bs"), field)
+    found = _candidates(parts, rw, bs or setup.bs, field)
     if not found:
         return None, NO_MATCH
-    target = setup["qd"] * setup["threads"]
+    target = setup.outstanding
 
-    def best(rows):
-        return max(rows, key=lambda c: c["stat"]["mean"])
-    exact = [c for c in found if (c["workload"].get("iodepth") or 1) == setup["qd"]
-             and (c["workload"].get("numjobs") or 1) == setup["threads"]]
+    def best(rows: list[Measured]) -> Measured:
+        return max(rows, key=lambda c: c.mean)
+    exact = [c for c in found if c.q_t == (setup.qd, setup.threads)]
     if exact:
         return best(exact), LIKE
-    same = [c for c in found if outstanding(c["workload"]) == target]
+    same = [c for c in found if c.outstanding == target]
     if same:
         return best(same), SAME_OUTSTANDING
-    gap = min(abs(math.log(outstanding(c["workload"]) / target)) for c in found)
-    return best([c for c in found if abs(math.log(outstanding(c["workload"]) / target)) == gap]), \
-        NO_MATCH
+    gap = min(abs(math.log(c.outstanding / target)) for c in found)
+    return best([c for c in found if abs(math.log(c.outstanding / target)) == gap]), NO_MATCH
 
 
-def _conditions(spec: dict, key: str) -> str:
+def _conditions(spec: Mapping[str, Any], key: str) -> str:
     """The vendor's test conditions for one metric, or the usual practice when unstated."""
     tc = spec.get("test_conditions") or {}
     seq = key.startswith("seq")
@@ -154,13 +140,12 @@ def _conditions(spec: dict, key: str) -> str:
     return " ".join(p for p in parts if p) + (f" ({tc['note']})" if tc.get("note") else "")
 
 
-def compare(parts: Sequence[ExperimentResults], spec: dict[str, Any],
-            info: RunInfo | None = None) -> dict[str, Any]:
+def compare(parts: Sequence[ExperimentResults], spec: Mapping[str, Any],
+            info: RunInfo | None = None) -> VendorComparison:
     """Measured against spec, one row per metric the spec states (measured may be missing)."""
     info = info or RunInfo()
     link = drive_link_ceiling(info.drive)
-    rated = interface_ceiling(spec.get("interface"))
-    ceiling = link or rated
+    ceiling = link or interface_ceiling(spec.get("interface"))
     rows = []
     for key, label, unit, rw, bs, field in METRICS:
         value = spec.get(key)
@@ -168,59 +153,50 @@ def compare(parts: Sequence[ExperimentResults], spec: dict[str, Any],
             continue
         setup = vendor_setup(spec, key)
         got, match = match_measured(parts, rw, bs, field, setup)
-        row = {"metric": key, "label": label, "unit": unit, "spec": float(value),
-               "spec_tc": spec.get("test_conditions") or {},
-               "spec_conditions": _conditions(spec, key), "vendor_setup": setup,
-               "vendor_at": setup_text(setup), "measured": None, "measured_at": None,
-               "match": match if got else "not measured", "like_for_like": bool(got) and match == LIKE,
-               "pct": None, "pct_std": None, "explanation": ""}
+        pct = pct_std = None
         if got:
-            stat, w = got["stat"], got["workload"]
-            row.update(measured=stat, pct=100.0 * stat["mean"] / value,
-                       pct_std=100.0 * stat["std"] / value if stat.get("std") else None,
-                       measured_label=got["label"], measured_workload=dict(w),
-                       measured_at=f"{got['label']} ({got['experiment']}, QD{w.get('iodepth') or 1}"
-                                   f" × {w.get('numjobs') or 1} thread(s) = {outstanding(w)} "
-                                   "outstanding I/O)")
-            here = f"QD{w.get('iodepth') or 1} × {w.get('numjobs') or 1}"
+            std = got.stat.std
+            pct, pct_std = 100.0 * got.mean / value, 100.0 * std / value if std else None
+            qd, threads = got.q_t
             if match == SAME_OUTSTANDING:
-                row["match"] = f"{match} ({outstanding(w)}) as {here}"
+                match = f"{match} ({got.outstanding}) as QD{qd} × {threads}"
             elif match == NO_MATCH:
-                row["match"] = f"{match} (nearest: {here}, {outstanding(w)} outstanding I/O)"
-        row["explanation"] = _explain(row, got, ceiling, unit)
-        rows.append(row)
-    return {"spec": spec, "model": drive_model(info), "rows": rows,
-            "interface": ceiling[0] if ceiling else None,
-            "ceiling_MBps": ceiling[1] if ceiling else None,
-            "link_known": link is not None}
+                match = f"{match} (nearest: QD{qd} × {threads}, {got.outstanding} outstanding I/O)"
+        rows.append(VendorRow(key, label, unit, float(value), _conditions(spec, key), setup,
+                              match if got else "not measured",
+                              _explain(float(value), pct, got, setup, ceiling, unit), got, pct,
+                              pct_std))
+    return VendorComparison(spec, drive_model(info), tuple(rows),
+                            ceiling[0] if ceiling else None, ceiling[1] if ceiling else None,
+                            link is not None)
 
 
-def _explain(row: dict, got: dict | None, ceiling: tuple[str, float] | None, unit: str) -> str:
+def _explain(spec: float, pct: float | None, got: Measured | None, setup: Setup,
+             ceiling: tuple[str, float] | None, unit: str) -> str:
     if not got:
         return "not measured in this run"
     notes = []
-    out = outstanding(got["workload"])
-    vendor_out = row["vendor_setup"]["qd"] * row["vendor_setup"]["threads"]
+    out, vendor_out = got.outstanding, setup.outstanding
     if out < vendor_out:
         notes.append(f"{out} I/O in flight here against about {vendor_out} in the vendor's test")
     if ceiling:
         name, mbps = ceiling
         limit = mbps if unit == "MB/s" else mbps * 1e6 / 4096
         shown = f"{limit:,.0f} MB/s" if unit == "MB/s" else f"≈ {limit / 1e6:.2f} M IOPS at 4 KiB"
-        if row["spec"] > limit:
+        if spec > limit:
             notes.append(f"the spec exceeds the {name} ceiling ({shown}): the link, not the drive, "
                          "is the limit")
-        elif row["measured"]["mean"] >= 0.9 * limit:
+        elif got.mean >= 0.9 * limit:
             notes.append(f"at the {name} ceiling ({shown})")
         else:
             notes.append(f"the {name} ceiling ({shown}) is not the limit")
-    if row["pct"] is not None and row["pct"] < 50:
+    if pct is not None and pct < 50:
         notes.append("file-level test through the file system, not the raw device; vendors test "
                      "fresh drives inside the SLC cache")
     return "; ".join(notes)
 
 
-def compare_results(results: RunResults) -> dict[str, Any] | None:
+def compare_results(results: RunResults) -> VendorComparison | None:
     """The comparison of a run's results with the spec that matches its drive; None without one."""
     info = results.run.info
     spec = spec_for_run(info)

@@ -90,21 +90,21 @@ def test_compare_states_conditions_ceiling_and_percent():
         _row("randread", 4096, 32, 16, "iops", 262500.0, 5000.0, "RND4K Q32T16 read"),
         _row("randread", 8192, 32, 16, "iops", 999999.0, None, "RND8K (not 4 KiB)")]}}
     cmp = vendor_compare.compare(parts_of(summary), spec, info_of({"drive": {"model": "WD_BLACK SN750 SE 1TB"}}))
-    rows = {r["metric"]: r for r in cmp["rows"]}
+    rows = {r.metric: r for r in cmp.rows}
     assert set(rows) == {"seq_read_mbps", "seq_write_mbps", "rand_read_iops", "rand_write_iops"}
     seq = rows["seq_read_mbps"]
-    assert seq["pct"] == pytest.approx(50.0) and seq["pct_std"] == pytest.approx(2.5)
+    assert seq.pct == pytest.approx(50.0) and seq.pct_std == pytest.approx(2.5)
     # the vendor states no queue depth: compared with the usual QD32 x 1 thread, and said so
-    assert "SEQ128K Q32T1 read" in seq["measured_at"] and "32 outstanding" in seq["measured_at"]
-    assert seq["like_for_like"] and seq["match"] == "like for like"
-    assert seq["vendor_at"] == "QD32 × 1 thread (usual practice, assumed)"
-    assert "not stated by the source" in seq["spec_conditions"] and "QD32" in seq["spec_conditions"]
-    assert "PCIe 4.0 x4 ceiling (7,877 MB/s) is not the limit" in seq["explanation"]
-    assert rows["rand_read_iops"]["pct"] == pytest.approx(50.0)  # the 8 KiB row is not used
-    assert rows["rand_read_iops"]["vendor_at"].startswith("4KiB QD32 × 16 threads")
-    assert rows["seq_write_mbps"]["measured"] is None
-    assert rows["seq_write_mbps"]["explanation"] == "not measured in this run"
-    assert cmp["interface"] == "PCIe 4.0 x4" and cmp["link_known"] is False
+    assert "SEQ128K Q32T1 read" in seq.measured_at and "32 outstanding" in seq.measured_at
+    assert seq.like_for_like and seq.match == "like for like"
+    assert seq.vendor_at == "QD32 × 1 thread (usual practice, assumed)"
+    assert "not stated by the source" in seq.spec_conditions and "QD32" in seq.spec_conditions
+    assert "PCIe 4.0 x4 ceiling (7,877 MB/s) is not the limit" in seq.explanation
+    assert rows["rand_read_iops"].pct == pytest.approx(50.0)  # the 8 KiB row is not used
+    assert rows["rand_read_iops"].vendor_at.startswith("4KiB QD32 × 16 threads")
+    assert rows["seq_write_mbps"].measured is None
+    assert rows["seq_write_mbps"].explanation == "not measured in this run"
+    assert cmp.interface == "PCIe 4.0 x4" and cmp.link_known is False
 
 
 def _spec(**conditions) -> dict:
@@ -122,12 +122,12 @@ def test_a_qd1_result_is_never_set_beside_a_qd32x16_figure_unmarked():
             _row("randread", 4096, 16, 1, "iops", 150000.0, None, "RND4K Q16T1 read"),
             _row("randread", 4096, 64, 1, "iops", 300000.0, None, "RND4K Q64T1 read")]}}
     cmp = vendor_compare.compare(parts_of(summary), _spec(rand_qd=32, threads=16))
-    row = next(r for r in cmp["rows"] if r["metric"] == "rand_read_iops")
-    assert not row["like_for_like"]
+    row = next(r for r in cmp.rows if r.metric == "rand_read_iops")
+    assert not row.like_for_like
     # the nearest outstanding I/O to 32 x 16 = 512 is QD64, not the best of all (it is too)
-    assert "RND4K Q64T1 read" in row["measured_at"] and "QD64 × 1 thread(s)" in row["measured_at"]
-    assert row["match"] == "no like-for-like measurement (nearest: QD64 × 1, 64 outstanding I/O)"
-    assert row["vendor_at"] == "4KiB QD32 × 16 threads"
+    assert "RND4K Q64T1 read" in row.measured_at and "QD64 × 1 thread(s)" in row.measured_at
+    assert row.match == "no like-for-like measurement (nearest: QD64 × 1, 64 outstanding I/O)"
+    assert row.vendor_at == "4KiB QD32 × 16 threads"
     table = vendor_outputs.vendor_table(cmp)
     md = to_markdown(table)
     assert "no like-for-like measurement (nearest: QD64 × 1" in md and "4KiB QD32 × 16 threads" in md
@@ -144,13 +144,13 @@ def test_like_for_like_then_the_same_outstanding_io():
     summary = {"quick": {"workloads": [
         _row("randread", 4096, 32, 16, "iops", 400000.0, None, "RND4K Q32T16 read"),
         _row("randread", 4096, 128, 4, "iops", 450000.0, None, "RND4K Q128T4 read")]}}
-    row = vendor_compare.compare(parts_of(summary), _spec(rand_qd=32, threads=16))["rows"][1]
-    assert row["like_for_like"] and "RND4K Q32T16 read" in row["measured_at"]
-    row = vendor_compare.compare(parts_of(summary), _spec(rand_qd=128, threads=4))["rows"][1]
-    assert row["like_for_like"] and "RND4K Q128T4 read" in row["measured_at"]
-    row = vendor_compare.compare(parts_of(summary), _spec(rand_qd=16, rand_threads=32))["rows"][1]
-    assert not row["like_for_like"] and row["match"] == "same outstanding I/O (512) as QD128 × 4"
-    assert "Q128T4" in row["measured_at"]  # 512 outstanding either way; the best of the two
+    row = vendor_compare.compare(parts_of(summary), _spec(rand_qd=32, threads=16)).rows[1]
+    assert row.like_for_like and "RND4K Q32T16 read" in row.measured_at
+    row = vendor_compare.compare(parts_of(summary), _spec(rand_qd=128, threads=4)).rows[1]
+    assert row.like_for_like and "RND4K Q128T4 read" in row.measured_at
+    row = vendor_compare.compare(parts_of(summary), _spec(rand_qd=16, rand_threads=32)).rows[1]
+    assert not row.like_for_like and row.match == "same outstanding I/O (512) as QD128 × 4"
+    assert "Q128T4" in row.measured_at  # 512 outstanding either way; the best of the two
     fig = vendor_outputs.vendor_figure(vendor_compare.compare(parts_of(summary), _spec(rand_qd=32, threads=16)))
     assert "like for like" in fig.series[0].point_labels[-1].splitlines()[-1]
 
@@ -160,11 +160,11 @@ def test_a_stated_sequential_block_size_must_match():
         _row("read", 1 << 20, 32, 1, "MBps", 3000.0, None, "SEQ1M Q32T1 read"),
         _row("read", 128 << 10, 8, 1, "MBps", 2000.0, None, "SEQ128K Q8T1 read")]}}
     spec = _spec(seq_bs="128KiB", seq_qd=32, threads=1)
-    row = vendor_compare.compare(parts_of(summary), spec)["rows"][0]
-    assert "SEQ128K Q8T1 read" in row["measured_at"] and not row["like_for_like"]
+    row = vendor_compare.compare(parts_of(summary), spec).rows[0]
+    assert "SEQ128K Q8T1 read" in row.measured_at and not row.like_for_like
     spec["test_conditions"]["seq_bs"] = None
-    row = vendor_compare.compare(parts_of(summary), spec)["rows"][0]
-    assert "SEQ1M Q32T1 read" in row["measured_at"] and row["like_for_like"]
+    row = vendor_compare.compare(parts_of(summary), spec).rows[0]
+    assert "SEQ1M Q32T1 read" in row.measured_at and row.like_for_like
 
 
 def test_a_slow_link_explains_a_low_percentage():
@@ -172,11 +172,11 @@ def test_a_slow_link_explains_a_low_percentage():
     summary = {"block-size": {"workloads": [_row("read", 1 << 20, 8, 1, "MBps", 3500.0)]}}
     drive = {"model": "Samsung SSD 990 PRO 2TB", "link": {"speed_gts": 8.0, "width": 4,
                                                           "text": "PCIe 3.0 x4"}}
-    row = vendor_compare.compare(parts_of(summary), spec, info_of({"drive": drive}))["rows"][0]
-    assert "exceeds the PCIe 3.0 x4 ceiling (3,938 MB/s)" in row["explanation"]
+    row = vendor_compare.compare(parts_of(summary), spec, info_of({"drive": drive})).rows[0]
+    assert "exceeds the PCIe 3.0 x4 ceiling (3,938 MB/s)" in row.explanation
     summary["block-size"]["workloads"][0]["read"]["MBps"]["mean"] = 3700.0
-    row = vendor_compare.compare(parts_of(summary), spec, info_of({"drive": drive}))["rows"][0]
-    assert "exceeds" in row["explanation"]
+    row = vendor_compare.compare(parts_of(summary), spec, info_of({"drive": drive})).rows[0]
+    assert "exceeds" in row.explanation
 
 
 def test_user_spec_is_saved_validated_and_preferred(tmp_path):

@@ -19,6 +19,7 @@ from app.results.load import load_results
 from app.results.run_results import RunResults
 from app.vendor import match as vendor_compare
 from app.vendor import specs as vendor
+from app.vendor.comparison import VendorComparison
 
 ORIGINS = {"run": "this run's run.json", "user": "your specs file",
            "built-in": "the built-in list"}
@@ -67,7 +68,7 @@ def _spec_name(spec: dict) -> str:
     return " ".join(parts) or str(spec.get("id") or "unnamed spec")
 
 
-def _vendor_status(results: RunResults) -> tuple[VendorStatus, dict | None]:
+def _vendor_status(results: RunResults) -> tuple[VendorStatus, VendorComparison | None]:
     info = results.run.info
     drive = info.drive or Drive()
     model = vendor.drive_model(info)
@@ -78,8 +79,8 @@ def _vendor_status(results: RunResults) -> tuple[VendorStatus, dict | None]:
     if spec is None:
         return VendorStatus(model, note, None, None, "", None, ()), None
     comparison = vendor_compare.compare(results.parts, spec, info)
-    rows = tuple(f"{r['label']}: {r['pct']:.0f} % of {r['spec']:,.0f} {r['unit']}"
-                 for r in comparison["rows"] if r.get("pct") is not None)
+    rows = tuple(f"{r.label}: {r.pct:.0f} % of {r.spec:,.0f} {r.unit}"
+                 for r in comparison.rows if r.pct is not None)
     source = f"{spec.get('source_url') or 'not given'} ({spec.get('source_kind') or '?'})"
     return (VendorStatus(model, note, _spec_name(spec), origin, source, json.dumps(spec), rows),
             comparison)
