@@ -1,4 +1,4 @@
-"""Figures of a comparison (issue 17): the runs overlaid, one colour per run, as data. No Qt.
+"""Figures of a comparison: the runs overlaid, one colour per run, as data. No Qt.
 
 Why figures of their own rather than each run's figures side by side: the experiments' figures
 colour by direction (read blue, write vermillion), so two runs drawn over each other would be

@@ -1,4 +1,4 @@
-"""What an engine measured in one job, per direction, as run.json keeps it (DESIGN §3.2).
+"""What an engine measured in one job, per direction, as run.json keeps it.
 
 An engine's parser returns this shape as JSON-ready dicts; :meth:`Measurement.from_json` reads it
 into types and :meth:`Measurement.to_json` gives it back equal key for key, so a run folder

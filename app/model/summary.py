@@ -1,4 +1,4 @@
-"""A workload's repetitions in one line: mean ± sample std with n, per metric (DESIGN §6).
+"""A workload's repetitions in one line: mean ± sample std with n, per metric.
 
 :class:`Stat` is what ``app.stats.analysis.summarize`` returns; :class:`WorkloadSummary` is one row of
 run.json's ``summary[experiment]["workloads"]``, which tables, figures and findings read.

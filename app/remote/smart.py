@@ -1,4 +1,4 @@
-"""A remote drive's identity and temperature through ``ssh HOST smartctl`` (issue 18): the pure
+"""A remote drive's identity and temperature through ``ssh HOST smartctl``: the pure
 part. What may be typed, the command, and what run.json keeps.
 
 A fio job cannot read SMART, so a remote target has no drive identity or temperature unless the

@@ -1,6 +1,6 @@
 """The export folder: written only when it is new, empty, or an earlier export of the same run.
 
-Why (DESIGN §5, "nothing the app did not create is ever overwritten, exports included"): an
+Why ("nothing the app did not create is ever overwritten, exports included"): an
 ``--out`` folder, or the window's "Export to...", can name a folder full of the user's own
 files, among them a ``report.md`` or ``figures/`` of their own. So the app marks the folders it
 exports into with :data:`MARKER`, a small JSON file holding the run's identity (its folder

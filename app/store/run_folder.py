@@ -1,4 +1,4 @@
-"""The run folder (DESIGN §3.3): self-describing files written while the run goes on.
+"""The run folder: self-describing files written while the run goes on.
 
 ``run.json`` is rewritten atomically (temp file + rename) after every trial, so a crash loses at
 most the trial in flight; ``trials.csv`` and ``samples.csv`` are appended and flushed; ``raw/``

@@ -1,4 +1,4 @@
-"""``run --remote HOST[:PORT]`` (issue 18): the options, and the run options they cannot honour.
+"""``run --remote HOST[:PORT]``: the options, and the run options they cannot honour.
 
 Kept apart from run_cmd.py so the remote target's command-line surface is read in one place.
 A remote run goes through ``fio --server`` on each HOST; ``--target`` is then a folder *there*
