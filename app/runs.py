@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from app.model.info import Drive, Engine
 from app.model.measurement import DIRECTIONS
 from app.model.percentiles import LAT_KEYS
 from app.model.run import Run
@@ -50,13 +51,17 @@ class RunTables:
 def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
     """The four tables of the run folders (app.store.run_folder.load_run's one-line ValueError for a folder
     that is not one)."""
+    return run_tables([(Path(f), load_results(f).results) for f in folders])
+
+
+def run_tables(loaded: Iterable[tuple[Path, RunResults]]) -> RunTables:
+    """The four tables of runs whose results are loaded already (compare reads each run once)."""
     runs, trials, workloads, samples = [], [], [], []
-    for folder in folders:
-        results = load_results(folder).results
-        run, record = results.run, dict(results.record)
-        name = _unique(Path(folder).name, [r["run"] for r in runs])
-        runs.append(_run_row(name, record, run))
-        trials += _trial_rows(name, run, record.get("started_at"))
+    for folder, results in loaded:
+        run = results.run
+        name = _unique(folder.name, [r["run"] for r in runs])
+        runs.append(_run_row(name, results))
+        trials += _trial_rows(name, run, run.info.started_at)
         workloads += _workload_rows(name, results)
         table = read_sample_table(folder)
         if len(table):
@@ -75,13 +80,14 @@ def _unique(name: str, taken: list[str]) -> str:
     return out
 
 
-def _run_row(name: str, record: dict, run: Run) -> dict:
-    drive = record.get("drive") or {}
-    engine = record.get("engine") or {}
-    return {"run": name, "status": str(run.status), "started_at": record.get("started_at"),
+def _run_row(name: str, results: RunResults) -> dict:
+    run, info = results.run, results.run.info
+    drive, engine = info.drive or Drive(), info.engine or Engine()
+    folder = str(results.folder) if results.folder is not None else info.extra.get("dir")
+    return {"run": name, "status": str(run.status), "started_at": info.started_at,
             "experiments": ",".join(e.get("id", "") for e in run.experiments),
-            "drive_model": drive.get("model"), "engine": engine.get("name"),
-            "engine_version": engine.get("version"), "folder": record.get("dir")}
+            "drive_model": drive.model, "engine": engine.name,
+            "engine_version": engine.version, "folder": folder}
 
 
 def _trial_rows(name: str, run: Run, run_started: str | None) -> list[dict]:

@@ -1,4 +1,4 @@
-"""Two or more runs side by side (issue 17): workload by workload, the ratio and difference of
+"""Two or more runs side by side: workload by workload, the ratio and difference of
 each metric against the first run, whether the difference is larger than the runs' own spread,
 and every condition in which the runs differ, listed, never hidden.
 
@@ -16,6 +16,8 @@ import pandas as pd
 
 from app.experiments import CATALOG
 from app.experiments.params import fields_of, format_value
+from app.model.info import Engine
+from app.model.run import Run
 from app.runs import RunTables
 
 METRICS = (("iops", "IOPS", "{:,.0f}"), ("MBps", "MB/s", "{:,.1f}"),
@@ -136,38 +138,38 @@ def _shown(kind: str | None, value):
         return value
 
 
-def mismatches(records: list[dict]) -> list[str]:
+def mismatches(runs: list[Run]) -> list[str]:
     """Conditions that differ between the runs, one sentence each (empty: like with like)."""
     out = []
+    infos = [r.info for r in runs]
 
     def differ(what: str, values: list) -> None:
         shown = [str(v) for v in values]
         if len(set(shown)) > 1:
             out.append(f"{what} differs: " + " vs ".join(shown))
 
-    differ("engine", [f"{(r.get('engine') or {}).get('name')} {(r.get('engine') or {}).get('version') or ''}".strip()
-                      for r in records])
-    differ("experiments", [", ".join(e.get("id", "?") for e in r.get("experiments", []))
-                           for r in records])
-    kinds = [_lat_kinds(r) for r in records]
+    engines = [i.engine or Engine() for i in infos]
+    differ("engine", [f"{e.name} {e.version or ''}".strip() for e in engines])
+    differ("experiments", [", ".join(e.get("id", "?") for e in r.experiments) for r in runs])
+    kinds = [_lat_kinds(r) for r in runs]
     if len(set(kinds) - {"unknown"}) > 1:   # a run without measurements says nothing here
         differ("latency kind (total = submission + completion)", kinds)
-    differ("drive", [(r.get("drive") or {}).get("model") or "unknown" for r in records])
-    differ("file system", [(r.get("target") or {}).get("fs_type") or "unknown" for r in records])
-    params = [{e["id"]: e.get("params") or {} for e in r.get("experiments", [])} for r in records]
+    differ("drive", [(i.drive.model if i.drive else None) or "unknown" for i in infos])
+    differ("file system", [(i.target.fs_type if i.target else None) or "unknown" for i in infos])
+    params = [{e["id"]: e.get("params") or {} for e in r.experiments} for r in runs]
     for eid in sorted(set.intersection(*(set(p) for p in params)) if params else ()):
-        kinds = {f.name: f.metadata["kind"] for f in fields_of(CATALOG[eid])} if eid in CATALOG else {}
+        shown = {f.name: f.metadata["kind"] for f in fields_of(CATALOG[eid])} if eid in CATALOG else {}
         for name in sorted(set().union(*(p[eid] for p in params))):
-            differ(f"{eid} {name}", [_shown(kinds.get(name), p[eid].get(name)) for p in params])
-    temps = [r.get("max_temperature_c") for r in records]
-    if all(t is not None for t in temps) and max(temps) - min(temps) >= 5:
-        out.append("maximum drive temperature differs: " + " vs ".join(f"{t:.0f} °C" for t in temps))
+            differ(f"{eid} {name}", [_shown(shown.get(name), p[eid].get(name)) for p in params])
+    temps = [i.max_temperature_c for i in infos]
+    known = [t for t in temps if t is not None]
+    if len(known) == len(temps) and known and max(known) - min(known) >= 5:
+        out.append("maximum drive temperature differs: " + " vs ".join(f"{t:.0f} °C" for t in known))
     return out
 
 
-def _lat_kinds(record: dict) -> str:
+def _lat_kinds(run: Run) -> str:
     """'total', 'completion' or both: which latency a run's measurements carry."""
-    kinds = {side.get("lat_kind") for t in record.get("trials", [])
-             for side in ((t.get("measurement") or {}).get(d) for d in ("read", "write"))
-             if side and side.get("lat_kind")}
+    kinds = {side.lat_kind for t in run.trials if t.measurement
+             for _, side in t.measurement.sides() if side.lat_kind}
     return " and ".join(sorted(kinds)) or "unknown"

@@ -1,4 +1,4 @@
-"""Figures of a comparison (issue 17): the runs overlaid, one colour per run, as data. No Qt.
+"""Figures of a comparison: the runs overlaid, one colour per run, as data. No Qt.
 
 Why figures of their own rather than each run's figures side by side: the experiments' figures
 colour by direction (read blue, write vermillion), so two runs drawn over each other would be
@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from app.compare.compute import measured, plan_order
+from app.model.info import Drive, RunInfo
 from app.results.figure import OTHER, Axis, Figure, Series, grouped_bars, lat_unit, scaled
 from app.runs import RunTables
 
@@ -39,30 +40,30 @@ LIVE_PANELS = 4
 MAX_POINTS = 2000       # per line; longer series are averaged in bins (a day at 0.1 s is 864,000)
 
 
-def run_label(record: dict, folder: str) -> str:
+def run_label(info: RunInfo, folder: str) -> str:
     """'Samsung SSD 980 1TB, 2026-11-23 19:53 UTC': what a legend names a run by."""
-    drive = record.get("drive") or {}
-    if drive.get("model"):
-        what = str(drive["model"])
-    elif drive.get("disk_name"):
-        what = f"model unknown ({drive['disk_name']}{', virtual' if drive.get('bus') == 'virtual' else ''})"
-    elif record.get("origin") == "import":
-        what = f"imported {(record.get('engine') or {}).get('name') or ''} output".replace("  ", " ")
+    drive = info.drive or Drive()
+    if drive.model:
+        what = drive.model
+    elif drive.disk_name:
+        what = f"model unknown ({drive.disk_name}{', virtual' if drive.bus == 'virtual' else ''})"
+    elif info.origin == "import":
+        what = f"imported {(info.engine.name if info.engine else None) or ''} output".replace("  ", " ")
     else:
         what = "drive unknown"
     try:
-        when = datetime.fromisoformat(str(record.get("started_at"))).strftime("%Y-%m-%d %H:%M UTC")
+        when = datetime.fromisoformat(str(info.started_at)).strftime("%Y-%m-%d %H:%M UTC")
     except ValueError:
         when = folder
     return f"{what}, {when}"
 
 
-def run_labels(records: list[dict], folders: list[str]) -> list[str]:
+def run_labels(infos: list[RunInfo], folders: list[str]) -> list[str]:
     """One label per run, all different: the start time gets its seconds, then a number."""
-    labels = [run_label(r, f) for r, f in zip(records, folders)]
+    labels = [run_label(r, f) for r, f in zip(infos, folders)]
     twins = [labels.count(label) > 1 and label.endswith(" UTC") for label in labels]
     for i, twin in enumerate(twins):
-        at = str(records[i].get("started_at") or "")[17:19]
+        at = (infos[i].started_at or "")[17:19]
         if twin and at:
             labels[i] = labels[i].replace(" UTC", f":{at} UTC")
     twins = [labels.count(label) > 1 for label in labels]
@@ -201,7 +202,7 @@ def _trace(trials: pd.DataFrame, samples: pd.DataFrame) -> tuple[np.ndarray, np.
         return np.array([]), np.array([])
     x, y = np.concatenate(xs), np.concatenate(ys)
     if len(x) > MAX_POINTS:  # bin means keep the level that a stride would alias
-        starts = np.arange(0, len(x), math.ceil(len(x) / MAX_POINTS))
-        counts = np.diff(np.append(starts, len(x)))
-        x, y = np.add.reduceat(x, starts) / counts, np.add.reduceat(y, starts) / counts
+        edges = np.arange(0, len(x), math.ceil(len(x) / MAX_POINTS))
+        counts = np.diff(np.append(edges, len(x)))
+        x, y = np.add.reduceat(x, edges) / counts, np.add.reduceat(y, edges) / counts
     return x, y

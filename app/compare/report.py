@@ -1,5 +1,5 @@
 """A comparison of runs, computed once and said in words: what the CLI prints, the window shows
-and the export writes (issue 17). No Qt.
+and the export writes. No Qt.
 
 Why one value: ``ssd-profiler compare`` and the window's Compare view must give the same table,
 the same listed conditions and the same figures, so both call :func:`build_comparison` (in a
@@ -17,8 +17,8 @@ import pandas as pd
 from app.compare.compute import METRICS, compare, mismatches
 from app.compare.figures import comparison_figures, run_labels, slot_text
 from app.results.figure import Figure
-from app.runs import load_runs
-from app.store.run_folder import load_run
+from app.results.load import load_results
+from app.runs import run_tables
 
 FORMATS = {label: fmt for _, label, fmt in METRICS}
 DAMAGE = (KeyError, TypeError, AttributeError, IndexError)   # a damaged run.json, read
@@ -55,17 +55,17 @@ def build_comparison(run_dirs: list[str | os.PathLike]) -> Comparison:
         if key in seen:
             raise ValueError(f"{d} is named twice (as {seen[key]}); compare different runs")
         seen[key] = str(d)
-    records = [load_run(d) for d in run_dirs]
+    loaded = [load_results(d).results for d in run_dirs]   # each run read and built once
     try:
-        tables = load_runs(run_dirs)
+        tables = run_tables([(Path(d), r) for d, r in zip(run_dirs, loaded)])
         names = tuple(tables.runs["run"])
-        labels = tuple(run_labels(records, list(names)))
+        labels = tuple(run_labels([r.run.info for r in loaded], list(names)))
         table = compare(tables)
         by_name = dict(zip(names, labels))
         table["base_label"] = [by_name.get(n, n) for n in table["base_run"]]
         table["label"] = [by_name.get(n, n) for n in table["run"]]
         figures = tuple(comparison_figures(tables, by_name))
-        notes = tuple(mismatches(records))
+        notes = tuple(mismatches([r.run for r in loaded]))
     except DAMAGE as exc:
         raise ValueError(f"a run.json is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) \
             from None

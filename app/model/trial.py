@@ -47,7 +47,7 @@ class TrialResult:
         return workload_key(self.workload)
 
     @classmethod
-    def from_json(cls, data: Mapping) -> TrialResult:
+    def from_json(cls, data: Mapping[str, Any]) -> TrialResult:
         m = data.get("measurement")
         return cls(index=data["index"], experiment=data["experiment"],
                    workload=frozen(data.get("workload")), label=data.get("label", ""),
@@ -56,7 +56,7 @@ class TrialResult:
                    error=data.get("error"), measurement=Measurement.from_json(m) if m else None,
                    extra=unknown(data, cls.KEYS))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "experiment": self.experiment,
                 "workload": dict(self.workload), "label": self.label,
                 "repetition": self.repetition, "warmup": self.warmup,

@@ -1,4 +1,4 @@
-"""A remote drive's identity and temperature through ``ssh HOST smartctl`` (issue 18): the pure
+"""A remote drive's identity and temperature through ``ssh HOST smartctl``: the pure
 part. What may be typed, the command, and what run.json keeps.
 
 A fio job cannot read SMART, so a remote target has no drive identity or temperature unless the
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from app.drive.identity import mask_serial
 from app.paths import TargetRefused
@@ -81,7 +82,7 @@ def remote_drive(where: str, device: str | None, parsed: dict | None, reason: st
                  command: str | None) -> dict:
     """run.json's ``drive`` for one remote host: identity from smartctl (serial masked) or, with
     ``reason``, every field None. ``device`` is what was asked (or fio's name for it)."""
-    out = {"device": device, "remote": where, "model": None, "serial": None, "firmware": None,
+    out: dict[str, Any] = {"device": device, "remote": where, "model": None, "serial": None, "firmware": None,
            "capacity_bytes": None, "temperature_c": None, "warning_temp_c": None,
            "critical_temp_c": None, "smart": None, "smart_source": command,
            "reason": reason, "smart_reason": reason}

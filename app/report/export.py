@@ -1,4 +1,4 @@
-"""Export orchestration: a run folder -> tables, figures and report.md (issue 5).
+"""Export orchestration: a run folder -> tables, figures and report.md (docs/architecture.md).
 
 ``render(figure, png_path, svg_path)`` is injected so that this module (and all of ``app``)
 stays free of Qt: the command line passes ``ui.render.export.start_figure``, the window
@@ -67,8 +67,7 @@ def export_results(results: RunResults, out_dir: Path, render: Render | None = N
                    notes: tuple[str, ...] = ()) -> Path:
     """The export of ``results`` into ``out_dir``; everything is computed and every check made
     before the first file is written."""
-    record = dict(results.record)
-    folder = ExportFolder(out_dir, run_identity(record, results.folder))
+    folder = ExportFolder(out_dir, run_identity(results.run.info.started_at, results.folder))
     where = (results.folder or Path(".")) / "run.json"
     try:
         comparison = vendor_compare.compare_results(results)
@@ -98,10 +97,15 @@ def export_results(results: RunResults, out_dir: Path, render: Render | None = N
     return folder.dir
 
 
-def _draw(folder: ExportFolder, figures: list[Figure], render: Render | None) -> tuple[dict, dict]:
+Files = dict[str, tuple[str, str]]
+
+
+def _draw(folder: ExportFolder, figures: list[Figure],
+          render: Render | None) -> tuple[Files, dict[str, str]]:
     """Render each figure into a private staging folder, then rename it into figures/; a
     figure's files are completed (see the module docstring) after the next one is drawn."""
-    drawn, problems = {}, {}
+    drawn: Files = {}
+    problems: dict[str, str] = {}
     if render is None:
         return drawn, {fig.id: "no renderer was given (data-only export)" for fig in figures}
     if not figures:
@@ -112,7 +116,7 @@ def _draw(folder: ExportFolder, figures: list[Figure], render: Render | None) ->
         problems[fig.id] = f"{type(exc).__name__}: {exc}"
 
     with folder.staging() as staging:
-        def place(fig: Figure, complete) -> None:
+        def place(fig: Figure, complete: Callable[[], object] | None) -> None:
             try:
                 if complete is not None:
                     complete()

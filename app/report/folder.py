@@ -1,6 +1,6 @@
 """The export folder: written only when it is new, empty, or an earlier export of the same run.
 
-Why (DESIGN §5, "nothing the app did not create is ever overwritten, exports included"): an
+Why ("nothing the app did not create is ever overwritten, exports included"): an
 ``--out`` folder, or the window's "Export to...", can name a folder full of the user's own
 files, among them a ``report.md`` or ``figures/`` of their own. So the app marks the folders it
 exports into with :data:`MARKER`, a small JSON file holding the run's identity (its folder
@@ -27,7 +27,9 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from app.store.atomic_write import write_atomic
 
@@ -40,13 +42,13 @@ class ExportRefused(ValueError):
     """The export would write where it must not; the message is one line, fit for a user."""
 
 
-def run_identity(record: dict, run_dir: str | os.PathLike | None) -> dict:
+def run_identity(started_at: str | None, run_dir: str | os.PathLike[str] | None) -> dict[str, Any]:
     """What the marker stores: the run folder's name and the run's start time."""
     name = Path(run_dir).resolve().name if run_dir else None
-    return {"run_folder": name, "started_at": record.get("started_at")}
+    return {"run_folder": name, "started_at": started_at}
 
 
-def same_run(a: dict, b: dict) -> bool:
+def same_run(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """The start time (milliseconds, UTC) identifies a run, so a renamed or copied run folder
     still owns its export; a run made by ``import`` has none, and then the folder name counts."""
     if a.get("started_at") or b.get("started_at"):
@@ -66,7 +68,7 @@ def _what(mode: int) -> str:
             else "a file" if stat.S_ISREG(mode) else "a special file")
 
 
-def _read_marker(path: Path) -> dict | None:
+def _read_marker(path: Path) -> dict[str, Any] | None:
     """The marker's content, or None when it is not a small regular JSON object."""
     info = _lstat(path)
     if info is None or not stat.S_ISREG(info.st_mode) or info.st_size > 64 * 1024:
@@ -84,7 +86,7 @@ class ExportFolder:
     """Checks on creation (raises ExportRefused, writes nothing); :meth:`claim` creates the
     folder and writes the marker; :meth:`write` and :meth:`staging` place files in it."""
 
-    def __init__(self, out_dir: str | os.PathLike, identity: dict):
+    def __init__(self, out_dir: str | os.PathLike[str], identity: Mapping[str, Any]) -> None:
         self.dir = Path(out_dir)
         self.identity = identity
         try:
@@ -193,7 +195,7 @@ class Staging:
     def __enter__(self) -> Staging:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def path(self, name: str) -> Path:

@@ -9,56 +9,57 @@ way for every experiment (app/results/plausibility.py).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from app.experiments.registry import results_for
 from app.remote.host_tables import host_table
-from app.report.precondition import precondition_sentence, with_precondition
+from app.report.precondition import precondition_sentence, with_precondition_captions, with_precondition_notes
 from app.results.figure import Figure
 from app.results.plausibility import flag_figures, flag_tables, sentences
 from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import Table
 from app.vendor import outputs as vendor_outputs
+from app.vendor.comparison import VendorComparison
 
 
-def build_tables(results: RunResults, comparison: Mapping[str, Any] | None = None) -> list[Table]:
+def build_tables(results: RunResults, comparison: VendorComparison | None = None) -> list[Table]:
     """Every table of a run, in experiment order, then the vendor comparison."""
-    record, summary = dict(results.record), results.summary_json()
     out: list[Table] = []
     for part in results.parts:
         out += results_for(part.id).tables(part, results)
-        hosts = host_table(record, part.id)  # several remote hosts: each on its own
+        hosts = host_table(results.run, part.id)  # several remote hosts: each on its own
         if hosts is not None:
             out.append(hosts)
-    out = with_precondition(out, record, "notes")
-    out = flag_tables(out, record, summary)
+    out = flag_tables(with_precondition_notes(out, results), results)
     if comparison:
-        out.append(vendor_outputs.vendor_table(dict(comparison)))
+        out.append(vendor_outputs.vendor_table(comparison))
     return out
 
 
 def build_figures(results: RunResults,
-                  vendor_comparison: Mapping[str, Any] | None = None) -> list[Figure]:
+                  vendor_comparison: VendorComparison | None = None) -> list[Figure]:
     """Every figure of a run, in experiment order; experiments without finished trials give none."""
-    record = dict(results.record)
     out: list[Figure] = []
     for part in results.parts:
         if part.workloads:
             out += results_for(part.id).figures(part, results)
-    out = with_precondition(out, record, "caption")
-    out = flag_figures(out, record, results.summary_json())
+    out = flag_figures(with_precondition_captions(out, results), results)
     if vendor_comparison:
-        fig = vendor_outputs.vendor_figure(dict(vendor_comparison))
+        fig = vendor_outputs.vendor_figure(vendor_comparison)
         if fig:
             out.append(fig)
     return out
+
+
+def finding(part: ExperimentResults, key: str) -> Any:
+    """One finding of an experiment (None when it has none): the one place reports read one."""
+    return part.findings.to_json().get(key)
 
 
 def findings(part: ExperimentResults, results: RunResults) -> list[str]:
     """One-sentence findings of one experiment for report.md and the results view."""
     if not part.workloads:
         return []
-    state = precondition_sentence(dict(part.params))
-    flags = sentences(part.id, dict(results.record), {part.id: part.to_json()})
-    return results_for(part.id).sentences(part, results) + ([state] if state else []) + flags
+    state = precondition_sentence(part.params)
+    flags = sentences(part, results.run.info)
+    return list(results_for(part.id).sentences(part, results)) + ([state] if state else []) + flags

@@ -1,4 +1,4 @@
-"""The state the test file was in when an experiment measured, in one sentence (issue 16).
+"""The state the test file was in when an experiment measured, in one sentence.
 
 Why beside every table, figure and finding: the same drive measures faster fresh than after a
 while of writing, so a number without its preconditioning cannot be compared or defended. Runs
@@ -7,14 +7,20 @@ tables export byte for byte as before.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
+from app.results.figure import Figure
+from app.results.run_results import RunResults
+from app.results.table import Table
 from app.stats.steady_state import PRECONDITION_BS, PRECONDITION_QD, WINDOW
 
 
-def precondition_sentence(exp: dict) -> str:
+def precondition_sentence(exp: Mapping[str, Any]) -> str:
     """E.g. 'Preconditioning: steady state reached in round 7 of at most 25 (4 KiB random
-    writes, QD32, after writing the file twice).' ('' for runs without the option)."""
+    writes, QD32, after writing the file twice).' ('' for runs without the option). ``exp`` is
+    the experiment as the run lists it (:attr:`ExperimentResults.params`)."""
     mode = (exp.get("params") or {}).get("precondition")
     if mode is None or isinstance(mode, bool):
         return ""
@@ -35,16 +41,19 @@ def precondition_sentence(exp: dict) -> str:
     return f"Preconditioning: steady-state rounds were planned ({what}) but did not finish."
 
 
-def with_precondition(items: list, record: dict, field: str) -> list:
-    """Tables (``notes``) or figures (``caption``) with their experiment's sentence added."""
-    sentences = {e.get("id"): precondition_sentence(e) for e in record.get("experiments", [])}
-    out = []
-    for item in items:
-        sentence = sentences.get(item.experiment) or ""
-        if not sentence:
-            out.append(item)
-        elif field == "notes":
-            out.append(replace(item, notes=(sentence, *item.notes)))
-        else:
-            out.append(replace(item, caption=f"{item.caption} {sentence}".strip()))
-    return out
+def _sentences(results: RunResults) -> dict[str, str]:
+    return {p.id: precondition_sentence(p.params) for p in results.parts}
+
+
+def with_precondition_notes(tables: Sequence[Table], results: RunResults) -> list[Table]:
+    """Tables with their experiment's sentence first in their notes."""
+    said = _sentences(results)
+    return [replace(t, notes=(said[t.experiment], *t.notes)) if said.get(t.experiment) else t
+            for t in tables]
+
+
+def with_precondition_captions(figures: Sequence[Figure], results: RunResults) -> list[Figure]:
+    """Figures with their experiment's sentence at the end of their caption."""
+    said = _sentences(results)
+    return [replace(f, caption=f"{f.caption} {said[f.experiment]}".strip())
+            if said.get(f.experiment) else f for f in figures]

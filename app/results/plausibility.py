@@ -11,10 +11,14 @@ squash them to slivers, so there the caption states the ceiling instead.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
+from app.model.info import Link, RunInfo
 from app.paths.direct_io import method_text
 from app.results.figure import Figure, HLine
+from app.results.run_results import ExperimentResults, RunResults
+from app.results.table import Table
 from app.stats.plausibility import Flag, check, limits
 
 DRAW_FROM = 0.25
@@ -22,18 +26,18 @@ CEILING_COLOR = 3      # reddish purple: apart from black level lines and the re
 CACHE = "a cache or RAM was measured, not the drive"
 
 
-def _by_experiment(record: dict, summary: dict) -> dict[str, list[Flag]]:
+def _by_experiment(info: RunInfo, parts: Iterable[ExperimentResults]) -> dict[str, list[Flag]]:
     out: dict[str, list[Flag]] = {}
-    for flag in check(record, summary):
+    for flag in check(info, parts):
         out.setdefault(flag.experiment, []).append(flag)
     return out
 
 
-def _link_words(link: dict | None, ceiling: float | None) -> str:
-    return f"{link.get('text') or link.get('kind')}, at most {ceiling:,.0f} MB/s" if link else ""
+def _link_words(link: Link | None, ceiling: float | None) -> str:
+    return f"{link.text or link.kind}, at most {ceiling:,.0f} MB/s" if link and ceiling else ""
 
 
-def flag_notes(flags: list[Flag], link: dict | None, ceiling: float | None) -> list[str]:
+def flag_notes(flags: list[Flag], link: Link | None, ceiling: float | None) -> list[str]:
     """The lines under a table: each workload beyond the link or under the floor, by name."""
     out = []
     fast = [f for f in flags if f.kind == "link"]
@@ -49,10 +53,11 @@ def flag_notes(flags: list[Flag], link: dict | None, ceiling: float | None) -> l
     return out
 
 
-def flag_tables(tables: list, record: dict, summary: dict) -> list:
+def flag_tables(tables: list[Table], results: RunResults) -> list[Table]:
     """Tables with the flag notes first under each flagged experiment's first table."""
-    found = limits(record)
-    flagged = _by_experiment(record, summary) if found else {}
+    info = results.run.info
+    found = limits(info)
+    flagged = _by_experiment(info, results.parts) if found else {}
     if not flagged:
         return tables
     out, done = [], set()
@@ -65,18 +70,19 @@ def flag_tables(tables: list, record: dict, summary: dict) -> list:
     return out
 
 
-def flag_figures(figures: list[Figure], record: dict, summary: dict) -> list[Figure]:
+def flag_figures(figures: list[Figure], results: RunResults) -> list[Figure]:
     """Figures with the link ceiling drawn on MB/s axes and a caption sentence on each figure
     of an experiment with flags."""
-    found = limits(record)
+    info = results.run.info
+    found = limits(info)
     if found is None:
         return figures
     link, ceiling, _ = found
-    flagged = _by_experiment(record, summary)
+    flagged = _by_experiment(info, results.parts)
     out = []
     for fig in figures:
         words = []
-        if ceiling:
+        if ceiling and link:
             fig, drawn, top = _with_ceiling(fig, link, ceiling)
             if drawn:
                 words.append(f"The dash-dot 'link ceiling' line is the most the negotiated link "
@@ -95,7 +101,7 @@ def flag_figures(figures: list[Figure], record: dict, summary: dict) -> list[Fig
     return out
 
 
-def _with_ceiling(fig: Figure, link: dict, ceiling: float) -> tuple[Figure, bool, float | None]:
+def _with_ceiling(fig: Figure, link: Link, ceiling: float) -> tuple[Figure, bool, float | None]:
     """(figure, line drawn?, highest value on an MB/s axis or None when it has none)."""
     if fig.panels:
         parts = [_with_ceiling(p, link, ceiling) for p in fig.panels]
@@ -111,7 +117,7 @@ def _with_ceiling(fig: Figure, link: dict, ceiling: float) -> tuple[Figure, bool
             continue
         tops.append(max(values))
         if max(values) >= DRAW_FROM * ceiling:
-            lines.append(HLine(ceiling, f"link ceiling ({link.get('text') or link.get('kind')}): "
+            lines.append(HLine(ceiling, f"link ceiling ({link.text or link.kind}): "
                                         f"{ceiling:,.0f} MB/s", axis=side, color=CEILING_COLOR))
     drawn = len(lines) > len(fig.hlines)
     return (replace(fig, hlines=tuple(lines)) if drawn else fig), drawn, (max(tops) if tops else None)
@@ -137,27 +143,26 @@ def _what(flags: list[Flag]) -> str:
                         if k in kinds)
 
 
-def sentences(eid: str, record: dict, summary: dict | None = None) -> list[str]:
+def sentences(part: ExperimentResults, info: RunInfo) -> list[str]:
     """The finding sentence of one experiment ([] when nothing is flagged)."""
-    summary = summary if summary is not None else record.get("summary") or {}
-    flags = _by_experiment(record, {eid: summary.get(eid) or {}}).get(eid) or []
+    flags = _by_experiment(info, (part,)).get(part.id) or []
     if not flags:
         return []
     return [f"{_count(flags)} {'is' if len(_names(flags)) == 1 else 'are'} faster than "
             f"{_what(flags)}: {CACHE}; the table note names each value."]
 
 
-def method_lines(record: dict) -> list[str]:
+def method_lines(info: RunInfo) -> list[str]:
     """report.md methodology: what each result was checked against, and the I/O mode in effect."""
     out = []
-    found = limits(record)
-    if found is not None:
+    found = limits(info)
+    if found is not None and info.plausibility is not None:
         link, ceiling, floor = found
         if link:
             what = [f"MB/s against the negotiated link's ceiling ({_link_words(link, ceiling)} "
-                    f"per direction, read from {link.get('source')})"]
+                    f"per direction, read from {link.source})"]
         else:
-            why = record["plausibility"].get("link_reason") or "the link is not known"
+            why = info.plausibility.link_reason or "the link is not known"
             out.append(f"- No link ceiling: {why}, so MB/s is not checked against one.")
             what = []
         if floor:
@@ -166,5 +171,5 @@ def method_lines(record: dict) -> list[str]:
         if what:
             out.append(f"- Plausibility: checked each workload's {', and its '.join(what)}; a "
                        "result beyond them is flagged under its table, in its figures and findings.")
-    direct = method_text(record.get("direct_io"))
+    direct = method_text(info.direct_io.to_json() if info.direct_io is not None else None)
     return out + ([f"- {direct}"] if direct else [])

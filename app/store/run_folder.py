@@ -1,4 +1,4 @@
-"""The run folder (DESIGN §3.3): self-describing files written while the run goes on.
+"""The run folder: self-describing files written while the run goes on.
 
 ``run.json`` is rewritten atomically (temp file + rename) after every trial, so a crash loses at
 most the trial in flight; ``trials.csv`` and ``samples.csv`` are appended and flushed; ``raw/``
@@ -208,7 +208,9 @@ def typed_run(record: dict, run_dir: str | os.PathLike) -> Run:
     """A loaded run.json as the typed :class:`Run`; ValueError naming the file when its shape
     is not a run's."""
     try:
-        return Run.from_json(record)
+        run = Run.from_json(record)
+        run.info  # noqa: B018 - the descriptive blocks are checked here, where a bad file is named
+        return run
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
         raise ValueError(f"{Path(run_dir) / 'run.json'} is damaged: {type(exc).__name__}: "
                          f"{exc}".splitlines()[0]) from None

@@ -1,5 +1,5 @@
 """Measured against the vendor's 'up to' figures, with the conditions and the link that explain
-the gap (issue 5).
+the gap, read from a run's typed results (docs/architecture.md).
 
 Why a comparison needs more than a percentage: vendors measure on a fresh drive, inside the SLC
 cache, at deep queues and many threads, on the raw device; a file-level test at QD1 reaches a
@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from app.model.workload import outstanding
-from app.results.run_results import RunResults
-from app.units import UnitError, format_size, parse_size
+from app.model.info import Drive, Link, RunInfo
+from app.model.summary import Stat
+from app.results.run_results import ExperimentResults, RunResults
+from app.units import UnitError, parse_size
+from app.vendor.comparison import Measured, Setup, VendorComparison, VendorRow
 from app.vendor.specs import METRICS, drive_model, spec_for_run
 
 #: Raw link bandwidth per direction after line encoding, before protocol overhead, MB/s (10^6).
@@ -28,19 +32,21 @@ INTERFACE_CEILINGS_MBPS = {
 _GEN_RATE_GTS = {"1": 2.5, "2": 5.0, "3": 8.0, "4": 16.0, "5": 32.0, "6": 64.0}
 
 
-def drive_link_ceiling(drive: dict) -> tuple[str, float] | None:
+def drive_link_ceiling(drive: Drive | None) -> tuple[str, float] | None:
     """The ceiling of the link the drive actually negotiated, from its identity in run.json:
     ``link`` {speed_gts, width, text} (Linux sysfs) or a text, else a SATA ``bus``."""
-    link = drive.get("link")
-    if isinstance(link, dict) and link.get("speed_gts") and link.get("width"):
-        gts, width = float(link["speed_gts"]), int(link["width"])
+    if drive is None:
+        return None
+    link = drive.link
+    if isinstance(link, Link) and link.speed_gts and link.width:
+        gts, width = float(link.speed_gts), int(link.width)
         enc = 128 / 130 if gts >= 8 else 0.8
-        return link.get("text") or f"PCIe {gts:g} GT/s x{width}", round(gts * 1000 * width * enc / 8, 1)
+        return link.text or f"PCIe {gts:g} GT/s x{width}", round(gts * 1000 * width * enc / 8, 1)
     if isinstance(link, str):
         return interface_ceiling(link)
-    if str(drive.get("bus") or "").upper() == "SATA":
+    if (drive.bus or "").upper() == "SATA":
         return interface_ceiling("SATA III")
-    return interface_ceiling(drive.get("interface"))
+    return interface_ceiling(drive.interface)
 
 
 def interface_ceiling(interface: str | None) -> tuple[str, float] | None:
@@ -54,7 +60,8 @@ def interface_ceiling(interface: str | None) -> tuple[str, float] | None:
     m = re.search(r"(?:pcie|gen)\s*(?:gen\s*)?(\d)(?:\.0)?", text)
     if not m or m.group(1) not in _GEN_RATE_GTS:
         return None
-    lanes = int((re.search(r"x\s*(\d+)", text) or [None, "4"])[1])
+    found = re.search(r"x\s*(\d+)", text)
+    lanes = int(found[1]) if found else 4
     gen = m.group(1)
     enc = 0.8 if gen in ("1", "2") else 128 / 130
     return f"PCIe {gen}.0 x{lanes}", round(_GEN_RATE_GTS[gen] * 1000 * lanes * enc / 8, 1)
@@ -65,72 +72,60 @@ LIKE, SAME_OUTSTANDING, NO_MATCH = ("like for like", "same outstanding I/O",
                                     "no like-for-like measurement")
 
 
-def vendor_setup(spec: dict, key: str) -> dict:
-    """The vendor's test set-up for one metric: block size (None when unstated for sequential),
-    queue depth and threads (usual vendor practice when unstated, and then ``assumed``)."""
+def vendor_setup(spec: Mapping[str, Any], key: str) -> Setup:
+    """The vendor's test set-up for one metric (see :class:`Setup`)."""
     tc = spec.get("test_conditions") or {}
     kind = "seq" if key.startswith("seq") else "rand"
     usual_bs, usual_qd, usual_threads = USUAL[kind]
-    bs = tc.get(f"{kind}_bs")
+    stated = tc.get(f"{kind}_bs")
     try:
-        bs = parse_size(bs) if bs else (None if kind == "seq" else usual_bs)
+        bs = parse_size(stated) if stated else (None if kind == "seq" else usual_bs)
     except UnitError:
         bs = None if kind == "seq" else usual_bs
     qd = tc.get(f"{kind}_qd")
     threads = tc.get(f"{kind}_threads") or tc.get("threads")
-    return {"bs": bs, "qd": int(qd or usual_qd), "threads": int(threads or usual_threads),
-            "assumed": not qd or not threads}
+    return Setup(bs, int(qd or usual_qd), int(threads or usual_threads), not qd or not threads)
 
 
-def setup_text(setup: dict, short: bool = False) -> str:
-    """'4KiB QD32 × 16 threads' (+ ' (usual practice, assumed)' when the source did not state
-    queue depth and threads; ' (assumed)' when ``short``)."""
-    threads = f"{setup['threads']} thread{'s' if setup['threads'] != 1 else ''}"
-    bs = f"{format_size(setup['bs'])} " if setup.get("bs") else ""
-    assumed = (" (assumed)" if short else " (usual practice, assumed)") if setup["assumed"] else ""
-    return f"{bs}QD{setup['qd']} × {threads}{assumed}"
-
-
-def _candidates(summary: dict, rw: str, bs: int | None, field: str) -> list[dict]:
+def _candidates(parts: Sequence[ExperimentResults], rw: str, bs: int | None,
+                field: str) -> list[Measured]:
     out = []
-    for eid, part in summary.items():
-        for row in part.get("workloads", []):
-            w = row["workload"]
+    for part in parts:
+        for row in part.workloads:
+            w = row.workload
             if w.get("rw") != rw or (bs is not None and w.get("bs_bytes") != bs):
                 continue
-            side = row.get("read" if "read" in rw else "write") or {}
-            stat = side.get(field) or {}
-            if stat.get("mean") is not None:
-                out.append({"stat": stat, "label": row["label"], "experiment": eid, "workload": w})
+            side = row.side("read" if "read" in rw else "write")
+            stat: Stat | None = getattr(side, field) if side else None
+            if stat is not None and stat.mean is not None:
+                out.append(Measured(stat, row.label, part.id, w))
     return out
 
 
-def match_measured(summary: dict, rw: str, bs: int | None, field: str,
-                   setup: dict) -> tuple[dict | None, str]:
+def match_measured(parts: Sequence[ExperimentResults], rw: str, bs: int | None, field: str,
+                   setup: Setup) -> tuple[Measured | None, str]:
     """The measurement to set beside the vendor's figure, and how well it matches: the same
     queue depth and threads (like for like), else the same outstanding I/O (QD × threads),
     else the one whose outstanding I/O is nearest (no like-for-like measurement). Among equals
     the highest mean. The block size must match where the vendor states one."""
-    found = _candidates(summary, rw, bs or setup.get("bs"), field)
+    found = _candidates(parts, rw, bs or setup.bs, field)
     if not found:
         return None, NO_MATCH
-    target = setup["qd"] * setup["threads"]
+    target = setup.outstanding
 
-    def best(rows):
-        return max(rows, key=lambda c: c["stat"]["mean"])
-    exact = [c for c in found if (c["workload"].get("iodepth") or 1) == setup["qd"]
-             and (c["workload"].get("numjobs") or 1) == setup["threads"]]
+    def best(rows: list[Measured]) -> Measured:
+        return max(rows, key=lambda c: c.mean)
+    exact = [c for c in found if c.q_t == (setup.qd, setup.threads)]
     if exact:
         return best(exact), LIKE
-    same = [c for c in found if outstanding(c["workload"]) == target]
+    same = [c for c in found if c.outstanding == target]
     if same:
         return best(same), SAME_OUTSTANDING
-    gap = min(abs(math.log(outstanding(c["workload"]) / target)) for c in found)
-    return best([c for c in found if abs(math.log(outstanding(c["workload"]) / target)) == gap]), \
-        NO_MATCH
+    gap = min(abs(math.log(c.outstanding / target)) for c in found)
+    return best([c for c in found if abs(math.log(c.outstanding / target)) == gap]), NO_MATCH
 
 
-def _conditions(spec: dict, key: str) -> str:
+def _conditions(spec: Mapping[str, Any], key: str) -> str:
     """The vendor's test conditions for one metric, or the usual practice when unstated."""
     tc = spec.get("test_conditions") or {}
     seq = key.startswith("seq")
@@ -145,73 +140,64 @@ def _conditions(spec: dict, key: str) -> str:
     return " ".join(p for p in parts if p) + (f" ({tc['note']})" if tc.get("note") else "")
 
 
-def compare(summary: dict, spec: dict, record: dict | None = None) -> dict:
+def compare(parts: Sequence[ExperimentResults], spec: Mapping[str, Any],
+            info: RunInfo | None = None) -> VendorComparison:
     """Measured against spec, one row per metric the spec states (measured may be missing)."""
-    drive = (record or {}).get("drive") or {}
-    link = drive_link_ceiling(drive)
-    rated = interface_ceiling(spec.get("interface"))
-    ceiling = link or rated
+    info = info or RunInfo()
+    link = drive_link_ceiling(info.drive)
+    ceiling = link or interface_ceiling(spec.get("interface"))
     rows = []
     for key, label, unit, rw, bs, field in METRICS:
         value = spec.get(key)
         if not value:
             continue
         setup = vendor_setup(spec, key)
-        got, match = match_measured(summary, rw, bs, field, setup)
-        row = {"metric": key, "label": label, "unit": unit, "spec": float(value),
-               "spec_tc": spec.get("test_conditions") or {},
-               "spec_conditions": _conditions(spec, key), "vendor_setup": setup,
-               "vendor_at": setup_text(setup), "measured": None, "measured_at": None,
-               "match": match if got else "not measured", "like_for_like": bool(got) and match == LIKE,
-               "pct": None, "pct_std": None, "explanation": ""}
+        got, match = match_measured(parts, rw, bs, field, setup)
+        pct = pct_std = None
         if got:
-            stat, w = got["stat"], got["workload"]
-            row.update(measured=stat, pct=100.0 * stat["mean"] / value,
-                       pct_std=100.0 * stat["std"] / value if stat.get("std") else None,
-                       measured_label=got["label"], measured_workload=dict(w),
-                       measured_at=f"{got['label']} ({got['experiment']}, QD{w.get('iodepth') or 1}"
-                                   f" × {w.get('numjobs') or 1} thread(s) = {outstanding(w)} "
-                                   "outstanding I/O)")
-            here = f"QD{w.get('iodepth') or 1} × {w.get('numjobs') or 1}"
+            std = got.stat.std
+            pct, pct_std = 100.0 * got.mean / value, 100.0 * std / value if std else None
+            qd, threads = got.q_t
             if match == SAME_OUTSTANDING:
-                row["match"] = f"{match} ({outstanding(w)}) as {here}"
+                match = f"{match} ({got.outstanding}) as QD{qd} × {threads}"
             elif match == NO_MATCH:
-                row["match"] = f"{match} (nearest: {here}, {outstanding(w)} outstanding I/O)"
-        row["explanation"] = _explain(row, got, ceiling, unit)
-        rows.append(row)
-    return {"spec": spec, "model": drive_model(record or {}), "rows": rows,
-            "interface": ceiling[0] if ceiling else None,
-            "ceiling_MBps": ceiling[1] if ceiling else None,
-            "link_known": link is not None}
+                match = f"{match} (nearest: QD{qd} × {threads}, {got.outstanding} outstanding I/O)"
+        rows.append(VendorRow(key, label, unit, float(value), _conditions(spec, key), setup,
+                              match if got else "not measured",
+                              _explain(float(value), pct, got, setup, ceiling, unit), got, pct,
+                              pct_std))
+    return VendorComparison(spec, drive_model(info), tuple(rows),
+                            ceiling[0] if ceiling else None, ceiling[1] if ceiling else None,
+                            link is not None)
 
 
-def _explain(row: dict, got: dict | None, ceiling: tuple[str, float] | None, unit: str) -> str:
+def _explain(spec: float, pct: float | None, got: Measured | None, setup: Setup,
+             ceiling: tuple[str, float] | None, unit: str) -> str:
     if not got:
         return "not measured in this run"
     notes = []
-    out = outstanding(got["workload"])
-    vendor_out = row["vendor_setup"]["qd"] * row["vendor_setup"]["threads"]
+    out, vendor_out = got.outstanding, setup.outstanding
     if out < vendor_out:
         notes.append(f"{out} I/O in flight here against about {vendor_out} in the vendor's test")
     if ceiling:
         name, mbps = ceiling
         limit = mbps if unit == "MB/s" else mbps * 1e6 / 4096
         shown = f"{limit:,.0f} MB/s" if unit == "MB/s" else f"≈ {limit / 1e6:.2f} M IOPS at 4 KiB"
-        if row["spec"] > limit:
+        if spec > limit:
             notes.append(f"the spec exceeds the {name} ceiling ({shown}): the link, not the drive, "
                          "is the limit")
-        elif row["measured"]["mean"] >= 0.9 * limit:
+        elif got.mean >= 0.9 * limit:
             notes.append(f"at the {name} ceiling ({shown})")
         else:
             notes.append(f"the {name} ceiling ({shown}) is not the limit")
-    if row["pct"] is not None and row["pct"] < 50:
+    if pct is not None and pct < 50:
         notes.append("file-level test through the file system, not the raw device; vendors test "
                      "fresh drives inside the SLC cache")
     return "; ".join(notes)
 
 
-def compare_results(results: RunResults) -> dict | None:
+def compare_results(results: RunResults) -> VendorComparison | None:
     """The comparison of a run's results with the spec that matches its drive; None without one."""
-    record = dict(results.record)
-    spec = spec_for_run(record)
-    return compare(results.summary_json(), spec, record) if spec else None
+    info = results.run.info
+    spec = spec_for_run(info)
+    return compare(results.parts, spec, info) if spec else None

@@ -1,7 +1,7 @@
-"""Vendor specs: curated 'up to' figures, matched to the tested drive (issue 5); the comparison
+"""Vendor specs: curated 'up to' figures, matched to the tested drive; the comparison
 with what was measured is app/vendor/match.py.
 
-Where specs come from, first hit wins: the run's own ``record["vendor_spec"]`` (what the user
+Where specs come from, first hit wins: the run's own ``vendor_spec`` (what the user
 entered for this drive, written into the run), then the user's edited specs
 (:func:`user_specs_path`), then ``resources/vendor_specs.json`` (loaded with importlib.resources,
 every record with its source). Matching is a case-insensitive regex search of ``model_regex``
@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
+from app.model.info import RunInfo
 from app.model.status import RunStatus
 from app.paths.userdirs import user_config_dir
 from app.store.atomic_write import write_atomic
@@ -136,23 +139,29 @@ def match_spec(model: str | None, specs: list[dict]) -> dict | None:
     return None
 
 
-def drive_model(record: dict) -> str | None:
-    return ((record.get("drive") or {}).get("model") or None)
+def drive_model(info: RunInfo) -> str | None:
+    return (info.drive.model if info.drive else None) or None
 
 
-def spec_for_run(record: dict, user_specs: list[dict] | None = None) -> dict | None:
+def spec_for_run(info: RunInfo, user_specs: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
     """The spec to compare against: the run's own, the user's, then the curated list."""
-    return spec_with_origin(record, user_specs)[0]
+    return spec_with_origin(info, user_specs)[0]
 
 
-def spec_with_origin(record: dict, user_specs: list[dict] | None = None
-                     ) -> tuple[dict | None, str | None]:
-    """:func:`spec_for_run` and where the spec came from: ``run`` (record["vendor_spec"]),
+def spec_with_origin(info: RunInfo, user_specs: list[dict[str, Any]] | None = None
+                     ) -> tuple[dict[str, Any] | None, str | None]:
+    """:func:`spec_for_run` and where the spec came from (see :func:`spec_for_drive`)."""
+    return spec_for_drive(drive_model(info), info.vendor_spec, user_specs)
+
+
+def spec_for_drive(model: str | None, run_spec: Mapping[str, Any] | None = None,
+                   user_specs: list[dict[str, Any]] | None = None
+                   ) -> tuple[dict[str, Any] | None, str | None]:
+    """The spec for a drive model and where it came from: ``run`` (the run's ``vendor_spec``),
     ``user`` (the user's specs file) or ``built-in``; the window names it so the user knows
     which record an edit replaces."""
-    if record.get("vendor_spec"):
-        return record["vendor_spec"], "run"
-    model = drive_model(record)
+    if run_spec:
+        return dict(run_spec), "run"
     users = load_user_specs() if user_specs is None else user_specs
     mine = match_spec(model, users)
     if mine:

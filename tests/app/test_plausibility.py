@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 
+from app.model.summary import WorkloadSummary
 from app.report.outputs import build_figures, build_tables, findings
 from app.results.plausibility import flag_figures, flag_tables, method_lines
 from app.stats.plausibility import LATENCY_FLOOR_US, check, row_flags
@@ -29,8 +30,12 @@ def _stat(value):
 def _row(direction="read", mbps=100.0, lat=100.0, p50=None, bs=4096, label="W"):
     side = {"MBps": _stat(mbps), "iops": _stat(mbps * 1e6 / bs),
             "lat_us": {"mean": _stat(lat), "p50": _stat(p50 if p50 is not None else lat)}}
-    return {"label": label, "workload": {"bs_bytes": bs}, "n": 3, "total_MBps": _stat(mbps),
-            direction: side, "write" if direction == "read" else "read": None}
+    return _ws({"label": label, "workload": {"bs_bytes": bs}, "n": 3, "total_MBps": _stat(mbps),
+                direction: side, "write" if direction == "read" else "read": None})
+
+
+def _ws(row):
+    return WorkloadSummary.from_json({"key": row["label"], "n": 3, **row})
 
 
 # ceilings of a SATA 6 Gb/s, PCIe 3.0 x4, USB 5 Gb/s and USB 2.0 link
@@ -60,8 +65,8 @@ def test_the_latency_floor_adds_the_transfer_time_over_the_link():
 
 
 def test_a_half_duplex_link_is_shared_by_reads_and_writes():
-    row = {"label": "mix", "workload": {"bs_bytes": 4096}, "total_MBps": _stat(700.0),
-           "read": {"MBps": _stat(350.0)}, "write": {"MBps": _stat(350.0)}}
+    row = _ws({"label": "mix", "workload": {"bs_bytes": 4096}, "total_MBps": _stat(700.0),
+               "read": {"MBps": _stat(350.0)}, "write": {"MBps": _stat(350.0)}})
     (flag,) = row_flags("x", row, 600.0, None, half_duplex=True)
     assert (flag.direction, flag.value) == ("total", 700.0)
     assert row_flags("x", row, 600.0, None, half_duplex=False) == []      # PCIe: both at once
@@ -69,12 +74,12 @@ def test_a_half_duplex_link_is_shared_by_reads_and_writes():
 
 def test_runs_without_a_record_are_left_as_they_were():
     record = json.loads((RUN / "run.json").read_text())
-    summary = record["summary"]
-    assert check(record, summary) == [] and method_lines(record) == []
-    tables = build_tables(results_of(record, RUN))
-    assert flag_tables(tables, record, summary) == tables
-    figures = build_figures(results_of(record, RUN))
-    assert flag_figures(figures, record, summary) == figures
+    results = results_of(record, RUN)
+    assert check(results.run.info, results.parts) == [] and method_lines(results.run.info) == []
+    tables = build_tables(results)
+    assert flag_tables(tables, results) == tables
+    figures = build_figures(results)
+    assert flag_figures(figures, results) == figures
 
 
 def _faked(tmp_path, link=SATA, floor=LATENCY_FLOOR_US):
@@ -96,7 +101,7 @@ def _faked(tmp_path, link=SATA, floor=LATENCY_FLOOR_US):
 
 def test_a_run_faster_than_its_link_is_flagged_in_tables_figures_and_report(tmp_path):
     run_dir, record, summary, results = _faked(tmp_path)
-    flags = check(record, summary)
+    flags = check(results.run.info, results.parts)
     assert {f.kind for f in flags} == {"link", "floor"}
     assert any(f.label == "SEQ128K Q1T1 read" and f.kind == "link" for f in flags)
     assert any(f.experiment == "slc-cache" and f.kind == "link" for f in flags)  # 2,726 MB/s
@@ -133,7 +138,7 @@ def test_a_run_faster_than_its_link_is_flagged_in_tables_figures_and_report(tmp_
 def test_a_fast_link_draws_no_line_far_above_the_values(tmp_path):
     link = {**SATA, "kind": "PCIe", "text": "PCIe 5.0 x16", "ceiling_MBps": 63015.4, "duplex": "full"}
     _, record, summary, results = _faked(tmp_path, link=link, floor=None)
-    assert check(record, summary) == []
+    assert check(results.run.info, results.parts) == []
     for fig in build_figures(results):
         assert not any(h.text.startswith("link ceiling") for h in fig.hlines)
         if fig.experiment == "block-size" and fig.y2_axis:

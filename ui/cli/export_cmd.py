@@ -18,7 +18,7 @@ from pathlib import Path
 
 from app.report.export import Warn, export_run
 from app.report.folder import ExportFolder, run_identity
-from app.store.run_folder import load_run
+from app.store.run_folder import open_run
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, write_or_exit
 
 
@@ -39,8 +39,9 @@ def cmd_export(args) -> int:
     run_dir = Path(args.run_dir)
     out_dir = getattr(args, "out", None)
     try:  # the cheap checks first, before Qt starts
-        record = load_run(run_dir)
-        ExportFolder(Path(out_dir) if out_dir else run_dir / "export", run_identity(record, run_dir))
+        run = open_run(run_dir)
+        ExportFolder(Path(out_dir) if out_dir else run_dir / "export",
+                     run_identity(run.info.started_at, run_dir))
     except ValueError as exc:
         print(f"ssd-profiler: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -1,4 +1,4 @@
-"""``run --remote HOST[:PORT]`` (issue 18): the options, and the run options they cannot honour.
+"""``run --remote HOST[:PORT]``: the options, and the run options they cannot honour.
 
 Kept apart from run_cmd.py so the remote target's command-line surface is read in one place.
 A remote run goes through ``fio --server`` on each HOST; ``--target`` is then a folder *there*
@@ -43,9 +43,9 @@ def per_host_json(run_dir: str) -> dict:
     """``{"hosts": {experiment: per-host rows}}`` for ``run --json`` of a run on several fio
     servers (app/remote/host_tables.py); {} otherwise, so one-host and local output is unchanged."""
     from app.remote.host_tables import hosts_json
-    from app.store.run_folder import load_run
+    from app.store.run_folder import open_run
     try:
-        rows = hosts_json(load_run(run_dir))
+        rows = hosts_json(open_run(run_dir))
     except (OSError, ValueError):
         return {}
     return {"hosts": rows} if rows else {}

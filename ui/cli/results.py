@@ -12,6 +12,7 @@ from rich.table import Table
 from app.engines.shell_quote import command_line
 from app.experiments.base import prefill_note
 from app.experiments.plan import trial_kind
+from app.model.run import Run
 from app.remote.host_tables import host_table
 from app.report.outputs import findings
 from app.results.figure import LATENCY_KINDS
@@ -36,7 +37,6 @@ def print_results(stream, run_dir: str) -> None:
     """Per experiment: one row per workload, then its findings sentences."""
     console = console_for(stream)
     results = load_results(run_dir).results
-    record = dict(results.record)
     for part in results.parts:
         rows = part.workloads
         if not rows:
@@ -54,15 +54,15 @@ def print_results(stream, run_dir: str) -> None:
                           md_cell(MBPS, r.total_MBps), md_cell(LAT_MEAN, r.lat("mean")),
                           md_cell(LAT_P99, r.lat("p99")))
         console.print(table)
-        print_host_table(console, record, part.id)
+        print_host_table(console, results.run, part.id)
         for sentence in findings(part, results):
             console.print(f"  {sentence}", markup=False, soft_wrap=True)
         console.print()
 
 
-def print_host_table(console: Console, record: dict, eid: str) -> None:
+def print_host_table(console: Console, run: Run, eid: str) -> None:
     """A run on several fio servers: what each host did on its own (app/remote/host_tables.py)."""
-    found = host_table(record, eid)
+    found = host_table(run, eid)
     if found is None:
         return
     table = Table(title=f"{found.title}, each on its own (the table above: all hosts together)",

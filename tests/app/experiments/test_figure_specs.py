@@ -27,8 +27,8 @@ def run():
     record = copy.deepcopy(load_run(RUN))
     record["drive"]["model"] = "Samsung SSD 990 PRO 1TB"  # a curated spec: the comparison too
     results = results_of(record, RUN)
-    summary = results.summary_json()
-    comparison = vendor_compare.compare(summary, vendor.spec_for_run(record, []), record)
+    info = results.run.info
+    comparison = vendor_compare.compare(results.parts, vendor.spec_for_run(info, []), info)
     figures = build_figures(results, comparison)
     return record, results, {f.id: f for f in figures}
 

@@ -41,8 +41,8 @@ def _run_figures():
     record = copy.deepcopy(load_run(RUN))
     record["drive"]["model"] = "Samsung SSD 990 PRO 1TB"
     results = results_of(record, RUN)
-    comparison = vendor_compare.compare(results.summary_json(), vendor.spec_for_run(record, []),
-                                        record)
+    info = results.run.info
+    comparison = vendor_compare.compare(results.parts, vendor.spec_for_run(info, []), info)
     return build_figures(results, comparison)
 
 

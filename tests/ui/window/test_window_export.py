@@ -18,6 +18,7 @@ import pytest  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
 import jobs.run.session  # noqa: E402
+from app.model.info import RunInfo  # noqa: E402
 from app.vendor import specs as vendor  # noqa: E402
 from jobs.events import TrialFinished  # noqa: E402
 from jobs.run.session import prepare_run  # noqa: E402
@@ -210,7 +211,7 @@ def test_attach_spec_to_run_rewrites_only_an_ended_run(tmp_path):
     vendor.attach_spec_to_run(folder, spec)
     stored = json.loads((folder / "run.json").read_text())
     assert stored["vendor_spec"] == spec and "dir" not in stored
-    assert vendor.spec_with_origin(stored, user_specs=[]) == (spec, "run")
+    assert vendor.spec_with_origin(RunInfo.read(stored), user_specs=[]) == (spec, "run")
     with pytest.raises(ValueError, match="source_url"):
         vendor.attach_spec_to_run(folder, {**spec, "source_url": ""})
     (folder / "run.json").write_text(json.dumps({**record, "status": "running"}))
