@@ -29,7 +29,7 @@ def missing_display(environ=None, platform: str | None = None) -> str | None:
             return None
         return "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset)"
     for name in wanted:
-        if name == "xcb" and has_x or name.startswith("wayland") and has_wayland:
+        if (name == "xcb" and has_x) or (name.startswith("wayland") and has_wayland):
             return None
         if name != "xcb" and not name.startswith("wayland"):
             return None  # offscreen, eglfs, linuxfb, vnc...: asked for, and no display server needed
