@@ -91,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     safe_streams()
     args = sys.argv[1:] if argv is None else argv
     if not args:
+        from ui.display import HOW, missing_display
+        reason = missing_display()
+        if reason:  # Qt would abort (exit 134): one line instead
+            _say(f"{reason}: {HOW}")
+            return EXIT_BAD_INPUT
         from ui.window.app import run_window  # Qt is imported only when the window is wanted
         return run_window()
     cli_guards()

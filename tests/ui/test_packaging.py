@@ -1,7 +1,6 @@
 """The Linux one-folder executable builds, and serves --version and --self-test offscreen."""
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -10,17 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from frozen_support import BUILD_TIMEOUT_S, EXE, build_env, frozen_folder  # noqa: F401 - the shared build
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux build only")
 
 
+@pytest.mark.usefixtures("frozen_folder")
+@pytest.mark.timeout(BUILD_TIMEOUT_S + 300)  # the shared build is its set-up
 def test_build_and_smoke_the_executable():
-    env = {**os.environ, "PYTHON": sys.executable, "QT_QPA_PLATFORM": "offscreen"}
-    build = subprocess.run(["bash", "packaging/build.sh"], cwd=REPO, env=env, capture_output=True,
-                           text=True, timeout=900)
-    assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-4000:]
-    exe = REPO / "dist" / "ssd-profiler" / "ssd-profiler"
+    env, exe = build_env(), EXE
     version = subprocess.run([str(exe), "--version"], env=env, capture_output=True, text=True,
                              timeout=60)
     assert version.returncode == 0 and version.stdout.startswith("ssd-profiler "), version.stderr

@@ -19,6 +19,7 @@ from pathlib import Path
 from app.report.export import Warn, export_run
 from app.report.folder import ExportFolder, run_identity
 from app.store.run_folder import open_run
+from ui.cli import verbosity
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, write_or_exit
 
 
@@ -53,6 +54,7 @@ def cmd_export(args) -> int:
     out, failed = write_or_exit(lambda: export_run_dir(run_dir, out_dir, _warn))
     if failed is not None:
         return failed
-    print(f"exported {run_dir} in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    if verbosity.shows_progress(args):
+        print(f"exported {run_dir} in {time.monotonic() - started:.1f} s", file=sys.stderr)
     print(out)
     return EXIT_OK
