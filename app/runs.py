@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -50,7 +51,10 @@ class RunTables:
 def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
     """The four tables of the run folders (app.store.run_folder.load_run's one-line ValueError for a folder
     that is not one)."""
-    runs, trials, workloads, samples = [], [], [], []
+    runs: list[dict[str, Any]] = []
+    trials: list[dict[str, Any]] = []
+    workloads: list[dict[str, Any]] = []
+    samples: list[pd.DataFrame] = []
     for folder in folders:
         results = load_results(folder).results
         run, record = results.run, dict(results.record)

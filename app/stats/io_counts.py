@@ -111,7 +111,7 @@ def io_count_table(cls, tid: str, title: str, rows: list[dict], record: dict,
         ios = workload_ios(record, cls.id, row)
         fewest = min(ios) if ios else None
         mean = sum(ios) / len(ios) if ios else None
-        std = (None if len(ios) < 2 else
+        std = (None if mean is None or len(ios) < 2 else
                (sum((x - mean) ** 2 for x in ios) / (len(ios) - 1)) ** 0.5)
         data.append((*workload_cells(row), {"mean": mean, "std": std, "n": len(ios)}, fewest,
                      *(beyond(k, fewest) if fewest is not None else None for k in keys),
