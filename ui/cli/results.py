@@ -42,7 +42,7 @@ def print_results(stream, run_dir: str) -> None:
         if not rows:
             console.print(f"{part.id}: no finished measured trial", markup=False)
             continue
-        kinds = {(main_side(r) or {}).get("lat_kind") for r in rows} - {None}
+        kinds = {k for r in rows if (k := (main_side(r) or {}).get("lat_kind")) is not None}
         kind = LATENCY_KINDS.get(next(iter(kinds)), "latency") if len(kinds) == 1 else "latency"
         table = Table(title=f"{part.id}: mean ± sample std over n repetitions ({kind})",
                       box=box.SIMPLE_HEAD, title_justify="left")
