@@ -186,8 +186,7 @@ class TrialRunner:
         if held is not None and held.started is None and not self._held.let_go(held, verify):
             held = None
         argv = held.argv if held else self._trial_argv(trial, test_file)
-        started = held.started if held else None
-        started_at, t_start = started if started is not None else (utc_now(), time.time())
+        started_at, t_start = (held.started if held else None) or (utc_now(), time.time())
         t_start -= self.t0
         following = upcoming[1] if overlap and len(upcoming) > 1 else None
         self.store.log_command(argv, trial.name)

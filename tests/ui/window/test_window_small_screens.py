@@ -97,7 +97,7 @@ def test_every_field_of_every_form_is_reachable(laptop, qtbot, eid):
     window.show_setup_page("experiments")
     panel.select(eid)
     gui_support.settle(qtbot)
-    scroll = panel.scroll
+    scroll = panel.form_scroll
     assert scroll.verticalScrollBar().value() == 0
     viewport = scroll.viewport()
     form = panel.forms[eid]
