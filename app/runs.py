@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -56,7 +57,10 @@ def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
 
 def run_tables(loaded: Iterable[tuple[Path, RunResults]]) -> RunTables:
     """The four tables of runs whose results are loaded already (compare reads each run once)."""
-    runs, trials, workloads, samples = [], [], [], []
+    runs: list[dict[str, Any]] = []
+    trials: list[dict[str, Any]] = []
+    workloads: list[dict[str, Any]] = []
+    samples: list[pd.DataFrame] = []
     for folder, results in loaded:
         run = results.run
         name = _unique(folder.name, [r["run"] for r in runs])

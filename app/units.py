@@ -25,7 +25,8 @@ GB = 1000**3
 _BINARY = {"": 1, "k": KiB, "m": MiB, "g": GiB, "t": TiB}
 _SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?)([bB]?)\s*$", re.ASCII)
 _DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$", re.IGNORECASE | re.ASCII)
-_DURATION_FACTOR = {None: 1, "ms": Fraction(1, 1000), "s": 1, "m": 60, "min": 60, "h": 3600}
+_DURATION_FACTOR: dict[str | None, int | Fraction] = {None: 1, "ms": Fraction(1, 1000), "s": 1, "m": 60,
+                                                       "min": 60, "h": 3600}
 MAX_UNIT_TEXT = 64   # no real size or duration is longer; longer text is refused, not parsed
 
 

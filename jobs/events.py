@@ -21,7 +21,7 @@ class RunStarted:
     trial_count: int
     estimated_s: float
     engine: str
-    engine_version: str
+    engine_version: str | None
     seed: int
     open_ended: bool = False   # it may end early (steady state): estimated_s is an upper bound
 

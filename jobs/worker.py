@@ -34,7 +34,7 @@ class RunPrepared:
 
     run_dir: str
     plan: RunPlan
-    engine_version: str
+    engine_version: str | None
     temperature_note: str = ""     # why no temperature is recorded ("" when one is)
     remote: dict | None = None     # run.json's target.remote (issue 18): host, port, live series
 
@@ -55,7 +55,9 @@ class RunWorker(QThread):
     """Prepares a run and pumps its events; ``event`` carries RunPrepared, RunRefused and every
     event of jobs/events.py, in order, to whoever listens (on their own thread)."""
 
-    event = Signal(object)
+    # the signal's name shadows QObject.event(): PySide calls a Python override of that virtual
+    # only when it is a method, so Qt's own event handling is untouched; listeners use this name
+    event = Signal(object)  # type: ignore[assignment]
 
     def __init__(self, prepare: Callable[[], RunSession], parent=None):
         super().__init__(parent)

@@ -61,17 +61,19 @@ def log_path() -> Path | None:
 
 def record_exception(exc: BaseException, what: str = "unexpected error") -> Path | None:
     """Write ``exc`` with its traceback to the log; the file that holds it, or None."""
-    if install() is not None:  # straight to the file: the terminal shows its own one line
+    install()
+    handler = _handler
+    if handler is not None:  # straight to the file: the terminal shows its own one line
         try:
-            _handler.acquire()
+            handler.acquire()
             try:
-                if _handler.stream is None:
-                    _handler.stream = _handler._open()
+                if handler.stream is None:
+                    handler.stream = handler._open()
             finally:
-                _handler.release()
-            _handler.handle(logging.LogRecord(PROG, logging.ERROR, __file__, 0, what, None,
-                                              (type(exc), exc, exc.__traceback__)))
-            _handler.flush()
+                handler.release()
+            handler.handle(logging.LogRecord(PROG, logging.ERROR, __file__, 0, what, None,
+                                             (type(exc), exc, exc.__traceback__)))
+            handler.flush()
             return log_path()
         except OSError:
             pass  # the log folder cannot be written: a file in the temp folder below

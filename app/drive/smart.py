@@ -47,10 +47,10 @@ def find_smartctl(smartctl: str = "smartctl") -> str | None:
 def run_tool(argv: list[str], timeout: float, env: dict | None = None) -> tuple[int | None, bytes, str]:
     """The one way app/ runs a short helper tool: argv list, no shell, bounded by ``timeout``,
     no console window on Windows. Returns (rc or None when it did not run, stdout, message)."""
-    kwargs = {"creationflags": getattr(subprocess, "CREATE_NO_WINDOW", 0)} if os.name == "nt" else {}
+    flags = getattr(subprocess, "CREATE_NO_WINDOW", 0) if os.name == "nt" else 0
     try:
         done = subprocess.run(argv, capture_output=True, timeout=timeout, env=env,
-                              stdin=subprocess.DEVNULL, **kwargs)
+                              stdin=subprocess.DEVNULL, creationflags=flags)
     except FileNotFoundError:
         return None, b"", f"{argv[0]} not found"
     except subprocess.TimeoutExpired:

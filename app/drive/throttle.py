@@ -84,7 +84,7 @@ def throughput_drop(samples: Iterable[Any], temperatures=None, drop_fraction: fl
     return worst
 
 
-def _delta(before: Mapping | None, after: Mapping | None, key: str) -> int | None:
+def _delta(before: Mapping | None, after: Mapping | None, key: str) -> float | None:
     a, b = (before or {}).get(key), (after or {}).get(key)
     return b - a if isinstance(a, (int, float)) and isinstance(b, (int, float)) else None
 

@@ -66,8 +66,10 @@ class Engine(Protocol):
     """
 
     name: str
-    version: str | None
     path: str
+
+    @property
+    def version(self) -> str | None: ...
 
     def trial_argv(self, trial: Trial, test_file: Path, stop_token: Path) -> list[str]: ...
 

@@ -28,7 +28,7 @@ def _folder(kind: str) -> Path:
         getter = getattr(platformdirs, f"user_{kind}_dir")
         return Path(getter(APP_DIR, appauthor=False))
     finally:
-        if ignore:
+        if ignore and saved is not None:
             os.environ[var] = saved
 
 

@@ -198,10 +198,11 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> Cach
     if n < 6:
         out["note"] = "too few samples to judge"
         return CacheExhaustion(**out)
-    if baseline <= 0:
+    if baseline is None or baseline <= 0:
         out["note"] = "no throughput in the early samples"
         return CacheExhaustion(**out)
     threshold = (1.0 - drop_fraction) * baseline
+    assert med is not None  # six or more samples have gaps between them
     if min_duration_s is None:
         min_duration_s = max(3 * med, 0.05 * sum(dt))
     out.update(threshold_MBps=threshold, min_duration_s=float(min_duration_s))

@@ -122,13 +122,15 @@ class Histogram:
         out = tuple((i, c - before.get(i, 0)) for i, c in self.counts if c != before.get(i, 0))
         return Histogram() if any(c < 0 for _, c in out) else Histogram(out)
 
-    def _index_at_rank(self, rank: float) -> int | None:
+    def _index_at_rank(self, rank: float) -> int:
+        """The bucket where the running count reaches ``rank``; the last one past the total.
+        Only called with counts (callers check ``counts`` or ``ios`` first)."""
         total = 0
         for i, c in self.counts:
             total += c
             if total >= rank:
                 return i
-        return self.counts[-1][0] if self.counts else None
+        return self.counts[-1][0]
 
     def at_rank(self, rank: float) -> float | None:
         """The midpoint (ns) of the first bucket where the running count reaches ``rank``."""

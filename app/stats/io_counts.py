@@ -105,7 +105,7 @@ def io_count_table(cls: type, part: ExperimentResults, run: RunResults, tid: str
         ios = workload_ios(part, row)
         fewest = min(ios) if ios else None
         mean = sum(ios) / len(ios) if ios else None
-        std = (None if len(ios) < 2 or mean is None else
+        std = (None if mean is None or len(ios) < 2 else
                (sum((x - mean) ** 2 for x in ios) / (len(ios) - 1)) ** 0.5)
         data.append((*workload_cells(row), Stat(mean, std, len(ios)), fewest,
                      *(beyond(k, fewest) if fewest is not None else None for k in keys),

@@ -147,8 +147,11 @@ def _problem(where: str, key: str, value: Any, lat: bool) -> str | None:
         return None
     if not math.isfinite(value):
         return f"{where} is {value} (not a finite number)"
-    low, high = (0.0, LATENCY_LIMIT_US) if lat else LIMITS.get(key, (None, None))
-    if low is not None and not low <= value <= high:
+    limits = (0.0, LATENCY_LIMIT_US) if lat else LIMITS.get(key)
+    if limits is None:
+        return None
+    low, high = limits
+    if not low <= value <= high:
         unit = " µs" if lat else ""
         return f"{where} is {value:g}{unit}, outside the plausible {low:g}..{high:g}{unit}"
     return None

@@ -40,7 +40,8 @@ def check_runs_root(runs_root: str | os.PathLike | None) -> Path:
     advice = ADVICE + ("; or set XDG_DATA_HOME to a writable folder"
                        if default and os.name == "posix" else "")
     try:
-        root = Path(os.path.abspath(os.fspath(default_runs_root() if default else runs_root)))
+        chosen = default_runs_root() if runs_root is None else runs_root
+        root = Path(os.path.abspath(os.fspath(chosen)))
     except (ValueError, TypeError, OSError) as exc:
         raise RunsRootRefused(f"the runs folder {runs_root!r} is not a usable path ({exc}); "
                               f"{advice}") from None

@@ -13,6 +13,7 @@ import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -46,9 +47,13 @@ class SampleTable:
         trial = self.column("trial").astype(int)
         keep = np.ones(len(trial), bool) if trials is None else np.isin(trial, list(trials))
         cols = [self.column(n)[keep] for n in SAMPLE_COLUMNS]
-        return [Sample(**{n: (int(v) if n == "trial" else (None if v != v else float(v)))
-                          for n, v in zip(SAMPLE_COLUMNS, row)})
-                for row in zip(*cols)]
+        return [Sample(**_sample_fields(row)) for row in zip(*cols)]
+
+
+def _sample_fields(row: tuple[float, ...]) -> dict[str, Any]:
+    """A row of the table as Sample's keyword arguments: ``trial`` an int, NaN (empty) None."""
+    return {n: (int(v) if n == "trial" else (None if v != v else float(v)))
+            for n, v in zip(SAMPLE_COLUMNS, row)}
 
 
 EMPTY = SampleTable(SAMPLE_COLUMNS, np.empty((0, len(SAMPLE_COLUMNS))))

@@ -7,6 +7,8 @@ fetches a SMART log page, and polling too often has been reported to warm the dr
 (acidanthera/bugtracker#2272). A failed read is kept as ``(t_s, None)`` so gaps stay visible; the
 sampler keeps going (a drive can answer again) and logs once per run of failures.
 Only tuples cross threads; ``stop()`` joins with a bound and never waits on a hung read.
+Time comes from a ``Clock`` (``now`` and ``wait``), so tests can run the loop on a fake clock
+in milliseconds instead of sleeping real seconds.
 """
 from __future__ import annotations
 
@@ -15,11 +17,41 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
 MIN_INTERVAL_S = 0.5
+
+
+class Source(Protocol):
+    """What the sampler reads: an ``app.drive.thermal.TemperatureSource`` or anything with
+    ``read() -> float`` that raises on failure."""
+
+    def read(self) -> float: ...
+
+
+class Clock(Protocol):
+    """Where the sampler's time comes from: ``now()`` in seconds on the runner's clock, and
+    ``wait(stop, timeout)``, which returns True as soon as ``stop`` is set, or False after
+    ``timeout`` seconds of this clock have passed."""
+
+    def now(self) -> float: ...
+
+    def wait(self, stop: threading.Event, timeout: float) -> bool: ...
+
+
+class SystemClock:
+    """The runner's clock: epoch seconds (``time.time``, like ``t0_epoch`` and engine samples)."""
+
+    def now(self) -> float:
+        return time.time()
+
+    def wait(self, stop: threading.Event, timeout: float) -> bool:
+        return stop.wait(timeout)
+
+
+SYSTEM_CLOCK = SystemClock()
 
 
 class TemperatureSampler:
@@ -27,14 +59,14 @@ class TemperatureSampler:
     when the run ends. ``source`` is an ``app.drive.thermal.TemperatureSource`` (anything with
     ``read() -> float`` that raises on failure)."""
 
-    def __init__(self, source, interval_s: float = 1.0, clock: Callable[[], float] = time.time):
+    def __init__(self, source: Source, interval_s: float = 1.0, clock: Clock = SYSTEM_CLOCK):
         self.source, self.clock = source, clock
         self.interval_s = self._checked(interval_s)
         self.t0 = 0.0
         self.last_error: str | None = None
         self.failures = 0
         self._lock = threading.Lock()
-        self._new: collections.deque = collections.deque()
+        self._new: collections.deque[tuple[float, float | None]] = collections.deque()
         self._all: list[tuple[float, float | None]] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -107,16 +139,16 @@ class TemperatureSampler:
         return tick if now - tick < 0.25 * self.interval_s else tick + self.interval_s
 
     def _loop(self) -> None:
-        tick = self._next_tick(self.clock())
-        while not self._stop.wait(max(0.0, tick - self.clock())):
-            before = self.clock()
+        tick = self._next_tick(self.clock.now())
+        while not self.clock.wait(self._stop, max(0.0, tick - self.clock.now())):
+            before = self.clock.now()
             value = self._read()
-            t_s = round((before + self.clock()) / 2 - self.t0, 3)
+            t_s = round((before + self.clock.now()) / 2 - self.t0, 3)
             with self._lock:
                 self._all.append((t_s, value))
                 self._new.append((t_s, value))
             tick += self.interval_s
-            now = self.clock()
+            now = self.clock.now()
             if tick <= now:  # a slow read: skip the ticks it overran instead of bursting
                 tick = self._next_tick(now)
 

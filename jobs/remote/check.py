@@ -58,6 +58,8 @@ def check_remote(jobs: RemoteJobs, folder: PurePosixPath, local_version: str) ->
             raise TargetRefused(f"the fio server at {where} ran no probe of {shown(path)}: "
                                 f"{outcome.reason()}")
         raise TargetRefused(f"{what} {shown(path)} on {where} cannot be used: {os.strerror(code)}")
+    if banner is None:  # ancestors() always holds the folder itself: the loop asked once
+        raise TargetRefused(f"the fio server at {where} was not asked about {shown(folder)}")
     return RemoteFacts(banner["hostname"], banner["os"], banner["fio"], devices[0] if devices else None)
 
 

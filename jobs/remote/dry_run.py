@@ -69,7 +69,7 @@ class RemotePlanned:
 class _DryEngine(RemoteFioEngine):
     """The run's engine, keeping its job files in memory instead of writing them."""
 
-    def __init__(self, *args):
+    def __init__(self, *args) -> None:
         super().__init__(*args)
         self.job_dir = RUN_RAW
         self.sent: list[tuple[str, str]] = []

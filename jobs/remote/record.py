@@ -9,6 +9,8 @@ says (``target.remote.combined``).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from app import __version__
 from app.engines.fio.host_sum import HOW
 from app.engines.fio.remote_result import LIVE_SERIES
@@ -36,7 +38,7 @@ def remote_part(addresses, facts, live: dict) -> dict:
 def live_series(hosts: int, temperature: bool) -> dict:
     """LIVE_SERIES, saying what several hosts' live values are and whether ssh gives the
     temperature."""
-    out = dict(LIVE_SERIES)
+    out: dict[str, Any] = dict(LIVE_SERIES)
     if temperature:
         out["available"] = [*out["available"], "drive temperature (ssh smartctl, every 5 s)"]
         out["not_available"] = [s for s in out["not_available"] if s != "drive temperature"]

@@ -46,6 +46,7 @@ class RemoteTrialRunner(TrialRunner):
     estimated_s: float | None = None
     #: fio's client, on SIGTERM, tells its servers to stop their jobs; SIGKILL would leave them
     on_app_death = int(signal.SIGTERM)
+    engine: RemoteFioEngine
 
     def events(self):
         inner = super().events()
@@ -93,10 +94,15 @@ def prepare_remote_run(names, settings, remote: str | RemoteSpec, target: str, r
             str(jobs.address), dests[i], smart_device or device_path(facts[i].device), NO_SSH))
         if cancel.is_set():
             raise _Cancelled
-        checked = CheckedTarget(folder, folder / DATA_DIR, 0, 0, None, target, None)
+        # the folder is on the server (a PurePosixPath); the runner only hands it back to the
+        # remote folder and engine, which never touch the local file system with it
+        checked = CheckedTarget(folder, folder / DATA_DIR,  # type: ignore[arg-type]
+                                0, 0, None, target, None)
         remote_engine = RemoteFioEngine(local, hosts, _PLATFORMS.get(facts[0].os, facts[0].os.lower()))
-        source = (SshSmartctlSource(dests[0], drives[0]["device"])
-                  if len(hosts) == 1 and drives[0]["temperature_c"] is not None else None)
+        dest = dests[0]
+        source = (SshSmartctlSource(dest, drives[0]["device"])
+                  if len(hosts) == 1 and dest is not None and drives[0]["temperature_c"] is not None
+                  else None)
         record = remote_record(experiments, plan, checked, addresses, facts, local, command_line,
                                drives, source)
         store = RunStore.create(runs_root or default_runs_root(), [e.id for e in experiments], record)
@@ -111,7 +117,10 @@ def prepare_remote_run(names, settings, remote: str | RemoteSpec, target: str, r
     remote_engine.job_dir = store.dir / "raw"
     owner = RemoteFolder(checked, record["run_id"], hosts)
     monitor = RemoteDriveMonitor(record["drive"], drives, dests, source)
-    runner = RemoteTrialRunner(plan, owner, remote_engine, store, cancel, watchdog_grace_s, monitor)
+    # RemoteFolder is the runner's owner on the servers: the same methods as OwnedFolder, on
+    # PurePosixPaths there
+    runner = RemoteTrialRunner(plan, owner, remote_engine, store, cancel,  # type: ignore[arg-type]
+                               watchdog_grace_s, monitor)
     runner.estimated_s = remote_estimate_s(plan, len(ancestors(folder)), probed=True)
     runner.notes = _notes(addresses, facts, experiments, drives, record["target"]["remote"]["live"])
     return plan, checked, store, runner, cancel

@@ -83,6 +83,8 @@ def _kill(proc: subprocess.Popen) -> None:
     except OSError:
         pass
     for pipe in (proc.stdout, proc.stderr):
+        if pipe is None:
+            continue
         try:
             pipe.close()
         except OSError:

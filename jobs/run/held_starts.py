@@ -74,7 +74,8 @@ class HeldStarts:
 
     def __init__(self, engine, spawn: Spawn, argv_for: Callable[[Trial, Path], list[str]],
                  raw_paths: Callable[[Trial], tuple[Path, Path]], cancel: threading.Event):
-        self._hold = getattr(engine, "held_argv", None)
+        # optional on an engine (app.engines.base.Engine): None starts each trial the usual way
+        self._hold: Callable[[list[str], int, int], Hold | None] | None = getattr(engine, "held_argv", None)
         self._spawn, self._argv_for, self._raw_paths = spawn, argv_for, raw_paths
         self._cancel = cancel
         self._queue: list[Held] = []
@@ -174,6 +175,8 @@ class HeldStarts:
             self._queue.append(held)
 
     def _start_one(self, trial: Trial, test_file: Path) -> Held | None:
+        if self._hold is None:
+            return None
         argv, jobs = self._argv_for(trial, test_file), trial.workload.numjobs
         read_end, write_end = os.pipe()
         try:

@@ -13,9 +13,10 @@ from app.stats.steady_state import first_steady_round
 
 class PreconditionRounds:
     def __init__(self, exp, record: dict):
-        self.exp, self.done, self.iops = exp, False, []
+        self.exp, self.done = exp, False
+        self.iops: list[float | None] = []  # None: a round that measured nothing
         self.planned = exp.precondition_rounds if exp.precondition_workload() else 0
-        self._entry = next((e for e in record.get("experiments", []) if e.get("id") == exp.id), {})
+        self._entry: dict = next((e for e in record.get("experiments", []) if e.get("id") == exp.id), {})
 
     def skip(self, trial) -> bool:
         return bool(getattr(trial, "precondition", False)) and self.done

@@ -18,10 +18,10 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
-from app.engines.base import Engine
+from app.engines.base import Engine, Hold
 from app.experiments.plan import RunPlan, Trial
 from app.model.interval import Interval
 from app.model.status import RunStatus, TrialStatus
@@ -81,7 +81,7 @@ class TrialRunner:
                                 lambda trial: store.raw_paths(trial.name)[:2], self.cancel)
 
     # -- public -----------------------------------------------------------------------------
-    def events(self) -> Iterator[Event]:
+    def events(self) -> Generator[Event, None, None]:
         plan = self.plan
         status, error = RunStatus.DONE, None
         self.monitor.start(self.t0)
@@ -186,7 +186,7 @@ class TrialRunner:
         if held is not None and held.started is None and not self._held.let_go(held, verify):
             held = None
         argv = held.argv if held else self._trial_argv(trial, test_file)
-        started_at, t_start = held.started if held else (utc_now(), time.time())
+        started_at, t_start = (held.started if held else None) or (utc_now(), time.time())
         t_start -= self.t0
         following = upcoming[1] if overlap and len(upcoming) > 1 else None
         self.store.log_command(argv, trial.name)
@@ -229,9 +229,9 @@ class TrialRunner:
         replacement = live.final_intervals(proc.stdout_bytes.decode("utf-8", errors="replace"))
         if replacement:
             samples.replace([self._sample(trial, interval) for interval in replacement])
-        samples = samples.finish()
+        kept = samples.finish()
         record = trial_record(self.engine, trial, argv, proc, rc, started_at, problem, raw)
-        record["throttle"] = self.monitor.trial_flags(samples, t_start, time.time() - self.t0)
+        record["throttle"] = self.monitor.trial_flags(kept, t_start, time.time() - self.t0)
         record["throttled"] = record["throttle"]["throttled"]
         self.store.add_trial(record)
         frozen = copy.deepcopy(record)
@@ -264,7 +264,7 @@ class TrialRunner:
         return proc
 
     def _start_held(self, trial: Trial, test_file: Path, argv: list[str], fds: tuple[int, ...],
-                    held: tuple[bytes, int]) -> EngineProcess:
+                    held: Hold) -> EngineProcess:
         out, err, _ = self.store.raw_paths(trial.name)
         return self._start(argv, self._trigger(test_file, trial), out, err, pass_fds=fds, held=held)
 

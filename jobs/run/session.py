@@ -66,24 +66,24 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
     experiments = experiments_from_settings(names, settings)
     check_runs_root(runs_root)  # a runs folder that cannot be made: refused, nothing written
     checked = check_target(target, max(e.size for e in experiments), allow_media)
-    engine = locate_engine(engine, engine_path)
+    found = locate_engine(engine, engine_path)
     plan = plan_run(experiments, seed)
     run_id = new_run_id()
     owner = OwnedFolder(checked, run_id)
     owner.acquire(wait_for_folder_s, cancel.is_set)
-    clock_test = cpu_clock_test(engine)  # runs beside the checks below; awaited at their end
+    clock_test = cpu_clock_test(found)  # runs beside the checks below; awaited at their end
     try:
         removed = tuple(owner.remove_leftovers()) if remove_leftovers else ()
         direct_io = probe_direct_io(owner, experiments, checked.fs_type)  # may refuse: exit 2
-        session = _start_session(plan, experiments, checked, owner, engine, runs_root,
+        session = _start_session(plan, experiments, checked, owner, found, runs_root,
                                  command_line, watchdog_grace_s, cancel, removed, direct_io)
     except BaseException:
         clock_test()
         owner.release()
         raise
     passed = clock_test()
-    if isinstance(engine, FioEngine):
-        engine.cpu_clock = passed
+    if isinstance(found, FioEngine):
+        found.cpu_clock = passed
     return session
 
 

@@ -20,7 +20,10 @@ from ui.cli.results import console_for
 
 
 def cmd_remote_dry_run(args, settings: dict[str, str]) -> int:
-    planned = plan_remote(args.experiments, settings, remote_spec(args), args.target, seed=args.seed)
+    spec = remote_spec(args)
+    if spec is None:
+        raise ValueError("a remote dry run needs --remote")  # the caller checks args.remote first
+    planned = plan_remote(args.experiments, settings, spec, args.target, seed=args.seed)
     if args.json:
         print(json.dumps(planned.to_json(), indent=2, allow_nan=False))
     else:

@@ -139,9 +139,11 @@ def _run_settings(args) -> dict[str, str]:
 def cmd_run(args) -> int:
     """Every way out ends like a cancel: SIGINT, SIGTERM and SIGHUP stop the engine, keep the
     finished trials, remove the test file and mark run.json cancelled; exit 128 + the signal."""
+    from jobs.events import RunFinished
     from jobs.run.session import RunCancelledEarly, prepare_run
 
-    cancel, caught = threading.Event(), []
+    cancel = threading.Event()
+    caught: list[int] = []
     previous = _on_signals(lambda signum: _on_stop_signal(cancel, caught, signum))
     try:
         try:
@@ -165,17 +167,21 @@ def cmd_run(args) -> int:
         for path, size in session.runner.owner.leftovers() if not quiet else ():
             _say(f"ssd-profiler: warning: {path} ({human_bytes(size)}) was left by an earlier "
                  "run; add --remove-leftovers to delete it")
-        final = None
+        final: RunFinished | None = None
         progress = progress_for(sys.stderr, verbosity.event_levels(args), lines=loud)
         try:
             for event in session.runner.events():
                 progress.show(event)
-                final = event
+                if isinstance(event, RunFinished):  # the runner's last event, however it ends
+                    final = event
         finally:
             session.close()
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+    if final is None:
+        _say("ssd-profiler: the run ended without its result; see the app's log")
+        return EXIT_FAILED
     try:
         if args.json:
             print(json.dumps({"status": final.status, "run_dir": final.run_dir,

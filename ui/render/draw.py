@@ -12,6 +12,7 @@ ui/render/labels.py, redone whenever the plot is resized.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.results.figure import Figure
 from ui.render.labels import Labels, free_width
@@ -27,8 +28,8 @@ GRID_ALPHA = 0.18
 class Panel:
     """One panel as drawn: its spec, ViewBoxes, axes and where its data lies (for labels)."""
     fig: Figure
-    vb: object
-    right: object | None
+    vb: Any              # pyqtgraph ViewBoxes (pyqtgraph ships no types); right: None or one
+    right: Any
     axes: dict
     geometry: Geometry = field(default_factory=Geometry)
 
@@ -36,11 +37,11 @@ class Panel:
 @dataclass
 class Drawn:
     """What :func:`draw` made; ``relayout`` re-places labels after any resize."""
-    plot: object
+    plot: Any            # pyqtgraph's PlotWidget and LegendItem
     fig: Figure
     style: Style
     panels: list[Panel]
-    legend: object
+    legend: Any
     labels: Labels
     _busy: bool = False
     _pending: bool = False

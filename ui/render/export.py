@@ -53,7 +53,7 @@ def _tolerate_closed_paths() -> None:
     """
     module = sys.modules.get("pyqtgraph.exporters.SVGExporter")
     original = getattr(module, "correctCoordinates", None)
-    if original is None or getattr(original, "_ssd_tolerant", False):
+    if module is None or original is None or getattr(original, "_ssd_tolerant", False):
         return
 
     def correct(node, defs, item, options):
@@ -63,8 +63,8 @@ def _tolerate_closed_paths() -> None:
                 path.setAttribute("d", " ".join(t for t in d.split() if t not in ("Z", "z")))
         return original(node, defs, item, options)
 
-    correct._ssd_tolerant = True
-    module.correctCoordinates = correct
+    setattr(correct, "_ssd_tolerant", True)  # noqa: B010 - a mark on a function, read with getattr
+    setattr(module, "correctCoordinates", correct)  # noqa: B010 - patching pyqtgraph's module
 
 
 def _write_svg(widget, svg_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import platform
 import sys
+from collections.abc import Callable
 
 from PySide6 import __version__ as PYSIDE_VERSION
 from PySide6.QtCore import Qt, qVersion
@@ -56,11 +57,19 @@ The same runs work from a terminal: <code>ssd-profiler run queue-depth --target 
 """
 
 
-def _browser_dialog(parent: QWidget | None, title: str, text: str, lines: int) -> QDialog:
-    dialog = QDialog(parent)
+class BrowserDialog(QDialog):
+    """A dialog around one text browser; ``refresh`` gives it new text (the About box's)."""
+
+    def __init__(self, parent: QWidget | None):
+        super().__init__(parent)
+        self.browser = QTextBrowser()
+        self.refresh: Callable[[dict[str, str]], None] = lambda _engines: None
+
+
+def _browser_dialog(parent: QWidget | None, title: str, text: str, lines: int) -> BrowserDialog:
+    dialog = BrowserDialog(parent)
     dialog.setWindowTitle(title)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.browser = QTextBrowser()
     dialog.browser.setOpenExternalLinks(True)
     dialog.browser.setHtml(text)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -112,7 +121,7 @@ def notices_text() -> str:
         return "THIRD_PARTY_NOTICES.md is missing from this installation."
 
 
-def about_dialog(parent: QWidget | None, engines: dict[str, str], log_folder: str) -> QDialog:
+def about_dialog(parent: QWidget | None, engines: dict[str, str], log_folder: str) -> BrowserDialog:
     """The About box; ``refresh(engines)`` updates it when an engine lookup answers."""
     dialog = _browser_dialog(parent, f"About {APP_NAME}", about_html(engines, log_folder), 26)
     dialog.refresh = lambda found: dialog.browser.setHtml(about_html(found, log_folder))

@@ -9,13 +9,17 @@ form and the live charts the full column height; on a 1080p screen everything is
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QPushButton,
+    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -54,9 +58,37 @@ def fitted_size(available: QSize, frame: QSize, unit: int) -> QSize:
                  min(DEFAULT_EM[1] * unit, available.height() - frame.height()))
 
 
-class WindowLayout:
+if TYPE_CHECKING:  # what MainWindow, the one class this is mixed into, is and provides
+    from ui.window.report.figures_view import FiguresView
+    from ui.window.report.report_bar import ReportBar
+    from ui.window.report.results_table import ResultsTable
+    from ui.window.report.runs_browser import RunsBrowser
+    from ui.window.run.live_charts import LiveCharts
+    from ui.window.run.log_pane import LogPane
+    from ui.window.run.run_progress import RunProgress
+    from ui.window.setup.drive_panel import DrivePanel
+    from ui.window.setup.engine_picker import EnginePicker
+    from ui.window.setup.experiment_panel import ExperimentPanel
+    _Window = QMainWindow
+else:
+    _Window = object
+
+
+class WindowLayout(_Window):
     """Mixed into MainWindow, which provides the views (drive_panel, experiment_panel, charts,
     progress, results, figures, log_pane, runs_browser, report_bar, engine_picker)."""
+
+    drive_panel: DrivePanel
+    experiment_panel: ExperimentPanel
+    engine_picker: EnginePicker
+    charts: LiveCharts
+    progress: RunProgress
+    results: ResultsTable
+    figures: FiguresView
+    log_pane: LogPane
+    runs_browser: RunsBrowser
+    report_bar: ReportBar
+    _restored: bool
 
     def _build_layout(self) -> None:
         unit = em(self)
@@ -75,7 +107,9 @@ class WindowLayout:
         self.next_button = QPushButton(f"Next: {TAB_TITLES[1]} \u2192")  # tabbed set-up only
         self.next_button.clicked.connect(lambda: self.show_setup_page("experiments"))
         self.next_button.hide()
-        self.drive_box.layout().addWidget(self.next_button, 0, Qt.AlignmentFlag.AlignRight)
+        box_layout = self.drive_box.layout()
+        assert isinstance(box_layout, QVBoxLayout)  # _group lays its widget out in a column
+        box_layout.addWidget(self.next_button, 0, Qt.AlignmentFlag.AlignRight)
         self.experiments_box = _group(SETUP_TITLES[1], self.experiment_panel)
         self.setup_area = SplitOrTabs(Qt.Orientation.Vertical,
                                       [(TAB_TITLES[0], self.drive_box),
@@ -107,8 +141,10 @@ class WindowLayout:
 
         self.main_area = SplitOrTabs(Qt.Orientation.Horizontal,
                                      [("Set up", left), ("Run and results", right)], self._main_need)
-        self.main_area.splitter.setStretchFactor(0, 0)
-        self.main_area.splitter.setStretchFactor(1, 1)
+        splitter = self.main_area.splitter
+        assert isinstance(splitter, QSplitter)  # resizable (the default): a real splitter
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 1)
         self.setCentralWidget(self.main_area)
         self.engine_label = QLabel("Engine: looking...")
         self.statusBar().addPermanentWidget(self.engine_label)

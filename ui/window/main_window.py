@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -44,6 +45,9 @@ from ui.window.setup.engine_picker import EnginePicker, engine_label, engine_tex
 from ui.window.setup.experiment_panel import ExperimentPanel
 from ui.window.setup.remote_field import remote_address
 
+if TYPE_CHECKING:
+    from ui.window.crash import CrashReporter
+
 log = logging.getLogger(__name__)
 
 
@@ -59,6 +63,7 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.engine_dialog: QMessageBox | None = None
         self.confirm_close = self._ask_close
         self.open_url = None           # None: QDesktopServices.openUrl (tests pass their own)
+        self.crash_reporter: CrashReporter | None = None  # the app's (ui.window.app), not tests''
         self._closing = False
         self._force_close = False
         self.setWindowTitle(f"{APP_NAME} {__version__}")

@@ -53,7 +53,7 @@ class AppSettings:
         return QByteArray.fromBase64(text.encode("ascii")) if isinstance(text, str) else None
 
     def set_bytes(self, key: str, data: QByteArray) -> None:
-        self.set(key, bytes(data.toBase64()).decode("ascii"))
+        self.set(key, bytes(data.toBase64().data()).decode("ascii"))
 
     # -- the keys -----------------------------------------------------------------------------
     @property

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
+from pathlib import PurePath
 
 from app.experiments.plan import Trial
 from app.model.percentiles import PERCENTILES
@@ -36,7 +36,7 @@ def ioengine_for(platform: str = sys.platform) -> str:
     return "posixaio"
 
 
-def fio_path_arg(path: Path | str, platform: str = sys.platform) -> str:
+def fio_path_arg(path: PurePath | str, platform: str = sys.platform) -> str:
     """fio splits ``--filename`` at ':' into a list of files, on every
     OS: a folder named ``Thesis:draft`` would make fio write a file ``Thesis`` beside it. Every
     ':' is escaped (``\\:``), which fio undoes, on every OS (Windows drive letters included).
@@ -55,7 +55,7 @@ def _ms(seconds: float) -> str:
     return f"{max(1, round(seconds * 1000))}ms"
 
 
-def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
+def trial_argv(fio: str, trial: Trial, test_file: PurePath, trigger_file: PurePath,
                platform: str = sys.platform, cpu_clock: bool = False) -> list[str]:
     """The argv that runs one trial, JSON documents on stdout every ``interval``.
 
@@ -116,7 +116,7 @@ def held_argv(argv: list[str], gate_fd: int, platform: str = sys.platform) -> li
     return [*argv, f"--exec_prerun=read go < /dev/fd/{int(gate_fd)}", "--exec_postrun=:"]
 
 
-def prepare_argv(fio: str, test_file: Path, size_bytes: int, trigger_file: Path,
+def prepare_argv(fio: str, test_file: PurePath, size_bytes: int, trigger_file: PurePath,
                  direct: bool = True, platform: str = sys.platform) -> list[str]:
     """Write the whole test file once with incompressible data before any trial reads it,
     so reads never hit never-written (zero, or sparse) blocks."""

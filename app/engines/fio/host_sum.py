@@ -19,6 +19,8 @@ and its read/write/total), so a slow host is never hidden by the sum.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.model.percentiles import PERCENTILES, percentile_key
 from app.stats.histogram import Histogram
 
@@ -58,8 +60,9 @@ def combine_sides(sides: list[dict | None]) -> dict | None:
     if not done:
         return None
     hists = [Histogram.from_bins(s["hist_ns"]) if s.get("hist_ns") else None for s in done]
-    all_hists = all(h is not None for h in hists)
-    weights = [h.ios for h in hists] if all_hists else [s.get("io_bytes") or 0 for s in done]
+    known = [h for h in hists if h is not None]
+    all_hists = len(known) == len(hists)
+    weights = [h.ios for h in known] if all_hists else [s.get("io_bytes") or 0 for s in done]
     out = {"io_bytes": sum(s.get("io_bytes") or 0 for s in done)}
     for key in ("iops", "MBps", "MiBps"):
         out[key] = sum(s.get(key) or 0.0 for s in done)
@@ -73,7 +76,7 @@ def combine_sides(sides: list[dict | None]) -> dict | None:
     return out
 
 
-def _latency(lats: list[dict | None], weights: list[float], merged: Histogram | None) -> dict | None:
+def _latency(lats: list[dict | None], weights: Sequence[float], merged: Histogram | None) -> dict | None:
     pairs = [(lat, w) for lat, w in zip(lats, weights, strict=True) if lat]
     if not pairs:
         return None

@@ -37,7 +37,8 @@ def client_address(host: str, port: int, ipv6: bool = False) -> str:
 
 def split_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     """(client flags, job options) of a local fio argv (``argv[0]`` is fio itself)."""
-    client, job = [], []
+    client: list[str] = []
+    job: list[str] = []
     for arg in argv[1:]:
         name = arg.split("=", 1)[0]
         (client if name in CLIENT_FLAGS else job).append(arg)

@@ -85,6 +85,7 @@ def read_normal_output(text: str, source: str | None = None) -> list[Measurement
     for n, start in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(lines)
         head = _RESULT.match(lines[start])
+        assert head is not None  # `starts` holds only the lines _RESULT matches
         block = lines[start + 1:end]
         error = int(head.group("err"))
         sides = {} if error else _directions(block)
@@ -158,7 +159,9 @@ def _latency(body: list[str]) -> tuple[LatencyKind | None, dict | None]:
     """(kind, lat_us) by the JSON parser's rule, from the stats and percentile lines."""
     stats: dict[str, tuple[float | None, float | None, float | None]] = {}
     pcts: dict[str, dict[float, float]] = {}
+    factors: dict[str, float] = {}  # each percentile table's unit, in µs
     current: dict[float, float] | None = None
+    current_factor = 1.0
     for line in body:
         if m := _STATS.match(line):
             unit = m.group("unit")
@@ -173,14 +176,12 @@ def _latency(body: list[str]) -> tuple[LatencyKind | None, dict | None]:
             if factor is None:
                 raise FioTextError(f"percentile unit {m.group('unit')!r} is not one fio prints")
             current = pcts.setdefault(m.group("kind"), {})
-            current["_factor"] = factor
+            current_factor = factors.setdefault(m.group("kind"), factor)
         elif current is not None and line.lstrip().startswith("|"):
             for p, v in _PCT.findall(line):
-                current[float(p)] = int(v) * current["_factor"]
+                current[float(p)] = int(v) * current_factor
         else:
             current = None
-    for table in pcts.values():
-        table.pop("_factor", None)
     if pcts.get("lat"):
         return LatencyKind.TOTAL, lat_us(stats.get("lat"), pcts["lat"])
     if "clat" in stats:

@@ -232,7 +232,7 @@ def _direction(d: Any) -> dict | None:
     else:
         bytes_per_s = kib_per_s_to_bytes_per_s(float(d.get("bw") or 0))
     lat_kind, lat_us, bins = _latency(d)
-    out = {
+    out: dict[str, Any] = {
         "io_bytes": io_bytes,
         "iops": float(d.get("iops") or 0.0),
         "MBps": bytes_per_s_to_MBps(bytes_per_s),

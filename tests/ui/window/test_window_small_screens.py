@@ -97,7 +97,7 @@ def test_every_field_of_every_form_is_reachable(laptop, qtbot, eid):
     window.show_setup_page("experiments")
     panel.select(eid)
     gui_support.settle(qtbot)
-    scroll = panel.scroll
+    scroll = panel.form_scroll
     assert scroll.verticalScrollBar().value() == 0
     viewport = scroll.viewport()
     form = panel.forms[eid]
@@ -150,10 +150,10 @@ def tabs_move_nothing(window, qtbot) -> None:
     # another experiment: its form from the top
     panel = window.experiment_panel
     panel.select("queue-depth")
-    panel.scroll.verticalScrollBar().setValue(panel.scroll.verticalScrollBar().maximum())
+    panel.form_scroll.verticalScrollBar().setValue(panel.form_scroll.verticalScrollBar().maximum())
     panel.select("block-size")
     panel.select("queue-depth")
-    assert panel.scroll.verticalScrollBar().value() == 0
+    assert panel.form_scroll.verticalScrollBar().value() == 0
     assert places() == before
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import logging
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -37,7 +38,7 @@ from PySide6.QtWidgets import (
 from app.compare.export import default_export_dir
 from app.compare.report import Comparison, build_comparison
 from ui.window.background import Background
-from ui.window.folders import open_folder
+from ui.window.folders import PathDialog, open_folder
 from ui.window.report.compare_export import ComparisonExporter
 from ui.window.report.compare_figures_view import ComparisonFigures
 from ui.window.report.compare_table import comparison_table, conditions_html, fill_table, runs_html
@@ -56,7 +57,7 @@ class CompareView(QDialog):
         self.run_dirs = [str(d) for d in run_dirs]
         self.comparison: Comparison | None = None
         self.last_export: str | None = None
-        self.folder_dialog = None
+        self.folder_dialog: PathDialog | None = None
         self.open_url = None     # None: the system's file manager (tests pass their own)
         self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
         self._alive = True
@@ -64,7 +65,9 @@ class CompareView(QDialog):
         self.exporter.progress.connect(self._on_progress)
         self.exporter.finished.connect(self._on_exported)
         self.exporter.failed.connect(self._on_failed)
-        QCoreApplication.instance().aboutToQuit.connect(self.exporter.cancel)
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.exporter.cancel)
 
         self.status = QLabel(f"Reading {len(run_dirs)} runs...")
         self.status.setWordWrap(True)
@@ -81,7 +84,8 @@ class CompareView(QDialog):
         layout.addWidget(self.tabs, 1)
         layout.addLayout(self._export_row())
         self._fit_screen()
-        background.submit(lambda: build_comparison(self.run_dirs), self._show, self._load_failed)
+        folders: list[str | os.PathLike] = list(self.run_dirs)
+        background.submit(lambda: build_comparison(folders), self._show, self._load_failed)
 
     def _header(self) -> QScrollArea:
         """The runs with their colours and the conditions that differ: above both tabs, and
@@ -104,7 +108,10 @@ class CompareView(QDialog):
         return area
 
     def _fit_header(self) -> None:
-        inner = self.header.widget().layout()
+        widget = self.header.widget()
+        inner = widget.layout() if widget is not None else None
+        if inner is None:
+            return
         width = self.header.viewport().width() or self.width()
         need = inner.heightForWidth(width) if inner.hasHeightForWidth() else inner.sizeHint().height()
         self.header.setFixedHeight(min(max(need, 0) + 2, HEADER_EM * em(self)))

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.vendor import specs as vendor
 from ui.window.background import Background
-from ui.window.folders import open_folder
+from ui.window.folders import PathDialog, open_folder
 from ui.window.report.export_action import RunExporter
 from ui.window.report.figures_view import RunFiguresModel
 from ui.window.report.run_figures import VendorStatus, drive_vendor_status
@@ -61,7 +61,7 @@ class ReportBar(QWidget):
         self.last_export: str | None = None
         self._status_run: str | None = None     # the run the export status line is about
         self.spec_dialog: VendorSpecDialog | None = None
-        self.folder_dialog = None      # shown when no file manager could open the export
+        self.folder_dialog: PathDialog | None = None      # shown when no file manager could open the export
         self.drive: VendorStatus | None = None   # the target's drive, before any run
         self._drive_model: tuple[str | None, str] | None = None
         self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)

@@ -74,6 +74,8 @@ def scan_runs(root: str | os.PathLike) -> tuple[RunListing, ...]:
 
 
 def _seconds_between(start: str | None, end: str | None) -> float | None:
+    if start is None or end is None:
+        return None
     try:
         return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
     except (TypeError, ValueError):

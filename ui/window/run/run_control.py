@@ -38,7 +38,9 @@ class RunControl(QObject):
     """``event`` re-emits every worker event after the model has seen it; ``ended`` fires when
     the worker thread has finished (after RunFinished or RunRefused)."""
 
-    event = Signal(object)
+    # the signal's name shadows QObject.event(): PySide calls a Python override of that virtual
+    # only when it is a method, so Qt's own event handling is untouched; listeners use this name
+    event = Signal(object)  # type: ignore[assignment]
     ended = Signal()
 
     def __init__(self, model: RunModel, parent: QObject | None = None):

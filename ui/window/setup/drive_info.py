@@ -157,8 +157,11 @@ class DriveInfo(QWidget):
     def _relayout(self) -> None:
         """QFormLayout keeps the row heights it computed for the old texts (a wrapped medium
         note came out one line short, cut off, at 1280x720); recompute them for the new ones."""
-        self.layout().invalidate()
-        QTimer.singleShot(0, self, self.layout().invalidate)   # and once the widths have settled
+        layout = self.layout()
+        if layout is None:
+            return
+        layout.invalidate()
+        QTimer.singleShot(0, self, layout.invalidate)   # and once the widths have settled
 
     def _set_temperature(self, text: str, known: bool) -> None:
         color = "#000000" if known else "#666666"

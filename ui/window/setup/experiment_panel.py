@@ -118,9 +118,11 @@ class ExperimentPanel(QWidget):
 
     # -- layout -----------------------------------------------------------------------------------
     @property
-    def scroll(self) -> QScrollArea:
-        """The scroll area of the form in view."""
-        return self.stack.currentWidget()
+    def form_scroll(self) -> QScrollArea:
+        """The scroll area of the form in view (not ``scroll``: that is QWidget's own method)."""
+        area = self.stack.currentWidget()
+        assert isinstance(area, QScrollArea)  # the stack holds one scroll area per form
+        return area
 
     def current_id(self) -> str | None:
         item = self.catalog.currentItem()
@@ -189,8 +191,8 @@ class ExperimentPanel(QWidget):
     def _show_form(self, row: int) -> None:
         if row >= 0:
             self.stack.setCurrentIndex(row)
-            self.scroll.verticalScrollBar().setValue(0)   # another form: from its top
-            self.scroll.horizontalScrollBar().setValue(0)
+            self.form_scroll.verticalScrollBar().setValue(0)   # another form: from its top
+            self.form_scroll.horizontalScrollBar().setValue(0)
             self._sync_include()
 
     def _sync_include(self) -> None:

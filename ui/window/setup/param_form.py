@@ -151,8 +151,10 @@ class ParamForm(QWidget):
                 row.addWidget(box)
             row.addStretch(1)
             self._getters[name] = lambda: ",".join(c for c, b in boxes.items() if b.isChecked())
-            self._setters[name] = lambda text: [b.setChecked(c in str(text).split(","))
-                                                for c, b in boxes.items()]
+            def check(text: object, boxes: dict[str, QCheckBox] = boxes) -> None:
+                for c, b in boxes.items():
+                    b.setChecked(c in str(text).split(","))
+            self._setters[name] = check
             return holder
         edit = QLineEdit(d["default_text"])
         edit.setPlaceholderText(d["default_text"])
