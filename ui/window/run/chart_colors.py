@@ -9,16 +9,11 @@ orange" holds on both.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPen
 
 from ui.window import theme
-
-if TYPE_CHECKING:
-    from ui.window.run.live_charts import LiveCharts
 
 _DASH = Qt.PenStyle.DashLine
 # curve -> the pen it is drawn with
@@ -50,8 +45,9 @@ def legend_html() -> str:
             f"<span style='color:{muted}'>│ trial start</span>")   # the lines are fainter
 
 
-def apply(charts: LiveCharts) -> None:
-    """Colour every part of ``charts`` from the current palette."""
+def apply(charts) -> None:
+    """Colour every part of ``charts`` (a LiveCharts; not imported: it imports this module) from
+    the current palette."""
     base = theme.Role.Base
     text, muted = theme.tone("text", background=base), theme.tone("muted", background=base)
     charts.view.setBackground(theme.palette().color(base))
