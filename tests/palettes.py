@@ -26,6 +26,12 @@ def _palette(window: str, text: str, base: str, alternate: str, button: str,
     placeholder = QColor(text)
     placeholder.setAlpha(128)
     pal.setColor(Role.PlaceholderText, placeholder)
+    disabled = QColor(text)   # disabled text halfway to the window, as the desktops draw it
+    disabled = QColor((disabled.red() + QColor(window).red()) // 2,
+                      (disabled.green() + QColor(window).green()) // 2,
+                      (disabled.blue() + QColor(window).blue()) // 2)
+    for role in (Role.WindowText, Role.Text, Role.ButtonText):
+        pal.setColor(QPalette.ColorGroup.Disabled, role, disabled)
     return pal
 
 
