@@ -137,10 +137,13 @@ class _Watcher(QObject):
     def __init__(self) -> None:
         super().__init__()
         self.widgets: weakref.WeakKeyDictionary[QWidget, tuple[str, str]] = weakref.WeakKeyDictionary()
-        QGuiApplication.instance().installEventFilter(self)
+        # Qt tells every widget, hidden ones too; a filter on the application itself would see
+        # every event of every object (a Python call per paint and timer event)
+        self._probe = QWidget()
+        self._probe.installEventFilter(self)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.ApplicationPaletteChange and obj is QGuiApplication.instance():
+        if event.type() == QEvent.Type.ApplicationPaletteChange:
             for widget, (name, extra) in list(self.widgets.items()):
                 if isValid(widget):   # its C++ side may be gone before its Python wrapper
                     _apply(widget, name, extra)

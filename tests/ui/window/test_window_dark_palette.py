@@ -3,6 +3,7 @@ at 4.5:1 on its background (no colour written for a white window), and the live 
 the palette's background and text."""
 import os
 import re
+from contextlib import contextmanager
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -21,14 +22,28 @@ make_window = gui_support.make_window
 COLOUR = re.compile(r"color\s*:\s*(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})\b")
 
 
-@pytest.fixture(params=["Fusion dark", "Adwaita dark"])
-def dark(request, qapp):
+@contextmanager
+def _palette(name: str):
     """The application palette set to a dark one for one test, then given back."""
     saved = QApplication.palette()
-    pal = palettes.DARK[request.param]()
+    pal = palettes.DARK[name]()
     QApplication.setPalette(pal)
-    yield pal
-    QApplication.setPalette(saved)
+    try:
+        yield pal
+    finally:
+        QApplication.setPalette(saved)
+
+
+@pytest.fixture(params=["Fusion dark", "Adwaita dark"])
+def dark(request, qapp):
+    with _palette(request.param) as pal:
+        yield pal
+
+
+@pytest.fixture
+def fusion_dark(qapp):
+    with _palette("Fusion dark") as pal:
+        yield pal
 
 
 def _label_colours(label: QLabel) -> list[QColor]:
@@ -73,10 +88,10 @@ def test_help_error_and_verdict_text_read_on_a_dark_palette(qtbot, make_window, 
     assert window.grab().save(str(ARTIFACTS / "window_dark_palette.png"))
 
 
-def test_live_charts_and_help_follow_the_palette(make_window, dark):
+def test_live_charts_and_help_follow_the_palette(make_window, fusion_dark):
     window = make_window(size=(1280, 690))
-    charts = window.charts if hasattr(window, "charts") else window.live_charts
-    base = dark.color(theme.Role.Base)
+    charts = window.charts
+    base = fusion_dark.color(theme.Role.Base)
     assert charts.view.backgroundBrush().color() == base
     axis = charts.tp_plot.getAxis("left")
     assert theme.contrast(axis.textPen().color(), base) >= theme.TEXT_RATIO
@@ -88,7 +103,7 @@ def test_live_charts_and_help_follow_the_palette(make_window, dark):
 
 def test_a_palette_change_while_open_recolours_charts_and_help(qtbot, make_window, qapp):
     window = make_window(size=(1280, 690))
-    charts = window.charts if hasattr(window, "charts") else window.live_charts
+    charts = window.charts
     note = charts.bar.findChildren(QLabel)[-1]
     saved = QApplication.palette()
     try:
