@@ -22,6 +22,7 @@ from app.model.status import RunStatus
 from app.store.run_folder import default_runs_root
 from jobs.engine.factory import default_engine
 from jobs.events import RunFinished
+from ui.window import theme
 from ui.window.background import Background
 from ui.window.closing import ClosingAndSettings
 from ui.window.gc_policy import collect_on_gui_thread
@@ -201,7 +202,7 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
                                   "is stopped within seconds and "
                                   "finished trials are kept.")
         elif blocker and not blocker.startswith(("looking", "checking")):
-            self.run_hint.setText(f"<span style='color:#b01e1e'>Run is disabled: {shown}</span>")
+            self.run_hint.setText(theme.span("error", f"Run is disabled: {shown}"))
         else:
             self.run_hint.setText("")
         self.run_hint.setVisible(bool(self.run_hint.text()))

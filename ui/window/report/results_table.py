@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -29,6 +29,7 @@ from app.experiments.plan import trial_kind
 from app.model.status import RunStatus, TrialStatus
 from app.report.outputs import findings
 from app.results.pooled import pooled_text
+from ui.window import theme
 from ui.window.report.findings_text import number, stat_text
 from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
 
@@ -36,9 +37,6 @@ TRIAL_COLUMNS = ("#", "Experiment", "Workload", "Repetition", "Status", "IOPS", 
                  "Mean latency µs", "p99 latency µs")
 SUMMARY_COLUMNS = ("Experiment", "Workload", "n", "IOPS", "MB/s", "Mean latency µs",
                    "p99 µs per rep.", "p99 µs, all I/Os [95% CI]")
-_GREY = QBrush(QColor(130, 130, 130))
-_RED = QBrush(QColor(190, 30, 30))
-_ORANGE = QBrush(QColor(180, 90, 0))
 THROTTLED = "\u26a0 throttled"
 
 
@@ -82,6 +80,11 @@ def _table(columns: tuple[str, ...]) -> QTableWidget:
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setStretchLastSection(False)
     return table
+
+
+def _cell_brush(tone: str) -> QBrush:
+    """A table cell's text in ``tone``, readable on the table's (Base) background."""
+    return QBrush(theme.tone(tone, background=theme.Role.Base))
 
 
 def _set_row(table: QTableWidget, row: int, values: list[str], brush: QBrush | None = None) -> None:
@@ -156,7 +159,7 @@ class ResultsTable(QWidget):
                     + (f" ({m.error})" if m.error else ""))
             throttled = sum(1 for r in m.records if r.get("throttled"))
             if throttled:
-                text += (f"; <span style='color:#b45a00'>{throttled} {THROTTLED}</span> (hover "
+                text += (f"; {theme.span('warning', f'{throttled} {THROTTLED}')} (hover "
                          "the Status cell for why)")
         self.caption.setText(text)
 
@@ -170,9 +173,10 @@ class ResultsTable(QWidget):
         status = record.get("status", "?")
         row = self.trials.rowCount()
         self.trials.insertRow(row)
-        brush = _GREY if record.get("warmup") else (
-            None if status == TrialStatus.DONE else _ORANGE if status == TrialStatus.CANCELLED
-            else _RED)
+        tone = "muted" if record.get("warmup") else (
+            None if status == TrialStatus.DONE else "warning" if status == TrialStatus.CANCELLED
+            else "error")
+        brush = _cell_brush(tone) if tone else None
         shown = {TrialStatus.DONE: status, TrialStatus.CANCELLED: "cancelled (not counted)"}.get(
             status, f"{status}: {record.get('error') or ''}")
         _set_row(self.trials, row, [
@@ -185,7 +189,7 @@ class ResultsTable(QWidget):
             item.setText(f"{item.text()} {THROTTLED}")
             item.setToolTip(throttle_tip(record.get("throttle")))
             if brush is None:
-                item.setForeground(_ORANGE)
+                item.setForeground(_cell_brush("warning"))
         self.trials.scrollToBottom()
         self._show_caption()
 

@@ -22,14 +22,14 @@ MIN_LABEL_GAP_PX = 3.0     # air between two neighbouring labels
 class TrialBoundaries(pg.GraphicsObject):
     """Add to a PlotItem with ``ignoreBounds=True`` (lines span whatever is in view)."""
 
-    def __init__(self, pen: QPen, labelled: bool = False, font: QFont | None = None,
-                 text_color: QColor | None = None):
+    def __init__(self, labelled: bool = False, font: QFont | None = None):
         super().__init__()
-        self.pen = QPen(pen)
+        # the line's pen and the labels' colour come from the palette (chart_colors.apply)
+        self.pen = QPen()
         self.pen.setCosmetic(True)
         self.labelled = labelled
         self.font = font or QFont()
-        self.text_color = text_color or QColor(60, 60, 60)
+        self.text_color = QColor()
         self._metrics = QFontMetricsF(self.font)
         self.positions: list[float] = []     # seconds, ascending (trials start in order)
         self.texts: list[str] = []

@@ -20,10 +20,12 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from ui.window import theme
 from ui.window.messages import temperature_line
+from ui.window.run import chart_colors
 from ui.window.run.boundaries import TrialBoundaries
 from ui.window.run.chart_axes import TITLES, fit_from_zero, value_plot
-from ui.window.run.chart_bar import PENS, ChartBar
+from ui.window.run.chart_bar import ChartBar
 from ui.window.run.planned import PlannedTrial
 from ui.window.run.run_model import RunModel
 from ui.window.widgets import ElidedLabel, em
@@ -54,8 +56,7 @@ class LiveCharts(QWidget):
         self.log_box.toggled.connect(self._on_log)
         self.follow_box.toggled.connect(self._on_follow)
 
-        self.view = pg.GraphicsLayoutWidget()
-        self.view.setBackground("w")
+        self.view = pg.GraphicsLayoutWidget()   # colours: chart_colors.apply, at the end
         self.view.ci.layout.setVerticalSpacing(int(em(self) * 0.8))  # end ticks of two charts apart
         self.tp_plot = value_plot(self.view, 0, TITLES["MBps"][0])
         self.lat_plot = value_plot(self.view, 1, TITLES["lat"][0])
@@ -72,31 +73,22 @@ class LiveCharts(QWidget):
         # peak downsampling keeps each pixel column's min and max, so one (min, max) pair per
         # pixel (factor 1) loses nothing visible and draws 5x fewer segments than the default
         curve = dict(connect="finite", autoDownsampleFactor=1.0)
-        self.curves = {
-            "read_tp": self.tp_plot.plot(pen=PENS["read"], **curve),
-            "write_tp": self.tp_plot.plot(pen=PENS["write"], **curve),
-            "read_lat_us": self.lat_plot.plot(pen=PENS["read"], **curve),
-            "write_lat_us": self.lat_plot.plot(pen=PENS["write"], **curve),
-            "read_p99_us": self.lat_plot.plot(pen=PENS["read_p99"], **curve),
-            "write_p99_us": self.lat_plot.plot(pen=PENS["write_p99"], **curve),
-            "temperature_c": self.temp_plot.plot(pen=PENS["temperature"], **curve),
-        }
+        plot_of = {"read_tp": self.tp_plot, "write_tp": self.tp_plot, "temperature_c": self.temp_plot}
+        self.curves = {name: plot_of.get(name, self.lat_plot).plot(**curve)   # the rest: latency
+                       for name in chart_colors.CURVE_PENS}
         label_font = QFont()
         label_font.setPointSizeF(max(7.5, QFont().pointSizeF() * 0.85))
-        self.boundaries = [TrialBoundaries(PENS["boundary"], labelled=plot is self.tp_plot,
-                                           font=label_font)
+        self.boundaries = [TrialBoundaries(labelled=plot is self.tp_plot, font=label_font)
                            for plot in (self.tp_plot, self.lat_plot, self.temp_plot)]
         for plot, boundaries in zip((self.tp_plot, self.lat_plot, self.temp_plot), self.boundaries):
             boundaries.setZValue(-10)
             plot.addItem(boundaries, ignoreBounds=True)
         self.empty_note = pg.TextItem("No samples yet: throughput and latency of each interval "
-                                      "appear here during a run.", color=(110, 110, 110),
-                                      anchor=(0.5, 0.5))
+                                      "appear here during a run.", anchor=(0.5, 0.5))
         self.empty_note.setParentItem(self.tp_plot.getViewBox())
         self.tp_plot.getViewBox().sigResized.connect(self._place_notes)
         # no sensor: one line instead of an empty chart (the chart comes back with the first reading)
         self.temp_note = ElidedLabel()
-        self.temp_note.setStyleSheet("color:#555; background:white; padding:1px 6px")
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -116,8 +108,13 @@ class LiveCharts(QWidget):
         model.trial_ended.connect(self._on_trial_ended)
         model.samples_added.connect(self._mark_dirty)
         model.state_changed.connect(self._on_state)
+        self._recolour()
+        theme.watcher().changed.connect(self._recolour)   # a method: dropped with the widget
         self._on_iops(show_iops, announce=False)
         self._rebuild()
+
+    def _recolour(self) -> None:
+        chart_colors.apply(self)
 
     def minimum_chart_height(self) -> int:
         """The height below which a chart with data gets hard to read (font-relative)."""
