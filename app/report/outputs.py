@@ -38,13 +38,15 @@ def build_tables(results: RunResults, comparison: Mapping[str, Any] | None = Non
     return out
 
 
-def build_figures(results: RunResults,
-                  vendor_comparison: Mapping[str, Any] | None = None) -> list[Figure]:
-    """Every figure of a run, in experiment order; experiments without finished trials give none."""
+def build_figures(results: RunResults, vendor_comparison: Mapping[str, Any] | None = None,
+                  only: str | None = None) -> list[Figure]:
+    """Every figure of a run, in experiment order; experiments without finished trials give none.
+    ``only`` names one experiment: the live view redraws the running experiment at each trial's
+    end and must not pay for the others' figures."""
     record = dict(results.record)
     out: list[Figure] = []
     for part in results.parts:
-        if part.workloads:
+        if part.workloads and only in (None, part.id):
             out += results_for(part.id).figures(part, results)
     out = with_precondition(out, record, "caption")
     out = flag_figures(out, record, results.summary_json())

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from app.engines.shell_quote import command_line
+from app.experiments.params import values_json
 from app.model.run import Run
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
 from app.model.trial import TrialResult
@@ -148,6 +149,7 @@ class RunModel(QObject):
                                               t.workload.writes, t.precondition)
                         for t in e.plan.trials}
         self.experiments = [{"id": x.id, "title": x.title, "repetitions": x.repetitions,
+                             "params": values_json(x),   # figures and findings read them
                              "workload_keys": [w.key for w in x.workloads()]}
                             for x in e.plan.experiments]
         self.state_changed.emit()
