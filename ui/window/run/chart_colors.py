@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPen
+from PySide6.QtGui import QColor, QPen
 
 from ui.window import theme
 
@@ -42,7 +42,8 @@ def legend_html() -> str:
     return (f"<span style='color:{colour('read')}'>━━ read</span>&nbsp;&nbsp;"
             f"<span style='color:{colour('write')}'>━━ write</span>&nbsp;&nbsp;"
             f"<span style='color:{muted}'>╌╌ p99</span>&nbsp;&nbsp;"
-            f"<span style='color:{muted}'>│ trial start</span>")   # the lines are fainter
+            f"<span style='color:{muted}'>│ trial</span>&nbsp;&nbsp;"
+            f"<span style='color:{muted}'>░ warm-up</span>")   # the lines are fainter
 
 
 def apply(charts) -> None:
@@ -62,6 +63,8 @@ def apply(charts) -> None:
         boundaries.pen = QPen(current["boundary"])
         boundaries.pen.setCosmetic(True)
         boundaries.text_color = muted
+        boundaries.shade = QColor(theme.tone("grid", background=base))
+        boundaries.shade.setAlpha(70)   # a faint band: a warm-up is run, never counted
         boundaries.update()
     charts.empty_note.setColor(muted)
     charts.bar.legend.setText(legend_html())
