@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -91,10 +92,23 @@ class WindowLayout:
 
         self.tabs = QTabWidget()
         self.tabs.addTab(self.results, "Results")
+        self.tabs.addTab(self.results.findings_page, "Findings")
         self.tabs.addTab(self.figures, "Figures")
         self.tabs.addTab(self.log_pane, "Log")
         self.tabs.addTab(self.runs_browser, "Runs")
-        self.run_area = SplitOrTabs(Qt.Orientation.Vertical, [("Live charts", self.charts)],
+        self.live_split = QSplitter(Qt.Orientation.Horizontal)   # time series | its figure
+        self.live_split.addWidget(self.charts)
+        self.live_split.addWidget(self.so_far)
+        self.live_split.setStretchFactor(0, 3)
+        self.live_split.setStretchFactor(1, 2)
+        live = QWidget()
+        live_layout = QVBoxLayout(live)
+        live_layout.setContentsMargins(0, 0, 0, 0)
+        live_layout.setSpacing(2)
+        live_layout.addWidget(self.charts.timeline)
+        live_layout.addWidget(self.live_split, 1)
+        self.live_page = live
+        self.run_area = SplitOrTabs(Qt.Orientation.Vertical, [("Live", live)],
                                     self._run_need, tabs=self.tabs)
         right = QWidget()
         right_layout = QVBoxLayout(right)
@@ -161,6 +175,8 @@ class WindowLayout:
     def show_run_view(self, widget: QWidget) -> None:
         """The run column, and ``widget`` (the charts or a result tab) in front."""
         self.main_area.show_page(self.right_column)
+        if widget is self.charts:   # the charts share their page with the timeline and figure
+            widget = self.live_page
         if self.tabs.indexOf(widget) >= 0:   # the charts are a tab only when tabbed
             self.tabs.setCurrentWidget(widget)
 

@@ -30,6 +30,7 @@ from ui.window.layout import WindowLayout
 from ui.window.menus import build_menus
 from ui.window.report.figures_view import FiguresView, RunFiguresModel
 from ui.window.report.report_bar import ReportBar
+from ui.window.report.results_so_far import ResultsSoFar
 from ui.window.report.results_table import ResultsTable
 from ui.window.report.runs_browser import RunsBrowser
 from ui.window.run.live_charts import LiveCharts
@@ -75,6 +76,8 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.remote_note = RemoteLiveNote(self.charts, self.model)
         self.progress = RunProgress(self.model)
         self.results = ResultsTable(self.model)
+        self.so_far = ResultsSoFar(self.model)
+        self.charts.experiment_shown.connect(self.so_far.show_experiment)
         self.log_pane = LogPane(self.model)
         self.run_figures = RunFiguresModel(self.model, self.background, self)
         self.figures = FiguresView(self.run_figures)
