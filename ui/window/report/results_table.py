@@ -105,10 +105,15 @@ class ResultsTable(QWidget):
         self.caption.setWordWrap(True)
         self.trials = _table(TRIAL_COLUMNS)
         self.workloads = _table(SUMMARY_COLUMNS)
-        self.findings = QTextBrowser()  # scrolls when an experiment has many findings
-        lines = self.findings.fontMetrics().lineSpacing()
-        self.findings.setMaximumHeight(6 * lines)
-        self.findings.setMinimumHeight(3 * lines)
+        # the findings are a page of their own (the window gives it a tab): under the tables
+        # a 1280x720 screen left them about three lines
+        self.findings = QTextBrowser()
+        self.findings_page = QWidget()
+        findings_layout = QVBoxLayout(self.findings_page)
+        findings_layout.setContentsMargins(4, 4, 4, 4)
+        findings_layout.addWidget(QLabel("<b>Findings</b>: the report's sentences, experiment by "
+                                         "experiment"))
+        findings_layout.addWidget(self.findings, 1)
 
         lower = QWidget()
         lower_layout = QVBoxLayout(lower)
@@ -118,8 +123,6 @@ class ResultsTable(QWidget):
         per_workload.setWordWrap(True)   # never wider than the column
         lower_layout.addWidget(per_workload)
         lower_layout.addWidget(self.workloads, 1)
-        lower_layout.addWidget(QLabel("<b>Findings</b>"))
-        lower_layout.addWidget(self.findings)
         upper = QWidget()
         upper_layout = QVBoxLayout(upper)
         upper_layout.setContentsMargins(0, 0, 0, 0)
