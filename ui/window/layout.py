@@ -104,7 +104,7 @@ class WindowLayout:
         live = QWidget()
         live_layout = QVBoxLayout(live)
         live_layout.setContentsMargins(0, 0, 0, 0)
-        live_layout.setSpacing(2)
+        live_layout.setSpacing(1)
         live_layout.addWidget(self.charts.timeline)
         live_layout.addWidget(self.live_split, 1)
         self.live_page = live

@@ -67,7 +67,7 @@ class LiveCharts(ChartRange, QWidget):
         self.follow_box.toggled.connect(self._on_follow)
 
         self.view = pg.GraphicsLayoutWidget()   # colours: chart_colors.apply, at the end
-        self.view.ci.layout.setVerticalSpacing(int(em(self) * 0.8))  # end ticks of two charts apart
+        self.view.ci.layout.setVerticalSpacing(int(em(self) * 0.6))  # end ticks of two charts apart
         self.tp_plot = value_plot(self.view, 0, TITLES["MBps"][0])
         self.lat_plot = value_plot(self.view, 1, TITLES["lat"][0])
         self.temp_plot = value_plot(self.view, 2, "temperature (°C)")

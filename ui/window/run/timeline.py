@@ -34,10 +34,10 @@ class RunTimeline(QWidget):
         self.setToolTip("The run's experiments: click one to see its stretch and its figure")
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        return QSize(20 * em(self), int(em(self) * 1.5))
+        return QSize(20 * em(self), int(em(self) * 1.25))
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
-        return QSize(4 * em(self), int(em(self) * 1.5))
+        return QSize(4 * em(self), int(em(self) * 1.25))
 
     def set_stretches(self, items: list[Stretch], selected: str | None) -> None:
         if items != self.items or selected != self.selected:
