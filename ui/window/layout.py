@@ -29,6 +29,7 @@ SETUP_TITLES = ("1. Drive and target folder", "2. Experiments and parameters")
 TAB_TITLES = ("1. Target", "2. Experiments")
 RESULT_TABS_EM = 15         # the result tabs below the charts need this many lines to be useful
 DEFAULT_EM = (112, 70)      # a first window's size in text lines, if the screen has room
+SETUP_SHARE = 0.38          # of the width at most: the live view needs room for chart and figure
 
 
 def _group(title: str, widget: QWidget) -> QGroupBox:
@@ -131,11 +132,15 @@ class WindowLayout:
 
     def default_sizes(self) -> None:
         """Pane sizes for this window's size (once laid out, when none were remembered): the
-        set-up column as wide as its form needs, the charts most of the run column."""
+        set-up column as wide as its form needs (at most a third: the run column holds the
+        charts and the running experiment's figure), the charts most of the run column."""
         unit = em(self)
         width = self.main_area.width()
-        left = min(max(self.left_column.minimumSizeHint().width(), 36 * unit), int(width * 0.42))
+        left = min(max(self.left_column.minimumSizeHint().width(), 36 * unit),
+                   int(width * SETUP_SHARE))
         self.main_area.set_sizes([left, max(1, width - left)])
+        right = max(1, width - left)   # the time series, and its experiment's figure beside it
+        self.live_split.setSizes([int(right * 0.6), right - int(right * 0.6)])
         self._fit_run_split()
 
     def _fit_run_split(self) -> None:

@@ -42,7 +42,6 @@ def legend_html() -> str:
     return (f"<span style='color:{colour('read')}'>━━ read</span>&nbsp;&nbsp;"
             f"<span style='color:{colour('write')}'>━━ write</span>&nbsp;&nbsp;"
             f"<span style='color:{muted}'>╌╌ p99</span>&nbsp;&nbsp;"
-            f"<span style='color:{muted}'>│ trial</span>&nbsp;&nbsp;"
             f"<span style='color:{muted}'>░ warm-up</span>")   # the lines are fainter
 
 
