@@ -14,6 +14,7 @@ builds only that experiment's figures, and waits while hidden (a tab not in fron
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -162,7 +163,11 @@ class ResultsSoFar(QWidget):
             self._set_plot(None)
             return
         from ui.render.draw import figure_widget  # pyqtgraph loads with the first figure
-        plot = figure_widget(fig)
+        from ui.render.style import SCREEN
+        # as many legend columns as this pane holds: a legend laid out for the Figures tab's
+        # width would push the plot out of a narrow pane
+        style = replace(SCREEN, width=max(200, self.stack.width()))
+        plot = figure_widget(fig, style)
         plot.setToolTip(fig.caption or fig.title)
         self._set_plot(plot)
         self.redraws += 1
