@@ -1,5 +1,5 @@
-"""The results of the run: one row per trial as it finishes, then mean ± std (n) per workload
-with the experiment's findings beneath.
+"""The results of the run: one row per trial as it finishes, then mean ± std (n) per workload;
+the experiments' findings are a page of their own (``findings_page``, a tab of the window).
 
 Two tables instead of one because they answer different questions: the trial rows show that
 every repetition ran (and which failed or were cancelled), the workload rows are the numbers to
