@@ -12,6 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 from jobs.events import TrialFinished, TrialStarted  # noqa: E402
+from ui.window.report import results_so_far  # noqa: E402
 from ui.window.report.results_so_far import ResultsSoFar  # noqa: E402
 from ui.window.run.live_charts import LiveCharts  # noqa: E402
 from ui.window.run.planned import planned_from_json  # noqa: E402
@@ -55,7 +56,8 @@ def play(model, trials, t0: float = 0.0) -> float:
     return t
 
 
-def test_a_sweep_figure_gains_a_point_when_a_trial_finishes(model, record, qtbot):
+def test_a_sweep_figure_gains_a_point_when_a_trial_finishes(model, record, qtbot, monkeypatch):
+    monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.0)
     view = ResultsSoFar(model)
     qtbot.addWidget(view)
     view.resize(500, 400)
@@ -80,6 +82,21 @@ def test_a_sweep_figure_gains_a_point_when_a_trial_finishes(model, record, qtbot
     redraws = view.redraws
     play(model, [t for t in trials if t["experiment"] == "tail-latency"][:1])
     assert view.redraws == redraws   # another experiment's trial: nothing redrawn
+
+
+def test_a_burst_of_short_trials_is_drawn_once_then_caught_up(model, record, qtbot,
+                                                               monkeypatch):
+    monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.5)
+    view = ResultsSoFar(model)
+    qtbot.addWidget(view)
+    view.show()
+    zero = [t for t in record["trials"] if t["experiment"] == "zero-queue"]
+    play(model, zero[:1])
+    drawn = view.points()
+    play(model, zero[1:4])                 # within the gap: put off, not drawn
+    assert view.redraws == 1 and view.points() == drawn
+    qtbot.waitUntil(lambda: view.redraws == 2, timeout=3000)
+    assert view.points() > drawn
 
 
 def test_redraws_wait_while_hidden(model, record, qtbot):

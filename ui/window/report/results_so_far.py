@@ -9,14 +9,17 @@ point appears when its trial ends and its error bar grows with the repetitions, 
 data supports them.
 
 Cost beside fio: it redraws only when a trial of the shown experiment ended (never per sample),
-builds only that experiment's figures, and waits while hidden (a tab not in front) until shown.
+builds only that experiment's figures, waits while hidden (a tab not in front) until shown, and
+redraws at most once every MIN_GAP_S while the run goes on: drawing a figure and placing its
+labels costs 60-400 ms of CPU, which a burst of 1-second trials must not pay each time.
 """
 from __future__ import annotations
 
 import html
+import time
 from dataclasses import replace
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -32,6 +35,7 @@ from app.report.outputs import build_figures, findings
 from ui.window import theme
 from ui.window.run.run_model import RunModel
 
+MIN_GAP_S = 8.0
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
            "error bar growing with the repetitions.")
 
@@ -47,6 +51,10 @@ class ResultsSoFar(QWidget):
         self.redraws = 0
         self._drawn_key: tuple | None = None   # what the shown plot was drawn from
         self._pending = False                  # a redraw waits for the view to be shown
+        self._last = float("-inf")             # monotonic time of the last drawing
+        self._later = QTimer(self)             # the redraw a recent one put off
+        self._later.setSingleShot(True)
+        self._later.timeout.connect(self._refresh)
         self.selector = QComboBox()            # an experiment with several figures
         self.selector.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.selector.setMinimumContentsLength(8)
@@ -125,6 +133,14 @@ class ResultsSoFar(QWidget):
         key = None if part is None else (part.id, len(part.trials), self.model.status)
         if key == self._drawn_key:
             return   # a warm-up or another experiment's trial ended: nothing new to draw
+        wait = self._last + MIN_GAP_S - time.monotonic()
+        same = self._drawn_key is not None and key is not None and key[0] == self._drawn_key[0]
+        if same and wait > 0 and not self.model.finished:
+            if not self._later.isActive():
+                self._later.start(int(wait * 1000) + 1)
+            return
+        self._later.stop()
+        self._last = time.monotonic()
         self._drawn_key = key
         if part is not None:
             title = str(part.params.get("title") or part.id)
@@ -167,7 +183,9 @@ class ResultsSoFar(QWidget):
         # as many legend columns as this pane holds: a legend laid out for the Figures tab's
         # width would push the plot out of a narrow pane
         style = replace(SCREEN, width=max(200, self.stack.width()))
-        plot = figure_widget(fig, style)
+        # labels placed once, at the pane's size (placing them is most of a redraw's cost)
+        plot = figure_widget(fig, style, place=False)
+        plot.resize(self.stack.size())
         plot.setToolTip(fig.caption or fig.title)
         self._set_plot(plot)
         self.redraws += 1

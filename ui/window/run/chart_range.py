@@ -83,9 +83,14 @@ class ChartRange:
         on every sample: a range change re-renders every axis and re-places every boundary
         label, most of a redraw's cost. A finished experiment fits its stretch."""
         s, t_end = self._stretch, self._t_end()
-        if self.model.status == "idle" or s is None or s.start is None:
-            self._set_x(0.0, IDLE_SPAN_S if self.model.status == "idle" else
-                        max(t_end * 1.25, MIN_SPAN_S))
+        if self.model.status == "idle":
+            self._set_x(0.0, IDLE_SPAN_S)
+            return
+        if s is None or s.start is None:   # no plan known (a bare sample stream): the whole run
+            if self.model.finished:
+                self._set_x(0.0, max(t_end * 1.01, 1.0))
+            elif t_end >= self._x_range[1] or self._x_range[0] != 0.0:
+                self._set_x(0.0, max(t_end * 1.25, MIN_SPAN_S))
             return
         if s.state != RUNNING:
             self._set_x(s.start, max(s.end or t_end, s.start + 1.0))
