@@ -140,7 +140,6 @@ class ResultsSoFar(QWidget):
                 self._later.start(int(wait * 1000) + 1)
             return
         self._later.stop()
-        self._last = time.monotonic()
         self._drawn_key = key
         if part is not None:
             title = str(part.params.get("title") or part.id)
@@ -189,6 +188,7 @@ class ResultsSoFar(QWidget):
         plot.setToolTip(fig.caption or fig.title)
         self._set_plot(plot)
         self.redraws += 1
+        self._last = time.monotonic()   # only a drawn figure counts: the first point is not put off
 
     def _set_plot(self, plot: QWidget | None) -> None:
         if self.plot is not None:
