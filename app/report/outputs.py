@@ -36,12 +36,14 @@ def build_tables(results: RunResults, comparison: VendorComparison | None = None
     return out
 
 
-def build_figures(results: RunResults,
-                  vendor_comparison: VendorComparison | None = None) -> list[Figure]:
-    """Every figure of a run, in experiment order; experiments without finished trials give none."""
+def build_figures(results: RunResults, vendor_comparison: VendorComparison | None = None,
+                  only: str | None = None) -> list[Figure]:
+    """Every figure of a run, in experiment order; experiments without finished trials give none.
+    ``only`` names one experiment: the live view redraws the running experiment at each trial's
+    end and must not pay for the others' figures."""
     out: list[Figure] = []
     for part in results.parts:
-        if part.workloads:
+        if part.workloads and only in (None, part.id):
             out += results_for(part.id).figures(part, results)
     out = flag_figures(with_precondition_captions(out, results), results)
     if vendor_comparison:

@@ -32,6 +32,7 @@ SETUP_TITLES = ("1. Drive and target folder", "2. Experiments and parameters")
 TAB_TITLES = ("1. Target", "2. Experiments")
 RESULT_TABS_EM = 15         # the result tabs below the charts need this many lines to be useful
 DEFAULT_EM = (112, 70)      # a first window's size in text lines, if the screen has room
+SETUP_SHARE = 0.38          # of the width at most: the live view needs room for chart and figure
 
 
 def _group(title: str, widget: QWidget) -> QGroupBox:
@@ -125,10 +126,23 @@ class WindowLayout(_Window):
 
         self.tabs = QTabWidget()
         self.tabs.addTab(self.results, "Results")
+        self.tabs.addTab(self.results.findings_page, "Findings")
         self.tabs.addTab(self.figures, "Figures")
         self.tabs.addTab(self.log_pane, "Log")
         self.tabs.addTab(self.runs_browser, "Runs")
-        self.run_area = SplitOrTabs(Qt.Orientation.Vertical, [("Live charts", self.charts)],
+        self.live_split = QSplitter(Qt.Orientation.Horizontal)   # time series | its figure
+        self.live_split.addWidget(self.charts)
+        self.live_split.addWidget(self.so_far)
+        self.live_split.setStretchFactor(0, 3)
+        self.live_split.setStretchFactor(1, 2)
+        live = QWidget()
+        live_layout = QVBoxLayout(live)
+        live_layout.setContentsMargins(0, 0, 0, 0)
+        live_layout.setSpacing(1)
+        live_layout.addWidget(self.charts.timeline)
+        live_layout.addWidget(self.live_split, 1)
+        self.live_page = live
+        self.run_area = SplitOrTabs(Qt.Orientation.Vertical, [("Live", live)],
                                     self._run_need, tabs=self.tabs)
         right = QWidget()
         right_layout = QVBoxLayout(right)
@@ -153,11 +167,15 @@ class WindowLayout(_Window):
 
     def default_sizes(self) -> None:
         """Pane sizes for this window's size (once laid out, when none were remembered): the
-        set-up column as wide as its form needs, the charts most of the run column."""
+        set-up column as wide as its form needs (at most a third: the run column holds the
+        charts and the running experiment's figure), the charts most of the run column."""
         unit = em(self)
         width = self.main_area.width()
-        left = min(max(self.left_column.minimumSizeHint().width(), 36 * unit), int(width * 0.42))
+        left = min(max(self.left_column.minimumSizeHint().width(), 36 * unit),
+                   int(width * SETUP_SHARE))
         self.main_area.set_sizes([left, max(1, width - left)])
+        right = max(1, width - left)   # the time series, and its experiment's figure beside it
+        self.live_split.setSizes([int(right * 0.6), right - int(right * 0.6)])
         self._fit_run_split()
 
     def _fit_run_split(self) -> None:
@@ -197,6 +215,8 @@ class WindowLayout(_Window):
     def show_run_view(self, widget: QWidget) -> None:
         """The run column, and ``widget`` (the charts or a result tab) in front."""
         self.main_area.show_page(self.right_column)
+        if widget is self.charts:   # the charts share their page with the timeline and figure
+            widget = self.live_page
         if self.tabs.indexOf(widget) >= 0:   # the charts are a tab only when tabbed
             self.tabs.setCurrentWidget(widget)
 

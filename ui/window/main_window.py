@@ -23,6 +23,7 @@ from app.model.status import RunStatus
 from app.store.run_folder import default_runs_root
 from jobs.engine.factory import default_engine
 from jobs.events import RunFinished
+from ui.window import theme
 from ui.window.background import Background
 from ui.window.closing import ClosingAndSettings
 from ui.window.gc_policy import collect_on_gui_thread
@@ -30,6 +31,7 @@ from ui.window.layout import WindowLayout
 from ui.window.menus import build_menus
 from ui.window.report.figures_view import FiguresView, RunFiguresModel
 from ui.window.report.report_bar import ReportBar
+from ui.window.report.results_so_far import ResultsSoFar
 from ui.window.report.results_table import ResultsTable
 from ui.window.report.runs_browser import RunsBrowser
 from ui.window.run.live_charts import LiveCharts
@@ -79,6 +81,8 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.remote_note = RemoteLiveNote(self.charts, self.model)
         self.progress = RunProgress(self.model)
         self.results = ResultsTable(self.model)
+        self.so_far = ResultsSoFar(self.model)
+        self.charts.experiment_shown.connect(self.so_far.show_experiment)
         self.log_pane = LogPane(self.model)
         self.run_figures = RunFiguresModel(self.model, self.background, self)
         self.figures = FiguresView(self.run_figures)
@@ -206,7 +210,7 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
                                   "is stopped within seconds and "
                                   "finished trials are kept.")
         elif blocker and not blocker.startswith(("looking", "checking")):
-            self.run_hint.setText(f"<span style='color:#b01e1e'>Run is disabled: {shown}</span>")
+            self.run_hint.setText(theme.span("error", f"Run is disabled: {shown}"))
         else:
             self.run_hint.setText("")
         self.run_hint.setVisible(bool(self.run_hint.text()))

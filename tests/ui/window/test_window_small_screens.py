@@ -235,3 +235,37 @@ def test_the_app_opens_inside_a_small_screen(tmp_path):
         ax, ay, aw, ah = got["available"]
         assert ax <= x and ay <= y and x + w <= ax + aw and y + h <= ay + ah, (name, got)
         assert got["min"][0] <= aw and got["min"][1] <= ah - 40, (name, got)
+
+
+def test_no_text_of_the_run_area_is_cut_mid_run(laptop, qtbot):
+    """Mid-run, with a long trial label: every one-line text of the run column is shown whole or
+    in a shorter wording, never cut with '…'; plain labels get the width they ask for."""
+    from PySide6.QtWidgets import QLabel
+
+    from jobs.events import TrialStarted
+    from ui.window.run.planned import PlannedTrial
+    from ui.window.widgets import ElidedLabel
+
+    window, m = laptop, laptop.model
+    m.planned = {i: PlannedTrial(i, "tail-latency", "RND4K Q32T1 read", 3, False, 120.0, True,
+                                 False) for i in range(149)}
+    m.experiments = [{"id": "tail-latency", "title": "Tail latency", "repetitions": 3,
+                      "workload_keys": []}]
+    m.status, m.live, m.run_dir = "running", True, "/tmp/a-run"
+    m.reset.emit()
+    m.apply(TrialStarted(147, "tail-latency", "RND4K Q32T1 read", 3, False, ("fio",), 1.0, 120.0))
+    m.state_changed.emit()
+    window.show_run_view(window.charts)
+    gui_support.settle(qtbot, 100)
+    cut = []
+    for label in window.right_column.findChildren(QLabel):
+        if not label.isVisible():
+            continue
+        if isinstance(label, ElidedLabel):
+            if "\u2026" in label.shown_text():
+                cut.append((label.text(), label.shown_text(), label.width()))
+        elif not label.wordWrap() and label.text() and label.sizeHint().width() > label.width() + 1:
+            cut.append((label.text(), label.width(), label.sizeHint().width()))
+    assert not cut, (window.screen_name, cut)
+    assert window.progress.trial_label.shown_text().split(" ")[0] in ("Trial", "148/149")
+    assert window.charts.timeline.isVisible() and window.so_far.isVisible()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from app.results.figure import Figure
+from ui.window import theme
 
 
 class ComparisonFigures(QWidget):
@@ -25,7 +26,7 @@ class ComparisonFigures(QWidget):
         self.count = QLabel()
         self.caption = QLabel()
         self.caption.setWordWrap(True)
-        self.caption.setStyleSheet("color: #555")
+        theme.set_tone(self.caption, "muted")
         self.stack = QStackedWidget()
         top = QHBoxLayout()
         top.addWidget(QLabel("Figure:"))

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.compare.export import default_export_dir
 from app.compare.report import Comparison, build_comparison
+from ui.window import theme
 from ui.window.background import Background
 from ui.window.folders import PathDialog, open_folder
 from ui.window.report.compare_export import ComparisonExporter
@@ -178,8 +179,7 @@ class CompareView(QDialog):
 
     def _load_failed(self, exc: BaseException) -> None:
         if self._alive:
-            self.status.setText(f"<span style='color:#b01e1e'>Cannot compare: "
-                                f"{html.escape(str(exc))}</span>")
+            self.status.setText(theme.span("error", f"Cannot compare: {html.escape(str(exc))}"))
 
     def figure_ids(self) -> list[str]:
         return self.figures.figure_ids()
@@ -224,8 +224,7 @@ class CompareView(QDialog):
 
     def _on_failed(self, message: str) -> None:
         self.progress.hide()
-        self.status.setText(f"<span style='color:#b01e1e'>Export failed: "
-                            f"{html.escape(message)}</span>")
+        self.status.setText(theme.span("error", f"Export failed: {html.escape(message)}"))
         self._set_export_enabled(True)
 
     def open_export(self) -> None:

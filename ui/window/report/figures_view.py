@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from app.model.status import RunStatus
+from ui.window import theme
 from ui.window.background import Background
 from ui.window.report.run_figures import RunFigures, load_run_figures
 from ui.window.run.run_model import RunModel
@@ -97,7 +98,7 @@ class FiguresView(QWidget):
         self.count = QLabel()
         self.caption = QLabel()
         self.caption.setWordWrap(True)
-        self.caption.setStyleSheet("color: #555")
+        theme.set_tone(self.caption, "muted")
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setMargin(12)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.vendor import specs as vendor
+from ui.window import theme
 from ui.window.background import Background
 from ui.window.folders import PathDialog, open_folder
 from ui.window.report.export_action import RunExporter
@@ -165,9 +166,9 @@ class ReportBar(QWidget):
             self._set_status("Export folder:" if run_dir else "", None,
                              str(Path(run_dir) / "export") if run_dir else "")
 
-    def _set_status(self, text: str, colour: str | None, path: str) -> None:
+    def _set_status(self, text: str, tone: str | None, path: str) -> None:
         self.export_status.setText(text)
-        self.export_status.setStyleSheet(f"color: {colour}" if colour else "")
+        self.export_status.setStyleSheet(f"color: {theme.css(tone)}" if tone else "")
         self.export_status.setToolTip("")
         self.export_path.setText(path)
         self.export_path.setToolTip(path)
@@ -225,7 +226,7 @@ class ReportBar(QWidget):
 
     def _on_failed(self, message: str) -> None:
         self.progress.setVisible(False)
-        self._set_status("Export failed (see the Log tab):", "#b01e1e", message)
+        self._set_status("Export failed (see the Log tab):", "error", message)
         self.log_line.emit(f"export failed: {message}", "error")
         self._update()
 

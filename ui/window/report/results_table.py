@@ -1,5 +1,5 @@
-"""The results of the run: one row per trial as it finishes, then mean ± std (n) per workload
-with the experiment's findings beneath.
+"""The results of the run: one row per trial as it finishes, then mean ± std (n) per workload;
+the experiments' findings are a page of their own (``findings_page``, a tab of the window).
 
 Two tables instead of one because they answer different questions: the trial rows show that
 every repetition ran (and which failed or were cancelled), the workload rows are the numbers to
@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -29,6 +29,7 @@ from app.experiments.plan import trial_kind
 from app.model.status import RunStatus, TrialStatus
 from app.report.outputs import findings
 from app.results.pooled import pooled_text
+from ui.window import theme
 from ui.window.report.findings_text import number, stat_text
 from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
 
@@ -36,9 +37,6 @@ TRIAL_COLUMNS = ("#", "Experiment", "Workload", "Repetition", "Status", "IOPS", 
                  "Mean latency µs", "p99 latency µs")
 SUMMARY_COLUMNS = ("Experiment", "Workload", "n", "IOPS", "MB/s", "Mean latency µs",
                    "p99 µs per rep.", "p99 µs, all I/Os [95% CI]")
-_GREY = QBrush(QColor(130, 130, 130))
-_RED = QBrush(QColor(190, 30, 30))
-_ORANGE = QBrush(QColor(180, 90, 0))
 THROTTLED = "\u26a0 throttled"
 
 
@@ -84,6 +82,11 @@ def _table(columns: tuple[str, ...]) -> QTableWidget:
     return table
 
 
+def _cell_brush(tone: str) -> QBrush:
+    """A table cell's text in ``tone``, readable on the table's (Base) background."""
+    return QBrush(theme.tone(tone, background=theme.Role.Base))
+
+
 def _set_row(table: QTableWidget, row: int, values: list[str], brush: QBrush | None = None) -> None:
     for col, text in enumerate(values):
         item = QTableWidgetItem(text)
@@ -102,10 +105,15 @@ class ResultsTable(QWidget):
         self.caption.setWordWrap(True)
         self.trials = _table(TRIAL_COLUMNS)
         self.workloads = _table(SUMMARY_COLUMNS)
-        self.findings = QTextBrowser()  # scrolls when an experiment has many findings
-        lines = self.findings.fontMetrics().lineSpacing()
-        self.findings.setMaximumHeight(6 * lines)
-        self.findings.setMinimumHeight(3 * lines)
+        # the findings are a page of their own (the window gives it a tab): under the tables
+        # a 1280x720 screen left them about three lines
+        self.findings = QTextBrowser()
+        self.findings_page = QWidget()
+        findings_layout = QVBoxLayout(self.findings_page)
+        findings_layout.setContentsMargins(4, 4, 4, 4)
+        findings_layout.addWidget(QLabel("<b>Findings</b>: the report's sentences, experiment by "
+                                         "experiment"))
+        findings_layout.addWidget(self.findings, 1)
 
         lower = QWidget()
         lower_layout = QVBoxLayout(lower)
@@ -115,8 +123,6 @@ class ResultsTable(QWidget):
         per_workload.setWordWrap(True)   # never wider than the column
         lower_layout.addWidget(per_workload)
         lower_layout.addWidget(self.workloads, 1)
-        lower_layout.addWidget(QLabel("<b>Findings</b>"))
-        lower_layout.addWidget(self.findings)
         upper = QWidget()
         upper_layout = QVBoxLayout(upper)
         upper_layout.setContentsMargins(0, 0, 0, 0)
@@ -156,7 +162,7 @@ class ResultsTable(QWidget):
                     + (f" ({m.error})" if m.error else ""))
             throttled = sum(1 for r in m.records if r.get("throttled"))
             if throttled:
-                text += (f"; <span style='color:#b45a00'>{throttled} {THROTTLED}</span> (hover "
+                text += (f"; {theme.span('warning', f'{throttled} {THROTTLED}')} (hover "
                          "the Status cell for why)")
         self.caption.setText(text)
 
@@ -170,9 +176,10 @@ class ResultsTable(QWidget):
         status = record.get("status", "?")
         row = self.trials.rowCount()
         self.trials.insertRow(row)
-        brush = _GREY if record.get("warmup") else (
-            None if status == TrialStatus.DONE else _ORANGE if status == TrialStatus.CANCELLED
-            else _RED)
+        tone = "muted" if record.get("warmup") else (
+            None if status == TrialStatus.DONE else "warning" if status == TrialStatus.CANCELLED
+            else "error")
+        brush = _cell_brush(tone) if tone else None
         shown = {TrialStatus.DONE: status, TrialStatus.CANCELLED: "cancelled (not counted)"}.get(
             status, f"{status}: {record.get('error') or ''}")
         _set_row(self.trials, row, [
@@ -185,7 +192,7 @@ class ResultsTable(QWidget):
             item.setText(f"{item.text()} {THROTTLED}")
             item.setToolTip(throttle_tip(record.get("throttle")))
             if brush is None:
-                item.setForeground(_ORANGE)
+                item.setForeground(_cell_brush("warning"))
         self.trials.scrollToBottom()
         self._show_caption()
 

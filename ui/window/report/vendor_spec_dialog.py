@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.vendor import match as vendor_compare
 from app.vendor import specs as vendor
+from ui.window import theme
 from ui.window.report.run_figures import VendorStatus
 
 NUMBERS = (("seq_read_mbps", "Sequential read", "MB/s"),
@@ -104,7 +105,7 @@ class VendorSpecDialog(QDialog):
         self.source_edit.setPlaceholderText("datasheet URL, or a note such as 'box label'")
         self.problem = QLabel()
         self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #b01e1e")
+        theme.set_tone(self.problem, "error")
 
         drive = QFormLayout()
         drive.addRow("Model contains:", self.model_edit)
@@ -140,7 +141,7 @@ class VendorSpecDialog(QDialog):
                        "drive whose model contains the text above, and written into the shown "
                        "run's run.json when that run has ended, so its export uses it anywhere.")
         where.setWordWrap(True)
-        where.setStyleSheet("color: #555")
+        theme.set_tone(where, "muted")
         layout = QVBoxLayout(self)
         layout.addLayout(drive)
         layout.addLayout(columns)

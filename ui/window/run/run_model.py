@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from app.engines.shell_quote import command_line
+from app.experiments.params import values_json
+from app.experiments.registry import results_for
 from app.model.run import Run
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
 from app.model.trial import TrialResult
@@ -80,11 +82,13 @@ class RunModel(QObject):
         self.remote: dict | None = None  # run.json's target.remote: which live series it lacks
         self.open_ended = False        # steady state may end the run early: ETA "up to"
         self.round_experiments: set[str] = set()   # experiments whose trials are rounds
+        self._sampled: set[str] = set()
         self.planned: dict[int, PlannedTrial] = {}
         self.experiments: list[dict] = []
         self.records: list[dict] = []
         self.summary: dict = {}
         self.results: RunResults | None = None   # the shown run's results (app/results/)
+        self.kept_samples: list[Sample] = []     # of experiments whose results read them
         self._shown: tuple[str, str | None] = ("idle", None)   # status, error before a Run
         self.boundaries: list[tuple[float, PlannedTrial]] = []
         self.current: PlannedTrial | None = None
@@ -142,11 +146,13 @@ class RunModel(QObject):
         self.temperature_note, self.remote = e.temperature_note, e.remote
         self.open_ended = e.plan.open_ended
         self.round_experiments = {x.id for x in e.plan.experiments if x.rounds_measured}
+        self._sampled = {x.id for x in e.plan.experiments if results_for(x.id).needs_samples}
         self.planned = {t.index: PlannedTrial(t.index, t.experiment, t.workload.label, t.repetition,
                                               t.warmup, t.runtime_s + t.ramp_s, t.workload.reads,
                                               t.workload.writes, t.precondition)
                         for t in e.plan.trials}
         self.experiments = [{"id": x.id, "title": x.title, "repetitions": x.repetitions,
+                             "params": values_json(x),   # figures and findings read them
                              "workload_keys": [w.key for w in x.workloads()]}
                             for x in e.plan.experiments]
         self.reset.emit()   # the views rebuild for the new run, now that it is under way
@@ -203,6 +209,8 @@ class RunModel(QObject):
         trial = self.planned.get(e.trial)
         self.series.append(sample_row(e, trial.reads if trial else True,
                                       trial.writes if trial else True))
+        if trial is not None and trial.experiment in self._sampled:   # the SLC curve, live
+            self.kept_samples.append(e)
         self.samples_added.emit()
 
     def _on_TrialFinished(self, e: TrialFinished) -> None:
@@ -225,7 +233,7 @@ class RunModel(QObject):
         """Workloads whose repetitions have all finished get their mean ± std row now."""
         run = Run(RunStatus.RUNNING, tuple(self.experiments),
                   tuple(TrialResult.from_json(t) for t in self.records), {})
-        self.results = build_results(run)
+        self.results = build_results(run, self.kept_samples)
         full = self.results.summary_json()
         reps = {x["id"]: x.get("repetitions", 1) for x in self.experiments}
         self.summary = {eid: {"workloads": [r for r in part["workloads"] if r["n"] >= reps.get(eid, 1)],

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from app.drive.identity import list_volumes
 from app.paths import TargetRefused, check_target, free_space_margin, remove_leftovers
 from app.units import human_bytes
+from ui.window import theme
 from ui.window.background import Background
 from ui.window.setup.drive_info import DriveInfo
 from ui.window.setup.remote_field import RemoteField, remote_lines, remote_problem
@@ -225,14 +226,13 @@ class DrivePanel(QWidget):
             self.space.setText(space)
             reason = html.escape(reason, quote=False)
         if report.ok and report.remote:
-            self.verdict.setText(f"<span style='color:#17702f'>\u2714 {html.escape(ready)}</span>")
+            self.verdict.setText(theme.span("ok", f"\u2714 {html.escape(ready)}"))
         elif report.ok:
-            self.verdict.setText(f"<span style='color:#17702f'>\u2714 Ready: test files go to "
-                                 f"{os.path.join(report.path, 'ssd-profiler-data')} and are "
-                                 f"removed afterwards.</span>")
+            self.verdict.setText(theme.span("ok", f"\u2714 Ready: test files go to "
+                                            f"{os.path.join(report.path, 'ssd-profiler-data')} "
+                                            "and are removed afterwards."))
         else:
-            self.verdict.setText(f"<span style='color:#b01e1e'>\u2716 Run would be refused: "
-                                 f"{reason}</span>")
+            self.verdict.setText(theme.span("error", f"\u2716 Run would be refused: {reason}"))
         self.clean_button.setVisible(bool(report.leftovers))
         if report.leftovers:
             self.clean_button.setText(f"Remove {len(report.leftovers)} test file(s) left by an "
@@ -245,7 +245,6 @@ class DrivePanel(QWidget):
         try:
             remove_leftovers(check_target(self.target(), 0))
         except (TargetRefused, OSError) as exc:
-            self.verdict.setText(f"<span style='color:#b01e1e'>\u2716 Test files not removed: "
-                                 f"{exc}</span>")
+            self.verdict.setText(theme.span("error", f"\u2716 Test files not removed: {exc}"))
             return
         self._check()

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
 from app.experiments.params import ParamError
 from app.experiments.plan import experiments_from_settings, kept_own, plan_run
+from ui.window import theme
 from ui.window.setup.param_form import COMMON, ParamForm, common_values, field_title
 from ui.window.setup.plan_text import plan_message
 from ui.window.widgets import em
@@ -246,9 +247,8 @@ class ExperimentPanel(QWidget):
     # -- plan -----------------------------------------------------------------------------------
     def _update_plan(self) -> None:
         self.plan = self._compute_plan()
-        colour = "#202020" if self.plan.ok else "#b01e1e"
         text = self.plan.message if self.plan.ok else html.escape(self.plan.message)
-        self.summary.setText(f"<span style='color:{colour}'>{text}</span>")
+        self.summary.setText(theme.span("text" if self.plan.ok else "error", text))
         self.plan_changed.emit(self.plan)
 
     def _compute_plan(self) -> PlanInfo:

@@ -26,13 +26,13 @@ from PySide6.QtWidgets import (
 
 from app.experiments.base import Experiment
 from app.experiments.params import ParamError, build, coerce, describe, fields_of, parse_bool
+from ui.window import theme
 from ui.window.setup.field_labels import choice_text, field_title, help_text
 from ui.window.widgets import em
 
 __all__ = ["COMMON", "ParamForm", "common_values", "field_title"]
 
-_HELP_STYLE = "color:#666; font-size:small"
-_ERROR_STYLE = "color:#b01e1e; font-size:small"
+_SMALL = "font-size:small"   # help and errors under a field; their colour is the theme's
 COMMON = tuple(f.name for f in fields_of(Experiment))   # runtime, ramp, size, repetitions, ...
 
 
@@ -53,12 +53,13 @@ class ParamForm(QWidget):
         self._setters: dict = {}
         self._notes: dict[str, QLabel] = {}
         self.form_error = QLabel()
-        self.form_error.setStyleSheet(_ERROR_STYLE)
+        theme.set_tone(self.form_error, "error", _SMALL)
         self.form_error.setWordWrap(True)
         self.form_error.setTextFormat(Qt.TextFormat.PlainText)  # it quotes what the user typed
         self.form_error.hide()
 
-        header = QLabel(f"<b>{cls.title}</b><br><span style='{_HELP_STYLE}'>{cls.summary}</span>")
+        muted = theme.css("muted")
+        header = QLabel(f"<b>{cls.title}</b><br><span style='color:{muted}; {_SMALL}'>{cls.summary}</span>")
         header.setWordWrap(True)
         # one flat form layout (no nested cells): a nested layout kept a stale height after a
         # note changed from one line to two, and the notes then overlapped the next field
@@ -80,7 +81,7 @@ class ParamForm(QWidget):
             "another experiment's own default differs (the SLC test keeps its 2 min, no warm-up).")
         self.apply_button.clicked.connect(self.apply_common.emit)
         self.applied_note = QLabel()
-        self.applied_note.setStyleSheet(_HELP_STYLE)
+        theme.set_tone(self.applied_note, "muted", _SMALL)
         self.applied_note.setWordWrap(True)
         self.applied_note.hide()
         if common:
@@ -99,7 +100,7 @@ class ParamForm(QWidget):
         editor = self._editor(name, d)
         self.editors[name] = editor
         note = QLabel(help_text(d))
-        note.setStyleSheet(_HELP_STYLE)
+        theme.set_tone(note, "muted", _SMALL)
         note.setWordWrap(True)
         note.setTextFormat(Qt.TextFormat.PlainText)
         note.setContentsMargins(0, 0, 0, em(self) // 2)   # air before the next field
@@ -213,10 +214,10 @@ class ParamForm(QWidget):
         for name, note in self._notes.items():
             if name in errors:
                 note.setText(f"\u2716 {errors[name]}")
-                note.setStyleSheet(_ERROR_STYLE)
+                theme.set_tone(note, "error", _SMALL)
             else:
                 note.setText(help_text(self.meta[name]))
-                note.setStyleSheet(_HELP_STYLE)
+                theme.set_tone(note, "muted", _SMALL)
             note.setVisible(bool(note.text()))
         self.show_form_error(errors.get(""))
         return errors

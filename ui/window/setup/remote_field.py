@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidg
 
 from app.paths import TargetRefused
 from app.remote.target import DEFAULT_PORT, check_remote_folder, parse_remotes
+from ui.window import theme
 
 SERVER_COMMAND = f"fio --server=ip:127.0.0.1,{DEFAULT_PORT}"
 TUNNEL_COMMAND = f"ssh -N -L {DEFAULT_PORT}:127.0.0.1:{DEFAULT_PORT} you@labserver"
@@ -80,7 +81,7 @@ class RemoteField(QWidget):
         self.help = QLabel(HELP_LINE)
         self.help.setWordWrap(True)
         self.help.setToolTip(SECURITY_TIP)
-        self.help.setStyleSheet("color:#555")
+        theme.set_tone(self.help, "muted")
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(label)
