@@ -28,6 +28,7 @@ from app.paths import FileSwapped, OwnedFolder
 from app.plan import RunPlan, Trial
 from app.store import RunStore, utc_now
 from app.summary import summarize_run
+from jobs.engine_starts import EngineStarts, _Cancelled
 from jobs.events import (
     Event,
     LogMessage,
@@ -51,11 +52,7 @@ POLL_S = 0.2
 PREPARE_MIN_MBPS = 5.0        # slowest drive we wait for while writing the test file
 
 
-class _Cancelled(Exception):
-    pass
-
-
-class TrialRunner:
+class TrialRunner(EngineStarts):
     """Runs a :class:`RunPlan`; iterate :meth:`events`. ``cancel`` may be set from any thread."""
 
     #: what the engine gets if the app dies (a remote fio client overrides it: jobs/remote_session)
@@ -158,7 +155,8 @@ class TrialRunner:
             yield from self._prepare_pass(exp, test_file)
 
     def _prepare_pass(self, exp, test_file: Path) -> Iterator[Event]:
-        argv = self.engine.prepare_argv(test_file, exp.size, self._trigger(test_file), exp.direct)
+        argv = self.engine.prepare_argv(self._engine_file(test_file)[0], exp.size,
+                                        self._trigger(test_file), exp.direct)
         if argv is None:
             return  # the engine fills the file itself
         self.store.log_command(argv, f"prepare {exp.id}")
@@ -166,7 +164,7 @@ class TrialRunner:
         yield LogMessage(f"writing the {exp.size >> 20} MiB test file for {exp.id} once")
         limit = 60.0 + exp.size / (PREPARE_MIN_MBPS * 1e6)
         self.owner.verify(test_file)
-        proc = self._start(argv, self._trigger(test_file))
+        proc = self._start(argv, self._trigger(test_file), test_file=test_file)
         while proc.poll() is None:
             proc.read_text(POLL_S)
             self._check_stop(proc, limit)
@@ -197,7 +195,8 @@ class TrialRunner:
         live = self.engine.live(trial, test_file)
         stdout_path, stderr_path, raw = self.store.raw_paths(trial.name)
         if held is None:
-            proc = self._start(argv, self._trigger(test_file, trial), stdout_path, stderr_path)
+            proc = self._start(argv, self._trigger(test_file, trial), stdout_path, stderr_path,
+                               test_file)
         else:
             self._proc = proc = held.proc
         # An engine without live output (DiskSpd) is charted from OS disk counters while it
@@ -247,45 +246,6 @@ class TrialRunner:
     def _sample(self, trial: Trial, interval: Interval) -> Sample:
         t_s = round((interval.end_epoch_s or time.time()) - self.t0, 3)
         return interval.at(trial.index, t_s, self.monitor.temperature_at(t_s))
-
-    def _trial_argv(self, trial: Trial, test_file: Path) -> list[str]:
-        return self.engine.trial_argv(trial, test_file, self._trigger(test_file, trial))
-
-    def _start(self, argv: list[str], trigger: Path, stdout_path: Path | None = None,
-               stderr_path: Path | None = None, **held) -> EngineProcess:
-        """The engine of a trial (or of the test file's fill): started now, or, with ``held``
-        (pass_fds, held), started ahead and held (jobs/held_starts.py), then not yet current."""
-        trigger.unlink(missing_ok=True)  # in our private folder: a stop left by a past engine
-        proc = EngineProcess(argv, self.engine.graceful_stop(trigger), cwd=self._workdir,
-                             stdout_path=stdout_path, stderr_path=stderr_path,
-                             on_app_death=self.on_app_death, **held)
-        if not held:
-            self._proc = proc
-        return proc
-
-    def _start_held(self, trial: Trial, test_file: Path, argv: list[str], fds: tuple[int, ...],
-                    held: tuple[bytes, int]) -> EngineProcess:
-        out, err, _ = self.store.raw_paths(trial.name)
-        return self._start(argv, self._trigger(test_file, trial), out, err, pass_fds=fds, held=held)
-
-    def _check_stop(self, proc: EngineProcess, limit_s: float) -> None:
-        if self.cancel.is_set() and not proc.io_done.is_set():  # else its result is whole
-            proc.stop("cancel")
-            raise _Cancelled
-        if proc.elapsed_s() > limit_s:
-            how = proc.stop("watchdog")
-            raise TimeoutError(f"engine ran past its time limit of {limit_s:.0f} s and was "
-                               f"stopped ({how})")
-
-    def _trigger(self, test_file: Path, trial: Trial | None = None) -> Path:
-        """The engine's stop file: one per trial, so a stop meant for one never ends another."""
-        tag = f"-{trial.index}" if trial is not None else ""
-        return self._workdir / f"{test_file.stem}{tag}.stop"
-
-    def _abort(self, reason: str) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.stop(reason)
-            self._proc.finish(timeout=2.0)
 
     def close(self, reason: str = "closed") -> list[str]:
         """Stop the engine, remove the test files that are still ours, unlock the target and
