@@ -19,7 +19,7 @@ from pathlib import Path
 from app.export_folder import ExportFolder, run_identity
 from app.report import Warn, export_run
 from app.store import load_run
-from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, write_or_exit
+from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 
 
 def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
@@ -42,7 +42,7 @@ def cmd_export(args) -> int:
         record = load_run(run_dir)
         ExportFolder(Path(out_dir) if out_dir else run_dir / "export", run_identity(record, run_dir))
     except ValueError as exc:
-        print(f"ssd-profiler: error: {exc}", file=sys.stderr)
+        print(f"ssd-profiler: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
         print(f"ssd-profiler: error: cannot read {exc.filename or run_dir}: {exc.strerror or exc}",

@@ -32,6 +32,7 @@ from app.input_files import (
 )
 from ui.cli import text as cli_text
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
+from ui.cli.terminal import terminal_text
 
 PARSE_SECONDS = 30.0   # per file; a 64 MiB genuine output parses in about 2 s
 
@@ -119,7 +120,7 @@ def cmd_import(args) -> int:
     if args.json:
         print(json.dumps([with_pooled(m) for m in results], indent=2, allow_nan=False))
     elif results:
-        print(cli_text.measurements_text(results))
+        print(terminal_text(cli_text.measurements_text(results)))  # job names are the file's
     for problem in problems:
         print(f"ssd-profiler: error: {one_line(problem)}", file=sys.stderr)
     if problems:
