@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from app.figures import Figure
+from ui.window.plain import plain_label
 
 
 class ComparisonFigures(QWidget):
@@ -23,7 +24,7 @@ class ComparisonFigures(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.selector.currentIndexChanged.connect(self.select)
         self.count = QLabel()
-        self.caption = QLabel()
+        self.caption = plain_label(QLabel())  # it quotes the runs' workload labels
         self.caption.setWordWrap(True)
         self.caption.setStyleSheet("color: #555")
         self.stack = QStackedWidget()

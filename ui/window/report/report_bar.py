@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app import vendor
 from ui.window.background import Background
 from ui.window.folders import open_folder
+from ui.window.plain import plain_tip
 from ui.window.report.export_action import RunExporter
 from ui.window.report.figures_view import RunFiguresModel
 from ui.window.report.run_figures import VendorStatus, drive_vendor_status
@@ -170,7 +171,7 @@ class ReportBar(QWidget):
         self.export_status.setStyleSheet(f"color: {colour}" if colour else "")
         self.export_status.setToolTip("")
         self.export_path.setText(path)
-        self.export_path.setToolTip(path)
+        self.export_path.setToolTip(plain_tip(path))
         self.export_path.setCursorPosition(len(path))  # the end (.../export) is what differs
 
     # -- export --------------------------------------------------------------------------------
@@ -211,7 +212,7 @@ class ReportBar(QWidget):
         total = self.progress.maximum()
         self.export_status.setText(f"Exporting {drawn} of {total} figures to:" if total else
                                    f"Exporting ({drawn} figures drawn) to:")
-        self.export_status.setToolTip(f"drew {title}")
+        self.export_status.setToolTip(plain_tip(f"drew {title}"))
 
     def _on_exported(self, out_dir: str) -> None:
         self.progress.setVisible(False)
