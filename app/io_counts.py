@@ -41,14 +41,32 @@ def workload_ios(record: dict, eid: str, row: dict, direction: str | None = None
     (default: the row's main direction)."""
     key, d = row.get("key") or workload_key(row["workload"]), _direction(row, direction)
     out = []
-    for t in record.get("trials", []):
-        if (t.get("experiment") != eid or t.get("warmup") or t.get("status") != "done"
-                or not t.get("measurement") or workload_key(t.get("workload") or {}) != key):
-            continue
+    for t in _measured(record.get("trials", [])).get((eid, key), ()):
         n = trial_ios(t, d)
         if n is not None:
             out.append(n)
     return out
+
+
+_INDEX: list[tuple[tuple, list, dict]] = []   # (identity, the trials list kept alive, index)
+
+
+def _measured(trials: list) -> dict[tuple[str, str], list[dict]]:
+    """The measured trials by (experiment, workload key), made once per trials list: each
+    workload row of each experiment asks, and scanning every trial per row made reopening a
+    10,000-trial run take seconds. The list is kept referenced while cached, so its identity
+    (with its length and its last trial, as a live run appends) cannot be reused."""
+    ident = (id(trials), len(trials), id(trials[-1]) if trials else None)
+    for known, _kept, index in _INDEX:
+        if known == ident:
+            return index
+    index: dict[tuple[str, str], list[dict]] = {}
+    for t in trials:
+        if t.get("warmup") or t.get("status") != "done" or not t.get("measurement"):
+            continue
+        index.setdefault((t.get("experiment"), workload_key(t.get("workload") or {})), []).append(t)
+    _INDEX[:] = [(ident, trials, index), *_INDEX[:1]]
+    return index
 
 
 def beyond(percentile_key: str, ios: int) -> float:
