@@ -37,10 +37,10 @@ from app.experiment_outputs import build_figures, build_tables
 from app.experiments.registry import IMPORTED
 from app.export_folder import ExportFolder, run_identity, safe_stem
 from app.figures import Figure
-from app.input_files import MAX_INPUT_BYTES, os_reason
 from app.model.status import JobStatus, RunStatus, TrialStatus
 from app.model.workload import Workload
 from app.report_text import report_markdown
+from app.samples_file import SamplesRefused
 from app.store import SCHEMA_VERSION, load_run, write_json_atomic
 from app.summary import read_samples, summarize_run
 from app.tables import to_csv, to_markdown
@@ -70,21 +70,16 @@ def export_run(run_dir: str | Path, out_dir: str | Path | None = None,
 def _samples(record: dict, run_dir: Path | None) -> tuple[list[dict], str | None]:
     """samples.csv's rows, or ``([], note)`` when it is damaged: the live samples feed a few
     figures and the cache finding only, so a crash-truncated or edited file costs those, not
-    the whole export. A samples.csv that is not a small regular file is not even opened."""
+    the whole export. A samples.csv that is not the app's regular file (a FIFO, a link, too
+    big: app.samples_file) is refused with its one line, never waited on."""
     folder = run_dir or record.get("dir")
-    path = Path(folder) / "samples.csv" if folder else None
-    try:
-        info = os.lstat(path) if path else None
-    except FileNotFoundError:
-        info = None
-    except OSError as exc:
-        return [], f"{path} cannot be read ({os_reason(exc)})"
-    if info is None:
+    if not folder:
         return [], None
-    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_INPUT_BYTES:
-        return [], f"{path} is not a regular file of at most {MAX_INPUT_BYTES // 2**20} MiB"
+    path = Path(folder) / "samples.csv"
     try:
         return read_samples(folder), None
+    except SamplesRefused as exc:
+        return [], str(exc)
     except (*DAMAGE, csv.Error, OSError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return [], f"{path} is damaged ({reason})"

@@ -32,6 +32,7 @@ import pandas as pd
 from app.model.measurement import DIRECTIONS
 from app.model.percentiles import LAT_KEYS
 from app.model.run import Run
+from app.samples_file import open_samples
 from app.store import load_run
 
 WORKLOAD_KEYS = ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")
@@ -56,13 +57,27 @@ def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
         runs.append(_run_row(name, record, run))
         trials += _trial_rows(name, run, record.get("started_at"))
         workloads += _workload_rows(name, run)
-        path = Path(folder) / "samples.csv"
-        if path.is_file():
-            frame = pd.read_csv(path)
+        frame = _samples_frame(folder)
+        if frame is not None:
             frame.insert(0, "run", name)
             samples.append(frame)
     return RunTables(pd.DataFrame(runs), pd.DataFrame(trials), pd.DataFrame(workloads),
                      pd.concat(samples, ignore_index=True) if samples else pd.DataFrame())
+
+
+def _samples_frame(folder) -> pd.DataFrame | None:
+    """samples.csv through app.samples_file (a FIFO, a link, an oversized file or header is
+    refused with one line); a file pandas cannot parse is refused the same way."""
+    opened = open_samples(folder)
+    if opened is None:
+        return None
+    names, handle = opened
+    with handle:
+        try:
+            return pd.read_csv(handle, names=names, header=None)
+        except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+            reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+            raise ValueError(f"{Path(folder) / 'samples.csv'} is damaged ({reason})") from None
 
 
 def _unique(name: str, taken: list[str]) -> str:

@@ -16,6 +16,7 @@ from app.model.measurement import Measurement
 from app.model.percentiles import LAT_KEYS, POOLED_PERCENTILES, percentile_key
 from app.model.summary import DirectionSummary, Pooled, Stat, WorkloadSummary
 from app.model.trial import TrialResult
+from app.samples_file import SamplesRefused, open_samples
 
 
 def _direction_summary(trials: list[TrialResult], direction: str) -> DirectionSummary | None:
@@ -78,13 +79,15 @@ def workload_summary(trials: list[TrialResult]) -> WorkloadSummary:
 
 def read_samples(run_dir: str | Path, trials: set[int] | None = None) -> list[dict]:
     """samples.csv as dicts of floats (None for empty cells); only the rows of ``trials`` when
-    given (a day-long trial at 0.1 s has 864,000 rows: read what is needed, row by row)."""
-    path = Path(run_dir) / "samples.csv"
-    if not path.exists():
+    given (a day-long trial at 0.1 s has 864,000 rows: read what is needed, row by row).
+    Opened by app.samples_file (SamplesRefused, a ValueError, for what is not the app's file)."""
+    opened = open_samples(run_dir)
+    if opened is None:
         return []
+    names, handle = opened
     out = []
-    with open(path, newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
+    with handle:
+        for row in csv.DictReader(handle, fieldnames=names):
             if trials is not None and int(row["trial"]) not in trials:
                 continue
             parsed = {k: (float(v) if v not in ("", None) else None) for k, v in row.items()}
@@ -99,7 +102,10 @@ def summarize_run(record: dict, run_dir: str | Path | None = None) -> dict:
     trials = [TrialResult.from_json(t) for t in record.get("trials", [])]
     measured = [t for t in trials if t.measured]
     series_trials = {t.index for t in measured if results_for(t.experiment).needs_samples}
-    samples = read_samples(run_dir, series_trials) if run_dir and series_trials else []
+    try:
+        samples = read_samples(run_dir, series_trials) if run_dir and series_trials else []
+    except SamplesRefused:  # not the app's own file (app.samples_file): findings without it
+        samples = []
     out = {}
     for exp in record.get("experiments", []):
         eid = exp["id"]

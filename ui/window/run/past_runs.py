@@ -18,6 +18,7 @@ import numpy as np
 
 from app.model.status import TrialStatus
 from app.model.workload import Workload
+from app.samples_file import read_samples_text
 from app.store import load_run
 from app.summary import read_samples, summarize_run
 from ui.window.run.series import COLUMNS, break_row, sample_row
@@ -142,13 +143,13 @@ def load_past_run(run_dir: str | os.PathLike) -> PastRun:
 def _sample_table(run_dir) -> tuple[list[str], np.ndarray] | None:
     """samples.csv as (column names, rows of floats; NaN for empty cells), parsed by numpy's C
     reader: a long run at 0.1 s leaves 10^5..10^6 rows, which the csv module turns into dicts
-    in seconds. None when a row does not parse (a run cut short mid-line)."""
-    path = Path(run_dir) / "samples.csv"
-    if not path.exists():
+    in seconds. None when a row does not parse (a run cut short mid-line). Read through
+    app.samples_file: a FIFO, a link or an oversized file is refused (ValueError), not waited on."""
+    found = read_samples_text(run_dir)
+    if found is None:
         return [], np.empty((0, len(COLUMNS) + 1))
-    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
-    header, _, body = text.partition("\n")
-    names = header.strip().split(",")
+    names, body = found
+    body = body.replace("\r\n", "\n")
     if "trial" not in names or "t_s" not in names:
         return None
     body = body.replace(",,", ",nan,").replace(",,", ",nan,").replace(",\n", ",nan\n")
