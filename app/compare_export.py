@@ -20,7 +20,7 @@ from pathlib import Path
 
 from app.compare_report import Comparison, markdown, report_section
 from app.export_folder import ExportFolder, safe_stem
-from app.report import Render
+from app.report import Render, _utf8
 from app.report import _draw as draw_figures  # the staging and renaming of a run's export
 
 CSV_FORMAT = "%.10g"
@@ -58,9 +58,9 @@ def export_comparison(comparison: Comparison, out_dir: str | os.PathLike,
     folder.claim()
     try:
         for name, text in texts.items():
-            folder.write(name, text.encode("utf-8"))
+            folder.write(name, _utf8(text))
         drawn, problems = draw_figures(folder, list(comparison.figures), render)
-        folder.write("report.md", report_section(comparison, drawn, problems).encode("utf-8"))
+        folder.write("report.md", _utf8(report_section(comparison, drawn, problems)))
     finally:
         folder.close()
     return folder.dir

@@ -117,7 +117,7 @@ def export_record(record: dict, out_dir: Path, render: Render | None = None,
     folder.claim()
     try:
         for name, text in texts.items():
-            folder.write(name, text.encode("utf-8"))  # "\n" line ends on every OS
+            folder.write(name, _utf8(text))  # "\n" line ends on every OS
         table_files = {t.id: (f"tables/{safe_stem(t.id)}.csv", f"tables/{safe_stem(t.id)}.md")
                        for t in tables}
         drawn, problems = _draw(folder, figures, render)
@@ -126,10 +126,17 @@ def export_record(record: dict, out_dir: Path, render: Render | None = None,
                                    comparison, vendor_hint=str(vendor.user_specs_path()), notes=notes)
         except DAMAGE as exc:
             raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
-        folder.write("report.md", text.encode("utf-8"))
+        folder.write("report.md", _utf8(text))
     finally:
         folder.close()
     return folder.dir
+
+
+def _utf8(text: str) -> bytes:
+    """An export file's bytes. A name that is not UTF-8 text (a folder with undecodable bytes,
+    a run.json string with a lone surrogate) is written as its ``\\udcXX`` escape: the export is
+    written whole, never refused half-way by one such character."""
+    return text.encode("utf-8", "backslashreplace")
 
 
 def _draw(folder: ExportFolder, figures: list[Figure], render: Render | None) -> tuple[dict, dict]:

@@ -122,11 +122,16 @@ class TrialRunner(EngineStarts):
         except GeneratorExit:
             self.monitor.stop()
             self.close("the run was closed")
-            self.store.finish(RunStatus.CANCELLED, summarize_run(self.store.record, self.store.dir))
+            try:
+                self.store.finish(RunStatus.CANCELLED, summarize_run(self.store.record, self.store.dir))
+            except OSError:
+                log.info("run.json could not be updated", exc_info=True)
             raise
         except Exception as exc:  # an engine we cannot start, a full disk: end the run cleanly
-            log.exception("run failed")
-            status, error = RunStatus.FAILED, f"{type(exc).__name__}: {exc}"
+            # a runs folder full or gone read-only is the system's answer, said as such; any
+            # other exception is a bug, and its traceback goes to the log
+            (log.info if isinstance(exc, OSError) else log.exception)("run failed", exc_info=True)
+            status, error = RunStatus.FAILED, failure_text(exc)
             yield LogMessage(f"run failed: {error}", "error")
         finally:
             self.monitor.stop()
@@ -141,7 +146,12 @@ class TrialRunner(EngineStarts):
                 status = RunStatus.FAILED
                 error = f"{len(failed)} of {len(self.store.record['trials'])} trials failed"
         summary = summarize_run(self.store.record, self.store.dir)
-        self.store.finish(status, summary, error)
+        try:
+            self.store.finish(status, summary, error)
+        except OSError as exc:
+            status, error = RunStatus.FAILED, error or failure_text(exc)
+            yield LogMessage(f"{self.store.dir / 'run.json'} could not be updated "
+                             f"({failure_text(exc)}): it still says the run is going on", "error")
         yield RunFinished(status, str(self.store.dir), copy.deepcopy(summary), error)
 
     # -- steps ------------------------------------------------------------------------------
@@ -249,12 +259,33 @@ class TrialRunner(EngineStarts):
 
     def close(self, reason: str = "closed") -> list[str]:
         """Stop the engine, remove the test files that are still ours, unlock the target and
-        remove the private folder; idempotent. Returns warnings for files kept (not ours)."""
+        remove the private folder; idempotent. Every step is tried whatever failed before it
+        (a runs folder gone read-only must not leave the test file behind); returns one line
+        per thing kept (not ours) or that could not be removed."""
         if self._closed:
             return []
         self._closed = True
-        self._abort(reason)
-        self._held.dismiss_all()
-        kept = self.owner.release()
+        kept = []
+        for step in (lambda: self._abort(reason), self._held.dismiss_all):
+            try:
+                step()
+            except OSError as exc:
+                log.info("stopping the engine: %s", exc, exc_info=True)
+        try:
+            kept += self.owner.release()
+        except OSError as exc:
+            kept.append(f"the test folder {self.target.data_dir} could not be cleaned up "
+                        f"({failure_text(exc)}); remove what the run left there by hand")
         shutil.rmtree(self._workdir, ignore_errors=True)
+        if self._workdir.exists():
+            kept.append(f"the engine's private folder {self._workdir} could not be removed; "
+                        "delete it by hand")
         return kept
+
+
+def failure_text(exc: BaseException) -> str:
+    """One line for what ended a run: an OSError in the system's words and with its file (a
+    full or read-only runs folder is not a bug), anything else with its type."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
+    return f"{type(exc).__name__}: {exc}"

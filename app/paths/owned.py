@@ -77,6 +77,7 @@ class OwnedFolder(DataDir):
         if again.folder != self.target.folder:
             raise TargetRefused(f"the target changed since it was checked: it now resolves to "
                                 f"{shown(again.folder)}; start the run again")
+        wait_s = min(wait_s, 86400.0) if wait_s == wait_s else 0.0  # nan/inf never wait forever
         deadline = time.monotonic() + max(wait_s, 1.0)  # rides over a probe of folder_in_use
         for _ in range(5):  # a run that ends may remove the empty data folder under us: retry
             try:

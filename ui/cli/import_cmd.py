@@ -30,6 +30,7 @@ from app.input_files import (
     os_reason,
     read_input_text,
 )
+from app.model.status import JobStatus
 from ui.cli import text as cli_text
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 from ui.cli.terminal import terminal_text
@@ -97,6 +98,11 @@ def import_file(name: str) -> list[dict]:
                            f"value ({type(exc).__name__}: {exc}); the file is damaged") from None
     for measurement in results:
         check_measurement(measurement)
+        if measurement.get("status") != JobStatus.FAILED and not any(
+                measurement.get(d) for d in ("read", "write", "mixed")):
+            # zeros are not a measurement: "ok" with no numbers would read as a result
+            measurement.update(status=JobStatus.FAILED, error="the job did no I/O (nothing was "
+                               "read or written), so there is nothing to import")
     return results
 
 

@@ -22,7 +22,7 @@ from PySide6.QtGui import QHelpEvent, QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QApplication, QToolTip  # noqa: E402
 
 import gui_support  # noqa: E402
-from conftest import FIXTURES  # noqa: E402
+from conftest import FIXTURES, needs_fio  # noqa: E402
 from safety_support import snapshot  # noqa: E402
 
 make_window = gui_support.make_window
@@ -150,3 +150,37 @@ def test_reopening_ten_thousand_trials_is_not_quadratic(qtbot, make_window, tmp_
     assert window.results.trials.item(9_999, 0).text() == "10000"
     print(f"reopened 10,000 trials in {seconds:.2f} s")
     assert seconds < 20, f"reopening 10,000 trials took {seconds:.1f} s"
+
+
+def test_a_fifo_samples_file_is_refused_not_waited_on(qtbot, make_window, tmp_path):
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    folder = _copy(runs, "20261206T000000Z_fifo", lambda r: None)
+    (folder / "samples.csv").unlink()
+    os.mkfifo(folder / "samples.csv")
+    window = make_window()
+    window.open_run(str(folder))
+    qtbot.waitUntil(lambda: "Cannot open" in window.statusBar().currentMessage(), timeout=10000)
+    assert "named pipe" in window.statusBar().currentMessage()
+
+
+@needs_fio
+def test_a_run_that_ends_while_close_anyway_is_asked_closes_at_once(qtbot, make_window, tmp_path):
+    window = make_window()
+    window.drive_panel.set_target(str(tmp_path / "target"))
+    window.experiment_panel.set_checked(["zero-queue"])
+    window.experiment_panel.set_values("zero-queue", {"runtime": "1s", "size": "16MiB",
+                                                      "repetitions": "1", "warmup": "false"})
+    qtbot.waitUntil(lambda: window.run_blocker() is None, timeout=10000)
+    window.run_action.trigger()
+    qtbot.waitUntil(lambda: window.model.series.samples >= 1, timeout=30000)
+
+    def ask() -> bool:  # the question stays open until the run has ended by itself
+        qtbot.waitUntil(lambda: not window.control.running, timeout=60000)
+        return True
+    window.confirm_close = ask
+    window.close()
+    answered = time.monotonic()
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=5000)
+    assert time.monotonic() - answered < 2.0
+    assert window.model.status == "done"
