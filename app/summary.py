@@ -7,6 +7,7 @@ shown as such elsewhere). Every figure is mean ± sample std with n, from :mod:`
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
 from app import analysis
@@ -87,13 +88,29 @@ def read_samples(run_dir: str | Path, trials: set[int] | None = None) -> list[di
     names, handle = opened
     out = []
     with handle:
-        for row in csv.DictReader(handle, fieldnames=names):
-            if trials is not None and int(row["trial"]) not in trials:
-                continue
-            parsed = {k: (float(v) if v not in ("", None) else None) for k, v in row.items()}
-            parsed["trial"] = int(parsed["trial"])
-            out.append(parsed)
+        reader = csv.DictReader(handle, fieldnames=names)
+        try:
+            for row in reader:
+                if trials is not None and int(row["trial"]) not in trials:
+                    continue
+                parsed = {k: _number(v) for k, v in row.items()}
+                parsed["trial"] = int(parsed["trial"])
+                out.append(parsed)
+        except (csv.Error, KeyError, TypeError, ValueError) as exc:  # an edited or cut file
+            reason = (str(exc).splitlines() or [""])[0][:200] or type(exc).__name__
+            raise SamplesRefused(f"{Path(run_dir) / 'samples.csv'} is damaged near line "
+                                 f"{reader.line_num}: {reason}") from None
     return out
+
+
+def _number(text) -> float | None:
+    """A samples.csv cell: a finite number, or None when empty (the app writes no NaN)."""
+    if text in ("", None):
+        return None
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
 
 
 def summarize_run(record: dict, run_dir: str | Path | None = None) -> dict:
