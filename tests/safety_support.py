@@ -58,12 +58,17 @@ def start_cli(*args: str, env: dict | None = None) -> subprocess.Popen:
 
 
 def engines_on(folder: Path) -> list[psutil.Process]:
-    """Processes (fio, a fake engine) whose command line names ``folder``."""
+    """Processes (fio, a fake engine) whose command line names ``folder``, or that hold a file
+    under it open: on Linux fio names the test file by the app's descriptor it inherits
+    (``--filename=/proc/self/fd/N``), so its command line alone no longer names the folder."""
     found = []
     for proc in psutil.process_iter(["pid", "cmdline"]):
         try:
-            if proc.pid != os.getpid() and str(folder) in " ".join(proc.info["cmdline"] or []) \
-                    and "ui.main" not in " ".join(proc.info["cmdline"] or []):
+            line = " ".join(proc.info["cmdline"] or [])
+            if proc.pid == os.getpid() or "ui.main" in line:
+                continue
+            if str(folder) in line or (sys.platform.startswith("linux") and "fio" in line and any(
+                    f.path.startswith(str(folder)) for f in proc.open_files())):
                 found.append(proc)
         except psutil.Error:
             continue

@@ -19,9 +19,9 @@ import os
 from pathlib import Path
 
 from app.compare.report import Comparison, markdown, report_section
-from app.report.export import Render
+from app.report.export import Render, _utf8
 from app.report.export import _draw as draw_figures  # the staging and renaming of a run's export
-from app.report.folder import ExportFolder
+from app.report.folder import ExportFolder, safe_stem
 
 CSV_FORMAT = "%.10g"
 
@@ -52,12 +52,15 @@ def export_comparison(comparison: Comparison, out_dir: str | os.PathLike,
     table = comparison.table
     texts = {"comparison.csv": table.to_csv(index=False, float_format=CSV_FORMAT),
              "comparison.md": markdown(comparison)}
-    images = [f"figures/{f.id}.{ext}" for f in comparison.figures for ext in ("png", "svg")] \
-        if render else []
+    images = [f"figures/{safe_stem(f.id)}.{ext}" for f in comparison.figures
+              for ext in ("png", "svg")] if render else []
     folder.check_names([*texts, *images, "report.md"])
     folder.claim()
-    for name, text in texts.items():
-        folder.write(name, text.encode("utf-8"))
-    drawn, problems = draw_figures(folder, list(comparison.figures), render)
-    folder.write("report.md", report_section(comparison, drawn, problems).encode("utf-8"))
+    try:
+        for name, text in texts.items():
+            folder.write(name, _utf8(text))
+        drawn, problems = draw_figures(folder, list(comparison.figures), render)
+        folder.write("report.md", _utf8(report_section(comparison, drawn, problems)))
+    finally:
+        folder.close()
     return folder.dir

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 
+from app.drive.bounded import run_bounded
 from app.drive.smart_parse import (  # noqa: F401 (re-exported: the module callers ask)
     EXIT_BITS,
     FIELDS,
@@ -45,19 +45,13 @@ def find_smartctl(smartctl: str = "smartctl") -> str | None:
 
 # -- running smartctl ---------------------------------------------------------------------------
 def run_tool(argv: list[str], timeout: float, env: dict | None = None) -> tuple[int | None, bytes, str]:
-    """The one way app/ runs a short helper tool: argv list, no shell, bounded by ``timeout``,
-    no console window on Windows. Returns (rc or None when it did not run, stdout, message)."""
-    flags = getattr(subprocess, "CREATE_NO_WINDOW", 0) if os.name == "nt" else 0
-    try:
-        done = subprocess.run(argv, capture_output=True, timeout=timeout, env=env,
-                              stdin=subprocess.DEVNULL, creationflags=flags)
-    except FileNotFoundError:
-        return None, b"", f"{argv[0]} not found"
-    except subprocess.TimeoutExpired:
-        return None, b"", f"{os.path.basename(argv[0])} timed out after {timeout:g} s"
-    except OSError as exc:
-        return None, b"", f"{argv[0]}: {exc.strerror or exc}"
-    return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace").strip()
+    """The one way app/ runs a short helper tool: argv list, no shell, bounded by ``timeout``
+    and in what it prints (app/drive/bounded.py), no console window on Windows. Returns (rc or
+    None when it did not run, stdout, message)."""
+    rc, out, message = run_bounded(argv, timeout, env)
+    if rc is None and message.startswith("no answer within"):
+        message = f"{os.path.basename(argv[0])} timed out after {timeout:g} s"
+    return rc, out, message
 
 
 def no_data(rc: int | None) -> bool:

@@ -23,6 +23,7 @@ import os
 import re
 from pathlib import Path
 
+from app.paths.data_dir import FileSwapped
 from app.paths.target import TargetRefused, shown
 
 BLOCKS = (4096, 65536)                   # one aligned block; 64 KiB for large-sector devices
@@ -83,8 +84,11 @@ def _probe(owner, check_cache: bool = True) -> tuple[str, str]:
     try:
         try:
             owner.verify(path)
-            fd = os.open(path, os.O_RDWR | os.O_DIRECT | getattr(os, "O_NOFOLLOW", 0)
-                         | getattr(os, "O_CLOEXEC", 0))
+            fd = owner.reopen(path, os.O_RDWR | os.O_DIRECT)  # the app's own inode, not a path
+        except FileSwapped as exc:  # another program is at work in the folder: say so, stop
+            raise TargetRefused(f"{exc}; the direct I/O check was stopped before the run and "
+                                "nothing of yours was deleted; choose a folder no other "
+                                "program changes") from None
         except OSError as exc:
             if exc.errno in _REFUSED:
                 return f"opening a file with O_DIRECT failed: {exc.strerror}", ""
@@ -95,17 +99,17 @@ def _probe(owner, check_cache: bool = True) -> tuple[str, str]:
             os.close(fd)
         if refusal or not check_cache or not how.startswith("accepted"):
             return refusal, how
-        return _in_page_cache(path, how)
+        return _in_page_cache(owner, path, how)
     finally:
         owner.remove(path)
 
 
-def _in_page_cache(path: Path, how: str) -> tuple[str, str]:
+def _in_page_cache(owner, path: Path, how: str) -> tuple[str, str]:
     """Did the O_DIRECT write land in the page cache? mincore(2) on a mapping of the file says
     which of its pages are cached, without reading them (a buffered read would start
     readahead and fill the cache itself). Direct I/O leaves nothing cached; ext4 data=journal,
     ZFS before 2.3 and compressed btrfs files do leave the block there."""
-    cached = _page_cached(path)
+    cached = _page_cached(owner, path)
     if isinstance(cached, str):
         return "", how + f" (whether it bypassed the page cache could not be checked: {cached})"
     if cached:
@@ -114,7 +118,7 @@ def _in_page_cache(path: Path, how: str) -> tuple[str, str]:
                 + ", and the block was not left in the page cache")
 
 
-def _page_cached(path: Path) -> bool | str:
+def _page_cached(owner, path: Path) -> bool | str:
     """Whether the file's first page is in the page cache, or why that cannot be told."""
     import ctypes
     try:
@@ -127,7 +131,10 @@ def _page_cached(path: Path) -> bool | str:
     except (OSError, AttributeError) as exc:
         return f"no mincore here ({exc})"
     size = mmap.PAGESIZE
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        fd = owner.reopen(path, os.O_RDONLY)
+    except (OSError, FileSwapped) as exc:
+        return f"the probe file could not be opened again ({exc})"
     try:
         addr = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
     finally:

@@ -9,7 +9,8 @@ import os
 import stat
 from pathlib import Path
 
-from app.paths.owned import LOCK_NAME, OwnedFolder, is_test_file_name, new_run_id, read_owner, try_lock
+from app.paths.lock import read_owner, try_lock
+from app.paths.owned import LOCK_NAME, OwnedFolder, is_test_file_name, new_run_id
 from app.paths.target import DATA_DIR, CheckedTarget
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)

@@ -9,6 +9,13 @@ Why each rule:
   O_CREAT|O_EXCL|O_NOFOLLOW before any engine sees them; their (device, inode) is remembered.
   Before each trial and before each delete the name must still be that very file, or the run
   stops and deletes nothing.
+- The engine never opens a test file by a path another program could swap: on Linux the app
+  keeps the descriptor it created the file with and the engine inherits it, named
+  ``/proc/self/fd/N`` (:meth:`OwnedFolder.engine_file`), so its writes, the prepare fill
+  included, land in the app's own inode whatever the folder's path leads to by then. macOS's
+  ``/dev/fd`` and Windows have no such name that an engine reopens with its own flags (direct
+  I/O): there the engine opens the path, checked (:meth:`OwnedFolder.verify`) right before
+  every engine start.
 - An advisory lock (flock / msvcrt) on a lock file in the data folder is held for the whole run:
   a second run on the same folder is refused (or waits), and leftovers of crashed runs are removed
   only by a run that holds the lock, so never a file a live run is using.
@@ -24,24 +31,22 @@ import sys
 import time
 from pathlib import Path
 
-from app.paths.target import DATA_DIR, MEMORY_KINDS, CheckedTarget, TargetRefused, check_target, shown
+from app.paths.data_dir import _DIR_FD, _NOFOLLOW, DataDir, FileSwapped, _ident
+from app.paths.lock import read_owner, try_lock
+from app.paths.target import MEMORY_KINDS, CheckedTarget, TargetRefused, check_target, shown
 
 log = logging.getLogger(__name__)
 
 LOCK_NAME = "ssd-profiler.lock"
 TEST_FILE_PREFIX = "ssd-profiler-test-"
 TEST_FILE_SUFFIX = ".dat"
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
-_DIR_FD = {os.open, os.stat, os.unlink, os.mkdir} <= os.supports_dir_fd and os.listdir in os.supports_fd
+#: fio 3.33 stats and opens ``/proc/self/fd/N`` like any file (strace: newfstatat, then
+#: openat(O_RDWR|O_CREAT|O_DIRECT) in its job thread): the kernel reopens the inherited inode.
+FD_PATHS = sys.platform.startswith("linux") and _DIR_FD and os.path.isdir("/proc/self/fd")
 
 
 class FolderInUse(TargetRefused):
     """Another run holds the data folder's lock."""
-
-
-class FileSwapped(RuntimeError):
-    """A file the app created is no longer the file at its name: stop, delete nothing."""
 
 
 def new_run_id() -> str:
@@ -52,17 +57,16 @@ def is_test_file_name(name: str) -> bool:
     return name.startswith(TEST_FILE_PREFIX) and name.endswith(TEST_FILE_SUFFIX)
 
 
-class OwnedFolder:
+class OwnedFolder(DataDir):
     """``<target>/ssd-profiler-data`` for one run: :meth:`acquire`, create and check test files,
     :meth:`release` (idempotent) removes what is still the app's own and unlocks."""
 
     def __init__(self, target: CheckedTarget, run_id: str):
-        self.target, self.run_id = target, run_id
-        self.created_folder = False
-        self._dir_fd: int | None = None
-        self._dir_id: tuple[int, int] | None = None
+        super().__init__(target)
+        self.run_id = run_id
         self._lock_fd: int | None = None
         self._files: dict[str, tuple[int, int]] = {}
+        self._fds: dict[str, int] = {}       # the descriptors the test files were created with
 
     # -- lifetime ------------------------------------------------------------------------------
     def acquire(self, wait_s: float = 0.0, cancelled=lambda: False) -> None:
@@ -73,6 +77,7 @@ class OwnedFolder:
         if again.folder != self.target.folder:
             raise TargetRefused(f"the target changed since it was checked: it now resolves to "
                                 f"{shown(again.folder)}; start the run again")
+        wait_s = min(wait_s, 86400.0) if wait_s == wait_s else 0.0  # nan/inf never wait forever
         deadline = time.monotonic() + max(wait_s, 1.0)  # rides over a probe of folder_in_use
         for _ in range(5):  # a run that ends may remove the empty data folder under us: retry
             try:
@@ -86,26 +91,30 @@ class OwnedFolder:
 
     def release(self) -> list[str]:
         """Remove the test files that are still ours, unlock, remove the empty folders we made.
-        Returns one line per file that was kept because it was no longer ours."""
+        Returns one line per file that was kept because it was no longer ours, or that could not
+        be removed (and why): every step is tried, whatever failed before it."""
         kept = []
         for name in list(self._files):
-            if not self.remove(self.target.data_dir / name):
-                kept.append(f"{shown(self.target.data_dir / name)} was replaced during the run and was "
-                            "left as it is")
+            path = self.target.data_dir / name
+            try:
+                if not self.remove(path):
+                    kept.append(f"{shown(path)} was replaced during the run and was left as it is")
+            except OSError as exc:
+                kept.append(f"the test file {shown(path)} could not be removed ({_why(exc)}); "
+                            "delete it by hand")
+        for fd in self._fds.values():
+            os.close(fd)
+        self._fds.clear()
         if self._lock_fd is not None:
             try:
                 if self._identity(LOCK_NAME) == _ident(os.fstat(self._lock_fd)):
                     self._unlink(LOCK_NAME)  # before unlocking: a waiter re-checks the name
-            except OSError:
-                pass
+            except OSError as exc:
+                kept.append(f"the lock file {shown(self.target.data_dir / LOCK_NAME)} could not be "
+                            f"removed ({_why(exc)}); it is harmless and may be deleted")
             os.close(self._lock_fd)
             self._lock_fd = None
-        self._close_dir()
-        for folder in [self.target.data_dir] + ([self.target.folder] if self.created_folder else []):
-            try:
-                folder.rmdir()  # only when empty: never remove what we did not write
-            except OSError:
-                pass
+        self._remove_empty_folders()
         return kept
 
     # -- test files ----------------------------------------------------------------------------
@@ -116,13 +125,34 @@ class OwnedFolder:
         file where the app checks for its own."""
         safe = re.sub(r"[^a-z0-9-]", "-", tag.lower())[:40]
         name = f"{TEST_FILE_PREFIX}{self.run_id}-{safe}-{secrets.token_hex(8)}{TEST_FILE_SUFFIX}"
-        fd = self._open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
-        try:
-            self._files[name] = _ident(os.fstat(fd))
-            os.ftruncate(fd, size_bytes)
-        finally:
-            os.close(fd)
+        fd = self._open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+        self._files[name] = _ident(os.fstat(fd))
+        self._fds[name] = fd  # kept: the engine writes through it (engine_file)
+        os.ftruncate(fd, size_bytes)
         return self.target.data_dir / name
+
+    def engine_file(self, path: Path) -> tuple[Path, tuple[int, ...]]:
+        """How an engine names the test file ``path``, and the descriptors it must inherit
+        (``pass_fds``): ``/proc/self/fd/N`` for the app's own descriptor of the file it created,
+        where the OS allows it (module docstring); else ``path`` itself and none."""
+        fd = self._fds.get(path.name)
+        if not FD_PATHS or fd is None or path.parent != self.target.data_dir:
+            return path, ()
+        return Path(f"/proc/self/fd/{fd}"), (fd,)
+
+    def reopen(self, path: Path, flags: int) -> int:
+        """A new descriptor of the test file ``path`` with ``flags`` (O_DIRECT for the probe),
+        opened through the app's own descriptor where it can (the same inode, whatever the
+        path leads to now), else by name in the held data folder; checked to be that file."""
+        engine_path, _ = self.engine_file(path)
+        if engine_path != path:
+            fd = os.open(engine_path, flags | getattr(os, "O_CLOEXEC", 0))
+        else:
+            fd = self._open(path.name, flags | _NOFOLLOW, 0o600)
+        if _ident(os.fstat(fd)) != self._files.get(path.name):
+            os.close(fd)
+            raise FileSwapped(f"the test file {shown(path)} was replaced during the run")
+        return fd
 
     def verify(self, path: Path) -> None:
         """Raise FileSwapped unless ``path`` is still the file we created, in our folder."""
@@ -140,17 +170,31 @@ class OwnedFolder:
                               "during the run; the run was stopped and nothing was deleted")
 
     def remove(self, path: Path) -> bool:
-        """Delete a test file only if it is still ours; False (and nothing deleted) otherwise."""
+        """Delete a test file only if it is still ours; False (and nothing deleted) otherwise.
+        Judged by its name in the held data folder, where the unlink happens too: a folder
+        path swapped meanwhile neither saves a planted file nor strands the app's own."""
         try:
-            self.verify(path)
+            if not _DIR_FD:
+                self.verify(path)  # by path: the folder's name must still lead to ours
+            elif path.name not in self._files or path.parent != self.target.data_dir:
+                raise FileSwapped(f"{shown(path)} is not a file this run created")
+            st = self._lstat(path.name)
+            if not stat.S_ISREG(st.st_mode) or _ident(st) != self._files[path.name]:
+                raise FileSwapped(f"the test file {shown(path)} was replaced by another file or "
+                                  "a link during the run; it was left as it is")
+        except FileNotFoundError:
+            st = None
         except FileSwapped as exc:
-            if os.path.lexists(path):
+            if _DIR_FD or os.path.lexists(path):
                 log.warning("%s", exc)
                 return False
-            self._files.pop(path.name, None)  # already gone: nothing to delete
-            return True
-        self._unlink(path.name)
+            st = None
+        if st is not None:  # else already gone: nothing to delete
+            self._unlink(path.name)
         self._files.pop(path.name, None)
+        fd = self._fds.pop(path.name, None)
+        if fd is not None:
+            os.close(fd)
         return True
 
     def leftovers(self) -> list[tuple[Path, int]]:
@@ -173,39 +217,7 @@ class OwnedFolder:
                 removed.append((path, size))
         return removed
 
-    # -- the folder and its lock ---------------------------------------------------------------
-    def _open_data_dir(self) -> None:
-        folder = self.target.folder
-        try:
-            os.mkdir(folder, 0o755)
-            self.created_folder = True
-        except FileExistsError:
-            pass
-        data = self.target.data_dir
-        try:
-            if _DIR_FD:
-                parent = os.open(folder, os.O_RDONLY | _DIRECTORY | _NOFOLLOW)
-                try:
-                    _mkdir_quiet(DATA_DIR, parent)
-                    self._dir_fd = os.open(DATA_DIR, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=parent)
-                finally:
-                    os.close(parent)
-                st = os.fstat(self._dir_fd)
-            else:
-                _mkdir_quiet(str(data), None)
-                st = os.stat(data, follow_symlinks=False)
-        except OSError as exc:
-            if isinstance(exc, FileNotFoundError):
-                raise
-            raise TargetRefused(f"{shown(data)} cannot be opened as a plain folder ({exc.strerror}); "
-                                "it may be a link: choose another target") from None
-        if not stat.S_ISDIR(st.st_mode):
-            raise TargetRefused(f"{shown(data)} is not a plain folder; choose another target")
-        if hasattr(os, "geteuid") and (st.st_uid != os.geteuid() or st.st_mode & 0o022):
-            raise TargetRefused(f"{shown(data)} belongs to another user or others may write it; "
-                                "remove it or choose another target")
-        self._dir_id = _ident(st)
-
+    # -- the lock ------------------------------------------------------------------------------
     def _lock(self, deadline: float, cancelled) -> bool:
         while True:
             fd = self._open(LOCK_NAME, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
@@ -224,75 +236,7 @@ class OwnedFolder:
                                   "to end (or ask to wait) or choose another folder")
             time.sleep(0.25)
 
-    def _verify_dir(self) -> None:
-        """The data folder's name (as the engine will open it) must lead to our open folder."""
-        try:
-            st = os.stat(self.target.data_dir)
-            link = os.path.islink(self.target.data_dir)
-        except OSError:
-            st, link = None, False
-        if st is None or link or _ident(st) != self._dir_id:
-            raise FileSwapped(f"{shown(self.target.data_dir)} was moved or replaced during the run; the "
-                              "run was stopped and nothing was deleted")
-
-    def _close_dir(self) -> None:
-        if self._dir_fd is not None:
-            os.close(self._dir_fd)
-            self._dir_fd = None
-
-    # name operations relative to the open data folder (paths where the OS has no dir_fd)
-    def _open(self, name: str, flags: int, mode: int) -> int:
-        if _DIR_FD:
-            return os.open(name, flags | getattr(os, "O_CLOEXEC", 0), mode, dir_fd=self._dir_fd)
-        return os.open(self.target.data_dir / name, flags | getattr(os, "O_BINARY", 0), mode)
-
-    def _lstat(self, name: str) -> os.stat_result:
-        if _DIR_FD:
-            return os.stat(name, dir_fd=self._dir_fd, follow_symlinks=False)
-        return os.stat(self.target.data_dir / name, follow_symlinks=False)
-
-    def _identity(self, name: str) -> tuple[int, int] | None:
-        try:
-            return _ident(self._lstat(name))
-        except OSError:
-            return None
-
-    def _unlink(self, name: str) -> None:
-        if _DIR_FD:
-            os.unlink(name, dir_fd=self._dir_fd)
-        else:
-            os.unlink(self.target.data_dir / name)
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
 
 
-def _ident(st: os.stat_result) -> tuple[int, int]:
-    return st.st_dev, st.st_ino
-
-
-def _mkdir_quiet(name: str, dir_fd: int | None) -> None:
-    try:
-        os.mkdir(name, 0o700, dir_fd=dir_fd) if dir_fd is not None else os.mkdir(name, 0o700)
-    except FileExistsError:
-        pass
-
-
-def try_lock(fd: int) -> bool:
-    try:
-        if sys.platform.startswith("win"):
-            import msvcrt
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        else:
-            import fcntl
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return True
-    except OSError:
-        return False
-
-
-def read_owner(fd: int) -> str:
-    """Who holds the lock, as written into the lock file (lseek + read: Windows has no pread)."""
-    try:
-        os.lseek(fd, 0, os.SEEK_SET)
-        text = os.read(fd, 200).decode("utf-8", "replace").strip()
-    except OSError:
-        text = ""
-    return text or "another run"

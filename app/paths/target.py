@@ -54,6 +54,21 @@ def shown(path) -> str:
     return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in str(path))
 
 
+def not_text(path) -> bool:
+    """Whether a path holds bytes that are not UTF-8 text (Python keeps them as lone
+    surrogates): run.json, commands.log, the export and the window record paths as text, so
+    such a name is refused before anything is written rather than failing half-way."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+NOT_TEXT = ("has bytes in its name that are not UTF-8 text (shown as \\udcXX); rename it or "
+            "choose another folder")
+
+
 def free_space_margin(total_bytes: int) -> int:
     """Room left free beside the test file: max(1 GiB, 5 % of the volume)."""
     return max(GiB, total_bytes // 20)
@@ -70,6 +85,8 @@ def check_target(path: str | os.PathLike, size_bytes: int, allow_media: tuple[st
         raise TargetRefused("no target folder given")
     if "\x00" in raw:
         raise TargetRefused("the target folder name contains a NUL character")
+    if not_text(raw):
+        raise TargetRefused(f"target {shown(raw)} {NOT_TEXT}")
     try:
         return _check(raw, size_bytes, allow_media)
     except (OSError, UnicodeError) as exc:  # whatever the OS says about a strange path: one line

@@ -122,6 +122,11 @@ def check_remote_folder(text: str) -> PurePosixPath:
     if any(p in (".", "..") for p in parts):
         raise TargetRefused(f"remote target {shown(raw)} contains '.' or '..'; give the folder's "
                             "plain path")
+    spaced = next((p for p in parts if p != p.rstrip()), None)
+    if spaced is not None:  # each folder of the path is probed by a job file ending in it
+        raise TargetRefused(f"remote target {shown(raw)}: the folder name {shown(repr(spaced))} "
+                            "ends in a space, which fio drops from a job file (it would look for "
+                            f"{shown(repr(spaced.rstrip()))}); rename the folder")
     folder = PurePosixPath("/", *parts)
     if not parts:
         raise TargetRefused("the remote target is the root folder '/'; choose a folder on the drive")

@@ -30,7 +30,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from app.report.folder import ExportFolder, run_identity
+from app.report.folder import ExportFolder, run_identity, safe_stem
 from app.report.markdown import report_markdown
 from app.report.outputs import build_figures, build_tables
 from app.results.figure import Figure
@@ -74,27 +74,39 @@ def export_results(results: RunResults, out_dir: Path, render: Render | None = N
         tables = build_tables(results, comparison)
         figures = build_figures(results, comparison)
         texts = {}
-        for table in tables:
-            texts[f"tables/{table.id}.csv"] = to_csv(table)
-            texts[f"tables/{table.id}.md"] = to_markdown(table, 2)
+        for table in tables:  # an id from run.json names a file only as a safe stem
+            texts[f"tables/{safe_stem(table.id)}.csv"] = to_csv(table)
+            texts[f"tables/{safe_stem(table.id)}.md"] = to_markdown(table, 2)
     except DAMAGE as exc:
         log.debug("computing the report failed", exc_info=True)
         raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
-    images = [f"figures/{f.id}.{ext}" for f in figures for ext in ("png", "svg")] if render else []
+    images = [f"figures/{safe_stem(f.id)}.{ext}" for f in figures for ext in ("png", "svg")] \
+        if render else []
     folder.check_names([*texts, *images, "report.md"])
     folder.claim()
-    for name, text in texts.items():
-        folder.write(name, text.encode("utf-8"))  # "\n" line ends on every OS
-    table_files = {t.id: (f"tables/{t.id}.csv", f"tables/{t.id}.md") for t in tables}
-    drawn, problems = _draw(folder, figures, render)
     try:
-        text = report_markdown(results, tables, table_files, figures, drawn, problems,
-                               comparison, vendor_hint=str(vendor.user_specs_path()),
-                               notes=list(notes))
-    except DAMAGE as exc:
-        raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
-    folder.write("report.md", text.encode("utf-8"))
+        for name, text in texts.items():
+            folder.write(name, _utf8(text))  # "\n" line ends on every OS
+        table_files = {t.id: (f"tables/{safe_stem(t.id)}.csv", f"tables/{safe_stem(t.id)}.md")
+                       for t in tables}
+        drawn, problems = _draw(folder, figures, render)
+        try:
+            text = report_markdown(results, tables, table_files, figures, drawn, problems,
+                                   comparison, vendor_hint=str(vendor.user_specs_path()),
+                                   notes=list(notes))
+        except DAMAGE as exc:
+            raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+        folder.write("report.md", _utf8(text))
+    finally:
+        folder.close()
     return folder.dir
+
+
+def _utf8(text: str) -> bytes:
+    """An export file's bytes. A name that is not UTF-8 text (a folder with undecodable bytes,
+    a run.json string with a lone surrogate) is written as its ``\\udcXX`` escape: the export is
+    written whole, never refused half-way by one such character."""
+    return text.encode("utf-8", "backslashreplace")
 
 
 Files = dict[str, tuple[str, str]]
@@ -122,17 +134,18 @@ def _draw(folder: ExportFolder, figures: list[Figure],
                     complete()
             except Exception as exc:
                 return failed(fig, exc)
-            for name in (f"{fig.id}.png", f"{fig.id}.svg"):
+            stem = safe_stem(fig.id)
+            for name in (f"{stem}.png", f"{stem}.svg"):
                 staging.place(name, f"figures/{name}")
-            drawn[fig.id] = (f"figures/{fig.id}.png", f"figures/{fig.id}.svg")
+            drawn[fig.id] = (f"figures/{stem}.png", f"figures/{stem}.svg")
 
         pending = None  # (figure, completion): drawn, its files not yet placed
         try:
             for fig in figures:
                 _room_for_figures(staging.dir)
                 try:
-                    complete = render(fig, staging.path(f"{fig.id}.png"),
-                                      staging.path(f"{fig.id}.svg"))
+                    complete = render(fig, staging.path(f"{safe_stem(fig.id)}.png"),
+                                      staging.path(f"{safe_stem(fig.id)}.svg"))
                 except Exception as exc:
                     failed(fig, exc)
                     continue

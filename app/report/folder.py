@@ -16,26 +16,34 @@ another run is refused with one line that says what to change. Nothing is follow
 is written under a new unpredictable name created exclusively (``O_EXCL``, ``O_NOFOLLOW``) and
 renamed over its final name, which replaces a directory entry and never writes through a link;
 an existing entry at a final name that is not a regular file (a symlink planted at
-``report.md``, a folder, a FIFO) is refused before anything is written. The checks are made
-on paths (portable); a local attacker who swaps ``tables/`` for a link *between* the check and
-the rename is outside what this guards against.
+``report.md``, a folder, a FIFO) is refused before anything is written.
+
+This class is the one owner of an export's writes, and names come from shared files (a run.json
+from a lab partner names its experiments): a name is at most ``folder/file``, each part one
+plain entry (:mod:`app.paths.held_dir`: no separator, no ``..``), or it is refused before anything is
+written; ids that are not plain names become a slug (:func:`safe_stem`). Once claimed, the
+folder, its ``tables/`` and ``figures/`` and the renderer's staging folder are held open and
+every write is made relative to them (POSIX), so a folder swapped for a link after the checks
+cannot redirect a write either.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-import shutil
+import re
+import secrets
 import stat
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from app.store.atomic_write import write_atomic
+from app.paths.held_dir import HeldDir, UnsafeName, check_plain
 
 MARKER = ".ssd-profiler-export.json"
 MARKER_FORMAT = 1
 _CHOOSE = "export into a new or empty folder instead"
+_PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,99}\Z")
 
 
 class ExportRefused(ValueError):
@@ -89,6 +97,8 @@ class ExportFolder:
     def __init__(self, out_dir: str | os.PathLike[str], identity: Mapping[str, Any]) -> None:
         self.dir = Path(out_dir)
         self.identity = identity
+        self._held: HeldDir | None = None
+        self._subs: dict[str, HeldDir] = {}
         try:
             info = _lstat(self.dir)
         except NotADirectoryError:
@@ -126,8 +136,11 @@ class ExportFolder:
                 and set(entries) <= {"report.md", "tables", "figures"})
 
     def check_names(self, names: list[str]) -> None:
-        """Refuse when a file the export writes (``tables/x.csv``) sits on a non-file entry, or
-        its folder is not a real folder: a link planted there is never followed or removed."""
+        """Refuse a name that is not ``file`` or ``folder/file`` of plain parts, and a file the
+        export writes (``tables/x.csv``) that sits on a non-file entry, or whose folder is not a
+        real folder: a link planted there is never followed or removed."""
+        for name in names:
+            _parts(name)
         if not self.exists:
             return
         for name in [MARKER, *names]:
@@ -144,7 +157,8 @@ class ExportFolder:
                                     f"write; remove it or {_CHOOSE}")
 
     def claim(self) -> None:
-        """Create the folder (and its parents) and write the marker, before any other file."""
+        """Create the folder (and its parents), hold it open and write the marker, before any
+        other file."""
         self.dir.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.mkdir(self.dir)
@@ -153,53 +167,111 @@ class ExportFolder:
             if not stat.S_ISDIR(info.st_mode):
                 raise ExportRefused(f"{self.dir} is {_what(info.st_mode)}, not a folder; "
                                     f"{_CHOOSE}") from None
+        try:
+            self._held = HeldDir.open(self.dir)
+        except OSError as exc:
+            raise ExportRefused(f"{self.dir} cannot be opened as a plain folder ({exc.strerror}); "
+                                f"{_CHOOSE}") from None
         marker = {"format": MARKER_FORMAT, "app": "ssd-profiler", **self.identity}
         self.write(MARKER, (json.dumps(marker, indent=2) + "\n").encode("utf-8"))
 
-    def destination(self, name: str) -> Path:
-        """The final path of ``name``, its folder created; refused when a non-file is there."""
-        folder = (self.dir / name).parent
-        if folder != self.dir:
-            try:
-                os.mkdir(folder)
-            except FileExistsError:
-                pass
-            if not stat.S_ISDIR(os.lstat(folder).st_mode):
-                raise ExportRefused(f"{folder} is not a real folder; {_CHOOSE}")
-        dest = folder / Path(name).name
-        info = _lstat(dest)
+    def close(self) -> None:
+        """Let go of the held folders (idempotent); the export is complete or abandoned."""
+        for held in [*self._subs.values(), self._held]:
+            if held is not None:
+                held.close()
+        self._subs, self._held = {}, None
+
+    def destination(self, name: str) -> tuple[HeldDir, str]:
+        """The held folder of ``name`` (created) and its file name there; refused when the
+        name is not plain or a non-file is there."""
+        parts = _parts(name)
+        if self._held is None:
+            raise ExportRefused(f"{self.dir} was not claimed before writing {name}")
+        folder = self._held
+        if len(parts) == 2:
+            if parts[0] not in self._subs:
+                try:
+                    self._subs[parts[0]] = self._held.sub(parts[0])
+                except OSError:
+                    raise ExportRefused(f"{self.dir / parts[0]} is not a real folder; "
+                                        f"{_CHOOSE}") from None
+            folder = self._subs[parts[0]]
+        info = folder.lstat(parts[-1])
         if info is not None and not stat.S_ISREG(info.st_mode):
-            raise ExportRefused(f"{dest} is {_what(info.st_mode)} that the export did not "
-                                f"write; remove it or {_CHOOSE}")
-        return dest
+            raise ExportRefused(f"{self.dir / name} is {_what(info.st_mode)} that the export did "
+                                f"not write; remove it or {_CHOOSE}")
+        return folder, parts[-1]
 
     def write(self, name: str, data: bytes) -> Path:
-        """``data`` as ``name`` (``report.md``, ``tables/x.csv``), never through a link."""
-        dest = self.destination(name)
-        write_atomic(dest, data)
-        return dest
+        """``data`` as ``name`` (``report.md``, ``tables/x.csv``), never through a link, never
+        outside the folder."""
+        folder, base = self.destination(name)
+        folder.replace_file(base, data)
+        return self.dir / name
 
     def staging(self) -> Staging:
         """A private temp folder inside the export for files a renderer writes by path."""
         return Staging(self)
 
 
+def _parts(name: str) -> tuple[str, ...]:
+    """``name`` split into one or two plain parts, else ExportRefused."""
+    parts = tuple(str(name).split("/"))
+    try:
+        if not 1 <= len(parts) <= 2:
+            raise UnsafeName(name)
+        for part in parts:
+            check_plain(part)
+    except UnsafeName:
+        raise ExportRefused(f"{name!r} is not a file name an export writes (it would leave "
+                            "the export folder); nothing was written") from None
+    return parts
+
+
+def safe_stem(identifier: object) -> str:
+    """A file name stem for an id from a run (an experiment, a table, a figure): the id itself
+    when it is a plain name of letters, digits and ``._+-``; otherwise a slug of it and 8 hex
+    digits of its hash, so two ids never share a file and ``../../x`` stays inside."""
+    text = str(identifier)
+    if _PLAIN_ID.match(text):
+        return text
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "item"
+    return f"{slug}-{hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()[:8]}"
+
+
 class Staging:
     """``with folder.staging() as s: render(s.path("x.png")); s.place("x.png", "figures/x.png")``;
-    the temp folder (mode 0700, a new name) and anything left in it go away on exit."""
+    the temp folder (mode 0700, a new name, held open) and anything left in it go away on exit."""
 
     def __init__(self, folder: ExportFolder):
+        if folder._held is None:
+            raise ExportRefused(f"{folder.dir} was not claimed before drawing figures")
         self.folder = folder
-        self.dir = Path(tempfile.mkdtemp(prefix=".ssd-profiler-staging-", dir=folder.dir))
+        self.name = f".ssd-profiler-staging-{secrets.token_hex(6)}"
+        self.held = folder._held.sub(self.name, mode=0o700)  # a new random name
+        self.dir = folder.dir / self.name
 
     def __enter__(self) -> Staging:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        shutil.rmtree(self.dir, ignore_errors=True)
+    def __exit__(self, *exc) -> None:
+        try:
+            for name in self.held.names():
+                try:
+                    self.held.unlink(name)
+                except OSError:
+                    pass
+            self.folder._held.rmdir(self.name)
+        except OSError:
+            pass
+        finally:
+            self.held.close()
 
     def path(self, name: str) -> Path:
-        return self.dir / name
+        """Where a renderer writes ``name``: in this very folder, even if a path is swapped."""
+        return self.held.path_for(name)
 
     def place(self, staged: str, name: str) -> None:
-        os.replace(self.dir / staged, self.folder.destination(name))
+        folder, base = self.folder.destination(name)
+        self.held.rename_to(staged, folder, base)

@@ -49,6 +49,8 @@ def workload_ios(part: ExperimentResults, row: WorkloadSummary,
             if (n := trial_ios(t, d)) is not None]
 
 
+
+
 def beyond(percentile_key: str, ios: int) -> float:
     """I/Os slower than percentile ``p99.9`` in a trial of ``ios`` I/Os: (1 - p) x ios."""
     p = float(percentile_key.lstrip("p"))

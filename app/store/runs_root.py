@@ -20,6 +20,7 @@ from pathlib import Path
 
 from app.experiments.params import one_line
 from app.paths import TargetRefused
+from app.paths.target import NOT_TEXT, not_text
 from app.store.run_folder import default_runs_root
 
 ADVICE = "choose a writable folder for runs (--out DIR, or the Runs tab in the window)"
@@ -46,7 +47,14 @@ def check_runs_root(runs_root: str | os.PathLike | None) -> Path:
         raise RunsRootRefused(f"the runs folder {runs_root!r} is not a usable path ({exc}); "
                               f"{advice}") from None
     where = f"the {'default ' if default else ''}runs folder {_shown(root)}"
+    if not_text(root):
+        raise RunsRootRefused(f"{where} {NOT_TEXT}")
     existing, info = _nearest_existing(root, where, advice)
+    limit = _path_max(existing)
+    if len(os.fsencode(root)) + RUN_PATHS > limit:
+        raise RunsRootRefused(f"{where} is {len(os.fsencode(root))} bytes long: the files of a run "
+                              f"folder inside it would pass the system's limit of {limit} bytes "
+                              "for a path; choose a shorter folder for runs (--out DIR)")
     if not stat.S_ISDIR(info.st_mode):
         part = "is a file" if existing == root else f"cannot be made: {_shown(existing)} is a file"
         raise RunsRootRefused(f"{where} {part}, not a folder; {advice}")
@@ -54,6 +62,18 @@ def check_runs_root(runs_root: str | os.PathLike | None) -> Path:
     if problem:
         raise RunsRootRefused(f"cannot create {where}: {problem}; {advice}")
     return root
+
+
+#: What a run adds below the runs root: its folder (at most 120 characters and a "-N"), raw/,
+#: and the longest file name it writes there (a trial's engine output, ~100 characters).
+RUN_PATHS = 320
+
+
+def _path_max(folder: Path) -> int:
+    try:
+        return int(os.pathconf(folder, "PC_PATH_MAX"))
+    except (AttributeError, ValueError, OSError):
+        return 260 if os.name == "nt" else 4096
 
 
 def _shown(path: Path) -> str:

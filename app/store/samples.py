@@ -18,11 +18,7 @@ from typing import Any
 import numpy as np
 
 from app.model.interval import SAMPLE_COLUMNS, Sample
-from app.store.input_files import InputRefused, os_reason, read_input_bytes
-from app.units import MiB
-
-MAX_SAMPLES_BYTES = 512 * MiB   # a day-long trial at 0.1 s is about 90 MiB
-MAX_COLUMNS = 64                # the app writes 11; anything wider is not its file
+from app.store.samples_file import read_samples_text
 
 
 @dataclass(frozen=True)
@@ -59,27 +55,26 @@ def _sample_fields(row: tuple[float, ...]) -> dict[str, Any]:
 EMPTY = SampleTable(SAMPLE_COLUMNS, np.empty((0, len(SAMPLE_COLUMNS))))
 
 
-def read_sample_table(run_dir: str | os.PathLike) -> SampleTable:
+def read_sample_table(run_dir: str | os.PathLike[str]) -> SampleTable:
     """samples.csv of a run folder (an empty table when there is none); ValueError, one line
-    naming the file, when it is not a regular file of a sane size or not the app's columns."""
+    naming the file, when it is not the app's regular file (app/store/samples_file.py opens it
+    without following a link or waiting on a FIFO, and caps it) or not the app's columns."""
     path = Path(run_dir) / "samples.csv"
     try:
-        data = read_input_bytes(path, MAX_SAMPLES_BYTES)
-    except FileNotFoundError:
+        opened = read_samples_text(run_dir)
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is damaged: not UTF-8 text ({exc.reason})") from None
+    if opened is None:
         return EMPTY
-    except InputRefused as exc:
-        raise ValueError(f"{path} {exc}") from None
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read it: {os_reason(exc)}") from None
-    if b"\x00" in data:
+    names_list, body = opened
+    names = tuple(names_list)
+    if not names:
+        return EMPTY
+    if "\x00" in body:
         raise ValueError(f"{path} is damaged: binary data, not the app's samples")
-    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
-    header, _, body = text.partition("\n")
-    names = tuple(header.strip().split(","))
-    if not text.strip():
-        return EMPTY
-    if len(names) > MAX_COLUMNS or "trial" not in names or "t_s" not in names:
-        raise ValueError(f"{path} is damaged: not the app's samples (columns {header[:80]!r})")
+    body = body.replace("\r\n", "\n")
+    if "trial" not in names or "t_s" not in names:
+        raise ValueError(f"{path} is damaged: not the app's samples (columns {','.join(names)[:80]!r})")
     if not body.strip():
         return SampleTable(names, np.empty((0, len(names))))
     values = _fast(body, len(names))

@@ -62,6 +62,15 @@ def _die_with_parent_hook(sig: int):
     return hook
 
 
+def _closed(sink) -> None:
+    """Close a raw output file; a flush the full or read-only disk refuses loses its end only."""
+    try:
+        if sink is not None:
+            sink.close()
+    except OSError:
+        pass
+
+
 #: The signal an engine gets when the app dies: SIGKILL unless the engine asks otherwise.
 KILL_ON_APP_DEATH = int(getattr(signal, "SIGKILL", signal.SIGTERM))
 _PREEXEC = {sig: _die_with_parent_hook(sig)
@@ -158,7 +167,11 @@ class EngineProcess:
                 if not chunk:
                     break
                 if sink is not None:
-                    sink.write(chunk)
+                    try:
+                        sink.write(chunk)
+                    except OSError as exc:  # the runs folder filled up or went read-only:
+                        log.info("engine output is no longer saved: %s", exc)  # the tail
+                        sink = _closed(sink)  # in memory still holds the result
                 tail.extend(chunk)
                 if to_queue:
                     for watch in self._watches:
@@ -171,8 +184,7 @@ class EngineProcess:
             if to_queue:
                 self._text.put(decoder.decode(b"", final=True))
                 self._eof.set()
-            if sink is not None:
-                sink.close()
+            _closed(sink)
             stream.close()
 
     @property

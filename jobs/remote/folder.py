@@ -43,6 +43,9 @@ class RemoteFolder:
         self.target, self.run_id = target, run_id
         self.hosts = [jobs] if isinstance(jobs, RemoteJobs) else list(jobs)
         self._files: set[str] = set()
+        #: why the servers are not asked any more (one stopped answering): a removal job would
+        #: only wait out its own timeout on each, so what is left there is named instead
+        self.lost: str | None = None
 
     def new_test_file(self, tag: str, size_bytes: int) -> PurePosixPath:
         """Only a name: fio creates the file with the first job (it cannot be made exclusively
@@ -66,6 +69,8 @@ class RemoteFolder:
         """(host, its file) of each host where its file could not be removed."""
         self.verify(path)
         n = len(self.hosts)
+        if self.lost:
+            return [(str(j.address), host_file(path, i, n)) for i, j in enumerate(self.hosts)]
 
         def unlink(i: int, jobs: RemoteJobs) -> tuple[str, PurePosixPath] | None:
             mine = host_file(path, i, n)
@@ -88,7 +93,9 @@ class RemoteFolder:
             path = PurePosixPath(self.target.data_dir) / name
             for where, mine in self._remove(path):
                 dirty.add(where)
-                kept.append(f"{shown(mine)} could not be removed on {where}; remove it there yourself")
+                why = f" ({self.lost})" if self.lost else ""
+                kept.append(f"{shown(mine)} could not be removed on {where}{why}; remove it there "
+                            "yourself")
         clean = [j for j in self.hosts if str(j.address) not in dirty]
         for lines in on_each(clean, lambda _i, jobs: remove_data_dir(jobs, PurePosixPath(self.target.data_dir))):
             kept += lines

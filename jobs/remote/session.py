@@ -64,6 +64,19 @@ class RemoteTrialRunner(TrialRunner):
         finally:
             inner.close()  # a consumer that stops iterating ends the run like a cancel
 
+    def _check_stop(self, proc, limit_s: float) -> None:
+        """A trial past its time limit means a server that stopped answering (hung, stopped,
+        its link gone): the client waits for it without end. The trial ends at the watchdog,
+        and the run stops there like after a server that died, instead of every remaining
+        trial waiting out its own limit; its files there are named, not waited on."""
+        try:
+            super()._check_stop(proc, limit_s)
+        except TimeoutError:
+            self.engine.lost = (f"the fio server at {self.engine.where} stopped answering (no "
+                                f"result within the trial's time limit of {limit_s:.0f} s)")
+            self.owner.lost = "it stopped answering"
+            raise
+
     def _keep_job_argv(self) -> None:
         """run.json's trial keeps ``argv`` (the client command that ran) and ``job_argv``: the
         job file's options as a local fio argv, which reports read (data pattern, options)."""

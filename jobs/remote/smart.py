@@ -14,16 +14,13 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import signal
-import subprocess
-import sys
 
+from app.drive.bounded import run_bounded
 from app.drive.smart import explain, no_data, parse_smartctl
 from app.drive.thermal import TemperatureSource, TemperatureUnavailable
 from app.experiments.params import one_line
 from app.remote.smart import NOT_REMOTE, SSH_ENV, command_text, remote_drive, ssh_argv
 from jobs.drive.monitor import DriveMonitor
-from jobs.engine.process import NO_WINDOW
 
 log = logging.getLogger(__name__)
 
@@ -59,40 +56,9 @@ def read_remote_smart(dest: str, device: str, args: tuple[str, ...] = ("-j", "-a
 
 
 def _bounded(argv: list[str], timeout_s: float) -> tuple[int | None, bytes, str]:
-    kwargs: dict = {"creationflags": NO_WINDOW} if sys.platform == "win32" else {"start_new_session": True}
-    try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, **kwargs)
-    except OSError as exc:
-        return None, b"", f"cannot run {argv[0]}: {exc.strerror or exc}"
-    try:
-        out, err = proc.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        return None, b"", f"no answer within {timeout_s:g} s"
-    return proc.returncode, out, err.decode("utf-8", "replace")
-
-
-def _kill(proc: subprocess.Popen) -> None:
-    """The whole session (ssh and anything it started); its pipes are dropped unread."""
-    try:
-        if sys.platform == "win32":
-            proc.kill()
-        else:
-            os.killpg(proc.pid, signal.SIGKILL)
-    except OSError:
-        pass
-    for pipe in (proc.stdout, proc.stderr):
-        if pipe is None:
-            continue
-        try:
-            pipe.close()
-        except OSError:
-            pass
-    try:
-        proc.wait(timeout=2.0)
-    except subprocess.TimeoutExpired:
-        log.warning("ssh (pid %s) did not end after SIGKILL", proc.pid)
+    """Time and output bounded (app/drive/bounded.py): another machine's answer can be a
+    stream that never ends; past the caps the ssh session is killed and the answer dropped."""
+    return run_bounded(argv, timeout_s)
 
 
 def _last_line(text: str) -> str:

@@ -217,7 +217,10 @@ class HeldStarts:
             held.proc.stop("not needed")
             held.proc.finish(timeout=2.0)
         for path in self._raw_paths(held.trial):
-            path.unlink(missing_ok=True)
+            try:
+                path.unlink(missing_ok=True)
+            except OSError:  # the runs folder went read-only: the empty files stay, harmless
+                pass
 
 
 def _taken(held: Held) -> bool:

@@ -21,7 +21,7 @@ import time
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
-from app.engines.base import Engine, Hold
+from app.engines.base import Engine
 from app.experiments.plan import RunPlan, Trial
 from app.model.interval import Interval
 from app.model.status import RunStatus, TrialStatus
@@ -40,6 +40,7 @@ from jobs.events import (
     TrialFinished,
     TrialStarted,
 )
+from jobs.run.engine_starts import EngineStarts, _Cancelled
 from jobs.run.held_starts import HeldStarts
 from jobs.run.precondition import PreconditionRounds
 from jobs.run.trial_record import CANCELLED, trial_record
@@ -51,11 +52,7 @@ POLL_S = 0.2
 PREPARE_MIN_MBPS = 5.0        # slowest drive we wait for while writing the test file
 
 
-class _Cancelled(Exception):
-    pass
-
-
-class TrialRunner:
+class TrialRunner(EngineStarts):
     """Runs a :class:`RunPlan`; iterate :meth:`events`. ``cancel`` may be set from any thread."""
 
     #: what the engine gets if the app dies (a remote fio client overrides it: jobs/remote_session)
@@ -125,11 +122,16 @@ class TrialRunner:
         except GeneratorExit:
             self.monitor.stop()
             self.close("the run was closed")
-            self.store.finish(RunStatus.CANCELLED, stored_summary(self.store.run(), self.store.dir))
+            try:
+                self.store.finish(RunStatus.CANCELLED, stored_summary(self.store.run(), self.store.dir))
+            except OSError:
+                log.info("run.json could not be updated", exc_info=True)
             raise
         except Exception as exc:  # an engine we cannot start, a full disk: end the run cleanly
-            log.exception("run failed")
-            status, error = RunStatus.FAILED, f"{type(exc).__name__}: {exc}"
+            # a runs folder full or gone read-only is the system's answer, said as such; any
+            # other exception is a bug, and its traceback goes to the log
+            (log.info if isinstance(exc, OSError) else log.exception)("run failed", exc_info=True)
+            status, error = RunStatus.FAILED, failure_text(exc)
             yield LogMessage(f"run failed: {error}", "error")
         finally:
             self.monitor.stop()
@@ -144,7 +146,12 @@ class TrialRunner:
                 status = RunStatus.FAILED
                 error = f"{len(failed)} of {len(self.store.record['trials'])} trials failed"
         results = with_samples(self.store.run(), self.store.dir).results
-        self.store.finish(status, results.summary_json(), error)
+        try:
+            self.store.finish(status, results.summary_json(), error)
+        except OSError as exc:
+            status, error = RunStatus.FAILED, error or failure_text(exc)
+            yield LogMessage(f"{self.store.dir / 'run.json'} could not be updated "
+                             f"({failure_text(exc)}): it still says the run is going on", "error")
         yield RunFinished(status, str(self.store.dir), results, error)
 
     # -- steps ------------------------------------------------------------------------------
@@ -158,7 +165,8 @@ class TrialRunner:
             yield from self._prepare_pass(exp, test_file)
 
     def _prepare_pass(self, exp, test_file: Path) -> Iterator[Event]:
-        argv = self.engine.prepare_argv(test_file, exp.size, self._trigger(test_file), exp.direct)
+        argv = self.engine.prepare_argv(self._engine_file(test_file)[0], exp.size,
+                                        self._trigger(test_file), exp.direct)
         if argv is None:
             return  # the engine fills the file itself
         self.store.log_command(argv, f"prepare {exp.id}")
@@ -166,7 +174,7 @@ class TrialRunner:
         yield LogMessage(f"writing the {exp.size >> 20} MiB test file for {exp.id} once")
         limit = 60.0 + exp.size / (PREPARE_MIN_MBPS * 1e6)
         self.owner.verify(test_file)
-        proc = self._start(argv, self._trigger(test_file))
+        proc = self._start(argv, self._trigger(test_file), test_file=test_file)
         while proc.poll() is None:
             proc.read_text(POLL_S)
             self._check_stop(proc, limit)
@@ -197,7 +205,8 @@ class TrialRunner:
         live = self.engine.live(trial, test_file)
         stdout_path, stderr_path, raw = self.store.raw_paths(trial.name)
         if held is None:
-            proc = self._start(argv, self._trigger(test_file, trial), stdout_path, stderr_path)
+            proc = self._start(argv, self._trigger(test_file, trial), stdout_path, stderr_path,
+                               test_file)
         else:
             self._proc = proc = held.proc
         # An engine without live output (DiskSpd) is charted from OS disk counters while it
@@ -248,53 +257,35 @@ class TrialRunner:
         t_s = round((interval.end_epoch_s or time.time()) - self.t0, 3)
         return interval.at(trial.index, t_s, self.monitor.temperature_at(t_s))
 
-    def _trial_argv(self, trial: Trial, test_file: Path) -> list[str]:
-        return self.engine.trial_argv(trial, test_file, self._trigger(test_file, trial))
-
-    def _start(self, argv: list[str], trigger: Path, stdout_path: Path | None = None,
-               stderr_path: Path | None = None, **held) -> EngineProcess:
-        """The engine of a trial (or of the test file's fill): started now, or, with ``held``
-        (pass_fds, held), started ahead and held (jobs/run/held_starts.py), then not yet current."""
-        trigger.unlink(missing_ok=True)  # in our private folder: a stop left by a past engine
-        proc = EngineProcess(argv, self.engine.graceful_stop(trigger), cwd=self._workdir,
-                             stdout_path=stdout_path, stderr_path=stderr_path,
-                             on_app_death=self.on_app_death, **held)
-        if not held:
-            self._proc = proc
-        return proc
-
-    def _start_held(self, trial: Trial, test_file: Path, argv: list[str], fds: tuple[int, ...],
-                    held: Hold) -> EngineProcess:
-        out, err, _ = self.store.raw_paths(trial.name)
-        return self._start(argv, self._trigger(test_file, trial), out, err, pass_fds=fds, held=held)
-
-    def _check_stop(self, proc: EngineProcess, limit_s: float) -> None:
-        if self.cancel.is_set() and not proc.io_done.is_set():  # else its result is whole
-            proc.stop("cancel")
-            raise _Cancelled
-        if proc.elapsed_s() > limit_s:
-            how = proc.stop("watchdog")
-            raise TimeoutError(f"engine ran past its time limit of {limit_s:.0f} s and was "
-                               f"stopped ({how})")
-
-    def _trigger(self, test_file: Path, trial: Trial | None = None) -> Path:
-        """The engine's stop file: one per trial, so a stop meant for one never ends another."""
-        tag = f"-{trial.index}" if trial is not None else ""
-        return self._workdir / f"{test_file.stem}{tag}.stop"
-
-    def _abort(self, reason: str) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.stop(reason)
-            self._proc.finish(timeout=2.0)
-
     def close(self, reason: str = "closed") -> list[str]:
         """Stop the engine, remove the test files that are still ours, unlock the target and
-        remove the private folder; idempotent. Returns warnings for files kept (not ours)."""
+        remove the private folder; idempotent. Every step is tried whatever failed before it
+        (a runs folder gone read-only must not leave the test file behind); returns one line
+        per thing kept (not ours) or that could not be removed."""
         if self._closed:
             return []
         self._closed = True
-        self._abort(reason)
-        self._held.dismiss_all()
-        kept = self.owner.release()
+        kept = []
+        for step in (lambda: self._abort(reason), self._held.dismiss_all):
+            try:
+                step()
+            except OSError as exc:
+                log.info("stopping the engine: %s", exc, exc_info=True)
+        try:
+            kept += self.owner.release()
+        except OSError as exc:
+            kept.append(f"the test folder {self.target.data_dir} could not be cleaned up "
+                        f"({failure_text(exc)}); remove what the run left there by hand")
         shutil.rmtree(self._workdir, ignore_errors=True)
+        if self._workdir.exists():
+            kept.append(f"the engine's private folder {self._workdir} could not be removed; "
+                        "delete it by hand")
         return kept
+
+
+def failure_text(exc: BaseException) -> str:
+    """One line for what ended a run: an OSError in the system's words and with its file (a
+    full or read-only runs folder is not a bug), anything else with its type."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
+    return f"{type(exc).__name__}: {exc}"

@@ -18,6 +18,7 @@ from jobs.events import RunFinished, TrialFailed
 from jobs.run.session import prepare_run
 
 from conftest import REPO, TINY, run_cli, run_json, tree
+from safety_support import engines_on
 
 
 def _check_failed_run(run_dir: Path, target: Path, expect_in_error: str, expect_in_stderr: str):
@@ -62,17 +63,13 @@ def test_hanging_engine_is_stopped_by_the_watchdog(tmp_path, fake_fio_env, monke
     assert len(failures) == 2 and "time limit" in failures[0].error
     assert isinstance(events[-1], RunFinished) and events[-1].status == "failed"
     _check_failed_run(session.store.dir, target, "time limit", "hanging")
-    assert not [p for p in psutil.process_iter(["cmdline"]) if "hang" in " ".join(p.info["cmdline"] or [])
-                and str(target) in " ".join(p.info["cmdline"] or [])]
+    assert not engines_on(target)
 
 
 def _fio_processes(folder: Path) -> list[psutil.Process]:
-    out = []
-    for proc in psutil.process_iter(["name", "cmdline"]):
-        cmd = " ".join(proc.info["cmdline"] or [])
-        if "fio" in (proc.info["name"] or "") and str(folder) in cmd:
-            out.append(proc)
-    return out
+    """fio processes at work in ``folder`` (they hold its test file: fio names it by the app's
+    descriptor, not by a path in the folder)."""
+    return [p for p in engines_on(folder) if "fio" in p.name()]
 
 
 @pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")

@@ -19,7 +19,7 @@ from rich.table import Table
 
 from app.compare.export import comparison_folder, export_comparison
 from app.compare.report import Comparison, build_comparison, call_text, cell, ratio_text, workload_text
-from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, write_or_exit
+from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 from ui.cli.results import console_for
 
 
@@ -29,7 +29,7 @@ def cmd_compare(args) -> int:
         if args.out:
             comparison_folder(args.run_dirs, args.out)
     except ValueError as exc:
-        print(f"ssd-profiler: error: {exc}", file=sys.stderr)
+        print(f"ssd-profiler: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:
         print(json.dumps({"runs": [str(d) for d in args.run_dirs], "labels": list(comparison.labels),

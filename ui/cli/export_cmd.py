@@ -20,7 +20,7 @@ from app.report.export import Warn, export_run
 from app.report.folder import ExportFolder, run_identity
 from app.store.run_folder import open_run
 from ui.cli import verbosity
-from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, write_or_exit
+from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 
 
 def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
@@ -44,7 +44,7 @@ def cmd_export(args) -> int:
         ExportFolder(Path(out_dir) if out_dir else run_dir / "export",
                      run_identity(run.info.started_at, run_dir))
     except ValueError as exc:
-        print(f"ssd-profiler: error: {exc}", file=sys.stderr)
+        print(f"ssd-profiler: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
         print(f"ssd-profiler: error: cannot read {exc.filename or run_dir}: {exc.strerror or exc}",

@@ -22,6 +22,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from app.model.status import JobStatus
 from app.store.input_files import (
     SMALL_TEXT,
     InputRefused,
@@ -32,6 +33,7 @@ from app.store.input_files import (
 )
 from ui.cli import text as cli_text
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
+from ui.cli.terminal import terminal_text
 
 PARSE_SECONDS = 30.0   # per file; a 64 MiB genuine output parses in about 2 s
 
@@ -103,6 +105,11 @@ def import_file(name: str) -> list[dict]:
                            f"value ({type(exc).__name__}: {exc}); the file is damaged") from None
     for measurement in results:
         check_measurement(measurement)
+        if measurement.get("status") != JobStatus.FAILED and not any(
+                measurement.get(d) for d in ("read", "write", "mixed")):
+            # zeros are not a measurement: "ok" with no numbers would read as a result
+            measurement.update(status=JobStatus.FAILED, error="the job did no I/O (nothing was "
+                               "read or written), so there is nothing to import")
     return results
 
 
@@ -127,7 +134,7 @@ def cmd_import(args) -> int:
     if args.json:
         print(json.dumps([with_pooled(m) for m in results], indent=2, allow_nan=False))
     elif results:
-        print(cli_text.measurements_text(results))
+        print(terminal_text(cli_text.measurements_text(results)))  # job names are the file's
     for problem in problems:
         print(f"ssd-profiler: error: {one_line(problem)}", file=sys.stderr)
     if problems:

@@ -67,6 +67,17 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
+
+def _wait_seconds(text: str) -> float:
+    """--wait: a finite number of seconds from 0 to a day (nan waited forever, inf too)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expects a number of seconds, got {text!r}") from None
+    if not 0 <= value <= 86400:  # false for nan as well
+        raise argparse.ArgumentTypeError(f"expects seconds from 0 to 86400, got {text!r}")
+    return value
+
 def _command(sub, name: str, summary: str, description: str) -> argparse.ArgumentParser:
     """A subcommand with its one-line help (the list) and its description (its own --help)."""
     parser = sub.add_parser(name, help=summary, description=description)
@@ -146,7 +157,7 @@ def _run_command(sub) -> None:
     r.add_argument("--allow-medium", action="append", choices=("ram",), default=[],
                    help="run on a folder in memory (tmpfs, ramfs, zram) on purpose: the numbers "
                         "are then RAM's, not a drive's")
-    r.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+    r.add_argument("--wait", type=_wait_seconds, default=0.0, metavar="SECONDS",
                    help="when another run is using the target folder, wait up to this long")
     add_remote_arguments(r)  # --remote HOST[:PORT]: a folder on a fio server
 

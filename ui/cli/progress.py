@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import time
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from app.units import duration_text
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.cli import text as cli_text
+from ui.cli.terminal import SafeConsole
 
 
 def progress_for(stream, levels: frozenset[str] = cli_text.EVENT_LEVELS, lines: bool = True):
@@ -29,7 +29,7 @@ def progress_for(stream, levels: frozenset[str] = cli_text.EVENT_LEVELS, lines: 
 
 class RichProgress:
     def __init__(self, stream, levels: frozenset[str] = cli_text.EVENT_LEVELS):
-        self.console = Console(file=stream, highlight=False)
+        self.console = SafeConsole(file=stream, highlight=False)  # engine text is data
         self.levels = levels
         self.plain = cli_text.Progress(None)  # the same line texts and ETA, without its output
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(bar_width=20),

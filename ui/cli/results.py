@@ -21,6 +21,7 @@ from app.results.table import IOPS, MBPS, Column, md_cell
 from app.stats.io_counts import reach_warnings
 from app.units import block_label, duration_text, human_bytes
 from jobs.run.dry_run import EXAMPLE_WRITE_MBPS
+from ui.cli.terminal import SafeConsole
 
 LAT_MEAN, LAT_P99 = Column("Mean latency (µs)", "lat_mean_us", 1, True), Column("p99 (µs)", "p99", 1, True)
 
@@ -30,7 +31,7 @@ def console_for(stream) -> Console:
         tty = stream.isatty()
     except (AttributeError, ValueError):
         tty = False
-    return Console(file=stream, highlight=False, width=None if tty else 160, no_color=not tty)
+    return SafeConsole(file=stream, highlight=False, width=None if tty else 160, no_color=not tty)
 
 
 def print_results(stream, run_dir: str) -> None:

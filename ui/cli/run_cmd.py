@@ -28,6 +28,7 @@ from ui.cli.parser import build_parser
 from ui.cli.progress import progress_for
 from ui.cli.remote_args import check_remote_args, per_host_json, remote_spec
 from ui.cli.results import print_results
+from ui.cli.terminal import terminal_text
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2  # cancelled: 128 + signal (130 for Ctrl+C)
 
@@ -66,10 +67,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     except (BadInput, ParamError, TargetRefused) as exc:
-        print(f"ssd-profiler: error: {exc}", file=sys.stderr)
+        print(f"ssd-profiler: error: {terminal_text(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except EngineNotFound as exc:
-        print(f"ssd-profiler: error: {exc}", file=sys.stderr)
+        print(f"ssd-profiler: error: {terminal_text(exc)}", file=sys.stderr)
         return EXIT_FAILED
 
 

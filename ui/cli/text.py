@@ -9,6 +9,7 @@ from app.model.status import JobStatus
 from app.units import duration_text, human_bytes
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.cli.eta import PlanEta
+from ui.cli.terminal import terminal_text
 
 
 def _num(value, fmt: str = "{:,.1f}") -> str:
@@ -46,7 +47,7 @@ def measurements_text(results: list[dict]) -> str:
     for m in results:
         w = m["workload"]
         if m.get("status") == JobStatus.FAILED:
-            lines.append(f"{m['job'][:24]:<24} FAILED: {m.get('error')}")
+            lines.append(f"{terminal_text(m['job'])[:24]:<24} FAILED: {terminal_text(m.get('error'))}")
             continue
         for direction in ("read", "write"):
             side = m.get(direction)
@@ -54,7 +55,7 @@ def measurements_text(results: list[dict]) -> str:
                 continue
             lat = side.get("lat_us") or {}
             lines.append(
-                f"{str(m['job'])[:24]:<24} {str(w.get('rw') or '-'):<10} {_num(w.get('bs_bytes'), '{:d}'):>8} "
+                f"{terminal_text(m['job'])[:24]:<24} {terminal_text(w.get('rw') or '-'):<10} {_num(w.get('bs_bytes'), '{:d}'):>8} "
                 f"{_num(w.get('iodepth'), '{:d}'):>4} {direction:<5} {_num(side['iops']):>12} "
                 f"{_num(side['MBps'], '{:,.2f}'):>10} {_num(lat.get('mean')):>12} "
                 f"{_num(lat.get('p99')):>10} {side.get('lat_kind') or '-'}")
@@ -124,7 +125,7 @@ class Progress:
         if self.out is None:
             return
         try:
-            self.out.write(text)
+            self.out.write(terminal_text(text))  # engine and file text: never a terminal command
             self.out.flush()
         except (OSError, ValueError):
             self.out = None

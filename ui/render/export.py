@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
+from app.paths.held_dir import NEW_FILE
 from app.results.figure import Figure
 from ui.render.draw import figure_widget
 from ui.render.png import png_bytes
@@ -70,9 +71,18 @@ def _tolerate_closed_paths() -> None:
 def _write_svg(widget, svg_path: Path) -> None:
     from pyqtgraph.exporters import SVGExporter
     _tolerate_closed_paths()
-    SVGExporter(widget.scene()).export(str(svg_path))
-    if not svg_path.exists():
-        raise OSError(f"could not write {svg_path}")
+    data = SVGExporter(widget.scene()).export(toBytes=True)
+    if not data:
+        raise OSError(f"could not draw the SVG for {svg_path}")
+    write_new(svg_path, bytes(data))
+
+
+def write_new(path: Path, data: bytes) -> None:
+    """A new file at ``path`` (the export's private staging folder): created exclusively and
+    never through a link, so a name planted there cannot send the figure to another file."""
+    fd = os.open(path, NEW_FILE, 0o666)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
 
 
 def _stale_axes(widget) -> list:
@@ -142,7 +152,7 @@ def _scene_image(widget, style: Style):
 
 def _save_png(image, png_path: Path) -> None:
     """Encode and write on the encoder thread (a QImage and bytes only, no widget)."""
-    Path(png_path).write_bytes(png_bytes(image))
+    write_new(Path(png_path), png_bytes(image))
 
 
 def _png_encoder() -> ThreadPoolExecutor:

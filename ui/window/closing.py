@@ -72,8 +72,12 @@ class ClosingAndSettings(_Window):
             if self._closing or not self.confirm_close():
                 return
             self._closing = True
+            if not self.control.running:  # the run ended while the question was open: now
+                self._force_close = True
+                QTimer.singleShot(0, self, self.close)
+                return
             self.cancel_run()
-            QTimer.singleShot(CLOSE_GRACE_MS, self._close_anyway)
+            QTimer.singleShot(CLOSE_GRACE_MS, self, self._close_anyway)
             return
         self._save_settings()
         self.report_bar.shutdown()

@@ -42,6 +42,7 @@ class CrashReporter(QObject):
                           "Something went wrong inside SSD Profiler. A run in progress goes on; "
                           "you can keep working, or restart the app.", parent=self.window)
         box.setInformativeText(line)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # both labels: the error may quote a file
         copy = box.addButton("Copy details", QMessageBox.ButtonRole.ActionRole)
         box.addButton(QMessageBox.StandardButton.Close)
         copy.clicked.disconnect()  # keep the box open after copying

@@ -21,3 +21,14 @@ def collect_on_gui_thread() -> None:
     global _collector
     if _collector is None:
         _collector = GarbageCollector(interval=COLLECT_EVERY_S)
+
+
+def keep_out_of_collections() -> None:
+    """After a big run was loaded and is shown (on the GUI thread): its objects leave the
+    collector's generations (``gc.freeze``). A reopened run of 10,000 trials is a few million
+    dicts and lists parsed from run.json; they hold no reference cycles, are freed by their
+    reference counts when another run replaces them, and walking them again at every older-
+    generation collection froze the window for a second or more each time (then every
+    minute or so while the run is shown)."""
+    import gc
+    gc.freeze()

@@ -161,6 +161,7 @@ class WindowLayout(_Window):
         splitter.setStretchFactor(1, 1)
         self.setCentralWidget(self.main_area)
         self.engine_label = QLabel("Engine: looking...")
+        self.engine_label.setTextFormat(Qt.TextFormat.PlainText)  # the engine's own words
         self.statusBar().addPermanentWidget(self.engine_label)
         self.run_area.mode_changed.connect(lambda mode: self._fit_run_split() if mode == SPLIT
                                            else None)

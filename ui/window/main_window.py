@@ -26,7 +26,7 @@ from jobs.events import RunFinished
 from ui.window import theme
 from ui.window.background import Background
 from ui.window.closing import ClosingAndSettings
-from ui.window.gc_policy import collect_on_gui_thread
+from ui.window.gc_policy import collect_on_gui_thread, keep_out_of_collections
 from ui.window.layout import WindowLayout
 from ui.window.menus import build_menus
 from ui.window.report.figures_view import FiguresView, RunFiguresModel
@@ -268,5 +268,6 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         if self.control.running:
             return
         self.model.load_past(past)
+        keep_out_of_collections()
         self.show_run_view(self.results)
         self.statusBar().showMessage(f"Showing {past.record.get('dir')} ({past.record.get('status')})")

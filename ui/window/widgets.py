@@ -13,6 +13,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
+from ui.window.plain import plain_tip
+
 
 def em(widget: QWidget) -> int:
     """The height of a line of the widget's font: the unit for DPI- and font-aware sizes."""
@@ -35,7 +37,7 @@ class ElidedLabel(QLabel):
         if text == self.text():
             return   # no relayout for the same text (progress labels refresh twice a second)
         super().setText(text)
-        self.setToolTip(text if text else "")
+        self.setToolTip(plain_tip(text))
 
     def set_shorter(self, *texts: str) -> None:
         """Wordings of the same text, longest first, for when the whole text does not fit."""
@@ -87,5 +89,5 @@ class LiveLabel(ElidedLabel):
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
         if text != self._live:
             self._live = text
-            self.setToolTip(text)
+            self.setToolTip(plain_tip(text))
             self.update()

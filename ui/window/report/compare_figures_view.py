@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QV
 
 from app.results.figure import Figure
 from ui.window import theme
+from ui.window.plain import plain_label
 
 
 class ComparisonFigures(QWidget):
@@ -24,7 +25,7 @@ class ComparisonFigures(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.selector.currentIndexChanged.connect(self.select)
         self.count = QLabel()
-        self.caption = QLabel()
+        self.caption = plain_label(QLabel())  # it quotes the runs' workload labels
         self.caption.setWordWrap(True)
         theme.set_tone(self.caption, "muted")
         self.stack = QStackedWidget()

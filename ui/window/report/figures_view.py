@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QV
 from app.model.status import RunStatus
 from ui.window import theme
 from ui.window.background import Background
+from ui.window.plain import plain_label, plain_tip
 from ui.window.report.run_figures import RunFigures, load_run_figures
 from ui.window.run.run_model import RunModel
 
@@ -96,10 +97,10 @@ class FiguresView(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.selector.currentIndexChanged.connect(self._select)
         self.count = QLabel()
-        self.caption = QLabel()
+        self.caption = plain_label(QLabel())  # captions and errors quote the run's own text
         self.caption.setWordWrap(True)
         theme.set_tone(self.caption, "muted")
-        self.message = QLabel()
+        self.message = plain_label(QLabel())
         self.message.setWordWrap(True)
         self.message.setMargin(12)
         self.stack = QStackedWidget()
@@ -181,7 +182,7 @@ class FiguresView(QWidget):
         fig = self._shown.figures[index]
         if index not in self._plots:
             plot = figure_widget(fig)
-            plot.setToolTip(fig.caption or fig.title)
+            plot.setToolTip(plain_tip(fig.caption or fig.title))
             self._plots[index] = plot
             self.stack.addWidget(plot)
         if self.selector.currentIndex() != index:

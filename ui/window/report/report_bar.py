@@ -29,6 +29,7 @@ from app.vendor import specs as vendor
 from ui.window import theme
 from ui.window.background import Background
 from ui.window.folders import PathDialog, open_folder
+from ui.window.plain import plain_tip
 from ui.window.report.export_action import RunExporter
 from ui.window.report.figures_view import RunFiguresModel
 from ui.window.report.run_figures import VendorStatus, drive_vendor_status
@@ -171,7 +172,7 @@ class ReportBar(QWidget):
         self.export_status.setStyleSheet(f"color: {theme.css(tone)}" if tone else "")
         self.export_status.setToolTip("")
         self.export_path.setText(path)
-        self.export_path.setToolTip(path)
+        self.export_path.setToolTip(plain_tip(path))
         self.export_path.setCursorPosition(len(path))  # the end (.../export) is what differs
 
     # -- export --------------------------------------------------------------------------------
@@ -212,7 +213,7 @@ class ReportBar(QWidget):
         total = self.progress.maximum()
         self.export_status.setText(f"Exporting {drawn} of {total} figures to:" if total else
                                    f"Exporting ({drawn} figures drawn) to:")
-        self.export_status.setToolTip(f"drew {title}")
+        self.export_status.setToolTip(plain_tip(f"drew {title}"))
 
     def _on_exported(self, out_dir: str) -> None:
         self.progress.setVisible(False)

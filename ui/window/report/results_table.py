@@ -9,8 +9,6 @@ tooltip: its numbers are the drive's hot numbers, not its normal ones.
 """
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
@@ -25,44 +23,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.experiments.plan import trial_kind
-from app.model.status import RunStatus, TrialStatus
+from app.model.status import RunStatus
 from app.report.outputs import findings
 from app.results.pooled import pooled_text
 from ui.window import theme
-from ui.window.report.findings_text import number, stat_text
+from ui.window.plain import html_text
+from ui.window.report.findings_text import stat_text
+from ui.window.report.trials_table import THROTTLED, TrialsView
 from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
 
-TRIAL_COLUMNS = ("#", "Experiment", "Workload", "Repetition", "Status", "IOPS", "MB/s",
-                 "Mean latency µs", "p99 latency µs")
 SUMMARY_COLUMNS = ("Experiment", "Workload", "n", "IOPS", "MB/s", "Mean latency µs",
                    "p99 µs per rep.", "p99 µs, all I/Os [95% CI]")
-THROTTLED = "\u26a0 throttled"
-
-
-def throttle_tip(throttle: dict | None) -> str:
-    """The signals of app.drive.throttle.throttle_flags in words (one line each)."""
-    t = throttle or {}
-    lines = []
-    for signal in t.get("signals") or []:
-        if signal == "above_warning":
-            lines.append(f"temperature reached {number(t.get('max_temp_c'))} °C, at or above the "
-                         f"drive's warning threshold of {number(t.get('warning_temp_c'))} °C")
-        elif signal == "warning_time_rising":
-            lines.append("the drive's time-above-warning-temperature counter rose during the run")
-        elif signal == "drop_with_temp_rise":
-            d = t.get("throughput_drop") or {}
-            lines.append(f"throughput fell {number(d.get('drop_pct'))} % ({number(d.get('from_MBps'))}"
-                         f" to {number(d.get('to_MBps'))} MB/s) while the drive warmed from "
-                         f"{number(d.get('temp_from_c'))} to {number(d.get('temp_to_c'))} °C")
-        elif signal == "critical_warning_temperature":
-            lines.append("the drive reports a temperature critical warning")
-        else:
-            lines.append(str(signal))
-    return ("Thermal throttling suspected; this trial's numbers may be low:\n- "
-            + "\n- ".join(lines or ["a throttle signal fired"]))
-
-
 def _sides(data: dict | None) -> list[dict]:
     """The directions a measurement (or a workload summary) has: read, write or both."""
     return [s for s in ((data or {}).get("read"), (data or {}).get("write")) if s]
@@ -103,7 +74,7 @@ class ResultsTable(QWidget):
         self.model = model
         self.caption = QLabel()
         self.caption.setWordWrap(True)
-        self.trials = _table(TRIAL_COLUMNS)
+        self.trials = TrialsView(model.records)
         self.workloads = _table(SUMMARY_COLUMNS)
         # the findings are a page of their own (the window gives it a tab): under the tables
         # a 1280x720 screen left them about three lines
@@ -143,9 +114,11 @@ class ResultsTable(QWidget):
         self._rebuild()
 
     def _rebuild(self) -> None:
-        self.trials.setRowCount(0)
-        for record in self.model.records:
-            self._add_trial(record)
+        """Every row at once (a model reset), then one scroll and one caption: done per row,
+        each counted all rows again (the caption's totals, the columns' widths on scrolling),
+        so reopening a run took time in the square of its trials (8,000 trials: minutes)."""
+        self.trials.rows.show(self.model.records)
+        self.trials.scrollToBottom()
         self._show_summary()
         self._show_caption()
 
@@ -157,9 +130,9 @@ class ResultsTable(QWidget):
             text = ("No run yet. Choose a target and experiments, then press Run (Ctrl+R); "
                     "rows appear here as trials finish. Past runs open from the Runs tab.")
         else:
-            text = (f"<b>Trials</b> of {m.run_dir or 'the run being prepared'}: "
-                    f"{trials_text(m.records, m.trial_count)}; status <b>{m.status}</b>"
-                    + (f" ({m.error})" if m.error else ""))
+            text = (f"<b>Trials</b> of {html_text(m.run_dir or 'the run being prepared')}: "
+                    f"{trials_text(m.records, m.trial_count)}; status <b>{html_text(m.status)}</b>"
+                    + (f" ({html_text(m.error)})" if m.error else ""))  # run.json's own text
             throttled = sum(1 for r in m.records if r.get("throttled"))
             if throttled:
                 text += (f"; {theme.span('warning', f'{throttled} {THROTTLED}')} (hover "
@@ -167,32 +140,7 @@ class ResultsTable(QWidget):
         self.caption.setText(text)
 
     def _add_trial(self, record: dict) -> None:
-        m = record.get("measurement") or {}
-        sides = _sides(m)
-        lat = " / ".join(number((s.get("lat_us") or {}).get("mean")) for s in sides) or "-"
-        p99 = " / ".join(number((s.get("lat_us") or {}).get("p99")) for s in sides) or "-"
-        rep = (str(record.get("repetition")) if not (record.get("warmup") or record.get("precondition"))
-               else trial_kind(True, record.get("repetition"), bool(record.get("precondition"))))
-        status = record.get("status", "?")
-        row = self.trials.rowCount()
-        self.trials.insertRow(row)
-        tone = "muted" if record.get("warmup") else (
-            None if status == TrialStatus.DONE else "warning" if status == TrialStatus.CANCELLED
-            else "error")
-        brush = _cell_brush(tone) if tone else None
-        shown = {TrialStatus.DONE: status, TrialStatus.CANCELLED: "cancelled (not counted)"}.get(
-            status, f"{status}: {record.get('error') or ''}")
-        _set_row(self.trials, row, [
-            str(record.get("index", row) + 1), record.get("experiment", ""), record.get("label", ""),
-            rep, shown,
-            number((m.get("total") or {}).get("iops")), number((m.get("total") or {}).get("MBps")),
-            lat, p99], brush)
-        if record.get("throttled"):
-            item = self.trials.item(row, 4)
-            item.setText(f"{item.text()} {THROTTLED}")
-            item.setToolTip(throttle_tip(record.get("throttle")))
-            if brush is None:
-                item.setForeground(_cell_brush("warning"))
+        self.trials.rows.added()  # the run model appended ``record`` to its records
         self.trials.scrollToBottom()
         self._show_caption()
 
@@ -218,7 +166,7 @@ class ResultsTable(QWidget):
             # the run has ended: mid-run the findings (tail spread, knee) are not computed yet
             shown = self.model.results.part(eid) if self.model.results else None
             if not self._running() and shown is not None:
-                lines += [f"<b>{html.escape(eid)}</b>: {html.escape(line)}"
+                lines += [f"<b>{html_text(eid)}</b>: {html_text(line)}"
                           for line in findings(shown, self.model.results)]
         if lines:
             self.findings.setHtml("<br>".join(lines))

@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 from app.model.status import RunStatus
 from ui.window.background import Background
 from ui.window.folders import PathDialog, open_folder
-from ui.window.run.past_runs import RunListing, scan_runs
+from ui.window.plain import plain_label, plain_tip
+from ui.window.run.past_runs import UNREADABLE, RunListing, scan_runs
 
 if TYPE_CHECKING:
     from ui.window.report.compare_view import CompareView
@@ -67,7 +68,7 @@ class RunsBrowser(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.cellDoubleClicked.connect(lambda row, _col: self.open_row(row))
-        self.status = QLabel()
+        self.status = plain_label(QLabel())  # folder names and reasons, never markup
         self.status.setWordWrap(True)   # a long runs folder must not widen the window
         open_button = QPushButton("Open selected run")
         open_button.clicked.connect(lambda: self.open_row(self.table.currentRow()))
@@ -109,11 +110,12 @@ class RunsBrowser(QWidget):
         self.table.setRowCount(len(listings))
         for r, run in enumerate(listings):
             status = run.status + (f": {run.error}" if run.error and run.status != RunStatus.DONE else "")
-            values = (run.started_at, run.experiments, status,
-                      f"{run.trials_done} of {run.trials_planned}", run.target, Path(run.run_dir).name)
+            trials = "-" if run.status == UNREADABLE else f"{run.trials_done} of {run.trials_planned}"
+            values = (run.started_at, run.experiments, status, trials, run.target,
+                      Path(run.run_dir).name)
             for c, text in enumerate(values):
                 item = QTableWidgetItem(text)
-                item.setToolTip(run.run_dir if c == 5 else text)
+                item.setToolTip(plain_tip(run.run_dir if c == 5 else text))  # run.json's text
                 self.table.setItem(r, c, item)
         self.status.setText(f"{len(listings)} run(s) in {self.runs_root}. Double-click one to "
                             "reopen it; select two or more (Ctrl+click) to compare them."

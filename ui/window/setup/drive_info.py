@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
 from ui.window import theme
 from ui.window.background import Background
+from ui.window.plain import plain_tip
 from ui.window.setup.drive_text import (
     DriveSummary,
     TemperaturePoller,
@@ -149,7 +150,7 @@ class DriveInfo(QWidget):
             self.last_reading = None
             self._set_temperature(summary.temperature, summary.temperature_source is not None)
             self._poller = TemperaturePoller(summary.probe) if summary.temperature_source else None
-        self.temperature.setToolTip(summary.temperature_tip)
+        self.temperature.setToolTip(plain_tip(summary.temperature_tip))
         self._relayout()
         self._update_timer()
         self.described.emit(summary)

@@ -1,0 +1,172 @@
+"""The trial rows of the results: a model that makes a row's cells only when Qt shows it.
+
+Why a model and not a table of items: a reopened run of 10,000 trials made 90,000 items and
+took seconds (and, refreshed row by row, minutes); here opening a run is a reset of the model,
+a live trial one inserted row, and only the rows on screen are ever turned into text. Warm-up
+rows are greyed, failed ones red, cancelled ones orange; a throttled trial says so in its
+Status cell, with the signals that fired as the tooltip.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+
+from app.experiments.plan import trial_kind
+from app.model.status import TrialStatus
+from ui.window.plain import plain_tip
+from ui.window.report.findings_text import number
+
+TRIAL_COLUMNS = ("#", "Experiment", "Workload", "Repetition", "Status", "IOPS", "MB/s",
+                 "Mean latency µs", "p99 latency µs")
+_GREY = QBrush(QColor(130, 130, 130))
+_RED = QBrush(QColor(190, 30, 30))
+_ORANGE = QBrush(QColor(180, 90, 0))
+THROTTLED = "\u26a0 throttled"
+#: Rows a column's width is fitted to beside the visible ones (Qt's default, 1000, measured them
+#: all again at every trial a long run adds)
+RESIZE_ROWS = 20
+
+
+def throttle_tip(throttle: dict | None) -> str:
+    """The signals of app.drive.throttle.throttle_flags in words (one line each)."""
+    t = throttle or {}
+    lines = []
+    for signal in t.get("signals") or []:
+        if signal == "above_warning":
+            lines.append(f"temperature reached {number(t.get('max_temp_c'))} °C, at or above the "
+                         f"drive's warning threshold of {number(t.get('warning_temp_c'))} °C")
+        elif signal == "warning_time_rising":
+            lines.append("the drive's time-above-warning-temperature counter rose during the run")
+        elif signal == "drop_with_temp_rise":
+            d = t.get("throughput_drop") or {}
+            lines.append(f"throughput fell {number(d.get('drop_pct'))} % ({number(d.get('from_MBps'))}"
+                         f" to {number(d.get('to_MBps'))} MB/s) while the drive warmed from "
+                         f"{number(d.get('temp_from_c'))} to {number(d.get('temp_to_c'))} °C")
+        elif signal == "critical_warning_temperature":
+            lines.append("the drive reports a temperature critical warning")
+        else:
+            lines.append(str(signal))
+    return ("Thermal throttling suspected; this trial's numbers may be low:\n- "
+            + "\n- ".join(lines or ["a throttle signal fired"]))
+
+
+def trial_cells(record: dict, row: int) -> tuple[list[str], QBrush | None, str]:
+    """One trial's cells as shown, its colour (None: the default) and its Status tooltip."""
+    m = record.get("measurement") or {}
+    sides = [x for x in (m.get("read"), m.get("write")) if x]
+    lat = " / ".join(number((x.get("lat_us") or {}).get("mean")) for x in sides) or "-"
+    p99 = " / ".join(number((x.get("lat_us") or {}).get("p99")) for x in sides) or "-"
+    rep = (str(record.get("repetition")) if not (record.get("warmup") or record.get("precondition"))
+           else trial_kind(True, record.get("repetition"), bool(record.get("precondition"))))
+    status = record.get("status", "?")
+    brush = _GREY if record.get("warmup") else (
+        None if status == TrialStatus.DONE else _ORANGE if status == TrialStatus.CANCELLED
+        else _RED)
+    shown = {TrialStatus.DONE: status, TrialStatus.CANCELLED: "cancelled (not counted)"}.get(
+        status, f"{status}: {record.get('error') or ''}")
+    index = record.get("index")
+    cells = [str(index + 1 if isinstance(index, int) else row + 1), str(record.get("experiment", "")),
+             str(record.get("label", "")), rep, str(shown),
+             number((m.get("total") or {}).get("iops")), number((m.get("total") or {}).get("MBps")),
+             lat, p99]
+    tip = ""
+    if record.get("throttled"):
+        cells[4] = f"{cells[4]} {THROTTLED}"
+        tip = plain_tip(throttle_tip(record.get("throttle")))
+        brush = brush or _ORANGE
+    return cells, brush, tip
+
+
+@dataclass(frozen=True)
+class Cell:
+    """What one cell shows (the view's answer to ``item(row, column)``)."""
+
+    _text: str
+    _tip: str
+
+    def text(self) -> str:
+        return self._text
+
+    def toolTip(self) -> str:  # noqa: N802 - as QTableWidgetItem says it
+        return self._tip
+
+
+class TrialRows(QAbstractTableModel):
+    """``records`` (the run model's own list, appended to as trials end) as rows."""
+
+    _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+
+    def __init__(self, records: list[dict]):
+        super().__init__()
+        self.records, self._count, self._cache = records, 0, {}
+
+    def show(self, records: list[dict]) -> None:
+        self.beginResetModel()
+        self.records, self._count, self._cache = records, len(records), {}
+        self.endResetModel()
+
+    def added(self) -> None:
+        """The records list grew (a trial ended): its new rows."""
+        if len(self.records) > self._count:
+            self.beginInsertRows(QModelIndex(), self._count, len(self.records) - 1)
+            self._count = len(self.records)
+            self.endInsertRows()
+
+    def cells(self, row: int) -> tuple[list[str], QBrush | None, str]:
+        if row not in self._cache:
+            self._cache[row] = trial_cells(self.records[row], row)
+        return self._cache[row]
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008 - Qt's signature
+        return 0 if parent.isValid() else self._count
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(TRIAL_COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return TRIAL_COLUMNS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        texts, brush, tip = self.cells(index.row())
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return texts[col]
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return brush
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return tip if col == 4 and tip else None
+        if role == Qt.ItemDataRole.TextAlignmentRole and col >= 3 and (
+                texts[col][:1].isdigit() or texts[col] == "-"):
+            return self._RIGHT
+        return None
+
+
+class TrialsView(QTableView):
+    """The trial rows, sized to the visible rows (and RESIZE_ROWS more), read-only."""
+
+    def __init__(self, records: list[dict]):
+        super().__init__()
+        self.rows = TrialRows(records)
+        self.setModel(self.rows)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setAlternatingRowColors(True)
+        self.verticalHeader().setVisible(False)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setResizeContentsPrecision(RESIZE_ROWS)
+        header.setStretchLastSection(False)
+
+    def rowCount(self) -> int:  # noqa: N802 - as QTableWidget says it
+        return self.rows.rowCount()
+
+    def item(self, row: int, column: int) -> Cell:
+        texts, _brush, tip = self.rows.cells(row)
+        return Cell(texts[column], tip if column == 4 else "")
