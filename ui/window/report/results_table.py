@@ -172,7 +172,7 @@ class ResultsTable(QWidget):
         lat = " / ".join(number((s.get("lat_us") or {}).get("mean")) for s in sides) or "-"
         p99 = " / ".join(number((s.get("lat_us") or {}).get("p99")) for s in sides) or "-"
         rep = (str(record.get("repetition")) if not (record.get("warmup") or record.get("precondition"))
-               else trial_kind(True, record.get("repetition"), bool(record.get("precondition"))))
+               else trial_kind(True, int(record.get("repetition") or 0), bool(record.get("precondition"))))
         status = record.get("status", "?")
         row = self.trials.rowCount()
         self.trials.insertRow(row)
@@ -187,8 +187,7 @@ class ResultsTable(QWidget):
             rep, shown,
             number((m.get("total") or {}).get("iops")), number((m.get("total") or {}).get("MBps")),
             lat, p99], brush)
-        if record.get("throttled"):
-            item = self.trials.item(row, 4)
+        if record.get("throttled") and (item := self.trials.item(row, 4)) is not None:  # set above
             item.setText(f"{item.text()} {THROTTLED}")
             item.setToolTip(throttle_tip(record.get("throttle")))
             if brush is None:
@@ -216,10 +215,11 @@ class ResultsTable(QWidget):
                                else "no histogram" for s in sides) or "-"])
             # the same sentences as report.md, from the one place that words them; only once
             # the run has ended: mid-run the findings (tail spread, knee) are not computed yet
-            shown = self.model.results.part(eid) if self.model.results else None
-            if not self._running() and shown is not None:
+            results = self.model.results
+            shown = results.part(eid) if results is not None else None
+            if not self._running() and results is not None and shown is not None:
                 lines += [f"<b>{html.escape(eid)}</b>: {html.escape(line)}"
-                          for line in findings(shown, self.model.results)]
+                          for line in findings(shown, results)]
         if lines:
             self.findings.setHtml("<br>".join(lines))
         elif self.model.status == "idle" or self._running():
