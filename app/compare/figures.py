@@ -26,6 +26,7 @@ import pandas as pd
 
 from app.compare.compute import measured, plan_order
 from app.model.info import Drive, RunInfo
+from app.model.summary import Stat
 from app.results.figure import OTHER, Axis, Figure, Series, grouped_bars, lat_unit, scaled
 from app.runs import RunTables
 
@@ -109,11 +110,11 @@ def slot_text(workload: str, direction: str) -> str:
     return workload if workload.endswith(str(direction)) else f"{workload} ({direction})"
 
 
-def _stat(values: list[float]) -> dict | None:
+def _stat(values: list[float]) -> Stat | None:
     if not values:
         return None
-    return {"mean": statistics.fmean(values), "n": len(values),
-            "std": statistics.stdev(values) if len(values) > 1 else None}
+    return Stat(statistics.fmean(values), statistics.stdev(values) if len(values) > 1 else None,
+                len(values))
 
 
 def _bars(eid, part, slots, runs, labels, column, slug, title, unit) -> Figure | None:
@@ -138,7 +139,7 @@ def _bars(eid, part, slots, runs, labels, column, slug, title, unit) -> Figure |
         names = [n.replace(" ", "\n", 2) for n in names]
     series, ticks = grouped_bars(names, [(n, s) for n, s, _ in groups], colors,
                                  labelled=len(slots) * len(groups) <= LABELLED_BARS)
-    n = sorted({s["n"] for _, stats, _ in groups for s in stats if s})
+    n = sorted({s.n for _, stats, _ in groups for s in stats if s})
     caption = (f"Bars: mean over n = {'/'.join(map(str, n))} measured repetitions of each run, "
                "error bars ± one sample std (none with n = 1); one colour per run, the first run "
                "is the one the others are compared with."

@@ -57,7 +57,9 @@ def flag_tables(tables: list[Table], results: RunResults) -> list[Table]:
     """Tables with the flag notes first under each flagged experiment's first table."""
     info = results.run.info
     found = limits(info)
-    flagged = _by_experiment(info, results.parts) if found else {}
+    if found is None:
+        return tables
+    flagged = _by_experiment(info, results.parts)
     if not flagged:
         return tables
     out, done = [], set()

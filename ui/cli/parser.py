@@ -122,8 +122,8 @@ def _catalog_commands(sub) -> None:
 
 
 def _run_command(sub) -> None:
-    left_out = [eid for eid in CATALOG if eid not in all_ids()]
-    left_out = ", ".join(left_out[:-1]) + " and " + left_out[-1] if len(left_out) > 1 else "".join(left_out)
+    left_ids = [eid for eid in CATALOG if eid not in all_ids()]
+    left_out = ", ".join(left_ids[:-1]) + " and " + left_ids[-1] if len(left_ids) > 1 else "".join(left_ids)
     r = _command(sub, "run", "run experiments on a folder of the drive to test",
                  "Run experiments with fio (or DiskSpd) on a test file in the folder --target "
                  "names. Everything is checked before anything is written: a device or system "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
 from app.units import duration_text
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
@@ -36,7 +36,7 @@ class RichProgress:
                             MofNCompleteColumn(), TextColumn("{task.fields[live]}"),
                             TextColumn("[dim]{task.fields[eta]}"), console=self.console,
                             transient=True)
-        self.task = None
+        self.task: TaskID | None = None
         self.current = ""
         self.alive = True
 

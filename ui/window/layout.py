@@ -62,6 +62,7 @@ def fitted_size(available: QSize, frame: QSize, unit: int) -> QSize:
 if TYPE_CHECKING:  # what MainWindow, the one class this is mixed into, is and provides
     from ui.window.report.figures_view import FiguresView
     from ui.window.report.report_bar import ReportBar
+    from ui.window.report.results_so_far import ResultsSoFar
     from ui.window.report.results_table import ResultsTable
     from ui.window.report.runs_browser import RunsBrowser
     from ui.window.run.live_charts import LiveCharts
@@ -77,7 +78,7 @@ else:
 
 class WindowLayout(_Window):
     """Mixed into MainWindow, which provides the views (drive_panel, experiment_panel, charts,
-    progress, results, figures, log_pane, runs_browser, report_bar, engine_picker)."""
+    progress, results, so_far, figures, log_pane, runs_browser, report_bar, engine_picker)."""
 
     drive_panel: DrivePanel
     experiment_panel: ExperimentPanel
@@ -85,6 +86,7 @@ class WindowLayout(_Window):
     charts: LiveCharts
     progress: RunProgress
     results: ResultsTable
+    so_far: ResultsSoFar
     figures: FiguresView
     log_pane: LogPane
     runs_browser: RunsBrowser

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.report.outputs import build_figures, findings
+from app.results.run_results import ExperimentResults
 from ui.window import theme
 from ui.window.run.run_model import RunModel
 
@@ -115,7 +116,7 @@ class ResultsSoFar(QWidget):
         self.found.hide()
         self._refresh()
 
-    def _shown_part(self):
+    def _shown_part(self) -> ExperimentResults | None:
         results = self.model.results
         if results is None:
             return None
@@ -146,13 +147,14 @@ class ResultsSoFar(QWidget):
             self.title.setText(f"<b>So far</b>: {html.escape(part.id)}")
             self.title.setToolTip(f"Results so far of {title}: {len(part.trials)} measured "
                                   "trials ended")
-        if part is None or not part.workloads:
+        results = self.model.results   # not None when there is a part: the part is one of its
+        if part is None or results is None or not part.workloads:
             self.figures = []
             self.selector.hide()
             self._set_plot(None)
             self.found.hide()
             return
-        self.figures = build_figures(self.model.results, only=part.id)
+        self.figures = build_figures(results, only=part.id)
         wanted = self.selector.currentData()
         self.selector.blockSignals(True)
         self.selector.clear()
@@ -163,7 +165,7 @@ class ResultsSoFar(QWidget):
         self.selector.setCurrentIndex(ids.index(wanted) if wanted in ids else 0)
         self.selector.blockSignals(False)
         self.selector.setVisible(len(self.figures) > 1)
-        lines = findings(part, self.model.results)
+        lines = findings(part, results)
         self.found.setHtml("<br>".join(html.escape(line) for line in lines))
         self.found.setVisible(bool(lines))
         self._redraw()

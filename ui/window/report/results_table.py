@@ -164,10 +164,11 @@ class ResultsTable(QWidget):
                                else "no histogram" for s in sides) or "-"])
             # the same sentences as report.md, from the one place that words them; only once
             # the run has ended: mid-run the findings (tail spread, knee) are not computed yet
-            shown = self.model.results.part(eid) if self.model.results else None
-            if not self._running() and shown is not None:
+            results = self.model.results
+            shown = results.part(eid) if results is not None else None
+            if not self._running() and results is not None and shown is not None:
                 lines += [f"<b>{html_text(eid)}</b>: {html_text(line)}"
-                          for line in findings(shown, self.model.results)]
+                          for line in findings(shown, results)]
         if lines:
             self.findings.setHtml("<br>".join(lines))
         elif self.model.status == "idle" or self._running():

@@ -9,18 +9,43 @@ slow experiment after a fast one is not drawn as a flat line at the bottom.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pyqtgraph as pg
 
 from ui.window.run.chart_axes import TITLES, fit_from_zero
 from ui.window.run.stretches import RUNNING, Stretch, stretches
 
+if TYPE_CHECKING:  # what LiveCharts, the one class this is mixed into, is and provides
+    from PySide6.QtCore import Signal
+    from PySide6.QtWidgets import QCheckBox, QWidget
+
+    from ui.window.run.run_model import RunModel
+    from ui.window.run.timeline import RunTimeline
+    _Widget = QWidget
+else:
+    _Widget = object
+
 IDLE_SPAN_S = 60.0     # an empty chart still shows what the axis means
 MIN_SPAN_S = 10.0
 
 
-class ChartRange:
+class ChartRange(_Widget):
     """Needs ``model``, ``timeline``, ``tp_plot``, ``lat_plot``, the option boxes and ``_tops``."""
+
+    experiment_shown: Signal
+    model: RunModel
+    timeline: RunTimeline
+    tp_plot: pg.PlotItem
+    lat_plot: pg.PlotItem
+    iops_box: QCheckBox
+    log_box: QCheckBox
+    follow_box: QCheckBox
+    _tops: dict[str, float]     # y-axis top per chart, kept until data outgrows it
+
+    if TYPE_CHECKING:  # declared only: at run time LiveCharts's is found
+        def _tp_columns(self) -> tuple[str, str]: ...
 
     def _init_range(self) -> None:
         self._picked: str | None = None        # an experiment the user clicked, else None
@@ -53,7 +78,8 @@ class ChartRange:
         """The running experiment, or (between trials, after the run) the last one that ran."""
         started = [s for s in self._items if s.start is not None]
         running = [s for s in started if s.state == RUNNING]
-        return (running or started or [None])[-1]
+        candidates = running or started
+        return candidates[-1] if candidates else None
 
     def show_experiment(self, eid: str) -> None:
         """A click on the timeline: that experiment's stretch; the running one is followed."""

@@ -142,7 +142,7 @@ class RunModel(QObject):
         started = self.run_started
         self._clear()
         self.run_started, self.live = started, True
-        self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version, RunStatus.RUNNING
+        self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version or "", RunStatus.RUNNING
         self.temperature_note, self.remote = e.temperature_note, e.remote
         self.open_ended = e.plan.open_ended
         self.round_experiments = {x.id for x in e.plan.experiments if x.rounds_measured}

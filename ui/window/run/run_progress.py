@@ -112,13 +112,13 @@ class RunProgress(QWidget):
             done_s += min(m.current_elapsed_s(), m.current.expected_s) if m.current else 0.0
             whole = m.total_expected_s()
             _set_value(self.run_bar, int(1000 * done_s / whole) if whole else 0)
-            elapsed = duration_text(time.monotonic() - m.run_started)
+            run_elapsed = duration_text(time.monotonic() - m.run_started)
             left = f"{'up to' if m.open_ended else 'about'} {duration_text(m.eta_s())} left"
-            self.run_label.setText(f"Run: {trials_text(m.records, total)}, elapsed {elapsed}, "
+            self.run_label.setText(f"Run: {trials_text(m.records, total)}, elapsed {run_elapsed}, "
                                    f"{left}")
-            ended = f"{len(m.records)}/{total} ended"
-            self.run_label.set_shorter(f"Run: {ended}, {elapsed}, {left}", f"{ended}, {left}",
-                                       ended)
+            ended_text = f"{ended}/{total} ended"
+            self.run_label.set_shorter(f"Run: {ended_text}, {run_elapsed}, {left}",
+                                       f"{ended_text}, {left}", ended_text)
         else:
             _set_value(self.run_bar, 1000 if m.finished and ended >= total else
                                   int(1000 * ended / total) if total else 0)

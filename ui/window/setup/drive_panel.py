@@ -113,7 +113,9 @@ class DrivePanel(QWidget):
         self._watch.setInterval(WATCH_MS)
         self._watch.timeout.connect(self._look_again)
         self._watch.start()
-        QGuiApplication.instance().applicationStateChanged.connect(self._on_app_state)
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):   # always, with a widget: typed as a QCoreApplication
+            app.applicationStateChanged.connect(self._on_app_state)
         self.verdict.setText("Checking the target...")
         self.refresh_volumes()
         self._on_remote(self.remote.address())
