@@ -255,14 +255,15 @@ class Staging:
     def __enter__(self) -> Staging:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         try:
             for name in self.held.names():
                 try:
                     self.held.unlink(name)
                 except OSError:
                     pass
-            self.folder._held.rmdir(self.name)
+            if self.folder._held is not None:
+                self.folder._held.rmdir(self.name)
         except OSError:
             pass
         finally:

@@ -171,7 +171,8 @@ class EngineProcess:
                         sink.write(chunk)
                     except OSError as exc:  # the runs folder filled up or went read-only:
                         log.info("engine output is no longer saved: %s", exc)  # the tail
-                        sink = _closed(sink)  # in memory still holds the result
+                        _closed(sink)  # in memory still holds the result
+                        sink = None
                 tail.extend(chunk)
                 if to_queue:
                     for watch in self._watches:

@@ -74,7 +74,7 @@ class RemoteTrialRunner(TrialRunner):
         except TimeoutError:
             self.engine.lost = (f"the fio server at {self.engine.where} stopped answering (no "
                                 f"result within the trial's time limit of {limit_s:.0f} s)")
-            self.owner.lost = "it stopped answering"
+            self.owner.lost = "it stopped answering"  # type: ignore[attr-defined]  # a remote run's owner is its RemoteFolder
             raise
 
     def _keep_job_argv(self) -> None:

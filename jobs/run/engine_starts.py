@@ -7,10 +7,13 @@ path another program swaps can redirect its writes; every start, held or not, in
 """
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
-from app.engines.base import Hold
+from app.engines.base import Engine, Hold
 from app.experiments.plan import Trial
+from app.paths import OwnedFolder
+from app.store.run_folder import RunStore
 from jobs.engine.process import EngineProcess
 
 
@@ -21,6 +24,14 @@ class _Cancelled(Exception):
 class EngineStarts:
     """Mixed into :class:`jobs.run.runner.TrialRunner`: uses its ``engine``, ``owner``, ``store``,
     ``cancel``, ``_workdir``, ``_proc`` and ``on_app_death``."""
+
+    engine: Engine
+    owner: OwnedFolder
+    store: RunStore
+    cancel: threading.Event
+    _workdir: Path
+    _proc: EngineProcess | None
+    on_app_death: int
 
     def _engine_file(self, test_file: Path) -> tuple[Path, tuple[int, ...]]:
         """The name the engine opens the test file by, and the descriptors it must inherit: the

@@ -60,7 +60,7 @@ def trial_cells(record: dict, row: int) -> tuple[list[str], QBrush | None, str]:
     lat = " / ".join(number((x.get("lat_us") or {}).get("mean")) for x in sides) or "-"
     p99 = " / ".join(number((x.get("lat_us") or {}).get("p99")) for x in sides) or "-"
     rep = (str(record.get("repetition")) if not (record.get("warmup") or record.get("precondition"))
-           else trial_kind(True, record.get("repetition"), bool(record.get("precondition"))))
+           else trial_kind(True, int(record.get("repetition") or 0), bool(record.get("precondition"))))
     status = record.get("status", "?")
     brush = _GREY if record.get("warmup") else (
         None if status == TrialStatus.DONE else _ORANGE if status == TrialStatus.CANCELLED
@@ -101,7 +101,8 @@ class TrialRows(QAbstractTableModel):
 
     def __init__(self, records: list[dict]):
         super().__init__()
-        self.records, self._count, self._cache = records, 0, {}
+        self._cache: dict[int, tuple[list[str], QBrush | None, str]] = {}
+        self.records, self._count = records, 0
 
     def show(self, records: list[dict]) -> None:
         self.beginResetModel()
