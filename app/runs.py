@@ -52,7 +52,7 @@ class RunTables:
 def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
     """The four tables of the run folders (app.store.run_folder.load_run's one-line ValueError for a folder
     that is not one)."""
-    return run_tables([(Path(f), load_results(f).results) for f in folders])
+    return run_tables([(Path(f), load_results(f, strict=True).results) for f in folders])
 
 
 def run_tables(loaded: Iterable[tuple[Path, RunResults]]) -> RunTables:

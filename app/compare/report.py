@@ -55,7 +55,7 @@ def build_comparison(run_dirs: list[str | os.PathLike]) -> Comparison:
         if key in seen:
             raise ValueError(f"{d} is named twice (as {seen[key]}); compare different runs")
         seen[key] = str(d)
-    loaded = [load_results(d).results for d in run_dirs]   # each run read and built once
+    loaded = [load_results(d, strict=True).results for d in run_dirs]   # each run read and built once
     try:
         tables = run_tables([(Path(d), r) for d, r in zip(run_dirs, loaded)])
         names = tuple(tables.runs["run"])

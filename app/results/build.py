@@ -38,7 +38,8 @@ def build_results(run: Run, samples: Sequence[Sample] = (), folder: Path | None 
         order = [str(k) for k in exp.get("workload_keys") or []]
         keys = [k for k in order if k in groups] + [k for k in groups if k not in order]
         rows = tuple(workload_summary(groups[k]) for k in keys)
-        trial_samples = tuple(s for s in mine_samples if s.trial in {t.index for t in mine})
+        indexes = {t.index for t in mine}
+        trial_samples = tuple(s for s in mine_samples if s.trial in indexes)
         findings = results_for(eid).findings(rows, tuple(mine), trial_samples)
         parts.append(ExperimentResults(eid, exp, rows, tuple(mine), findings))
     return RunResults(run, tuple(parts), mine_samples, folder)

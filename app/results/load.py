@@ -29,9 +29,15 @@ class Loaded:
     samples_note: str | None = None
 
 
-def load_results(run_dir: str | os.PathLike[str], warn: Callable[[str], None] | None = None) -> Loaded:
-    """The results of a run folder; ValueError (one line) when it is not a readable run."""
-    return with_samples(open_run(run_dir), Path(run_dir), warn)
+def load_results(run_dir: str | os.PathLike[str], warn: Callable[[str], None] | None = None,
+                 strict: bool = False) -> Loaded:
+    """The results of a run folder; ValueError (one line) when it is not a readable run, and
+    with ``strict`` (compare, ``load_runs``: they show the samples too) when its samples.csv
+    is not readable either; else the export goes on without them and ``warn`` says so."""
+    run = open_run(run_dir)
+    if strict:
+        read_sample_table(run_dir)
+    return with_samples(run, Path(run_dir), warn)
 
 
 def with_samples(run: Run, folder: Path | None, warn: Callable[[str], None] | None = None) -> Loaded:

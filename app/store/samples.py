@@ -78,7 +78,12 @@ def read_sample_table(run_dir: str | os.PathLike[str]) -> SampleTable:
     if not body.strip():
         return SampleTable(names, np.empty((0, len(names))))
     values = _fast(body, len(names))
-    return SampleTable(names, values if values is not None else _forgiving(body, names, path))
+    if values is None:
+        values = _forgiving(body, names, path)
+    for key in ("trial", "t_s"):
+        if not np.isfinite(values[:, names.index(key)]).all():
+            raise ValueError(f"{path} is damaged: a row without a finite {key}")
+    return SampleTable(names, values)
 
 
 def _fast(body: str, width: int) -> np.ndarray | None:
@@ -96,7 +101,10 @@ def _forgiving(body: str, names: tuple[str, ...], path: Path) -> np.ndarray:
     """Row by row: only the last row may be cut short (the app was killed while writing it);
     a bad row before it is damage, refused with its line number."""
     rows = []
-    lines = list(csv.reader(io.StringIO(body)))
+    try:
+        lines = list(csv.reader(io.StringIO(body)))
+    except csv.Error as exc:
+        raise ValueError(f"{path} is damaged ({exc})") from None
     for number, row in enumerate(lines, start=2):
         try:
             if len(row) != len(names):

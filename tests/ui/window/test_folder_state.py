@@ -38,6 +38,7 @@ def test_in_use_then_free_without_touching_the_path(make_window, qtbot, tmp_path
     finally:
         holder.kill()
         holder.wait()
+        holder.stdout.close()
     qtbot.waitUntil(lambda: "Ready" in panel.verdict.text(), timeout=10_000)
     assert panel.is_ready() and panel.target() == str(target)
 

@@ -20,7 +20,7 @@ from app.model.workload import Workload
 from app.results.build import build_results, series_trials
 from app.results.run_results import RunResults
 from app.store.run_folder import load_run, typed_run
-from app.store.samples import EMPTY, read_sample_table
+from app.store.samples import read_sample_table
 from ui.window.run.series import COLUMNS, break_row
 
 log = logging.getLogger(__name__)
@@ -112,11 +112,7 @@ def load_past_run(run_dir: str | os.PathLike) -> PastRun:
     """run.json and samples.csv of a folder as chart data; raises ValueError if not a run."""
     record = load_run(run_dir)
     run = typed_run(record, run_dir)
-    try:
-        table = read_sample_table(run_dir)
-    except ValueError as exc:
-        log.warning("%s", exc)
-        table = EMPTY
+    table = read_sample_table(run_dir)   # a samples.csv it cannot read: one line, not a chart
     results = build_results(run, table.samples(series_trials(run)), Path(run_dir))
     if not record.get("summary") and record.get("trials"):  # a crashed run never wrote one
         record["summary"] = results.summary_json()
