@@ -1,4 +1,4 @@
-"""Time to export a run that holds every experiment (issue 21 target: <= 1.5 s).
+"""Time to export a run that holds every experiment (target: <= 1.5 s).
 
 Without an argument it builds a synthetic run folder (every catalog experiment at its default
 workloads, 3 repetitions, a 120 s SLC-cache trace with a drop, a drive that matches a vendor

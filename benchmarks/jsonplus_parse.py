@@ -1,4 +1,4 @@
-"""What fio's json+ status documents cost the app (issue 15): the CPU to parse one cumulative
+"""What fio's json+ status documents cost the app: the CPU to parse one cumulative
 document with its latency bins and split it into an interval with its own p99, and what that is
 at a 0.1 s status interval (10 documents a second), as a share of one core.
 

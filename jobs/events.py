@@ -1,6 +1,6 @@
 """What the trial runner tells its consumer (CLI or window), as frozen values.
 
-Only immutable values cross threads (DESIGN §7.3): tuples instead of lists, and measurement or
+Only immutable values cross threads: tuples instead of lists, and measurement or
 summary data deep-copied and handed over once, never touched again by the runner.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The one Qt object in jobs/: a thin QThread that pumps the trial runner (DESIGN §2, §7.2).
+"""The one Qt object in jobs/: a thin QThread that pumps the trial runner.
 
 Why a pump and nothing more: the runner is a plain generator that the command line iterates too,
 so every decision (what to run, when to stop, what to write) stays in code that never imports Qt.
@@ -36,7 +36,7 @@ class RunPrepared:
     plan: RunPlan
     engine_version: str | None
     temperature_note: str = ""     # why no temperature is recorded ("" when one is)
-    remote: dict | None = None     # run.json's target.remote (issue 18): host, port, live series
+    remote: dict | None = None     # run.json's target.remote: host, port, live series
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""DESIGN §1 and issue 12: layers enforced, no import cycles, ruff clean, mypy passes, no Qt in
+"""layers enforced, no import cycles, ruff clean, mypy passes, no Qt in
 the domain.
 
 The contracts live in pyproject.toml ([tool.importlinter]); this runs them, so a change that
@@ -64,7 +64,7 @@ def test_app_runner_and_process_load_no_qt():
 
 
 def test_the_window_starts_without_pandas():
-    """Issue 21: first paint waits for every import; pandas alone took 0.3 s. It loads when the
+    """first paint waits for every import; pandas alone took 0.3 s. It loads when the
     Compare view or a notebook first needs it."""
     code = ("import os, sys\nos.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
             "import ui.window.main_window\nsys.exit(1 if 'pandas' in sys.modules else 0)\n")
@@ -73,7 +73,7 @@ def test_the_window_starts_without_pandas():
 
 
 def test_the_window_starts_without_the_run_machinery():
-    """Issue 21: the worker thread, the run session behind it (runner, monitor) and the DiskSpd
+    """the worker thread, the run session behind it (runner, monitor) and the DiskSpd
     counters (psutil's process API) load with the first Run, not before the first paint."""
     code = ("import os, sys\nos.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
             "import ui.window.main_window\n"

@@ -1,5 +1,5 @@
 """Writing a comparison's export: the same files from ``ssd-profiler compare --out DIR`` and the
-window's "Export comparison" (issue 17). No Qt: the renderer is injected, as for a run's export
+window's "Export comparison". No Qt: the renderer is injected, as for a run's export
 (app/report/export.py), so the CLI passes the offscreen one and the window one that draws on its GUI
 thread.
 

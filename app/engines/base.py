@@ -48,7 +48,7 @@ class LiveAdapter(Protocol):
 
 @runtime_checkable
 class Engine(Protocol):
-    """An engine found on this machine (DESIGN §4), as the runner uses it.
+    """An engine found on this machine, as the runner uses it.
 
     - ``name`` ("fio", "diskspd"), ``version`` (for run.json and progress lines), ``path``;
     - ``trial_argv``: the argv of one trial; ``stop_token`` is a path private to the run that the
@@ -56,9 +56,9 @@ class Engine(Protocol):
     - ``prepare_argv``: fill the test file once before reads, or None when the engine fills it
       itself;
     - ``graceful_stop``: a callable asking a running engine to end and print its result; process
-      control calls it first, then terminates, then kills (DESIGN §7.4);
+      control calls it first, then terminates, then kills;
     - ``live``: a :class:`LiveAdapter` for one trial, asked for after ``trial_argv``;
-    - ``parse_final``: the process's stdout -> measurements (DESIGN §3.2).
+    - ``parse_final``: the process's stdout -> measurements.
 
     Optional (looked up with getattr, so an engine without it starts each trial the usual way):
     ``held_argv(argv, gate_fd, jobs)`` -> :class:`Hold` or None: the trial started ahead, held

@@ -1,4 +1,4 @@
-"""The time a remote run takes beyond its trials (issue 18), for ``--dry-run`` and the run's
+"""The time a remote run takes beyond its trials, for ``--dry-run`` and the run's
 estimate.
 
 Every job through a fio server waits for a connection and for the server's idle loop, which

@@ -1,4 +1,4 @@
-"""A remote target (issue 18): a folder on another machine, reached through ``fio --server``.
+"""A remote target: a folder on another machine, reached through ``fio --server``.
 
 fio's server has no folder checks of its own and fio follows whatever path it is given, so the
 spelling of the remote folder is judged here, before anything is sent, with the same refusals as

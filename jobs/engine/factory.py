@@ -60,7 +60,7 @@ def locate_fio(override: str | None = None) -> FioEngine:
 def cpu_clock_test(engine) -> Callable[[], bool]:
     """Start fio's own CPU-clock test (0.2 s) for a run, beside the run's other checks; the
     returned call waits for it (bounded) and says whether it passed. When it passes, every
-    trial can name the clock fio would choose after it and skip the test itself (issue 21).
+    trial can name the clock fio would choose after it and skip the test itself.
     Any doubt (not fio, no answer, a failure, a timeout) leaves fio to choose on every start."""
     if not isinstance(engine, FioEngine):
         return lambda: False
@@ -120,7 +120,7 @@ def locate_diskspd(override: str | None = None) -> DiskSpdEngine:
 
 def default_engine(platform: str = sys.platform) -> str:
     """DiskSpd by default on Windows when it is installed (on PATH, set by the user, or bundled
-    with the Windows build), fio elsewhere (DESIGN §4)."""
+    with the Windows build), fio elsewhere."""
     if platform.startswith("win") and any(_exists(c) for c in diskspd_candidates()):
         return "diskspd"
     return "fio"

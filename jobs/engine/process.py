@@ -1,4 +1,4 @@
-"""Engine process control: argv only, output streamed, cancellation bounded (DESIGN §7.4).
+"""Engine process control: argv only, output streamed, cancellation bounded.
 
 The engine runs in its own session / process group so a Ctrl+C typed in the terminal reaches the
 app, not fio: the app then stops fio the graceful way (its trigger file: final JSON, rc 0), and
@@ -202,7 +202,7 @@ class EngineProcess:
     def read_text(self, timeout: float) -> str:
         """Stdout text that arrived, waiting at most ``timeout`` for the first piece. Once
         stdout has closed, the wait is on the process itself, so its exit is seen at once and
-        not a poll interval later (a trial's cost beyond its runtime, issue 21)."""
+        not a poll interval later (a trial's cost beyond its runtime)."""
         parts = []
         if self._eof.is_set() and self._text.empty():
             try:

@@ -1,4 +1,4 @@
-"""Checking remote targets before anything is written (issue 18), through each fio server.
+"""Checking remote targets before anything is written, through each fio server.
 
 Every server is checked with read-only fio jobs, one path component at a time from ``/`` down to
 the folder (fio creates missing parent folders of any path it is given, even read-only, so a

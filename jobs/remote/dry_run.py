@@ -1,4 +1,4 @@
-"""``run --dry-run --remote ...`` (issue 18): the plan of a remote run, with nothing sent.
+"""``run --dry-run --remote ...``: the plan of a remote run, with nothing sent.
 
 The same spelling checks as a real remote run (parameters, addresses, the folder, ssh
 destinations) answer the same way, and this machine's fio is asked its version, but **no

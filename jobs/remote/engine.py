@@ -1,4 +1,4 @@
-"""A remote target's engine (issue 18): every trial runs as ``fio --client`` against one running
+"""A remote target's engine: every trial runs as ``fio --client`` against one running
 ``fio --server``, or several at once.
 
 :class:`RemoteFioEngine` is the :class:`app.engines.base.Engine` the runner drives: the same

@@ -1,4 +1,4 @@
-"""A remote run's files on its fio server(s) (issue 18), made and removed by fio jobs.
+"""A remote run's files on its fio server(s), made and removed by fio jobs.
 
 :class:`RemoteFolder` answers the runner like :class:`app.paths.OwnedFolder` does, with what a
 fio server allows: test files get an unpredictable name (run id + random token) and are removed

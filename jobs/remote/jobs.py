@@ -1,4 +1,4 @@
-"""Small fio jobs through a fio server, each waited for with a bound (issue 18).
+"""Small fio jobs through a fio server, each waited for with a bound.
 
 They validate the remote folder before anything is written, remove the run's test files and, at
 the very end, its empty data folder. Facts they rest on (fio 3.33 client and server, verified):

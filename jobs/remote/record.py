@@ -1,4 +1,4 @@
-"""run.json of a remote run (issue 18): what the fio servers told, and what they cannot tell.
+"""run.json of a remote run: what the fio servers told, and what they cannot tell.
 
 A fio server reports neither free space nor the file system, and a fio job cannot read the
 drive's identity, SMART or temperature: those are recorded as "not available remotely", never

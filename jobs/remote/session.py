@@ -1,4 +1,4 @@
-"""Setting up a run on a remote target (issue 18): every check first, through the server(s), then
+"""Setting up a run on a remote target: every check first, through the server(s), then
 the run folder and a runner whose trials run as ``fio --client``.
 
 Nothing is written on any machine before the parameters, the remote addresses, the folder's

@@ -1,4 +1,4 @@
-"""``ssh HOST smartctl`` for a remote run (issue 18): the drive's identity before and after the
+"""``ssh HOST smartctl`` for a remote run: the drive's identity before and after the
 run and, with one host, its temperature while the run goes on (app/remote/smart.py says
 what may be typed and what run.json keeps).
 

@@ -1,4 +1,4 @@
-"""Trials started ahead of their turn and held before their first I/O (issue 21).
+"""Trials started ahead of their turn and held before their first I/O.
 
 fio spends about 0.23 s of every start on itself (exec, clock calibration, a fixed 100 ms wait
 for its job to initialise) and some 0.05 s on its end. Started one trial at a time, all of it is

@@ -1,4 +1,4 @@
-"""The trial runner: a plain generator of events (DESIGN §2, §7.2).
+"""The trial runner: a plain generator of events.
 
 For each experiment it prepares one test file (fully written once when any trial reads it), then
 runs the trials one by one: argv from the engine adapter, the process under bounded control, live

@@ -54,9 +54,9 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
     ``cancel`` may be set by a signal before the run starts: then no run folder is made.
     Leftovers of crashed runs are removed only here, after every check and under the lock.
     ``remote`` ("host[:port]" of a running fio server, a comma list of several, or an
-    app.remote.target.RemoteSpec) makes ``target`` a folder there (issue 18)."""
+    app.remote.target.RemoteSpec) makes ``target`` a folder there."""
     cancel = cancel or threading.Event()
-    if remote is not None:  # issue 18: everything remote lives in jobs/remote/session.py
+    if remote is not None:  #: everything remote lives in jobs/remote/session.py
         from jobs.remote.session import prepare_remote_run
         parts = prepare_remote_run(names, settings, remote, target, runs_root, seed, command_line,
                                    engine_path, watchdog_grace_s, engine, cancel)

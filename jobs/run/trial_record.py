@@ -1,4 +1,4 @@
-"""One trial's entry in run.json, from its engine process once it has ended (DESIGN §3.2).
+"""One trial's entry in run.json, from its engine process once it has ended.
 
 The record says what ran (argv), how it ended (status, error, return code, who stopped it) and
 what it measured; a trial whose engine printed no readable result, or not exactly one job,

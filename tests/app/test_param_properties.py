@@ -1,4 +1,4 @@
-"""Property tests of parameter parsing (issue 11, point 6): for ANY text given as ANY parameter of
+"""Property tests of parameter parsing (point 6): for ANY text given as ANY parameter of
 ANY experiment, ``app.experiments.params.build`` returns an experiment or raises ParamError with a one-line
 message; never another exception. The same for the sizes and durations of app/units.py, which
 the window's form and the command line both use.

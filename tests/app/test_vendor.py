@@ -114,7 +114,7 @@ def _spec(**conditions) -> dict:
 
 
 def test_a_qd1_result_is_never_set_beside_a_qd32x16_figure_unmarked():
-    """Issue 13: the vendor's QD32 x 16 threads against a QD1 measurement says so, in the row,
+    """the vendor's QD32 x 16 threads against a QD1 measurement says so, in the row,
     the table and the figure, with both sides' conditions."""
     summary = {"zero-queue": {"workloads": [
         _row("randread", 4096, 1, 1, "iops", 12000.0, None, "RND4K Q1T1 read")]},

@@ -1,4 +1,4 @@
-"""The DiskSpd engine (issue 6), runs: a fake ``diskspd`` (tests/fakes/diskspd) driven through the
+"""The DiskSpd engine, runs: a fake ``diskspd`` (tests/fakes/diskspd) driven through the
 CLI and the runner: done, failed, hung, cancelled.
 
 The ``real_diskspd`` tests at the end run the real DiskSpd on Windows (the windows-diskspd

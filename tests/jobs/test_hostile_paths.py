@@ -1,6 +1,6 @@
 """Hostile target paths, run with the real fio: every byte outside the app's data folder stays.
 
-Each case reproduces a data loss found on the landed app (issue 11): a ':' in the folder name
+Each case reproduces a data loss found on the landed app: a ':' in the folder name
 made fio write a sibling file (or, behind a device node, a raw disk); system trees reached by
 another spelling were written.
 """

@@ -1,4 +1,4 @@
-"""Remote targets through fio's own client/server (issue 18), with a real ``fio --server`` on
+"""Remote targets through fio's own client/server, with a real ``fio --server`` on
 loopback: a run end to end, a server killed mid-run, and hostile remote targets refused with one
 line and nothing written on either side. Each job through a server costs ~1.3 s (fio's server
 idles up to 1 s before it starts one), so the runs are as small as a run can be."""

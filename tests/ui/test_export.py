@@ -1,4 +1,4 @@
-"""Report-ready export (issue 5) of a real run made with the real fio in a temp folder.
+"""Report-ready export of a real run made with the real fio in a temp folder.
 
 One module-scoped run (zero-queue, queue-depth and block-size with 3 levels, 1 s trials, 2
 repetitions, and a 3 s SLC-cache write) is exported with the real pyqtgraph renderer offscreen;

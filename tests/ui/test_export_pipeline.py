@@ -1,4 +1,4 @@
-"""The export's figure pipeline (issue 21): a renderer may hand back a completion (the PNG still
+"""The export's figure pipeline: a renderer may hand back a completion (the PNG still
 being encoded on another thread); app.report.export places a figure's files only after completing it,
 which it does once the next figure is drawn, and never leaves a completion running when the
 export stops. The real renderer's two entry points write the same bytes.

@@ -1,4 +1,4 @@
-"""`ssd-profiler export` never overwrites what the app did not write (issue 11).
+"""`ssd-profiler export` never overwrites what the app did not write.
 
 A run folder made cheaply with ``import FIXTURE --save`` is exported (the real CLI as a
 subprocess) into every hostile place: a folder of the user's files, a file, a symlink, an export

@@ -39,7 +39,7 @@ def test_build_and_smoke_the_executable(built):
     assert selftest.returncode == 0, selftest.stdout + selftest.stderr
     assert "self-test: passed" in selftest.stdout
     size = sum(p.stat().st_size for p in built.rglob("*") if p.is_file() and not p.is_symlink())
-    # issue 21: 260 MB before packaging/lean.py, 199 MB after; the target of 150 MB is out of reach
+    #: 260 MB before packaging/lean.py, 199 MB after; the target of 150 MB is out of reach
     # while ICU (38 MB), OpenBLAS (25 MB), pandas and numpy are needed: this bound catches growth
     assert size < 215e6, f"the folder holds {size / 1e6:.0f} MB"
     # the frozen terminal: a real tiny run with rich progress and the results table

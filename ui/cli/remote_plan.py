@@ -1,4 +1,4 @@
-"""``run --dry-run --remote ...`` on the terminal (issue 18): the plan of a remote run, every
+"""``run --dry-run --remote ...`` on the terminal: the plan of a remote run, every
 client command with the job files it would send, and the time it would take with each job's
 cost on the server counted (app/remote/plan.py). Nothing is sent: jobs/remote/dry_run.py.
 """

@@ -1,4 +1,4 @@
-"""The headless command line (DESIGN §3.1).
+"""The headless command line.
 
 Exit codes: 0 done, 1 failure, 2 bad input (nothing written), 130 cancelled by Ctrl+C.
 Progress goes to stderr; stdout carries results: for ``run`` a results table whose last line is
@@ -100,7 +100,7 @@ def cmd_presets() -> int:
 
 
 def cmd_dry_run(args) -> int:
-    if args.remote is not None:  # issue 18: the plan of a remote run, nothing sent
+    if args.remote is not None:  #: the plan of a remote run, nothing sent
         from ui.cli.remote_plan import cmd_remote_dry_run
         return cmd_remote_dry_run(args, _run_settings(args))
     from jobs.run.dry_run import plan_only

@@ -1,5 +1,5 @@
 """An error nothing else caught, in the window: one line, where the details are, and a button
-that copies them (issue 14). The windowed executable has no stderr, so without this a crash in a
+that copies them. The windowed executable has no stderr, so without this a crash in a
 slot or a thread would vanish; the traceback goes to the rotating log (ui/log_file.py) first.
 """
 from __future__ import annotations

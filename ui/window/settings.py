@@ -91,7 +91,7 @@ class AppSettings:
 
     @property
     def remote(self) -> str:
-        """The fio server of a remote target, HOST[:PORT] ("": this computer; issue 18)."""
+        """The fio server of a remote target, HOST[:PORT] ("": this computer;)."""
         value = self.get("run/remote", "")
         return value if isinstance(value, str) else ""
 
@@ -138,7 +138,7 @@ class AppSettings:
 
     @property
     def engine_paths(self) -> dict[str, str]:
-        """{engine name: full path} for an engine installed off PATH (DESIGN §4)."""
+        """{engine name: full path} for an engine installed off PATH."""
         value = self.get("run/engine_paths", {})
         return {str(k): str(v) for k, v in value.items() if v} if isinstance(value, dict) else {}
 

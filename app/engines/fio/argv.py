@@ -1,4 +1,4 @@
-"""fio command lines (DESIGN §4): a pure function from a trial to an argv list.
+"""fio command lines: a pure function from a trial to an argv list.
 
 Choices, with reasons (reference/engines.md):
 - JSON on stdout with ``--status-interval`` gives live cumulative documents; never ``--output``
@@ -10,7 +10,7 @@ Choices, with reasons (reference/engines.md):
 - ``--trigger-file`` is the portable graceful stop: fio ends jobs, prints the final JSON, rc 0.
 - A trial may be started ahead and held before its first I/O (``held_argv``): fio's own start-up
   (about 0.23 s: clock calibration, a fixed 100 ms wait for its job to initialise) then happens
-  while nothing is measured, not between two trials (issue 21).
+  while nothing is measured, not between two trials.
 """
 from __future__ import annotations
 

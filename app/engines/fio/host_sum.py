@@ -1,4 +1,4 @@
-"""One trial run on several fio servers at once (issue 18): their measurements as one, each kept.
+"""One trial run on several fio servers at once: their measurements as one, each kept.
 
 How the hosts are combined, the same in run.json, the tables and the README:
 

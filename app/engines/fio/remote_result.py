@@ -1,5 +1,5 @@
 """What ``fio --client`` prints, read: the final result, the series per interval, the live lines,
-the server's banner and what went wrong (issue 18; every behaviour below verified with fio 3.33
+the server's banner and what went wrong (every behaviour below verified with fio 3.33
 client and server on loopback).
 
 - **Final result.** With ``--status-interval`` the client prints *one* JSON document at the end,

@@ -1,4 +1,4 @@
-"""fio JSON output -> normalized measurements (DESIGN §3.2, reference/engines.md §1).
+"""fio JSON output -> normalized measurements (reference/engines.md §1).
 
 fio's stdout is not one JSON document: notes (``note: ...``), signal messages
 (``fio: terminating on signal 2``), client banners and ETA lines can come before or between the
@@ -110,7 +110,7 @@ def parse_fio_document(doc: dict, source: str | None = None) -> list[dict]:
 def measurement_from_job(
     job: dict, version: str | None, global_options: dict | None, source: str | None
 ) -> dict:
-    """The measurement (DESIGN §3.2) for one ``jobs[]``/``client_stats[]`` entry.
+    """The measurement for one ``jobs[]``/``client_stats[]`` entry.
 
     A failed job (``error`` != 0; fio still prints JSON for it, rc = number of failed jobs) gets
     ``status: "failed"`` and null results, because its counters are zeros, not a measurement.

@@ -1,4 +1,4 @@
-"""The DiskSpd engine (issue 6), argv and live: golden argv for every catalog workload, the
+"""The DiskSpd engine, argv and live: golden argv for every catalog workload, the
 fio <-> DiskSpd mapping, the prepare (fill) pass, -c create and the -yp stop event, OS-counter live
 samples, and locating the executable.
 

@@ -1,4 +1,4 @@
-"""Several fio servers in one trial (issue 18), the pure parts: how hosts are combined (on a
+"""Several fio servers in one trial, the pure parts: how hosts are combined (on a
 genuine two-host client_stats document, fio 3.7, tests/fixtures/PROVENANCE.md), the live sum of
 their steady-state lines (lines as fio 3.33 prints them), what a lost host is, the remote time
 estimate and the spelling of several hosts."""

@@ -1,4 +1,4 @@
-"""The pure parts of remote targets (issue 18): the remote address and folder, the job file made
+"""The pure parts of remote targets: the remote address and folder, the job file made
 from a local argv, and what ``fio --client`` prints (lines copied from fio 3.33 client/server
 runs on loopback)."""
 from __future__ import annotations

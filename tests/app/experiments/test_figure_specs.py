@@ -1,4 +1,4 @@
-"""Figure specs of every experiment (issue 13), from the committed run folder and a vendor spec:
+"""Figure specs of every experiment, from the committed run folder and a vendor spec:
 units written properly, read and write always in their two colours, the tail-latency log axis
 and exceedance plot, zero-queue panels per block size with a value on every bar, percentiles
 that say how many I/Os they rest on, and the slc-cache plan text that matches what runs.

@@ -1,4 +1,4 @@
-"""precondition=none|fill|steady for every experiment (issue 16): planned rounds before the
+"""precondition=none|fill|steady for every experiment: planned rounds before the
 measured trials, skipped once the SNIA rule holds, recorded in run.json and stated beside every
 table, figure and finding; an ETA that says "up to" when the end depends on convergence."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`ssd-profiler import` is bounded (issue 11): whatever FILE names, one line and exit 2.
+"""`ssd-profiler import` is bounded: whatever FILE names, one line and exit 2.
 
 Every hostile case runs the real CLI as a subprocess and checks the contract: exit 2, exactly
 one stderr line ``ssd-profiler: error: FILE: reason``, no traceback, nothing printed as a

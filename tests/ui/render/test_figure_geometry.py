@@ -1,5 +1,5 @@
 """Every experiment's figures, drawn the way the export draws them, checked from their geometry
-(issue 13): every text (title, axis titles, tick labels, legend, labels) lies inside the image,
+: every text (title, axis titles, tick labels, legend, labels) lies inside the image,
 labels stay inside their plot area (which would clip them: "ee: QD4"), axis titles fit their
 axis, no label covers a data point, bar or another label, and the PNG has nothing cut off at
 its edge.

@@ -1,4 +1,4 @@
-"""The Compare view (issue 17) with real parts: two tiny real fio runs and an imported DiskSpd
+"""The Compare view with real parts: two tiny real fio runs and an imported DiskSpd
 file, listed in the window's Runs tab, selected, compared; the table, the overlaid figures and the
 export are checked the way a student would use them, and the export against the CLI's.
 

@@ -1,4 +1,4 @@
-"""The window's report features (issue 5): Figures tab, Export (Ctrl+E), vendor spec dialog.
+"""The window's report features: Figures tab, Export (Ctrl+E), vendor spec dialog.
 
 A real tiny fio run is made from the window, then checked the way a student would use it: the
 Figures tab shows the report's figures, Export writes the PNGs (report width) and report.md in
@@ -138,7 +138,7 @@ def test_figures_export_and_vendor_spec_after_a_run(qtbot, window, tmp_path):
     dialog.numbers["seq_read_mbps"].setValue(3500)
     dialog.numbers["rand_read_iops"].setValue(500000)
     dialog.conditions["rand_qd"].setValue(32)
-    dialog.conditions["rand_threads"].setValue(4)   # each row has its own (issue 13)
+    dialog.conditions["rand_threads"].setValue(4)   # each row has its own
     dialog.conditions["seq_threads"].setValue(1)
     dialog.interface.setCurrentText("PCIe 3.0 x4")
     dialog.source_edit.setText("https://example.com/acme-datasheet.pdf")

@@ -1,4 +1,4 @@
-"""The frame around the views (issue 13): menus and shortcuts, help inside the app, folders that
+"""The frame around the views: menus and shortcuts, help inside the app, folders that
 cannot be opened, the form's "Apply to all", the vendor spec before a run. No run is started.
 """
 import os

@@ -1,4 +1,4 @@
-"""The window on the common student laptop screens (issue 13): 1280x720 and 1366x768.
+"""The window on the common student laptop screens: 1280x720 and 1366x768.
 
 The window gets what such a screen leaves it (a taskbar and the window frame off the height) and
 must fit there, with every field of every experiment's form reachable by scrolling the form

@@ -1,4 +1,4 @@
-"""Bad parameter values in the window (issue 11, point 6): the reason beside the field, Run
+"""Bad parameter values in the window (point 6): the reason beside the field, Run
 disabled with the reason as its tooltip and hint, and Run enabled again once the value is fixed.
 
 The same checks as the command line (app.experiments.params and the experiment dataclasses), so the window

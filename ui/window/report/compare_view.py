@@ -1,4 +1,4 @@
-"""The Compare view: runs chosen in the Runs tab, side by side (issue 17).
+"""The Compare view: runs chosen in the Runs tab, side by side.
 
 Why a window of its own (non-modal, beside the main one) and not one more tab: a comparison
 needs a wide figure and a long table at once, and on a 1280x720 screen the main window's run

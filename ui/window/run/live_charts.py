@@ -2,7 +2,7 @@
 stretch at a time (which stretch, and the y ranges: ui/window/run/chart_range.py) under a
 timeline of the whole run (ui/window/run/timeline.py, placed by the window).
 
-Built for multi-hour runs (DESIGN §7.6): every curve is created once and fed with ``setData`` on
+Built for multi-hour runs: every curve is created once and fed with ``setData`` on
 the model's growing numpy buffers; clip-to-view and peak downsampling keep the drawn points near
 the pixel count; samples only mark the charts dirty and a timer redraws, so a burst of events
 costs one redraw. Trial boundaries are vertical lines labelled with the workload where the label

@@ -1,4 +1,4 @@
-"""Past runs from their folders alone (DESIGN §3.3, §7.7): listing and reopening. No Qt.
+"""Past runs from their folders alone: listing and reopening. No Qt.
 
 These functions run in a background thread; what they return is handed to the GUI thread once
 and never touched again (read-only numpy arrays inside a frozen value).

@@ -1,4 +1,4 @@
-"""During a remote run (issue 18), the latency chart says why it is empty.
+"""During a remote run, the latency chart says why it is empty.
 
 A fio client receives no live latency from a fio server: only total MB/s and IOPS arrive while a
 trial runs (app/engines/fio/remote_result.py). fio's own per-interval series (latency and p99

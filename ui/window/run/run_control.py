@@ -25,7 +25,7 @@ def command_line(names: list[str], settings: dict[str, str], target: str, runs_r
                  engine: str | None = None, remote: str = "") -> list[str]:
     """The equivalent ``ssd-profiler run`` command, recorded in run.json and shown in the log,
     so a run started from the window can be repeated from a terminal. ``remote``: HOST:PORT of
-    a fio server, ``target`` then being a folder there (issue 18)."""
+    a fio server, ``target`` then being a folder there."""
     argv = ["ssd-profiler", "run", *names, *(["--remote", remote] if remote else []), "--target", target]
     if engine:
         argv += ["--engine", engine]

@@ -3,7 +3,7 @@
 Updated by its own 2 Hz timer from the model's clock (not per sample), so the bars move even
 with long sample intervals and cost nothing between runs (the timer stops). 2 Hz, not 4: the
 texts change once a second anyway. A refresh only repaints: the labels never ask for a new
-layout (LiveLabel) and the bars join the window's next paint (issue 21: the window's budget
+layout (LiveLabel) and the bars join the window's next paint (the window's budget
 beside fio is 1 % of a core).
 """
 from __future__ import annotations

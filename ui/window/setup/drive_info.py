@@ -34,7 +34,7 @@ _NOTE_TONES = {"ram": "error", "zram": "error"}   # refused unless allowed; othe
 def medium_html(summary: DriveSummary) -> str:
     """The stack on one line, and under it what the medium means for the numbers, in colour:
     a network share, a virtual disk or a loop image is measured too, and the user should know
-    before pressing Run (issue 20)."""
+    before pressing Run."""
     text = html.escape(summary.medium or "not known")
     if summary.medium_note:
         tone = _NOTE_TONES.get(summary.medium_kind, "warning")
@@ -98,7 +98,7 @@ class DriveInfo(QWidget):
                                lambda exc: self._failed(path, exc))
 
     def show_remote(self, where: str) -> None:
-        """A folder on a fio server's machine (issue 18): a fio job cannot read the drive's
+        """A folder on a fio server's machine: a fio job cannot read the drive's
         identity, SMART or temperature, so every row says so; this machine's drives are never
         offered as a guess. Answers still coming for a local path are dropped (``_asked``)."""
         if self._asked == f"remote {where}":

@@ -1,7 +1,7 @@
 """The drive and target folder: the system's volumes, any folder, and whether Run may use it.
 
 The target's free space and the planned test-file size are shown side by side, and the same check
-the run makes (app.paths.check_target, DESIGN §5) runs live in the background, so a target that
+the run makes (app.paths.check_target) runs live in the background, so a target that
 would be refused says why before Run is pressed. Volume listing and checks never run on the GUI
 thread (a sleeping network mount must not freeze the window). Below the target, DriveInfo shows
 the drive behind it (identity, link, health, temperature), read in the background too.

@@ -1,4 +1,4 @@
-"""A parameter form generated from an experiment's field metadata (DESIGN §7.1).
+"""A parameter form generated from an experiment's field metadata.
 
 One declaration in the experiment's module (app/experiments/) gives the widget kind, the default,
 the help text and the validation here, so a new parameter needs no UI code (the words shown are

@@ -1,4 +1,4 @@
-"""The drive panel's "Remote fio server" field (issue 18): empty is this computer, HOST[:PORT]
+"""The drive panel's "Remote fio server" field: empty is this computer, HOST[:PORT]
 makes the target folder a path on that host, reached through a running ``fio --server``.
 
 Why a field of its own: a remote target changes what the panel may say. There is no folder
