@@ -1,14 +1,13 @@
 """The experiment catalog with checkboxes, the selected experiment's parameter form, presets, and
 the plan summary (trials and estimated time) that updates as you type.
 
-The plan summary comes from the same functions the run uses (app.experiments.plan), so the trial count shown
-before Run is the count the run will have. Settings are handed to the run as the scoped strings
-the command line takes (``zero-queue.runtime=2s``), so window and CLI share one validation.
+The plan summary comes from the functions the run uses (app.experiments.plan), so the trial count
+shown before Run is the run's. Settings go to the run as the command line's scoped strings
+(``zero-queue.runtime=2s``): window and CLI share one validation.
 
 Each form has its own scroll area, shown from the top whenever another experiment is selected;
 the box above it says whether the selected experiment is ticked (editing one that is not would
-otherwise change nothing that runs). "Apply to all ticked experiments" copies the common
-parameters of one form to the others (``apply_common``).
+otherwise change nothing that runs). "Apply to all ticked experiments": ``apply_common``.
 """
 from __future__ import annotations
 
