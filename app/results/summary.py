@@ -34,7 +34,7 @@ def pooled(sides: list[DirectionResult]) -> Pooled | None:
     every repetition has one (fio json+; DiskSpd and older runs keep mean ± std only)."""
     if not sides or any(s.hist is None for s in sides):
         return None
-    merged = sum((s.hist for s in sides if s.hist), Histogram())
+    merged = Histogram.merged(s.hist for s in sides if s.hist)
     if not merged.ios:
         return None
     us = 1000.0

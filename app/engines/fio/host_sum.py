@@ -69,7 +69,7 @@ def combine_sides(sides: list[dict | None]) -> dict | None:
     out["runtime_ms"] = max(s.get("runtime_ms") or 0 for s in done)
     kinds = {s.get("lat_kind") for s in done}
     out["lat_kind"] = kinds.pop() if len(kinds) == 1 else None
-    merged = sum((h for h in hists if h is not None), Histogram()) if all_hists else None
+    merged = Histogram.merged(h for h in hists if h is not None) if all_hists else None
     out["lat_us"] = _latency([s.get("lat_us") for s in done], weights, merged)
     if merged is not None and merged.ios:
         out["hist_ns"] = merged.to_bins()
