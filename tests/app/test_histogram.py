@@ -53,15 +53,17 @@ def _check_against_fio(text: str) -> int:
     for doc in split_documents(text):
         for obj in _latency_objects(doc):
             hist = Histogram.from_bins(obj["bins"])
-            # a status document is read while fio counts: N and the bins may differ by an I/O
-            assert abs(hist.ios - obj["N"]) <= 2
+            # a status document is read while fio counts: N and the bins may differ by the I/Os
+            # completed meanwhile, a few, more on a loaded machine (seen: 4 of 2,670)
+            slack = max(2, obj["N"] // 200)
+            assert abs(hist.ios - obj["N"]) <= slack
             for p, value in obj["percentile"].items():
                 mine = hist.percentile(float(p))
                 if hist.ios == obj["N"]:
                     assert mine == value  # fio's rule, bucket for bucket
-                else:  # fio ranked by its N, which the bins trail or lead by an I/O or two
+                else:  # fio ranked by its N, which the bins trail or lead by those I/Os
                     rank = float(p) / 100 * obj["N"]
-                    assert hist.at_rank(rank - 2) <= value <= hist.at_rank(rank + 2)
+                    assert hist.at_rank(rank - slack) <= value <= hist.at_rank(rank + slack)
                 checked += 1
     return checked
 
