@@ -45,7 +45,7 @@ class InputRefused(ValueError):
     """The file is not something we read; the message is one line, fit for a user."""
 
 
-def _kind(mode: int) -> str | None:
+def file_kind(mode: int) -> str | None:
     """Why a file of this mode is refused, or None for a regular file."""
     if stat.S_ISREG(mode):
         return None
@@ -70,13 +70,13 @@ def read_input_bytes(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> b
 
     Raises InputRefused (a ValueError) for anything else, OSError when the system says no
     (missing file, no permission): callers word that one with :func:`os_reason`."""
-    why = _kind(os.stat(path).st_mode)
+    why = file_kind(os.stat(path).st_mode)
     if why:
         raise InputRefused(why)
     fd = os.open(path, _OPEN_FLAGS)
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
-        why = _kind(info.st_mode)
+        why = file_kind(info.st_mode)
         if why:
             raise InputRefused(why + " (it changed while being opened)")
         if info.st_size > limit:

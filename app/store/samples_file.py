@@ -21,6 +21,7 @@ import os
 import stat
 from pathlib import Path
 
+from app.store.input_files import file_kind
 from app.units import MiB
 
 NAME = "samples.csv"
@@ -36,15 +37,11 @@ class SamplesRefused(ValueError):
 
 
 def _kind(mode: int) -> str | None:
-    if stat.S_ISREG(mode):
-        return None
+    """Why samples.csv of this mode is refused (a link here, unlike a file the user names:
+    it could lead anywhere), or None for a regular file."""
     if stat.S_ISLNK(mode):
         return "is a link (it could lead anywhere); the app reads only its own regular file"
-    if stat.S_ISFIFO(mode):
-        return "is a named pipe (FIFO), not a regular file"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "is a device, not a regular file"
-    return "is not a regular file"
+    return file_kind(mode)
 
 
 class _Capped(io.RawIOBase):
