@@ -11,11 +11,15 @@ SYSTEM_PACKAGES=(fio smartmontools xvfb xauth python3-venv libegl1 libgl1 libfon
   libdbus-1-3 libglib2.0-0 libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4
   libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0
   libxcb-xinerama0 libxcb-xkb1)
+# `test` only: the packaging tests validate the .deb's desktop files and run lintian, and install
+# the .deb: its Wayland libraries are here first, so that install downloads nothing.
+TEST_PACKAGES=(desktop-file-utils appstream lintian libwayland-client0 libwayland-cursor0
+  libwayland-egl1)
 
-install_system_packages() {
+install_system_packages() {  # the packages given, those not installed yet
   command -v dpkg-query >/dev/null || { echo "not a Debian/Ubuntu system: install fio, smartmontools and Xvfb yourself" >&2; return; }
   local missing=()
-  for pkg in "${SYSTEM_PACKAGES[@]}"; do
+  for pkg in "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   [ ${#missing[@]} -eq 0 ] && return
@@ -33,7 +37,9 @@ install_python_env() {
   .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
 }
 
-install_system_packages
+packages=("${SYSTEM_PACKAGES[@]}")
+[ "$mode" = test ] && packages+=("${TEST_PACKAGES[@]}")
+install_system_packages "${packages[@]}"
 install_python_env
 case "$mode" in
   app)  exec .venv/bin/ssd-profiler "$@" ;;

@@ -26,14 +26,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from app.model.info import Drive, Engine
 from app.model.measurement import DIRECTIONS
 from app.model.percentiles import LAT_KEYS
 from app.model.run import Run
-from app.samples_file import open_samples
-from app.store import load_run
+from app.results.load import load_results
+from app.results.run_results import RunResults
+from app.store.samples import read_sample_table
 
 WORKLOAD_KEYS = ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")
 
@@ -47,37 +50,31 @@ class RunTables:
 
 
 def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
-    """The four tables of the run folders (app.store.load_run's one-line ValueError for a folder
+    """The four tables of the run folders (app.store.run_folder.load_run's one-line ValueError for a folder
     that is not one)."""
-    runs, trials, workloads, samples = [], [], [], []
-    for folder in folders:
-        record = load_run(folder)
-        name = _unique(Path(folder).name, [r["run"] for r in runs])
-        run = Run.from_json(record)
-        runs.append(_run_row(name, record, run))
-        trials += _trial_rows(name, run, record.get("started_at"))
-        workloads += _workload_rows(name, run)
-        frame = _samples_frame(folder)
-        if frame is not None:
+    return run_tables([(Path(f), load_results(f, strict=True).results) for f in folders])
+
+
+def run_tables(loaded: Iterable[tuple[Path, RunResults]]) -> RunTables:
+    """The four tables of runs whose results are loaded already (compare reads each run once)."""
+    runs: list[dict[str, Any]] = []
+    trials: list[dict[str, Any]] = []
+    workloads: list[dict[str, Any]] = []
+    samples: list[pd.DataFrame] = []
+    for folder, results in loaded:
+        run = results.run
+        name = _unique(folder.name, [r["run"] for r in runs])
+        runs.append(_run_row(name, results))
+        trials += _trial_rows(name, run, run.info.started_at)
+        workloads += _workload_rows(name, results)
+        table = read_sample_table(folder)
+        if len(table):
+            frame = pd.DataFrame(table.values, columns=list(table.names))
+            frame["trial"] = frame["trial"].astype(int)
             frame.insert(0, "run", name)
             samples.append(frame)
     return RunTables(pd.DataFrame(runs), pd.DataFrame(trials), pd.DataFrame(workloads),
                      pd.concat(samples, ignore_index=True) if samples else pd.DataFrame())
-
-
-def _samples_frame(folder) -> pd.DataFrame | None:
-    """samples.csv through app.samples_file (a FIFO, a link, an oversized file or header is
-    refused with one line); a file pandas cannot parse is refused the same way."""
-    opened = open_samples(folder)
-    if opened is None:
-        return None
-    names, handle = opened
-    with handle:
-        try:
-            return pd.read_csv(handle, names=names, header=None)
-        except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
-            reason = (str(exc).splitlines() or [type(exc).__name__])[0]
-            raise ValueError(f"{Path(folder) / 'samples.csv'} is damaged ({reason})") from None
 
 
 def _unique(name: str, taken: list[str]) -> str:
@@ -87,13 +84,14 @@ def _unique(name: str, taken: list[str]) -> str:
     return out
 
 
-def _run_row(name: str, record: dict, run: Run) -> dict:
-    drive = record.get("drive") or {}
-    engine = record.get("engine") or {}
-    return {"run": name, "status": str(run.status), "started_at": record.get("started_at"),
+def _run_row(name: str, results: RunResults) -> dict:
+    run, info = results.run, results.run.info
+    drive, engine = info.drive or Drive(), info.engine or Engine()
+    folder = str(results.folder) if results.folder is not None else info.extra.get("dir")
+    return {"run": name, "status": str(run.status), "started_at": info.started_at,
             "experiments": ",".join(e.get("id", "") for e in run.experiments),
-            "drive_model": drive.get("model"), "engine": engine.get("name"),
-            "engine_version": engine.get("version"), "folder": record.get("dir")}
+            "drive_model": drive.model, "engine": engine.name,
+            "engine_version": engine.version, "folder": folder}
 
 
 def _trial_rows(name: str, run: Run, run_started: str | None) -> list[dict]:
@@ -114,9 +112,10 @@ def _trial_rows(name: str, run: Run, run_started: str | None) -> list[dict]:
     return rows
 
 
-def _workload_rows(name: str, run: Run) -> list[dict]:
+def _workload_rows(name: str, results: RunResults) -> list[dict]:
     rows = []
-    for eid, part in run.summary.items():
+    for part in results.parts:
+        eid = part.id
         for w in part.workloads:
             for direction in DIRECTIONS:
                 side = getattr(w, direction)

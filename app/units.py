@@ -1,6 +1,6 @@
 """Units in one place: parsing what users type, converting what engines print.
 
-Conventions (see DESIGN §3.2 and reference/engines.md):
+Conventions (reference/engines.md):
 - MB/s is 10^6 B/s (what vendors quote); MiB/s is 2^20 B/s.
 - fio's ``bw`` is KiB/s; ``bw_bytes`` is B/s; ``*_ns`` are nanoseconds; fio 2.x latencies are µs.
 - Sizes typed by users: ``4k``, ``4K``, ``4KiB`` are 4096 bytes (binary, as fio reads them);
@@ -25,7 +25,8 @@ GB = 1000**3
 _BINARY = {"": 1, "k": KiB, "m": MiB, "g": GiB, "t": TiB}
 _SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?)([bB]?)\s*$", re.ASCII)
 _DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$", re.IGNORECASE | re.ASCII)
-_DURATION_FACTOR = {None: 1, "ms": Fraction(1, 1000), "s": 1, "m": 60, "min": 60, "h": 3600}
+_DURATION_FACTOR: dict[str | None, int | Fraction] = {None: 1, "ms": Fraction(1, 1000), "s": 1, "m": 60,
+                                                       "min": 60, "h": 3600}
 MAX_UNIT_TEXT = 64   # no real size or duration is longer; longer text is refused, not parsed
 
 

@@ -3,7 +3,7 @@
 The same 4 KiB random-read QD16 workload is run by bare fio and through ``ssd-profiler run``,
 alternated in ABBA order (bare, app, app, bare, ...) so drift hits both alike; ``--trials`` of
 each per round, back to back (the app's second trial onward starts under the end of the one
-before it, as every sweep's does: jobs/held_starts.py), medians per round. Prints the median IOPS ratio
+before it, as every sweep's does: jobs/run/held_starts.py), medians per round. Prints the median IOPS ratio
 app / bare (target >= 0.98) and the per-trial overhead beyond fio's own (target <= 0.3 s): the
 trial's wall time as the runner saw it (start of fio to the trial saved) minus ``runtime``, less
 the same figure for bare fio (its own start-up, file open and JSON dump), both printed.

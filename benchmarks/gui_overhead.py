@@ -1,4 +1,4 @@
-"""How much the window costs beside fio (issue 3). A benchmark that prints figures, not a test.
+"""How much the window costs beside fio. A benchmark that prints figures, not a test.
 
 Three figures:
 1. GUI CPU beside fio: the window runs zero-queue (4 workloads, 1 repetition, no warm-up,
@@ -119,7 +119,8 @@ def redraw_with_100k(points: int, steps: int, noise: str = "trials") -> dict:
     """p95 of one redraw step: append a sample, hand the buffers over, paint what changed."""
     from jobs.events import Sample
     from ui.window.run.live_charts import LiveCharts
-    from ui.window.run.run_model import PlannedTrial, RunModel
+    from ui.window.run.planned import PlannedTrial
+    from ui.window.run.run_model import RunModel
     app = _app()
     model = RunModel()
     charts = LiveCharts(model)
@@ -214,7 +215,7 @@ def main() -> int:
             f"GUI CPU beside fio, a {cpu['wall_s']:.0f} s run at a {interval} interval (json+ "
             f"status documents): {cpu['gui_cpu_percent']:.2f} % of one core, median of "
             f"{len(runs)} runs ({each}; "
-            f"{cpu['cpu_s']:.2f} s CPU, {cpu['samples']} samples, run {cpu['status']}; issue 21 "
+            f"{cpu['cpu_s']:.2f} s CPU, {cpu['samples']} samples, run {cpu['status']}; "
             f"target <= {'2' if float(interval.rstrip('s')) < 1 else '1'} %, trials' bookkeeping "
             f"included); then {cpu['after_s']:.2f} s CPU once after the run (tables, figures)\n")
     sys.stdout.write(

@@ -1,4 +1,4 @@
-"""What fio's json+ status documents cost the app (issue 15): the CPU to parse one cumulative
+"""What fio's json+ status documents cost the app: the CPU to parse one cumulative
 document with its latency bins and split it into an interval with its own p99, and what that is
 at a 0.1 s status interval (10 documents a second), as a share of one core.
 
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.engines.fio.live import FioLive  # noqa: E402
 from app.engines.fio.result import split_documents  # noqa: E402
-from app.histogram import PLAT_NR, idx_to_val  # noqa: E402
+from app.stats.histogram import PLAT_NR, idx_to_val  # noqa: E402
 
 FIXTURE = (Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "fio-local"
            / "fio-3.33-linux-libaio-randrw70-qd4-jsonplus-status.json")

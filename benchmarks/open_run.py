@@ -1,4 +1,4 @@
-"""Opening a past run with 100,000 live samples in the window (issue 21, item 6). Prints figures.
+"""Opening a past run with 100,000 live samples in the window (item 6). Prints figures.
 
 A real run is made once through ``ssd-profiler run`` (zero-queue, 4 trials of 1 s, no warm-up),
 then its samples.csv is replaced by ``--samples`` rows spread over the same trials (the shape a

@@ -1,4 +1,4 @@
-"""A tool's own cost per trial, beside bench-fio (issue 21). A benchmark that prints figures.
+"""A tool's own cost per trial, beside bench-fio. A benchmark that prints figures.
 
 The same 4 KiB random-read queue-depth sweep (1 s trials, direct I/O, a file in one folder) runs
 through the app (``ssd-profiler run queue-depth``) and through bench-fio (fio-plot's sweep tool,

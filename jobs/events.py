@@ -1,6 +1,6 @@
 """What the trial runner tells its consumer (CLI or window), as frozen values.
 
-Only immutable values cross threads (DESIGN §7.3): tuples instead of lists, and measurement or
+Only immutable values cross threads: tuples instead of lists, and measurement or
 summary data deep-copied and handed over once, never touched again by the runner.
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 from app.model.interval import Sample
 from app.model.status import RunStatus
+from app.results.run_results import RunResults
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class RunStarted:
     trial_count: int
     estimated_s: float
     engine: str
-    engine_version: str
+    engine_version: str | None
     seed: int
     open_ended: bool = False   # it may end early (steady state): estimated_s is an upper bound
 
@@ -65,8 +66,13 @@ class TrialFailed:
 class RunFinished:
     status: RunStatus              # done | failed | cancelled
     run_dir: str
-    summary: Mapping[str, Any]
+    results: RunResults | None     # None when the run never began (a failed set-up)
     error: str | None = None
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """run.json's ``summary`` of the run (its results, per experiment)."""
+        return self.results.summary_json() if self.results else {}
 
 
 Event = RunStarted | LogMessage | TrialStarted | Sample | TrialFinished | TrialFailed | RunFinished

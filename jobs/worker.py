@@ -1,8 +1,8 @@
-"""The one Qt object in jobs/: a thin QThread that pumps the trial runner (DESIGN §2, §7.2).
+"""The one Qt object in jobs/: a thin QThread that pumps the trial runner.
 
 Why a pump and nothing more: the runner is a plain generator that the command line iterates too,
 so every decision (what to run, when to stop, what to write) stays in code that never imports Qt.
-This thread only calls :func:`jobs.session.prepare_run` (so even the ``fio --version`` check and
+This thread only calls :func:`jobs.run.session.prepare_run` (so even the ``fio --version`` check and
 the run folder creation stay off the GUI thread), iterates ``session.runner.events()`` and emits
 each frozen event through ONE signal. Cancellation is cooperative: :meth:`RunWorker.cancel` sets
 ``session.cancel`` (a ``threading.Event``) and the runner stops fio the bounded way; the thread is
@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from PySide6.QtCore import QThread, Signal
 
 from app.engines import EngineNotFound
+from app.experiments.params import ParamError
+from app.experiments.plan import RunPlan
 from app.model.status import RunStatus
-from app.params import ParamError
 from app.paths import TargetRefused
-from app.plan import RunPlan
 from jobs.events import RunFinished
-from jobs.session import RunCancelledEarly, RunSession
+from jobs.run.session import RunCancelledEarly, RunSession
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +34,9 @@ class RunPrepared:
 
     run_dir: str
     plan: RunPlan
-    engine_version: str
+    engine_version: str | None
     temperature_note: str = ""     # why no temperature is recorded ("" when one is)
-    remote: dict | None = None     # run.json's target.remote (issue 18): host, port, live series
+    remote: dict | None = None     # run.json's target.remote: host, port, live series
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,9 @@ class RunWorker(QThread):
     """Prepares a run and pumps its events; ``event`` carries RunPrepared, RunRefused and every
     event of jobs/events.py, in order, to whoever listens (on their own thread)."""
 
-    event = Signal(object)
+    # the signal's name shadows QObject.event(): PySide calls a Python override of that virtual
+    # only when it is a method, so Qt's own event handling is untouched; listeners use this name
+    event = Signal(object)  # type: ignore[assignment]
 
     def __init__(self, prepare: Callable[[], RunSession], parent=None):
         super().__init__(parent)
@@ -105,6 +107,6 @@ class RunWorker(QThread):
                 session.store.finish(RunStatus.FAILED, error=error)
             except OSError:
                 log.exception("cannot mark the run failed")
-            self.event.emit(RunFinished(RunStatus.FAILED, str(session.store.dir), {}, error))
+            self.event.emit(RunFinished(RunStatus.FAILED, str(session.store.dir), None, error))
         finally:
             events.close()

@@ -3,14 +3,20 @@
 #   Linux: dist/ssd-profiler/ssd-profiler
 #   macOS: the same folder, plus "dist/SSD Profiler.app" and, where hdiutil exists,
 #          dist/SSD-Profiler.dmg (PyInstaller needs Pillow there to turn the PNG icon into .icns)
-# Usage: bash packaging/build.sh [--smoke]   (--smoke also runs --version and --self-test from it)
+# Usage: bash packaging/build.sh [--smoke] [--locked]
+#   --smoke   also runs --version and --self-test from the folder
+#   --locked  installs exactly packaging/requirements-build.txt (versions and hashes; the release
+#             workflow's way) instead of whatever satisfies pyproject.toml's ranges
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-.venv/bin/python}"
 [ -x "$PY" ] || PY="$(command -v python3)"
-"$PY" -m pip install -q --disable-pip-version-check -e ".[build]"
-if [ "$(uname -s)" = "Darwin" ]; then
-  "$PY" -m pip install -q --disable-pip-version-check "pillow>=10"
+if [[ " $* " == *" --locked "* ]]; then
+  # the app itself is not installed: the spec builds it from this tree (pathex)
+  "$PY" -m pip install -q --disable-pip-version-check --require-hashes --only-binary=:all: \
+    -r packaging/requirements-build.txt
+else
+  "$PY" -m pip install -q --disable-pip-version-check -e ".[build]"
 fi
 "$PY" -m PyInstaller --noconfirm --clean --log-level WARN \
   --distpath dist --workpath build/pyinstaller packaging/ssd-profiler.spec
@@ -21,7 +27,7 @@ if [ "$(uname -s)" = "Darwin" ] && [ -d "dist/SSD Profiler.app" ] && command -v 
     -format UDZO dist/SSD-Profiler.dmg
   du -sh dist/SSD-Profiler.dmg
 fi
-if [ "${1:-}" = "--smoke" ]; then
+if [[ " $* " == *" --smoke "* ]]; then
   QT_QPA_PLATFORM=offscreen dist/ssd-profiler/ssd-profiler --version
   QT_QPA_PLATFORM=offscreen dist/ssd-profiler/ssd-profiler --self-test
 fi

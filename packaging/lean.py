@@ -38,6 +38,9 @@ EXCLUDES = [
 
 # packages collected as .pyc files instead of into the compressed PYZ (see the spec)
 PLAIN_PYC = {"pyqtgraph": "pyc", "app": "pyc", "ui": "pyc", "jobs": "pyc"}
+# LGPL libraries as their Python source, plain files a user can read and replace (the LGPL asks
+# that a user can swap in a modified library); their compiled parts are plain files anyway
+REPLACEABLE = {"pySMART": "py", "PySide6": "py", "shiboken6": "py"}
 
 # plugin folder -> the plugins kept (name without "lib" and extension); a folder not listed is kept
 # whole, one listed with an empty set is dropped

@@ -64,3 +64,29 @@ def mounted(args: list[str], where: Path):
         yield where
     finally:
         subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def results_of(record: dict, run_dir: str | Path | None = None):
+    """The typed results of a run record (as run.json holds it), with its folder's samples."""
+    from app.model.run import Run
+    from app.results.build import build_results
+    from app.store.samples import read_sample_table
+    samples = read_sample_table(run_dir).samples() if run_dir else []
+    return build_results(Run.from_json({"status": "done", **record}), samples,
+                         Path(run_dir) if run_dir else None)
+
+
+def parts_of(summary: dict):
+    """Experiment results from run.json-shaped summary rows (vendor and plausibility tests)."""
+    from app.model.summary import WorkloadSummary
+    from app.results.run_results import ExperimentResults
+    return tuple(ExperimentResults(eid, {"id": eid}, tuple(
+        WorkloadSummary.from_json({"key": w["label"], **w}) for w in part.get("workloads", [])), ())
+        for eid, part in summary.items())
+
+
+def info_of(record: dict | None):
+    """The typed descriptive blocks of a run.json-shaped record."""
+    from app.model.info import RunInfo
+    from app.model.run import Run
+    return RunInfo.read({k: v for k, v in (record or {}).items() if k not in Run.KEYS})

@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
+from app.experiments.plan import Trial
 from app.model.workload import Workload
-from app.plan import Trial
 from app.units import GiB
 
 from conftest import FIXTURES

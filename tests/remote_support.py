@@ -1,4 +1,4 @@
-"""A real ``fio --server`` on loopback for the remote-target tests (issue 18), stopped reliably.
+"""A real ``fio --server`` on loopback for the remote-target tests, stopped reliably.
 
 fio's server forks a process per connection and each job runs in a process of its own session
 (setsid), so stopping "the server" means every process it started: they are collected with

@@ -39,9 +39,20 @@ def fingerprint(folder: Path, skip: str = DATA_DIR) -> dict[str, str]:
     return out
 
 
+class _Cli(subprocess.Popen):
+    """A Popen that closes its pipes when it is collected: a test that kills the app and never
+    reads them must not leave them to the garbage collector (a ResourceWarning, an error)."""
+
+    def __del__(self) -> None:
+        for pipe in (self.stdout, self.stderr):
+            if pipe is not None:
+                pipe.close()
+        super().__del__()
+
+
 def start_cli(*args: str, env: dict | None = None) -> subprocess.Popen:
     """``ssd-profiler ARGS`` in the background, as a user's terminal would start it."""
-    return subprocess.Popen([sys.executable, "-m", "ui.main", *args], cwd=REPO,
+    return _Cli([sys.executable, "-m", "ui.main", *args], cwd=REPO,
                             env={**os.environ, **(env or {})}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 

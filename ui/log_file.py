@@ -1,4 +1,4 @@
-"""The app's log: one rotating file in the per-user log folder (platformdirs via app.userdirs),
+"""The app's log: one rotating file in the per-user log folder (platformdirs via app.paths.userdirs),
 for the terminal and the window alike. The windowed executable has no stderr, so this file is
 where a crash leaves its traceback; the user is shown one line and this file's path.
 
@@ -28,7 +28,7 @@ def install(level: int = logging.INFO) -> Path | None:
     if _handler is not None:
         return Path(_handler.baseFilename)
     try:
-        from app.userdirs import user_log_dir
+        from app.paths.userdirs import user_log_dir
         handler = _LazyFile(user_log_dir() / LOG_NAME, maxBytes=MAX_BYTES, backupCount=BACKUPS,
                             encoding="utf-8", errors="backslashreplace", delay=True)
     except Exception:  # noqa: BLE001 - no home: no log file
@@ -61,17 +61,19 @@ def log_path() -> Path | None:
 
 def record_exception(exc: BaseException, what: str = "unexpected error") -> Path | None:
     """Write ``exc`` with its traceback to the log; the file that holds it, or None."""
-    if install() is not None:  # straight to the file: the terminal shows its own one line
+    install()
+    handler = _handler
+    if handler is not None:  # straight to the file: the terminal shows its own one line
         try:
-            _handler.acquire()
+            handler.acquire()
             try:
-                if _handler.stream is None:
-                    _handler.stream = _handler._open()
+                if handler.stream is None:
+                    handler.stream = handler._open()
             finally:
-                _handler.release()
-            _handler.handle(logging.LogRecord(PROG, logging.ERROR, __file__, 0, what, None,
-                                              (type(exc), exc, exc.__traceback__)))
-            _handler.flush()
+                handler.release()
+            handler.handle(logging.LogRecord(PROG, logging.ERROR, __file__, 0, what, None,
+                                             (type(exc), exc, exc.__traceback__)))
+            handler.flush()
             return log_path()
         except OSError:
             pass  # the log folder cannot be written: a file in the temp folder below

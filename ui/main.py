@@ -60,7 +60,7 @@ class OneLineFormatter(logging.Formatter):
             record.exc_info, record.exc_text = exc_info, exc_text
         exc = exc_info[1] if exc_info else None
         if exc is not None:
-            from app.params import one_line
+            from app.experiments.params import one_line
             what = one_line(f"{type(exc).__name__}: {exc}", 200)
             # the same record reaches the rotating log through its own handler
             from ui import log_file
@@ -91,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     safe_streams()
     args = sys.argv[1:] if argv is None else argv
     if not args:
+        from ui.display import HOW, missing_display
+        reason = missing_display()
+        if reason:  # Qt would abort (exit 134): one line instead
+            _say(f"{reason}: {HOW}")
+            return EXIT_BAD_INPUT
         from ui.window.app import run_window  # Qt is imported only when the window is wanted
         return run_window()
     cli_guards()
@@ -109,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def report_unexpected(exc: BaseException) -> int:
     """One line on stderr for an exception nothing else handled; the traceback goes to a log."""
-    from app.params import one_line
+    from app.experiments.params import one_line
     if _is_bad_input(exc):
         _say(f"error: {one_line(str(exc))}")
         return EXIT_BAD_INPUT
@@ -125,7 +130,7 @@ def report_unexpected(exc: BaseException) -> int:
 
 def _is_bad_input(exc: BaseException) -> bool:
     """Refusals of what the user gave that ui/cli/ did not catch itself."""
-    from app.params import ParamError
+    from app.experiments.params import ParamError
     from app.paths import TargetRefused
     from app.units import UnitError
     return isinstance(exc, (ParamError, TargetRefused, UnitError))

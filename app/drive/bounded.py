@@ -92,6 +92,8 @@ def run_bounded(argv: list[str], timeout: float, env: dict | None = None,
     for reader in readers:  # at end of file once the session is gone
         reader.join(1.0)
     for pipe in (proc.stdout, proc.stderr):
+        if pipe is None:
+            continue
         try:
             pipe.close()
         except OSError:

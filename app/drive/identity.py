@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import psutil
 
@@ -89,7 +90,7 @@ def list_volumes(show_serial: bool = False) -> list[dict]:
         identities = {}
     volumes = []
     for part, usage in chosen:
-        ident = {k: None for k in IDENTITY_KEYS} | {"stack": [], "identity_note": ""}
+        ident: dict[str, Any] = {k: None for k in IDENTITY_KEYS} | {"stack": [], "identity_note": ""}
         ident.update({k: v for k, v in identities.get(part.mountpoint, {}).items() if k in IDENTITY_KEYS})
         if not show_serial:
             ident["serial"] = mask_serial(ident["serial"])
@@ -126,6 +127,8 @@ def volume_for(path: str | os.PathLike, show_serial: bool = False) -> dict | Non
 
 def _bare_volume(medium) -> dict:
     """A mount that is not a drive the app can identify (RAM, network, FUSE, overlay)."""
+    total: int | None
+    free: int | None
     try:
         usage = psutil.disk_usage(medium.mount_point)
         total, free = usage.total, usage.free

@@ -1,7 +1,7 @@
 """The negotiated link between the computer and the drive, and the most data it can carry.
 
-Why: a result faster than the link cannot have crossed it, so a cache or RAM was measured
-(issue 20). The ceiling is only ever what the OS says the link negotiated, never a guess from the
+Why: a result faster than the link cannot have crossed it, so a cache or RAM was measured.
+The ceiling is only ever what the OS says the link negotiated, never a guess from the
 bus name: a SATA drive whose port trained at 3 Gb/s has a 300 MB/s ceiling, not 600.
 
 Sources, tightest wins when there are several (a SATA drive in a USB enclosure has both):

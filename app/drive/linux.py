@@ -13,6 +13,7 @@ import logging
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from app.drive.smart import run_tool
 
@@ -67,6 +68,8 @@ def parse_lsblk(doc: dict) -> dict[str, dict]:
 
     def walk(node: dict, disk: str | None) -> None:
         kname = node.get("kname") or node.get("name")
+        if not kname:  # lsblk names every device; a node without one cannot be indexed
+            return
         points = node.get("mountpoints", [node.get("mountpoint")])
         entry = {"kname": kname, "type": node.get("type"), "size_bytes": _int(node.get("size")),
                  "rotational": _bool(node.get("rota")), "tran": _clean(node.get("tran")),
@@ -211,7 +214,7 @@ def identify(device: str | None, st_dev: int | None = None, lsblk: dict[str, dic
     """The physical drive behind a mounted device (``/dev/...``) or a ``st_dev``: a dict with
     disk_name, disk, smart_device, smart_type, bus, model, serial (unmasked), firmware,
     capacity_bytes, rotational, removable, encrypted, stack, link, identity_note."""
-    out = {"disk_name": None, "disk": None, "smart_device": None, "smart_type": None,
+    out: dict[str, Any] = {"disk_name": None, "disk": None, "smart_device": None, "smart_type": None,
            "bus": None, "model": None, "serial": None, "firmware": None, "capacity_bytes": None,
            "rotational": None, "removable": None, "encrypted": False, "stack": [], "link": None,
            "identity_note": ""}

@@ -253,6 +253,9 @@ def parse_text(text: str) -> dict:
         elif attr and not nvme:
             _ata_attribute(out, int(attr.group(1)), attr.group(2), first_int(attr.group(3)), sector)
         elif scsi and re.match(r"^write:\s", line) and len(line.split()) >= 8:
-            out["host_writes_bytes"] = int(round(_float(line.split()[6]) * 1e9))
+            gigabytes = _float(line.split()[6])
+            if gigabytes is None:
+                continue
+            out["host_writes_bytes"] = int(round(gigabytes * 1e9))
             out["host_writes_source"] = "SCSI error counter log: gigabytes processed (write) x 10^9"
     return out

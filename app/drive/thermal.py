@@ -144,7 +144,8 @@ class PsutilSource(TemperatureSource):
 
     def read(self) -> float:
         import psutil
-        entries = (getattr(psutil, "sensors_temperatures", lambda: {})() or {}).get(self.group) or []
+        sensors = getattr(psutil, "sensors_temperatures", None)  # absent on Windows and macOS
+        entries = ((sensors() if sensors else None) or {}).get(self.group) or []
         if len(entries) <= self.index:
             raise TemperatureUnavailable(f"psutil has no '{self.group}' sensor")
         return float(entries[self.index].current)
@@ -176,6 +177,7 @@ def find_temperature_source(volume: dict, sysfs_root: str | Path = "/sys", smart
     key alone also works). Returns (source, notes on sources skipped before it, "" if none) or
     (None, "temperature unavailable: REASON")."""
     notes = []
+    source: TemperatureSource | None
     linux = sys.platform.startswith("linux")
     disk = volume.get("disk_name")
     bus = volume.get("bus")
@@ -195,8 +197,9 @@ def find_temperature_source(volume: dict, sysfs_root: str | Path = "/sys", smart
     else:
         notes.append("smartctl: no device to ask")
     if linux and use_psutil:
-        source, why = _psutil_candidate(bus)
-        if source is not None:
+        candidate, why = _psutil_candidate(bus)
+        if candidate is not None:
+            source = candidate
             ok, why = _probe(source)
             if ok:
                 return source, "; ".join(notes)

@@ -1,6 +1,6 @@
 """Thermal throttling signals for one trial (pure functions, no I/O).
 
-Three signals; any one flags the trial (issue 4, reference/devices.md §2.1):
+Three signals; any one flags the trial (reference/devices.md §2.1):
 1. ``above_warning``: a temperature sample at or above the drive's warning threshold (NVMe
    WCTEMP; ATA SCT recommended maximum), passed in or taken from the SMART snapshots.
 2. ``warning_time_rising``: the NVMe Warning (or Critical) Composite Temperature Time counter,
@@ -84,7 +84,7 @@ def throughput_drop(samples: Iterable[Any], temperatures=None, drop_fraction: fl
     return worst
 
 
-def _delta(before: Mapping | None, after: Mapping | None, key: str) -> int | None:
+def _delta(before: Mapping | None, after: Mapping | None, key: str) -> float | None:
     a, b = (before or {}).get(key), (after or {}).get(key)
     return b - a if isinstance(a, (int, float)) and isinstance(b, (int, float)) else None
 

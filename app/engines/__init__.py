@@ -1,6 +1,6 @@
 """Engine adapters, pure: fio (every OS, app/engines/fio/) and DiskSpd (Windows,
 app/engines/diskspd/) build argv lists and parse output; running processes, probing versions and
-reading OS counters is jobs/ (jobs/engines.py, jobs/diskspd_live.py).
+reading OS counters is jobs/ (jobs/engine/factory.py, jobs/engine/diskspd_live.py).
 
 What the runner asks of an engine object is :class:`app.engines.base.Engine`.
 """

@@ -1,9 +1,9 @@
 """What the runner asks of an engine, written down once so fio and DiskSpd answer the same way.
 
-The runner (jobs/runner.py) drives any engine through :class:`Engine` and never asks which one it
+The runner (jobs/run/runner.py) drives any engine through :class:`Engine` and never asks which one it
 has. Everything here is pure: an engine object builds argv lists and parses text. Starting the
-process, stopping it, reading OS counters and probing ``--version`` are jobs/ (jobs/engines.py
-locates and probes, jobs/diskspd_live.py samples OS counters and sets DiskSpd's stop event), so
+process, stopping it, reading OS counters and probing ``--version`` are jobs/ (jobs/engine/factory.py
+locates and probes, jobs/engine/diskspd_live.py samples OS counters and sets DiskSpd's stop event), so
 the parsers can be tested on fixture text without a machine that has the engine.
 """
 from __future__ import annotations
@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 from app.model.interval import Interval
 
 if TYPE_CHECKING:  # only for annotations: the live parsers stay light to import
-    from app.plan import Trial
+    from app.experiments.plan import Trial
 
 
 class Hold(NamedTuple):
-    """A trial started ahead and held before its first I/O (jobs/held_starts.py): its argv, the
+    """A trial started ahead and held before its first I/O (jobs/run/held_starts.py): its argv, the
     line its stdout shows once per job when it waits at the hold, and the line it shows once per
     job when its I/O is over (its result is then fixed; only the engine's tear-down is left, and
     the next trial may start under it). None: the end is seen only when the engine exits."""
@@ -48,7 +48,7 @@ class LiveAdapter(Protocol):
 
 @runtime_checkable
 class Engine(Protocol):
-    """An engine found on this machine (DESIGN §4), as the runner uses it.
+    """An engine found on this machine, as the runner uses it.
 
     - ``name`` ("fio", "diskspd"), ``version`` (for run.json and progress lines), ``path``;
     - ``trial_argv``: the argv of one trial; ``stop_token`` is a path private to the run that the
@@ -56,9 +56,9 @@ class Engine(Protocol):
     - ``prepare_argv``: fill the test file once before reads, or None when the engine fills it
       itself;
     - ``graceful_stop``: a callable asking a running engine to end and print its result; process
-      control calls it first, then terminates, then kills (DESIGN §7.4);
+      control calls it first, then terminates, then kills;
     - ``live``: a :class:`LiveAdapter` for one trial, asked for after ``trial_argv``;
-    - ``parse_final``: the process's stdout -> measurements (DESIGN §3.2).
+    - ``parse_final``: the process's stdout -> measurements.
 
     Optional (looked up with getattr, so an engine without it starts each trial the usual way):
     ``held_argv(argv, gate_fd, jobs)`` -> :class:`Hold` or None: the trial started ahead, held
@@ -66,8 +66,10 @@ class Engine(Protocol):
     """
 
     name: str
-    version: str | None
     path: str
+
+    @property
+    def version(self) -> str | None: ...
 
     def trial_argv(self, trial: Trial, test_file: Path, stop_token: Path) -> list[str]: ...
 

@@ -1,4 +1,4 @@
-"""The experiment catalog (DESIGN §6): one module per experiment, registered in catalog order.
+"""The experiment catalog: one module per experiment, registered in catalog order.
 
 Each module holds everything about its experiment: parameters and workloads, findings, tables,
 figure specs and report sentences (the interface is in base.py). Importing this package imports

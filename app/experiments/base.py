@@ -1,5 +1,6 @@
-"""What every experiment is: a frozen dataclass of tunable parameters (DESIGN §6, common part)
-plus the small interface the generic code calls (planning, summary, export, report).
+"""What every experiment is: a frozen dataclass of tunable parameters (the common part) plus the
+small interface the generic code calls (planning, summary, export, report); docs/architecture.md
+("How to add an experiment") shows a whole one.
 
 An experiment module subclasses :class:`Experiment`, declares its own parameters, lists its
 workloads and overrides what it has to say; registering the class (app/experiments/registry.py)
@@ -7,20 +8,27 @@ is all it takes for the catalog, ``run``, the summary, the tables, the figures a
 know it. The defaults below give a plain IOPS/MB/s/latency table and no findings, figures or
 sentences, so a new experiment is useful before it says anything of its own.
 
-The result methods are class methods: they work from a run record (plain dicts, possibly from
-an older version or a crashed run), never from a live instance, because export must be possible
-from a run folder alone.
+The result methods are class methods: they work from a run's typed results
+(app/results/run_results.py), never from a live instance, because export must be possible from
+a run folder alone (possibly from an older version or a crashed run).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from app import analysis
-from app.figures import Figure, main_side, mean
+from app.experiments.params import ParamError, fields_of, param, validate
+from app.model.interval import Sample
+from app.model.summary import WorkloadSummary
+from app.model.trial import TrialResult
 from app.model.workload import Workload
-from app.params import ParamError, fields_of, param, validate
-from app.steady_state import (
+from app.results.figure import Figure, mean
+from app.results.findings import NO_FINDINGS, Findings
+from app.results.table import Table, generic_table
+from app.stats import analysis
+from app.stats.derived import TailSpread
+from app.stats.steady_state import (
     MAX_ROUNDS,
     PRECONDITION_BS,
     PRECONDITION_QD,
@@ -28,8 +36,15 @@ from app.steady_state import (
     PRECONDITIONS,
     WINDOW,
 )
-from app.tables import Table, generic_table
 from app.units import GiB, KiB, MiB, format_size, human_bytes
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
+
+#: What ``findings`` gets: the workload rows (plan order), the measured trials, their samples.
+Rows = tuple[WorkloadSummary, ...]
+Trials = tuple[TrialResult, ...]
+Samples = tuple[Sample, ...]
 
 POW2_BS = tuple(KiB * 2**i for i in range(2, 11))  # 4 KiB .. 1 MiB
 SIZE_MIN, SIZE_MAX = 16 * MiB, 16 * 1024 * GiB
@@ -48,6 +63,9 @@ class Experiment:
     #: True when the measured trials are convergence rounds (steady-state): shown live as such.
     rounds_measured: ClassVar[bool] = False
     tail_claim: ClassVar[str] = "p99"   # the highest percentile its tables state (a pre-run check)
+    #: Shared parameters whose value this experiment's meaning rests on (a sustained write's
+    #: duration and volume): a setting for all experiments leaves them alone (plan.kept_own).
+    keeps_own: ClassVar[frozenset[str]] = frozenset()
 
     runtime: float = param(30.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
                            help="measured time per trial")
@@ -87,14 +105,14 @@ class Experiment:
                                              "block size or a larger size")
 
     def workloads(self) -> list[Workload]:  # pragma: no cover - abstract
-        """The workloads one repetition round runs, in plan order (app/plan.py repeats them)."""
+        """The workloads one repetition round runs, in plan order (app/experiments/plan.py repeats them)."""
         raise NotImplementedError
 
     def fills_test_file(self) -> bool:
         """True when the run writes the test file once before the first trial: a workload reads
         it (reading never-written blocks measures nothing). A write-only experiment (slc-cache)
         gets no pre-fill: its measured writes create the file (a pre-fill would fill the SLC
-        cache before the measurement). The same rule as jobs/runner.py and jobs/dry_run.py."""
+        cache before the measurement). The same rule as jobs/run/runner.py and jobs/run/dry_run.py."""
         return any(w.reads for w in self.workloads())
 
     def prefill_passes(self) -> int:
@@ -122,7 +140,7 @@ class Experiment:
     def decides_between_trials(self) -> bool:
         """True when a trial's result decides whether the next trial runs (steady-state
         rounds, an early stop): the next trial then starts only once this one's result is read,
-        never under the end of its engine (jobs/held_starts.py)."""
+        never under the end of its engine (jobs/run/held_starts.py)."""
         return self.open_ended() or type(self).stop_early is not Experiment.stop_early
 
     def stop_early(self, iops: list[float | None]) -> str | None:
@@ -131,27 +149,26 @@ class Experiment:
         needed (steady state reached), else None. Most experiments run every planned trial."""
         return None
 
-    # -- results: from the run record, see the module docstring --------------------------------
+    # -- results: from the typed results of a run (app/results/), see docs/architecture.md --------
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> Findings:
         """What analysis derives from the workload rows (mean ± std per workload, plan order),
         the measured trials and, when ``needs_samples``, their live samples."""
-        return {}
+        return NO_FINDINGS
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
-        """The experiment's tables; ``part`` is its summary ({"workloads", "findings"})."""
-        return [generic_table(cls.id, part, record, cls)]
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
+        """The experiment's tables: by default IOPS, MB/s, mean and p99 latency per workload."""
+        return [generic_table(part, run, cls)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
-                samples: list[dict]) -> list[Figure]:
-        """Figure specs; ``kind`` is the run's latency kind for axis labels."""
+    def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
+        """Figure specs, drawn the same on screen and in the export."""
         return []
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """One-sentence findings for report.md and the results view."""
         return []
 
@@ -159,17 +176,27 @@ class Experiment:
 # -- helpers more than one experiment uses (experiment modules never import each other, so the
 # order they are imported in, which is the catalog order, stays the one __init__.py states) ----
 
-def spread_findings(rows: list[dict]) -> dict:
+@dataclass(frozen=True)
+class TailSpreads:
+    """Percentile / p50 ratios of each workload's main direction, by workload label (the
+    findings of zero-queue and tail-latency)."""
+
+    by_label: Mapping[str, TailSpread]
+
+    def of(self, label: str) -> TailSpread | None:
+        return self.by_label.get(label)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tail_spread": {k: v.to_json() for k, v in self.by_label.items()}}
+
+
+def spread_findings(rows: Iterable[WorkloadSummary]) -> TailSpreads:
     """Percentile / p50 ratios of each workload's main direction, keyed by workload label."""
-    spread = {}
-    for r in rows:
-        side = main_side(r)
-        spread[r["label"]] = analysis.tail_spread(
-            {k: mean(v) for k, v in (side.get("lat_us") or {}).items()})
-    return {"tail_spread": spread}
+    return TailSpreads({r.label: analysis.tail_spread(
+        {k: mean(v) for k, v in (r.main.lat_us if r.main else {}).items()}) for r in rows})
 
 
-def prefill_note(experiments) -> str:
+def prefill_note(experiments: Sequence[Experiment]) -> str:
     """What a run writes before measuring, in words true for these experiments, e.g. 'the test
     file of zero-queue is written once before its first trial (largest 1 GiB); slc-cache: no
     pre-fill, its measured writes create its test file'."""

@@ -1,17 +1,20 @@
-"""Block-size sweep: where small-block IOPS turn into large-block bandwidth (DESIGN §6).
+"""Block-size sweep: where small-block IOPS turn into large-block bandwidth (docs/architecture.md).
 
 4 KiB .. 1 MiB in powers of two, random and sequential, at one queue depth; IOPS and MB/s on
 twin axes with the crossover marked, then latency against block size.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from app import analysis
-from app.experiments.base import DIRECTIONS, POW2_BS, Experiment
+from app.experiments.base import DIRECTIONS, POW2_BS, Experiment, Rows, Samples, Trials
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import (
+from app.model.summary import WorkloadSummary
+from app.model.workload import Workload
+from app.results.figure import (
     NEUTRAL,
     OTHER,
     Axis,
@@ -21,29 +24,18 @@ from app.figures import (
     fmt,
     kib_ticks,
     lat_axis_label,
-    lat_stat,
     lat_unit,
-    mean,
     scaled,
     series_from,
 )
-from app.io_counts import p99_warnings
-from app.model.workload import Workload
-from app.params import param
-from app.tables import (
-    IOPS,
-    LABEL,
-    MBPS,
-    W_COLS,
-    Column,
-    N,
-    Table,
-    lat_column,
-    latency_kind,
-    workload_cells,
-    workload_table,
-)
+from app.results.table import Column, Table, sweep_table
+from app.stats import analysis
+from app.stats.derived import Crossover
+from app.stats.io_counts import p99_warnings
 from app.units import MiB
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
 
 PATTERNS = (("random", True), ("sequential", False))
 
@@ -52,9 +44,23 @@ def _rw(pattern: str, direction: str) -> str:
     return ("rand" if pattern == "random" else "") + direction
 
 
-def _pattern_rows(rows: list[dict], is_random: bool) -> list[dict]:
-    rows = [r for r in rows if (r["workload"].get("rw") or "").startswith("rand") == is_random]
-    return sorted(rows, key=lambda r: r["workload"]["bs_bytes"] or 0)
+def _is_random(row: WorkloadSummary) -> bool:
+    return str(row.workload.get("rw") or "").startswith("rand")
+
+
+def _pattern_rows(rows: Sequence[WorkloadSummary], is_random: bool) -> list[WorkloadSummary]:
+    return sorted((r for r in rows if _is_random(r) == is_random),
+                  key=lambda r: r.workload["bs_bytes"] or 0)
+
+
+@dataclass(frozen=True)
+class Crossovers:
+    """The IOPS-to-bandwidth crossover of each access pattern that was run (None: no usable point)."""
+
+    by_pattern: Mapping[str, Crossover | None]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"crossover": {k: c.to_json() if c else None for k, c in self.by_pattern.items()}}
 
 
 @register
@@ -76,47 +82,40 @@ class BlockSize(Experiment):
                 for pattern in self.patterns for bs in self.block_sizes]
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> Crossovers:
         """The IOPS-to-bandwidth crossover per access pattern that was run."""
         out = {}
         for pattern, is_random in PATTERNS:
-            pts = [{"bs_bytes": r["workload"]["bs_bytes"], "iops": mean(r["total_iops"]),
-                    "MBps": mean(r["total_MBps"])}
-                   for r in rows if r["workload"]["rw"].startswith("rand") == is_random]
+            pts = [{"bs_bytes": r.workload["bs_bytes"], "iops": r.total_iops.mean,
+                    "MBps": r.total_MBps.mean} for r in workloads if _is_random(r) == is_random]
             if pts:
                 out[pattern] = analysis.crossover(pts)
-        return {"crossover": out}
+        return Crossovers(out)
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
-        rows = sorted(part.get("workloads") or [],
-                      key=lambda r: (not r["workload"]["rw"].startswith("rand"),
-                                     r["workload"]["bs_bytes"]))
-        kind = latency_kind(part.get("workloads") or [])  # first kind in plan order
-        cols = [*W_COLS, LABEL, Column("Block size (KiB)", "bs_KiB", 0), IOPS, MBPS,
-                lat_column("mean", "lat_mean", kind), lat_column("p99", "lat_p99", kind), N]
-        data = [(*workload_cells(r), r["workload"]["bs_bytes"] // 1024, r["total_iops"],
-                 r["total_MBps"], lat_stat(r, "mean"), lat_stat(r, "p99"), r["n"]) for r in rows]
-        return [workload_table(cls.id, "block-size", "Block-size sweep", cols, data, record, rows,
-                               cls=cls)]
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
+        rows = sorted(part.workloads, key=lambda r: (not _is_random(r), r.workload["bs_bytes"]))
+        size = Column("Block size (KiB)", "bs_KiB", 0)
+        return [sweep_table(part, run, "block-size", "Block-size sweep", rows,
+                            [(size, lambda r: r.workload["bs_bytes"] // 1024)], cls=cls)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
-                samples: list[dict]) -> list[Figure]:
+    def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
         """IOPS and MB/s on twin axes per pattern (crossover marked), then latency vs block size."""
-        rows, found = part["workloads"], (part.get("findings") or {}).get("crossover") or {}
+        rows = part.workloads
+        found = part.found(Crossovers) or Crossovers({})
         figures, lat_series, ticks = [], [], []
-        unit, factor = lat_unit([lat_stat(r, s) for r in rows for s in ("mean", "p99")])
+        unit, factor = lat_unit([r.lat(s) for r in rows for s in ("mean", "p99")])
         for p, (pattern, is_random) in enumerate(PATTERNS):
             mine = _pattern_rows(rows, is_random)
             if not mine:
                 continue
-            kib = [r["workload"]["bs_bytes"] / 1024 for r in mine]
+            kib = [r.workload["bs_bytes"] / 1024 for r in mine]
             ticks += kib
-            figures.append(_throughput(pattern, mine, kib, found.get(pattern) or {}))
+            figures.append(_throughput(pattern, mine, kib, found.by_pattern.get(pattern)))
             for stat, label, dash in (("mean", "mean", False), ("p99", "p99", True)):
                 s = series_from(f"{pattern} {label}",
-                                [(k, scaled(lat_stat(r, stat), factor)) for k, r in zip(kib, mine)],
+                                [(k, scaled(r.lat(stat), factor)) for k, r in zip(kib, mine)],
                                 color=OTHER[p], dash=dash)
                 if s:
                     lat_series.append(s)
@@ -125,47 +124,50 @@ class BlockSize(Experiment):
                 id="block-size-latency", experiment=cls.id,
                 title="Block-size sweep: latency against block size",
                 x_axis=Axis("Block size (KiB, log2 scale)", kib_ticks(ticks), include_zero=False),
-                y_axis=Axis(lat_axis_label(kind, unit=unit)), series=tuple(lat_series), log2_x=True,
+                y_axis=Axis(lat_axis_label(run.lat_kind, unit=unit)), series=tuple(lat_series),
+                log2_x=True,
                 caption="Means over the repetitions, error bars ± one sample std; solid: mean, "
                         "dashed: p99."))
         return figures
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         out = []
-        for pattern, c in (part["findings"].get("crossover") or {}).items():
+        found = part.found(Crossovers) or Crossovers({})
+        for pattern, c in found.by_pattern.items():
             if not c:
                 continue
-            if c.get("crossover_bs_bytes"):
-                at = c["crossover_bs_bytes"] / 1024
+            if c.crossover_bs_bytes and c.below_bs_bytes and c.above_bs_bytes:
+                at = c.crossover_bs_bytes / 1024
                 text = (f"{pattern}: IOPS-to-bandwidth crossover at ≈ {at:.0f} KiB (between "
-                        f"{c['below_bs_bytes'] // 1024} and {c['above_bs_bytes'] // 1024} KiB)")
+                        f"{c.below_bs_bytes // 1024} and {c.above_bs_bytes // 1024} KiB)")
             else:
-                text = f"{pattern}: {c.get('note')}"
-            saturated = (c.get("bw_saturation_bs_bytes") or 0) // 1024
-            out.append(f"{text}; peak {fmt(c.get('peak_iops'))} IOPS and "
-                       f"{fmt(c.get('peak_MBps'))} MB/s; MB/s reaches 90 % of its peak at "
+                text = f"{pattern}: {c.note}"
+            saturated = (c.bw_saturation_bs_bytes or 0) // 1024
+            out.append(f"{text}; peak {fmt(c.peak_iops)} IOPS and "
+                       f"{fmt(c.peak_MBps)} MB/s; MB/s reaches 90 % of its peak at "
                        f"{saturated} KiB.")
-        return out + p99_warnings(record, cls.id, part["workloads"])
+        return out + p99_warnings(part)
 
 
-def _throughput(pattern: str, mine: list[dict], kib: list[float], cross: dict) -> Figure:
+def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],
+                cross: Crossover | None) -> Figure:
     """IOPS (left) and MB/s (right) of one pattern, the crossover as a vertical line."""
-    direction = "write" if all(r["read"] is None for r in mine) else "read"
+    direction = "write" if all(r.read is None for r in mine) else "read"
     series = [s for s in (
-        series_from("IOPS", [(k, r["total_iops"]) for k, r in zip(kib, mine)],
+        series_from("IOPS", [(k, r.total_iops) for k, r in zip(kib, mine)],
                     color=direction_color(direction)),
-        series_from("MB/s", [(k, r["total_MBps"]) for k, r in zip(kib, mine)], axis="right",
+        series_from("MB/s", [(k, r.total_MBps) for k, r in zip(kib, mine)], axis="right",
                     color=NEUTRAL, dash=True)) if s]
-    markers, caption = [], cross.get("note") or ""
-    if cross.get("crossover_bs_bytes"):
-        x = cross["crossover_bs_bytes"] / 1024
+    markers, caption = [], (cross.note if cross else None) or ""
+    if cross and cross.crossover_bs_bytes:
+        x = cross.crossover_bs_bytes / 1024
         markers.append(Marker(x, None, f"IOPS→bandwidth crossover ≈ {x:.0f} KiB"))
-    if cross.get("bw_saturation_bs_bytes"):
+    if cross and cross.bw_saturation_bs_bytes:
         caption = (caption + " " if caption else "") + (
-            f"MB/s reaches 90 % of its peak ({fmt(cross.get('peak_MBps'))} MB/s) at "
-            f"{cross['bw_saturation_bs_bytes'] / 1024:g} KiB.")
-    qd = mine[0]["workload"]["iodepth"]
+            f"MB/s reaches 90 % of its peak ({fmt(cross.peak_MBps)} MB/s) at "
+            f"{cross.bw_saturation_bs_bytes / 1024:g} KiB.")
+    qd = mine[0].workload["iodepth"]
     return Figure(
         id=f"block-size-throughput-{pattern}", experiment=BlockSize.id,
         title=f"Block-size sweep, {pattern} {direction}, QD{qd}: IOPS and MB/s",

@@ -8,24 +8,34 @@ percentiles, means over the repetitions, and the caption says it is an interpola
 """
 from __future__ import annotations
 
-from app.figures import LATENCY_KINDS, OTHER, Axis, Figure, Series, lat_axis_label, mean, std
-from app.io_counts import FEW, beyond, caption_counts, workload_ios
-from app.pooled import merged_histogram, pooled_of
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from app.model.summary import WorkloadSummary
+from app.results.figure import LATENCY_KINDS, OTHER, Axis, Figure, Series, lat_axis_label, std
+from app.results.pooled import merged_histogram, pooled_of, pooled_points
+from app.stats.histogram import Histogram
+from app.stats.io_counts import FEW, beyond, caption_counts, workload_ios
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults
 
 TICKS = ((1.0, "100%"), (0.5, "50%"), (0.1, "10%"), (0.01, "1%"), (1e-3, "0.1%"), (1e-4, "0.01%"),
          (1e-5, "0.001%"), (1e-6, "0.0001%"))
+Name = Callable[[WorkloadSummary], str]
 
 
 def _fraction(key: str) -> float:
     return 1 - float(key[1:]) / 100
 
 
-def exceedance(eid: str, rows: list[dict], kind: str | None, record: dict, what: str, n: str,
-               keys: tuple[str, ...], unit: str, factor: float, name, lat_stat) -> Figure:
-    """``name(row)`` names a curve, ``lat_stat(row, key)`` gives a per-repetition summary."""
-    hists = [merged_histogram(record, eid, r, _direction(r)) for r in rows]
+def exceedance(part: ExperimentResults, kind: str | None, what: str, n: str,
+               keys: tuple[str, ...], unit: str, factor: float, name: Name) -> Figure:
+    """``name(row)`` names a curve of one of the part's workloads."""
+    rows = part.workloads
+    hists = [merged_histogram(part, r, r.direction) for r in rows]
     if rows and all(hists):
-        series, lowest = _from_histograms(rows, hists, keys, factor, name)
+        series, lowest = _from_histograms(rows, [h for h in hists if h], keys, factor, name)
         highest = 1.0
         how = ("Each curve is the merged latency histogram of all measured repetitions "
                f"(n = {n}); points are the pooled percentiles {', '.join(keys)} with their 95 % "
@@ -33,7 +43,7 @@ def exceedance(eid: str, rows: list[dict], kind: str | None, record: dict, what:
                "labelled 'too few I/Os' instead. Curve points sit at the histogram's bucket "
                "edges (fio's buckets: within 1/64 of the value).")
     else:
-        series, lowest = _from_percentiles(eid, rows, record, keys, factor, name, lat_stat), 1e-4
+        series, lowest = _from_percentiles(part, keys, factor, name), 1e-4
         highest = 0.5
         how = ("Drawn through the reported percentiles (fraction slower = 1 − p), not from a "
                "histogram (the engine gave none): between the points the line is an "
@@ -42,20 +52,17 @@ def exceedance(eid: str, rows: list[dict], kind: str | None, record: dict, what:
                "treat it as indicative.")
     ticks = tuple(t for t in TICKS if lowest / 1.5 <= t[0] <= highest)
     return Figure(
-        id="tail-latency-exceedance", experiment=eid,
+        id="tail-latency-exceedance", experiment=part.id,
         title=f"Tail latency ({what}): fraction of I/Os slower than a latency",
         x_axis=Axis(lat_axis_label(kind, unit=unit) + ", log scale", include_zero=False, log=True),
         y_axis=Axis("Fraction of I/Os slower (log scale)", ticks, log=True),
         series=tuple(series),
-        caption=f"{LATENCY_KINDS.get(kind, 'latency of unknown kind').capitalize()}. {how} "
-                f"{caption_counts(record, eid, rows)}")
+        caption=f"{LATENCY_KINDS.get(kind or '', 'latency of unknown kind').capitalize()}. {how} "
+                f"{caption_counts(part, rows)}")
 
 
-def _direction(row: dict) -> str:
-    return "read" if row.get("read") else "write"
-
-
-def _from_histograms(rows, hists, keys, factor, name) -> tuple[list[Series], float]:
+def _from_histograms(rows: Sequence[WorkloadSummary], hists: Sequence[Histogram],
+                     keys: tuple[str, ...], factor: float, name: Name) -> tuple[list[Series], float]:
     series, lowest = [], 1.0
     for i, (r, hist) in enumerate(zip(rows, hists)):
         color = OTHER[i % len(OTHER)]
@@ -64,37 +71,35 @@ def _from_histograms(rows, hists, keys, factor, name) -> tuple[list[Series], flo
             lowest = min(lowest, curve[-1][1])
             series.append(Series(f"{name(r)}, {hist.ios:,} I/Os", tuple(x for x, _ in curve),
                                  tuple(y for _, y in curve), color=color))
-        pooled = pooled_of(r, _direction(r)) or {}
-        marks = [(k, pooled.get(k)) for k in keys if pooled.get(k)]
-        if not marks:
+        pooled = pooled_of(r)
+        marks = [k for k in keys if pooled and pooled.values.get(k)]
+        if not pooled or not marks:
             continue
-        thin = set(pooled.get("too_few") or ())
-        xs = tuple(v * factor for _, v in marks)
-        bars = []
-        for (k, _), x in zip(marks, xs):
-            ci = (pooled.get("ci95") or {}).get(k)
-            bars.append((x - ci[0] * factor, ci[1] * factor - x) if ci and k not in thin else 0.0)
-        labels = tuple(f"{k}: too few I/Os" if k in thin else k for k, _ in marks)
+        # the points carry their 95 % interval, thin ones only a label (pooled_points skips them)
+        bars = dict((k, err) for k, _, err in pooled_points(pooled, marks, factor))
+        xs = tuple((pooled.values[k] or 0.0) * factor for k in marks)
+        labels = tuple(f"{k}: too few I/Os" if k in pooled.too_few else k for k in marks)
         series.append(Series(f"{name(r)} percentiles (95 % CI)", xs,
-                             tuple(_fraction(k) for k, _ in marks), kind="scatter", color=color,
-                             xerr=tuple(bars), point_labels=labels))
+                             tuple(_fraction(k) for k in marks), kind="scatter", color=color,
+                             xerr=tuple(bars.get(k, 0.0) for k in marks), point_labels=labels))
     return series, lowest
 
 
-def _from_percentiles(eid, rows, record, keys, factor, name, lat_stat) -> list[Series]:
+def _from_percentiles(part: ExperimentResults, keys: tuple[str, ...], factor: float,
+                      name: Name) -> list[Series]:
     series = []
-    for i, r in enumerate(rows):
-        pts = [(k, lat_stat(r, k)) for k in keys]
-        pts = [(k, st) for k, st in pts if mean(st) is not None and mean(st) > 0]
+    for i, r in enumerate(part.workloads):
+        pts = [(k, st.mean, std(st)) for k in keys if (st := r.lat(k)) is not None
+               and st.mean is not None and st.mean > 0]
         if not pts:
             continue
-        ios = workload_ios(record, eid, r)
+        ios = workload_ios(part, r)
         fewest = min(ios) if ios else None
         notes = tuple(f"{k}: {beyond(k, fewest):.0f} I/Os beyond" if fewest is not None
-                      and beyond(k, fewest) < FEW else "" for k, _ in pts)
-        series.append(Series(name(r), tuple(mean(st) * factor for _, st in pts),
-                             tuple(_fraction(k) for k, _ in pts),
-                             xerr=tuple(std(st) * factor for _, st in pts),
+                      and beyond(k, fewest) < FEW else "" for k, _, _ in pts)
+        series.append(Series(name(r), tuple(m * factor for _, m, _ in pts),
+                             tuple(_fraction(k) for k, _, _ in pts),
+                             xerr=tuple(e * factor for _, _, e in pts),
                              color=OTHER[i % len(OTHER)],
                              point_labels=notes if any(notes) else None))
     return series

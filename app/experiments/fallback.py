@@ -7,8 +7,17 @@ result interface as :class:`app.experiments.base.Experiment`.
 """
 from __future__ import annotations
 
-from app.figures import Figure
-from app.tables import W_COLS, W_KEYS, Column, Table, generic_table
+from typing import TYPE_CHECKING, Any
+
+from app.model.interval import Sample
+from app.model.summary import WorkloadSummary
+from app.model.trial import TrialResult
+from app.results.figure import Figure
+from app.results.findings import NO_FINDINGS, Findings
+from app.results.table import W_COLS, W_KEYS, Column, Table, generic_table
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
 
 IMPORTED = "imported"
 
@@ -21,17 +30,17 @@ class UnregisteredResults:
     def __init__(self, eid: str) -> None:
         self.id = eid
 
-    def findings(self, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
-        return {}
+    def findings(self, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
+                 samples: tuple[Sample, ...]) -> Findings:
+        return NO_FINDINGS
 
-    def tables(self, part: dict, record: dict) -> list[Table]:
-        return [generic_table(self.id, part, record)]
+    def tables(self, part: ExperimentResults, run: RunResults) -> list[Table]:
+        return [generic_table(part, run)]
 
-    def figures(self, part: dict, kind: str | None, record: dict,
-                samples: list[dict]) -> list[Figure]:
+    def figures(self, part: ExperimentResults, run: RunResults) -> list[Figure]:
         return []
 
-    def sentences(self, part: dict, record: dict) -> list[str]:
+    def sentences(self, part: ExperimentResults, run: RunResults) -> list[str]:
         return []
 
 
@@ -39,12 +48,12 @@ class _Imported(UnregisteredResults):
     """Imported job entries: one row per job and direction, as the engine reported them
     (nothing aggregated, nothing guessed), and how many entries there were."""
 
-    def tables(self, part: dict, record: dict) -> list[Table]:
-        return [_imported_table(record)]
+    def tables(self, part: ExperimentResults, run: RunResults) -> list[Table]:
+        return [_imported_table(run)]
 
-    def sentences(self, part: dict, record: dict) -> list[str]:
-        n = len(record.get("trials", []))
-        return [f"{n} imported job entr{'y' if n == 1 else 'ies'}, {len(part['workloads'])} "
+    def sentences(self, part: ExperimentResults, run: RunResults) -> list[str]:
+        n = len(run.run.trials)
+        return [f"{n} imported job entr{'y' if n == 1 else 'ies'}, {len(part.workloads)} "
                 "distinct workloads (entries with the same workload are aggregated as "
                 "repetitions)."]
 
@@ -52,25 +61,23 @@ class _Imported(UnregisteredResults):
 ImportedResults = _Imported(IMPORTED)
 
 
-def _imported_table(record: dict) -> Table:
+def _imported_table(run: RunResults) -> Table:
     """One row per imported job and direction: nothing aggregated, nothing guessed."""
     cols = [Column("Job", "job"), Column("Source", "source"), *W_COLS[:4],
             Column("Direction", "direction"), Column("IOPS", "iops", 0), Column("MB/s", "MBps", 1),
             Column("Mean lat. (µs)", "lat_mean_us", 1), Column("p99 (µs)", "lat_p99_us", 1),
             Column("p99.9 (µs)", "lat_p99.9_us", 1), Column("Latency kind", "lat_kind"),
             Column("Engine", "engine_version")]
-    rows = []
-    for t in record.get("trials", []):
-        m = t.get("measurement") or {}
-        w = m.get("workload") or t.get("workload") or {}
-        for d in ("read", "write"):
-            side = m.get(d)
-            if not side:
-                continue
-            lat = side.get("lat_us") or {}
-            rows.append((m.get("job"), m.get("source"), *(w.get(k) for k in W_KEYS[:4]), d,
-                         side.get("iops"), side.get("MBps"), lat.get("mean"), lat.get("p99"),
-                         lat.get("p99.9"), side.get("lat_kind"), m.get("engine_version")))
+    rows: list[tuple[Any, ...]] = []
+    for t in run.run.trials:
+        m = t.measurement
+        if m is None:
+            continue
+        w = m.workload or t.workload
+        for d, side in m.sides():
+            rows.append((m.job, m.source, *(w.get(k) for k in W_KEYS[:4]), d, side.iops,
+                         side.MBps, side.lat("mean"), side.lat("p99"), side.lat("p99.9"),
+                         side.lat_kind, m.engine_version))
     return Table("imported", "Imported measurements", tuple(cols), tuple(rows),
                  ("One row per job entry and direction as the engine reported it; workload "
                   "fields the file did not state are empty.",), "imported")

@@ -1,18 +1,22 @@
-"""Quick check, CrystalDiskMark-style (DESIGN §6): SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16 and
+"""Quick check, CrystalDiskMark-style: SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16 and
 RND4K Q1T1, read and write, in one table with read and write side by side. Not part of
 `run all`: it repeats what the other experiments measure in more depth."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.base import DIRECTIONS, Experiment
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import fmt, mean
+from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
-from app.params import param
-from app.tables import Column, Table, latency_kind, workload_table
+from app.results.figure import fmt
+from app.results.table import Column, Table, latency_kind, workload_table
 from app.units import KiB, MiB
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
 
 
 @register
@@ -37,14 +41,14 @@ class Quick(Experiment):
                 for prefix, bs, qd, jobs in grid for direction in DIRECTIONS]
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
         """CrystalDiskMark layout: one line per test, read and write side by side."""
-        rows = part.get("workloads") or []
+        rows = part.workloads
         kind = latency_kind(rows)
-        tests: dict[str, dict] = {}
+        tests: dict[str, dict[str, WorkloadSummary]] = {}
         for r in rows:
-            name = r["label"].rsplit(" ", 1)[0]
-            tests.setdefault(name, {})["write" if r.get("read") is None else "read"] = r
+            name = r.label.rsplit(" ", 1)[0]
+            tests.setdefault(name, {})["write" if r.read is None else "read"] = r
         cols = [Column("Test", "test")]
         for d in DIRECTIONS:
             cols += [Column(f"{d.title()} MB/s", f"{d}_MBps", 1, True),
@@ -53,24 +57,25 @@ class Quick(Experiment):
         cols.append(Column("n", "n", 0))
         data = []
         for name, pair in tests.items():
-            cells = [name]
+            cells: list[Any] = [name]
             for d in DIRECTIONS:
-                side = (pair.get(d) or {}).get(d) or {}
-                cells += [side.get("MBps"), side.get("iops"), (side.get("lat_us") or {}).get("mean")]
-            cells.append(min(p["n"] for p in pair.values()))
+                row = pair.get(d)
+                side = row.side(d) if row else None
+                cells += [side.MBps, side.iops, side.lat_us.get("mean")] if side else [None] * 3
+            cells.append(min(p.n for p in pair.values()))
             data.append(tuple(cells))
-        return [workload_table(cls.id, "quick", "Quick check (CrystalDiskMark-style)", cols, data,
-                               record, rows, ("Unlike CrystalDiskMark (best of N), cells are "
-                                              "mean ± std.",), cls=cls)]
+        return [workload_table(part, run, "quick", "Quick check (CrystalDiskMark-style)", cols,
+                               data, extra_notes=("Unlike CrystalDiskMark (best of N), cells are "
+                                                  "mean ± std.",), cls=cls)]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         out = []
         for direction in DIRECTIONS:
             other = "write" if direction == "read" else "read"
-            rows = [r for r in part["workloads"] if r.get(direction) and not r.get(other)]
+            rows = [(side, r) for r in part.workloads
+                    if (side := r.side(direction)) and not r.side(other)]
             if rows:
-                best = max(rows, key=lambda r: mean(r[direction]["MBps"]) or 0)
-                out.append(f"Best {direction}: {fmt(mean(best[direction]['MBps']), 1)} MB/s "
-                           f"({best['label']}).")
+                best, row = max(rows, key=lambda p: p[0].MBps.mean or 0)
+                out.append(f"Best {direction}: {fmt(best.MBps.mean, 1)} MB/s ({row.label}).")
         return out

@@ -1,4 +1,5 @@
-"""The experiment registry: which experiment an id names, in catalog order (DESIGN §6).
+"""The experiment registry: which experiment an id names, in catalog order
+(docs/architecture.md, "How to add an experiment").
 
 Experiment modules register their class with :func:`register` when app/experiments/ is
 imported; generic code (planning, summary, tables, figures, report) only ever looks classes up
@@ -14,8 +15,8 @@ from app.experiments.fallback import IMPORTED, ImportedResults, UnregisteredResu
 
 #: id -> class, in registration order (= catalog order); a live dict shared by every importer.
 CATALOG: dict[str, type[Experiment]] = {}
-#: Experiments `run all` leaves out (DESIGN §3.1: `all` = all but `quick`).
-NOT_IN_ALL = {"quick", "steady-state", "write-saturation"}  # a check, and two long write runs
+#: Experiments `run all` leaves out (a quick check, and two long write runs).
+NOT_IN_ALL = {"quick", "steady-state", "write-saturation"}
 
 PRESETS: dict[str, dict[str, str]] = {
     "course": {},
@@ -45,7 +46,7 @@ def unregister(eid: str) -> None:
     CATALOG.pop(eid, None)
 
 
-def results_for(eid: str):
+def results_for(eid: str) -> type[Experiment] | UnregisteredResults:
     """What knows how to summarize, tabulate, draw and describe results of ``eid``: the
     registered class, or a fallback for imported results and unknown ids."""
     cls = CATALOG.get(eid)

@@ -1,13 +1,16 @@
-"""Read/write mix sweep: how writes in the mix slow reads down, and each other (DESIGN §6):
+"""Read/write mix sweep: how writes in the mix slow reads down, and each other:
 4 KiB random at 100/0, 70/30, 50/50, 0/100 read %, IOPS and latency per direction."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from app.experiments.base import Experiment
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import (
+from app.model.summary import Stat, WorkloadSummary
+from app.model.workload import Workload
+from app.results.figure import (
     NEUTRAL,
     READ,
     WRITE,
@@ -15,31 +18,26 @@ from app.figures import (
     Figure,
     fmt,
     lat_axis_label,
-    lat_stat,
     lat_unit,
     mean,
     scaled,
     series_from,
 )
-from app.io_counts import p99_warnings
-from app.model.workload import Workload
-from app.params import param
-from app.tables import (
-    LABEL,
-    W_COLS,
-    Column,
-    N,
-    Table,
-    lat_column,
-    latency_kind,
-    workload_cells,
-    workload_table,
-)
+from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
+from app.stats.io_counts import p99_warnings
 from app.units import KiB, MiB
 
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
 
-def _side(row: dict, direction: str) -> dict:
-    return row.get(direction) or {}
+
+def _iops(row: WorkloadSummary, direction: str) -> Stat | None:
+    side = row.side(direction)
+    return side.iops if side else None
+
+
+def _share(row: WorkloadSummary) -> int:
+    return int(row.workload.get("rwmixread") or 0)
 
 
 @register
@@ -62,48 +60,40 @@ class RwMix(Experiment):
         return [Workload(rw, self.bs, self.iodepth, rwmixread=mix) for mix in self.mixes]
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
-        rows = sorted(part.get("workloads") or [], key=lambda r: -(r["workload"].get("rwmixread") or 0))
-        kind = latency_kind(part.get("workloads") or [])  # first kind in plan order
-        cols = [*W_COLS, LABEL, Column("Read share (%)", "read_share_pct", 0),
-                Column("Read IOPS", "read_iops", 0, True),
-                Column("Write IOPS", "write_iops", 0, True),
-                Column("Total IOPS", "total_iops", 0, True),
-                Column("Total MB/s", "total_MBps", 1, True),
-                lat_column("Read mean", "read_lat_mean", kind),
-                lat_column("Write mean", "write_lat_mean", kind),
-                lat_column("Read p99", "read_lat_p99", kind),
-                lat_column("Write p99", "write_lat_p99", kind), N]
-        data = [(*workload_cells(r), r["workload"].get("rwmixread"), _side(r, "read").get("iops"),
-                 _side(r, "write").get("iops"), r["total_iops"], r["total_MBps"],
-                 lat_stat(r, "mean", "read"), lat_stat(r, "mean", "write"),
-                 lat_stat(r, "p99", "read"), lat_stat(r, "p99", "write"), r["n"]) for r in rows]
-        return [workload_table(cls.id, "rw-mix", "Read/write mix sweep", cols, data, record, rows,
-                               cls=cls)]
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
+        rows = sorted(part.workloads, key=lambda r: -_share(r))
+        kind = latency_kind(part.workloads)  # first kind in plan order
+        cells = [(Column("Read share (%)", "read_share_pct", 0), lambda r: r.workload.get("rwmixread")),
+                 (Column("Read IOPS", "read_iops", 0, True), lambda r: _iops(r, "read")),
+                 (Column("Write IOPS", "write_iops", 0, True), lambda r: _iops(r, "write")),
+                 (Column("Total IOPS", "total_iops", 0, True), lambda r: r.total_iops),
+                 (Column("Total MB/s", "total_MBps", 1, True), lambda r: r.total_MBps),
+                 *(c for s in ("mean", "p99") for d in ("read", "write")
+                   for c in lat_cells(kind, (s,), d, d))]
+        return [rows_table(part, run, "rw-mix", "Read/write mix sweep", rows, cells, cls=cls)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
-                samples: list[dict]) -> list[Figure]:
+    def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
         """IOPS per direction and total, and latency per direction, against the read share."""
-        rows = sorted(part["workloads"], key=lambda r: r["workload"].get("rwmixread") or 0)
-        share = [float(r["workload"].get("rwmixread") or 0) for r in rows]
+        rows = sorted(part.workloads, key=_share)
+        share = [float(_share(r)) for r in rows]
         iops = [s for s in (
-            series_from("read IOPS", [(x, _side(r, "read").get("iops")) for x, r in zip(share, rows)],
+            series_from("read IOPS", [(x, _iops(r, "read")) for x, r in zip(share, rows)],
                         color=READ),
-            series_from("write IOPS", [(x, _side(r, "write").get("iops"))
-                                       for x, r in zip(share, rows)], color=WRITE),
-            series_from("total IOPS", [(x, r["total_iops"]) for x, r in zip(share, rows)],
+            series_from("write IOPS", [(x, _iops(r, "write")) for x, r in zip(share, rows)],
+                        color=WRITE),
+            series_from("total IOPS", [(x, r.total_iops) for x, r in zip(share, rows)],
                         color=NEUTRAL, dash=True)) if s]
         lat = []
-        unit, factor = lat_unit([lat_stat(r, s, d) for r in rows for s in ("mean", "p99")
+        unit, factor = lat_unit([r.lat(s, d) for r in rows for s in ("mean", "p99")
                                  for d in ("read", "write")])
         for d, color in (("read", READ), ("write", WRITE)):
             for stat, dash in (("mean", False), ("p99", True)):
-                s = series_from(f"{d} {stat}", [(x, scaled(lat_stat(r, stat, d), factor))
+                s = series_from(f"{d} {stat}", [(x, scaled(r.lat(stat, d), factor))
                                                 for x, r in zip(share, rows)], color=color, dash=dash)
                 if s:
                     lat.append(s)
-        w = rows[0]["workload"]
+        w = rows[0].workload
         pattern = "random" if w["rw"].startswith("rand") else "sequential"
         what = f"{pattern} {w['bs_bytes'] // 1024} KiB, QD{w['iodepth']}"
         x_axis = Axis("Read share (% of I/Os that are reads)",
@@ -113,20 +103,20 @@ class RwMix(Experiment):
                        y_axis=Axis("Throughput (IOPS)"), series=tuple(iops)),
                 Figure(id="rw-mix-latency", experiment=cls.id,
                        title=f"Read/write mix ({what}): latency per direction", x_axis=x_axis,
-                       y_axis=Axis(lat_axis_label(kind, unit=unit)), series=tuple(lat),
+                       y_axis=Axis(lat_axis_label(run.lat_kind, unit=unit)), series=tuple(lat),
                        caption="Means over the repetitions, error bars ± one sample std; solid: "
                                "mean, dashed: p99.")]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         out = []
-        for r in sorted(part["workloads"], key=lambda r: -(r["workload"].get("rwmixread") or 0)):
-            read, write = mean(lat_stat(r, "mean", "read")), mean(lat_stat(r, "mean", "write"))
+        for r in sorted(part.workloads, key=lambda r: -_share(r)):
+            read, write = mean(r.lat("mean", "read")), mean(r.lat("mean", "write"))
             lats = ", ".join(f"{d} {fmt(v, 1)} µs" for d, v in (("read", read), ("write", write))
                              if v is not None)
-            text = (f"{r['workload'].get('rwmixread')} % reads: {fmt(mean(r['total_iops']))} IOPS "
+            text = (f"{r.workload.get('rwmixread')} % reads: {fmt(r.total_iops.mean)} IOPS "
                     f"in total, mean latency {lats}")
             if read and write:
                 text += f" (writes {write / read:.2f}× reads)"
             out.append(text + ".")
-        return out + p99_warnings(record, cls.id, part["workloads"])
+        return out + p99_warnings(part)

@@ -1,4 +1,4 @@
-"""Sustained sequential write: write until the drive's fast (SLC) cache runs out (DESIGN §6).
+"""Sustained sequential write: write until the drive's fast (SLC) cache runs out.
 
 The finding comes from the live per-interval samples, not from the trial's final average (which
 blends the fast and the slow phase): GB written before the drop, MB/s before and after.
@@ -12,47 +12,53 @@ before its first sample; findings and figures both use it, so the marker sits on
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from app import analysis
-from app.experiments.base import SIZE_MAX, SIZE_MIN, Experiment
+from app.experiments.base import SIZE_MAX, SIZE_MIN, Experiment, Rows, Samples, Trials
+from app.experiments.params import param
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
-from app.figures import (
-    NEUTRAL,
-    OTHER,
-    WRITE,
-    Axis,
-    Figure,
-    HLine,
-    Marker,
-    Series,
-    fmt,
-    lat_stat,
-    size_text,
-)
-from app.io_counts import p99_warnings
 from app.model.workload import Workload
-from app.params import param
-from app.tables import (
-    LABEL,
-    W_COLS,
-    Column,
-    N,
-    Table,
-    lat_column,
-    latency_kind,
-    workload_cells,
-    workload_table,
-)
+from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Marker, Series, fmt, size_text
+from app.results.table import Column, Table, sweep_table
+from app.stats import analysis
+from app.stats.derived import CacheExhaustion
+from app.stats.io_counts import p99_warnings
 from app.units import GiB, KiB, MiB
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
+
+
+@dataclass(frozen=True)
+class TrialExhaustion:
+    """The cache exhaustion point of one measured trial (its index and repetition)."""
+
+    trial: int
+    repetition: int
+    found: CacheExhaustion
+
+    def to_json(self) -> dict[str, Any]:
+        return {"trial": self.trial, "repetition": self.repetition, **self.found.to_json()}
+
+
+@dataclass(frozen=True)
+class CacheFindings:
+    """Per measured trial with samples, where the cache ran out."""
+
+    per_trial: tuple[TrialExhaustion, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cache_exhaustion": [t.to_json() for t in self.per_trial]}
 
 
 @register
 @dataclass(frozen=True)
 class SlcCache(Experiment):
     id: ClassVar[str] = "slc-cache"
+    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"})
     title: ClassVar[str] = "Sustained sequential write (SLC cache)"
     summary: ClassVar[str] = "write until the fast cache runs out: GB before the drop, MB/s after"
     needs_samples: ClassVar[bool] = True
@@ -74,62 +80,59 @@ class SlcCache(Experiment):
         return [Workload("write", self.bs, self.iodepth)]
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> CacheFindings:
         """The cache exhaustion point of each measured trial with samples."""
         per_trial = []
         for t in trials:
-            series = [s for s in samples if s["trial"] == t["index"]]
+            series = [s for s in samples if s.trial == t.index]
             if not series:
                 continue
-            gap = series[1]["t_s"] - series[0]["t_s"] if len(series) > 1 else 1.0
-            start = series[0]["t_s"] - gap
-            points = [(s["t_s"] - start, s["write_MBps"] or 0.0) for s in series]
-            per_trial.append({"trial": t["index"], "repetition": t["repetition"],
-                              **analysis.cache_exhaustion(points)})
-        return {"cache_exhaustion": per_trial}
+            gap = series[1].t_s - series[0].t_s if len(series) > 1 else 1.0
+            start = series[0].t_s - gap
+            points = [(s.t_s - start, s.write_MBps or 0.0) for s in series]
+            per_trial.append(TrialExhaustion(t.index, t.repetition,
+                                             analysis.cache_exhaustion(points)))
+        return CacheFindings(tuple(per_trial))
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
-        rows = part.get("workloads") or []
-        kind = latency_kind(rows)
-        cols = [*W_COLS, LABEL, Column("Write MB/s (whole trial)", "write_MBps", 1, True),
-                lat_column("mean", "lat_mean", kind), lat_column("p99", "lat_p99", kind), N]
-        data = [(*workload_cells(r), (r.get("write") or {}).get("MBps"), lat_stat(r, "mean"),
-                 lat_stat(r, "p99"), r["n"]) for r in rows]
-        return [workload_table(cls.id, "slc-cache", "Sustained sequential write", cols, data,
-                               record, rows, cls=cls),
-                _cache_table(part)]
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
+        whole = Column("Write MB/s (whole trial)", "write_MBps", 1, True)
+        return [sweep_table(part, run, "slc-cache", "Sustained sequential write", part.workloads,
+                            [(whole, lambda r: r.write.MBps if r.write else None)],
+                            throughput=False, cls=cls),
+                _cache_table(_found(part))]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
-                samples: list[dict]) -> list[Figure]:
+    def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
         """Per-interval MB/s against GB written and against time, exhaustion and levels marked,
         temperature on the right axis when it was recorded."""
-        found = (part.get("findings") or {}).get("cache_exhaustion") or []
+        found = _found(part)
         several = len(found) > 1
-        series, temps, markers = ({"gb": [], "time": []} for _ in range(3))
-        for i, f in enumerate(found):
-            pts = trial_series(samples or [], f["trial"])
+        series: dict[str, list[Series]] = {"gb": [], "time": []}
+        temps: dict[str, list[Series]] = {"gb": [], "time": []}
+        markers: dict[str, list[Marker]] = {"gb": [], "time": []}
+        for i, t in enumerate(found):
+            f = t.found
+            pts = trial_series(run.samples, t.trial)
             if not pts:
                 continue
-            tag = f" (rep {f['repetition']})" if several else ""
-            for key, col, drop_x in (("gb", 1, f.get("gb_before_drop")),
-                                     ("time", 0, f.get("t_drop_s"))):
+            tag = f" (rep {t.repetition})" if several else ""
+            for key, xs, drop_x in (("gb", tuple(p[1] for p in pts), f.gb_before_drop),
+                                    ("time", tuple(p[0] for p in pts), f.t_drop_s)):
                 # write is vermillion in every figure; a second repetition dashed, more in others
                 tint = WRITE if i < 2 else OTHER[(i - 2) % len(OTHER)]
-                series[key].append(Series(f"write MB/s{tag}", tuple(p[col] for p in pts),
-                                          tuple(p[2] for p in pts), color=tint, dash=i == 1))
-                t = [(p[col], p[3]) for p in pts if p[3] is not None]
-                if t:
-                    temps[key].append(Series(f"temperature{tag}", tuple(a for a, _ in t),
-                                             tuple(b for _, b in t), axis="right",
-                                             color=NEUTRAL if i < 2 else tint,
-                                             dash=True))
-                if f.get("drop_observed") and drop_x is not None:
+                series[key].append(Series(f"write MB/s{tag}", xs, tuple(p[2] for p in pts),
+                                          color=tint, dash=i == 1))
+                temp = [(x, p[3]) for x, p in zip(xs, pts) if p[3] is not None]
+                if temp:
+                    temps[key].append(Series(f"temperature{tag}", tuple(a for a, _ in temp),
+                                             tuple(b for _, b in temp), axis="right",
+                                             color=NEUTRAL if i < 2 else tint, dash=True))
+                if f.drop_observed and drop_x is not None:
                     where = f"{drop_x:.1f} GB" if key == "gb" else f"{drop_x:.0f} s"
-                    who = f"rep {f['repetition']}: " if several else ""
+                    who = f"rep {t.repetition}: " if several else ""
                     markers[key].append(Marker(drop_x, None, f"{who}cache exhausted at {where}"))
-        w = part["workloads"][0]["workload"]
+        w = part.workloads[0].workload
         what = f"{size_text(w['bs_bytes'])} sequential write, QD{w['iodepth']}"
         out = []
         for key, x_label, title in (("gb", "Data written (GB)", "against data written"),
@@ -143,53 +146,60 @@ class SlcCache(Experiment):
                 y2_axis=Axis("Drive temperature (°C)", include_zero=False) if temps[key] else None,
                 series=tuple(series[key] + temps[key]), markers=tuple(markers[key]),
                 hlines=tuple(_levels(found)),
-                caption="; ".join(f"rep {f['repetition']}: {f.get('note')}" for f in found)
+                caption="; ".join(f"rep {t.repetition}: {t.found.note}" for t in found)
                 + ". One point per live sample interval; MB/s = 10⁶ B/s, GB = 10⁹ B."))
         return out
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         out = []
-        for f in part["findings"].get("cache_exhaustion") or []:
-            if f.get("drop_observed"):
-                out.append(f"Rep {f['repetition']}: cache exhausted after "
-                           f"{f['gb_before_drop']:.2f} GB ({f['t_drop_s']:.0f} s); "
-                           f"{fmt(f['MBps_before'])} MB/s before, {fmt(f['MBps_after'])} MB/s after.")
+        for t in _found(part):
+            f = t.found
+            if f.drop_observed:
+                out.append(f"Rep {t.repetition}: cache exhausted after "
+                           f"{f.gb_before_drop or 0:.2f} GB ({f.t_drop_s or 0:.0f} s); "
+                           f"{fmt(f.MBps_before)} MB/s before, {fmt(f.MBps_after)} MB/s after.")
             else:
-                out.append(f"Rep {f['repetition']}: {f.get('note')} in {f.get('total_gb', 0):.2f} "
-                           f"GB written; mean {fmt(f.get('MBps_before'))} MB/s.")
-        return out + p99_warnings(record, cls.id, part["workloads"])
+                out.append(f"Rep {t.repetition}: {f.note} in {f.total_gb:.2f} "
+                           f"GB written; mean {fmt(f.MBps_before)} MB/s.")
+        return out + p99_warnings(part)
 
 
-def _levels(found: list[dict]) -> list[HLine]:
+def _found(part: ExperimentResults) -> tuple[TrialExhaustion, ...]:
+    found = part.found(CacheFindings)
+    return found.per_trial if found else ()
+
+
+def _mean_level(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) / len(known) if known else None
+
+
+def _levels(found: Sequence[TrialExhaustion]) -> list[HLine]:
     """Before/after levels: per trial when there is one, else the mean over the trials (one
     pair of lines instead of one per repetition keeps the figure readable)."""
-    drops = [f for f in found if f.get("drop_observed")]
+    drops = [t.found for t in found if t.found.drop_observed]
     tag = f" (mean of {len(drops)} reps)" if len(drops) > 1 else ""
     out = []
-    for key, name, color in (("MBps_before", "before", 6), ("MBps_after", "after", 3)):
-        values = [f[key] for f in drops if f.get(key) is not None]
-        if values:
-            level = sum(values) / len(values)
+    for level, name, color in ((_mean_level([f.MBps_before for f in drops]), "before", 6),
+                               (_mean_level([f.MBps_after for f in drops]), "after", 3)):
+        if level is not None:
             out.append(HLine(level, f"{name} the drop: {fmt(level)} MB/s{tag}", color=color))
     if not drops:
-        values = [f["MBps_before"] for f in found if f.get("MBps_before") is not None]
-        if values:
-            level = sum(values) / len(values)
+        level = _mean_level([t.found.MBps_before for t in found])
+        if level is not None:
             out.append(HLine(level, f"mean {fmt(level)} MB/s, no drop seen", color=6))
     return out
 
 
-def _cache_table(part: dict) -> Table:
-    found = (part.get("findings") or {}).get("cache_exhaustion") or []
+def _cache_table(found: Sequence[TrialExhaustion]) -> Table:
     cols = [Column("Repetition", "repetition", 0), Column("Written (GB)", "total_GB", 2),
             Column("Baseline MB/s", "baseline_MBps", 1), Column("Drop seen", "drop_observed"),
             Column("GB before drop", "gb_before_drop", 2), Column("Drop at (s)", "t_drop_s", 1),
             Column("MB/s before", "MBps_before", 1), Column("MB/s after", "MBps_after", 1),
             Column("Note", "note")]
-    rows = [(f.get("repetition"), f.get("total_gb"), f.get("baseline_MBps"), f.get("drop_observed"),
-             f.get("gb_before_drop"), f.get("t_drop_s"), f.get("MBps_before"), f.get("MBps_after"),
-             f.get("note")) for f in found]
+    rows = [(t.repetition, f.total_gb, f.baseline_MBps, f.drop_observed, f.gb_before_drop,
+             f.t_drop_s, f.MBps_before, f.MBps_after, f.note) for t in found if (f := t.found)]
     return Table("slc-cache-exhaustion", "Cache exhaustion per trial", tuple(cols), tuple(rows),
                  ("GB = 10^9 bytes; MB/s before/after are time-weighted means of the per-interval "
                   "samples before and from the drop.",), SlcCache.id)

@@ -1,5 +1,6 @@
 """Steady state, SNIA PTS style, on a test file: precondition, then rounds of one workload until
-the drive's IOPS settle (issue 16; app/steady_state.py holds the rule).
+the drive's IOPS settle (app/stats/steady_state.py holds the rule;
+docs/architecture.md).
 
 A fresh or idle SSD is faster than the same drive after a while of writing (an empty SLC cache,
 nothing for garbage collection to do). So the file is first written end to end twice
@@ -12,23 +13,52 @@ was not. Rounds are trials with ``repetition`` = round number, in order (never s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment
+from app.experiments.base import Experiment, Rows, Samples, Trials
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import NEUTRAL, WRITE, Axis, Figure, HLine, Series, fmt
 from app.model.workload import Workload
-from app.params import param
-from app.steady_state import (
+from app.results.figure import NEUTRAL, WRITE, Axis, Figure, HLine, Series, fmt
+from app.results.table import Column, Table
+from app.stats.steady_state import (
     DATA_EXCURSION,
     MAX_ROUNDS,
     SLOPE_EXCURSION,
     WINDOW,
+    Window,
     first_steady_round,
     window_at,
 )
-from app.tables import Column, Table
 from app.units import KiB, MiB
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
+
+
+@dataclass(frozen=True)
+class Convergence:
+    """Total IOPS per round, whether and in which round the SNIA rule held, and the window it
+    was judged on (the last full one when it never held)."""
+
+    rounds_iops: tuple[float | None, ...]
+    steady: bool
+    round: int | None
+    window: Window | None
+
+    def in_window(self, i: int) -> bool:
+        return self.window is not None and self.window.first_round <= i <= self.window.last_round
+
+    def to_json(self) -> dict[str, Any]:
+        w = self.window
+        return {"rounds_iops": list(self.rounds_iops), "steady": self.steady, "round": self.round,
+                "window": None if w is None else {
+                    "first_round": w.first_round, "last_round": w.last_round,
+                    "average_iops": w.average, "excursion": w.data_fraction,
+                    "slope": w.slope_fraction, "slope_per_round": w.slope}}
+
+
+NOT_RUN = Convergence((), False, None, None)
 
 
 @register
@@ -81,45 +111,38 @@ class SteadyState(Experiment):
 
     # -- results ---------------------------------------------------------------------------------
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
-        rounds = [((t.get("measurement") or {}).get("total") or {}).get("iops")
-                  for t in sorted(trials, key=lambda t: t["index"])]
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> Convergence:
+        rounds = [t.measurement.total_iops if t.measurement else None
+                  for t in sorted(trials, key=lambda t: t.index)]
         found = first_steady_round(rounds)
         last = found or window_at([r for r in rounds if r is not None], len([r for r in rounds if r]))
-        return {"rounds_iops": rounds, "steady": found is not None,
-                "round": found.last_round if found else None,
-                "window": None if last is None else {
-                    "first_round": last.first_round, "last_round": last.last_round,
-                    "average_iops": last.average, "excursion": last.data_fraction,
-                    "slope": last.slope_fraction, "slope_per_round": last.slope}}
+        return Convergence(tuple(rounds), found is not None,
+                           found.last_round if found else None, last)
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
-        f = part.get("findings") or {}
-        window = f.get("window") or {}
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
+        f = part.found(Convergence) or NOT_RUN
         cols = (Column("Round", "round", 0), Column("IOPS", "iops", 0),
                 Column("In the window", "in_window"))
-        rows = tuple((i, v, window.get("first_round", 0) <= i <= window.get("last_round", -1))
-                     for i, v in enumerate(f.get("rounds_iops") or [], start=1))
+        rows = tuple((i, v, f.in_window(i)) for i, v in enumerate(f.rounds_iops, start=1))
         return [Table("steady-state", "Steady-state rounds", cols, rows, (_verdict(f),), cls.id)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict, samples: list[dict]) -> list[Figure]:
-        f = part.get("findings") or {}
-        rounds = f.get("rounds_iops") or []
-        points = [(i, v) for i, v in enumerate(rounds, start=1) if v is not None]
+    def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
+        f = part.found(Convergence) or NOT_RUN
+        points = [(i, v) for i, v in enumerate(f.rounds_iops, start=1) if v is not None]
         if not points:
             return []
         series = [Series("IOPS per round", tuple(p[0] for p in points), tuple(p[1] for p in points),
                          color=WRITE)]
         hlines = []
-        window = f.get("window")
+        window = f.window
         if window:
-            avg, a, b = window["average_iops"], window["first_round"], window["last_round"]
+            avg, a, b = window.average, window.first_round, window.last_round
             xs = tuple(range(a, b + 1))
             mid = (a + b) / 2
             series.append(Series("least-squares slope of the window", xs,
-                                 tuple(avg + window["slope_per_round"] * (x - mid) for x in xs),
+                                 tuple(avg + window.slope * (x - mid) for x in xs),
                                  color=NEUTRAL, dash=True))
             hlines = [HLine(avg, f"window average {fmt(avg)} IOPS", color=NEUTRAL),
                       HLine(avg * 1.1, "+10 %", color=NEUTRAL), HLine(avg * 0.9, "-10 %", color=NEUTRAL)]
@@ -129,17 +152,16 @@ class SteadyState(Experiment):
                        experiment=cls.id, caption=_verdict(f))]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
-        return [_verdict(part.get("findings") or {})]
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        return [_verdict(part.found(Convergence) or NOT_RUN)]
 
 
-def _verdict(f: dict) -> str:
-    window = f.get("window")
+def _verdict(f: Convergence) -> str:
+    window = f.window
     rule = (f"SNIA rule: the last {WINDOW} rounds' IOPS within {DATA_EXCURSION:.0%} of their "
             f"average and a slope within {SLOPE_EXCURSION:.0%}")
-    if f.get("steady") and window:
-        return (f"Steady state reached in round {f['round']} (rounds {window['first_round']}-"
-                f"{window['last_round']}: excursion {window['excursion']:.1%}, slope "
-                f"{window['slope']:.1%}; {rule}).")
-    done = len(f.get("rounds_iops") or [])
-    return f"Steady state not reached after {done} rounds ({rule})."
+    if f.steady and window:
+        return (f"Steady state reached in round {f.round} (rounds {window.first_round}-"
+                f"{window.last_round}: excursion {window.data_fraction:.1%}, slope "
+                f"{window.slope_fraction:.1%}; {rule}).")
+    return f"Steady state not reached after {len(f.rounds_iops)} rounds ({rule})."

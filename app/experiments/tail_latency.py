@@ -1,45 +1,37 @@
-"""Tail latency: p50 .. p99.99 at a mid queue depth and at the knee (DESIGN §6): how far the
+"""Tail latency: p50 .. p99.99 at a mid queue depth and at the knee: how far the
 slowest I/Os reach beyond the median (the spread itself is computed in base.py, shared with
 the zero-queue baselines)."""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from app.experiments.base import Experiment, ratio_text, spread_findings
+from app.experiments.base import Experiment, Rows, Samples, TailSpreads, Trials, ratio_text, spread_findings
 from app.experiments.exceedance import exceedance
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import (
+from app.model.summary import WorkloadSummary
+from app.model.workload import Workload
+from app.results.figure import (
     OTHER,
     Axis,
     Figure,
     Series,
     fmt,
     lat_axis_label,
-    lat_stat,
     lat_unit,
     mean,
-    outstanding,
     scaled,
     series_from,
 )
-from app.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
-from app.model.workload import Workload
-from app.params import param
-from app.pooled import per_repetition_notes, pooled_of, pooled_table
-from app.tables import (
-    LABEL,
-    W_COLS,
-    Column,
-    N,
-    Table,
-    lat_column,
-    latency_kind,
-    workload_cells,
-    workload_table,
-)
+from app.results.pooled import per_repetition_notes, pooled_of, pooled_points, pooled_table
+from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
+from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
 from app.units import KiB, MiB
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
 
 TAIL_STATS = ("p50", "p95", "p99", "p99.9", "p99.99")
 TABLE_STATS = ("mean", *TAIL_STATS)
@@ -64,47 +56,46 @@ class TailLatency(Experiment):
         return [Workload(self.rw, self.bs, qd) for qd in self.queue_depths]
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
-        return spread_findings(rows)
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> TailSpreads:
+        return spread_findings(workloads)
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
-        rows = part.get("workloads") or []
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
+        rows = part.workloads
         kind = latency_kind(rows)
-        cols = [*W_COLS, LABEL, Column("Outstanding I/O", "outstanding", 0),
-                *(lat_column(s, f"lat_{s}", kind) for s in TABLE_STATS),
-                Column("p99/p50", "p99_over_p50", 2), Column("p99.99/p50", "p99.99_over_p50", 2), N]
-        spread = (part.get("findings") or {}).get("tail_spread") or {}
-        data = [(*workload_cells(r), outstanding(r), *(lat_stat(r, s) for s in TABLE_STATS),
-                 (spread.get(r["label"]) or {}).get("p99_over_p50"),
-                 (spread.get(r["label"]) or {}).get("p99.99_over_p50"), r["n"]) for r in rows]
-        pooled = pooled_table(cls, "tail-latency-pooled", f"Tail latency, pooled over all I/Os "
-                              f"of the repetitions, {kind} latency", rows, record, kind=kind)
-        return [workload_table(cls.id, "tail-latency", f"Tail latency, {kind} latency", cols, data,
-                               record, rows, per_repetition_notes(rows, record), cls=cls),
+        spread = part.found(TailSpreads) or TailSpreads({})
+        cells = [(Column("Outstanding I/O", "outstanding", 0), lambda r: r.outstanding),
+                 *lat_cells(kind, TABLE_STATS),
+                 (Column("p99/p50", "p99_over_p50", 2),
+                  lambda r: (x := spread.of(r.label)) and x.p99_over_p50),
+                 (Column("p99.99/p50", "p99.99_over_p50", 2),
+                  lambda r: (x := spread.of(r.label)) and x.p99_99_over_p50)]
+        pooled = pooled_table(cls, part, run, "tail-latency-pooled", "Tail latency, pooled over all "
+                              f"I/Os of the repetitions, {kind} latency", kind=kind)
+        return [rows_table(part, run, "tail-latency", f"Tail latency, {kind} latency", rows, cells,
+                           per_repetition_notes(rows, run), cls),
                 *([pooled] if pooled else []),
-                io_count_table(cls, "tail-latency-io-counts", "Tail latency: the I/Os each "
-                               "percentile rests on", rows, record, TAIL_STATS[1:])]
+                io_count_table(cls, part, run, "tail-latency-io-counts", "Tail latency: the I/Os "
+                               "each percentile rests on", TAIL_STATS[1:])]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
-                samples: list[dict]) -> list[Figure]:
+    def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
         """Latency against percentile on a log latency axis, and the exceedance plot."""
-        rows = part["workloads"]
-        unit, factor = lat_unit([lat_stat(r, k) for r in rows for k in TAIL_STATS])
-        w = rows[0]["workload"]
+        rows = part.workloads
+        unit, factor = lat_unit([r.lat(k) for r in rows for k in TAIL_STATS])
+        w = rows[0].workload
         what = f"{w['rw']} {w['bs_bytes'] // 1024} KiB"
-        n = "/".join(str(k) for k in sorted({r["n"] for r in rows}))
+        n = "/".join(str(k) for k in sorted({r.n for r in rows}))
         lines = []
         for i, r in enumerate(rows):
             pooled = _pooled_series(r, factor, OTHER[i % len(OTHER)])
             # one repetition: its own percentiles are the pooled ones (one histogram), drawn once
-            s = None if pooled and r["n"] < 2 else series_from(
+            s = None if pooled and r.n < 2 else series_from(
                 _name(r) + (" per repetition, mean ± std" if pooled else ""),
-                [(_nines(k), scaled(lat_stat(r, k), factor)) for k in TAIL_STATS],
+                [(_nines(k), scaled(r.lat(k), factor)) for k in TAIL_STATS],
                 color=OTHER[i % len(OTHER)], dash=bool(pooled))
             lines += [x for x in (pooled, s) if x]
-        counts = caption_counts(record, cls.id, rows)
+        kind = run.lat_kind
         percentiles = Figure(
             id="tail-latency-percentiles", experiment=cls.id,
             title=f"Tail latency ({what}): latency at each percentile",
@@ -113,51 +104,44 @@ class TailLatency(Experiment):
             y_axis=Axis(lat_axis_label(kind, unit=unit) + ", log scale", log=True),
             series=tuple(lines),
             caption=_percentiles_caption(rows, n) + f"Latency on a log axis so p50 and p99.99 "
-                                                     f"both read. {counts}")
-        return [percentiles, exceedance(cls.id, rows, kind, record, what, n, TAIL_STATS, unit,
-                                        factor, _name, lat_stat)]
+                                                     f"both read. {caption_counts(part, rows)}")
+        return [percentiles, exceedance(part, kind, what, n, TAIL_STATS, unit, factor, _name)]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
-        spread = part["findings"].get("tail_spread") or {}
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        spread = part.found(TailSpreads) or TailSpreads({})
         out = []
-        for r in part["workloads"]:
-            s = spread.get(r["label"]) or {}
-            ios = fewest_text(record, cls.id, r)
-            out.append(f"{r['label']}: p50 {fmt(mean(lat_stat(r, 'p50')), 1)} µs, p99.99 "
-                       f"{fmt(mean(lat_stat(r, 'p99.99')), 1)} µs; p99/p50 = "
-                       f"{ratio_text(s.get('p99_over_p50'))}, p99.9/p50 = "
-                       f"{ratio_text(s.get('p99.9_over_p50'))}, p99.99/p50 = "
-                       f"{ratio_text(s.get('p99.99_over_p50'))}" + (f" ({ios})." if ios else "."))
-        return out + thin_warnings(record, cls.id, part["workloads"], TAIL_STATS[1:])
+        for r in part.workloads:
+            s = spread.of(r.label)
+            ios = fewest_text(part, r)
+            out.append(f"{r.label}: p50 {fmt(mean(r.lat('p50')), 1)} µs, p99.99 "
+                       f"{fmt(mean(r.lat('p99.99')), 1)} µs; p99/p50 = "
+                       f"{ratio_text(s.p99_over_p50 if s else None)}, p99.9/p50 = "
+                       f"{ratio_text(s.p99_9_over_p50 if s else None)}, p99.99/p50 = "
+                       f"{ratio_text(s.p99_99_over_p50 if s else None)}" + (f" ({ios})." if ios else "."))
+        return out + thin_warnings(part, TAIL_STATS[1:])
 
 
-def _percentiles_caption(rows: list[dict], n: str) -> str:
+def _percentiles_caption(rows: tuple[WorkloadSummary, ...], n: str) -> str:
     """What the lines are: pooled (with 95 % intervals) and/or per repetition (± std)."""
     per_rep = f"means over n = {n} repetitions, error bars ± one sample std. "
     if not any(_pooled_series(r, 1.0, 0) for r in rows):
         return per_rep[0].upper() + per_rep[1:]
     pooled = ("percentiles of all I/Os of the repetitions (merged histogram), error bars their "
               "95 % intervals; a percentile with too few I/Os beyond it is left out. ")
-    if all(r["n"] < 2 for r in rows):
+    if all(r.n < 2 for r in rows):
         return "One repetition: " + pooled
     return "Solid: pooled " + pooled + "Dashed: per repetition, " + per_rep
 
 
-def _pooled_series(row: dict, factor: float, color: int) -> Series | None:
+def _pooled_series(row: WorkloadSummary, factor: float, color: int) -> Series | None:
     """Pooled percentiles of the row's main direction (solid), thin ones left out."""
-    pooled = pooled_of(row, "read" if row.get("read") else "write") or {}
-    thin = set(pooled.get("too_few") or ())
-    keys = [k for k in TAIL_STATS if pooled.get(k) and k not in thin]
-    if not keys:
+    pooled = pooled_of(row)
+    pts = pooled_points(pooled, [k for k in TAIL_STATS if pooled and pooled.values.get(k)], factor)
+    if not pooled or not pts:
         return None
-    ys = tuple(pooled[k] * factor for k in keys)
-    errs = []
-    for k, y in zip(keys, ys):
-        ci = (pooled.get("ci95") or {}).get(k)
-        errs.append((y - ci[0] * factor, ci[1] * factor - y) if ci else 0.0)
-    return Series(f"{_name(row)} pooled, {pooled.get('ios', 0):,} I/Os",
-                  tuple(_nines(k) for k in keys), ys, tuple(errs), color=color)
+    return Series(f"{_name(row)} pooled, {pooled.ios:,} I/Os", tuple(_nines(k) for k, _, _ in pts),
+                  tuple(y for _, y, _ in pts), tuple(e for _, _, e in pts), color=color)
 
 
 def _nines(key: str) -> float:
@@ -165,5 +149,5 @@ def _nines(key: str) -> float:
     return round(-math.log10(1 - float(key[1:]) / 100), 3)
 
 
-def _name(row: dict) -> str:
-    return f"QD{outstanding(row)} ({row['label']})"
+def _name(row: WorkloadSummary) -> str:
+    return f"QD{row.outstanding} ({row.label})"

@@ -11,22 +11,50 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment
+from app.experiments.base import Experiment, Rows, Samples, Trials
+from app.experiments.params import param
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
-from app.figures import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Series, fmt, size_text
 from app.model.workload import Workload
-from app.params import param
-from app.tables import Column, Table
+from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Series, fmt, size_text
+from app.results.table import Column, Table
 from app.units import KiB, MiB
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
+
+
+@dataclass(frozen=True)
+class TrialSaturation:
+    """One trial: GB written, median write IOPS over its first 10 % and last 20 % of intervals."""
+
+    trial: int
+    repetition: int
+    gb_written: float
+    iops_first: float
+    iops_last: float
+    change: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"trial": self.trial, "repetition": self.repetition, "gb_written": self.gb_written,
+                "iops_first": self.iops_first, "iops_last": self.iops_last, "change": self.change}
+
+
+@dataclass(frozen=True)
+class SaturationFindings:
+    per_trial: tuple[TrialSaturation, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"saturation": [t.to_json() for t in self.per_trial]}
 
 
 @register
 @dataclass(frozen=True)
 class WriteSaturation(Experiment):
     id: ClassVar[str] = "write-saturation"
+    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"})
     title: ClassVar[str] = "Write saturation (SNIA WSAT, file-level)"
     summary: ClassVar[str] = "4 KiB random writes for N times the file: IOPS against GB written"
     needs_samples: ClassVar[bool] = True
@@ -47,50 +75,47 @@ class WriteSaturation(Experiment):
         return self.volume * self.size
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> SaturationFindings:
         """Per trial: GB written, IOPS at the start (first 10 %) and at the end (last 20 %)."""
         out = []
         for t in trials:
-            pts = trial_series(samples, t["index"])
+            pts = trial_series(samples, t.index)
             if len(pts) < 3:
                 continue
             iops = [p[4] for p in pts]
             head, tail = iops[:max(1, len(iops) // 10)], iops[-max(1, len(iops) // 5):]
             first, last = statistics.median(head), statistics.median(tail)
-            out.append({"trial": t["index"], "repetition": t["repetition"], "gb_written": pts[-1][1],
-                        "iops_first": first, "iops_last": last,
-                        "change": (last / first - 1) if first else None})
-        return {"saturation": out}
+            out.append(TrialSaturation(t.index, t.repetition, pts[-1][1], first, last,
+                                       (last / first - 1) if first else None))
+        return SaturationFindings(tuple(out))
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
-        found = (part.get("findings") or {}).get("saturation") or []
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
         cols = (Column("Repetition", "repetition", 0), Column("Written (GB)", "gb_written", 2),
                 Column("IOPS, first 10 %", "iops_first", 0), Column("IOPS, last 20 %", "iops_last", 0),
                 Column("Change (%)", "change_percent", 1))
-        rows = tuple((f["repetition"], f["gb_written"], f["iops_first"], f["iops_last"],
-                      None if f["change"] is None else 100 * f["change"]) for f in found)
+        rows = tuple((f.repetition, f.gb_written, f.iops_first, f.iops_last,
+                      None if f.change is None else 100 * f.change) for f in _found(part))
         return [Table("write-saturation", "Write saturation per trial", cols, rows,
                       ("Medians of the per-interval write IOPS over the first 10 % and the last "
                        "20 % of the intervals; GB = 10^9 bytes, integrated from the per-interval "
                        "MB/s.",), cls.id)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
-                samples: list[dict]) -> list[Figure]:
-        found = (part.get("findings") or {}).get("saturation") or []
+    def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
+        found = _found(part)
         series, hlines = [], []
         for i, f in enumerate(found):
-            pts = trial_series(samples or [], f["trial"])
-            tag = f" (rep {f['repetition']})" if len(found) > 1 else ""
+            pts = trial_series(run.samples, f.trial)
+            tag = f" (rep {f.repetition})" if len(found) > 1 else ""
             series.append(Series(f"write IOPS per interval{tag}", tuple(p[1] for p in pts),
                                  tuple(p[4] for p in pts), color=WRITE if i == 0 else OTHER[i % len(OTHER)]))
         if found:
-            last = statistics.fmean(f["iops_last"] for f in found)
+            last = statistics.fmean(f.iops_last for f in found)
             hlines.append(HLine(last, f"sustained: {fmt(last)} IOPS (last 20 %)", color=NEUTRAL))
         if not series:
             return []
-        w = part["workloads"][0]["workload"]
+        w = part.workloads[0].workload
         return [Figure(
             id="write-saturation", experiment=cls.id,
             title=f"Write saturation ({size_text(w['bs_bytes'])} random write, QD{w['iodepth']}): "
@@ -101,12 +126,17 @@ class WriteSaturation(Experiment):
             + " One point per live sample interval; GB = 10⁹ B.")]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
-        return [_sentence(f) for f in (part.get("findings") or {}).get("saturation") or []]
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        return [_sentence(f) for f in _found(part)]
 
 
-def _sentence(f: dict) -> str:
-    change = f["change"]
+def _found(part: ExperimentResults) -> tuple[TrialSaturation, ...]:
+    found = part.found(SaturationFindings)
+    return found.per_trial if found else ()
+
+
+def _sentence(f: TrialSaturation) -> str:
+    change = f.change
     fall = "" if change is None else f" ({abs(100 * change):.0f} % {'lower' if change < 0 else 'higher'})"
-    return (f"Rep {f['repetition']}: {fmt(f['iops_first'])} IOPS at first, {fmt(f['iops_last'])} "
-            f"IOPS after {f['gb_written']:.2f} GB written{fall}.")
+    return (f"Rep {f.repetition}: {fmt(f.iops_first)} IOPS at first, {fmt(f.iops_last)} "
+            f"IOPS after {f.gb_written:.2f} GB written{fall}.")

@@ -1,43 +1,43 @@
-"""Zero-queue latency baselines: one I/O in flight, so latency is the drive's own access time
-(DESIGN §6): 4 KiB random and 128 KiB sequential, read and write, avg and percentiles."""
+"""Zero-queue latency baselines: one I/O in flight, so latency is the drive's own access time:
+4 KiB random and 128 KiB sequential, read and write, avg and percentiles."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from app.experiments.base import DIRECTIONS, Experiment, ratio_text, spread_findings
+from app.experiments.base import (
+    DIRECTIONS,
+    Experiment,
+    Rows,
+    Samples,
+    TailSpreads,
+    Trials,
+    ratio_text,
+    spread_findings,
+)
+from app.experiments.params import param
 from app.experiments.registry import register
-from app.figures import (
+from app.model.summary import WorkloadSummary
+from app.model.workload import Workload
+from app.results.figure import (
     Axis,
     Figure,
     direction_color,
-    direction_of,
     fmt,
     grouped_bars,
     lat_axis_label,
-    lat_stat,
     lat_unit,
     mean,
     scaled,
     size_text,
 )
-from app.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
-from app.model.workload import Workload
-from app.params import param
-from app.pooled import per_repetition_notes, pooled_table
-from app.tables import (
-    IOPS,
-    LABEL,
-    MBPS,
-    W_COLS,
-    N,
-    Table,
-    lat_column,
-    latency_kind,
-    workload_cells,
-    workload_table,
-)
+from app.results.pooled import per_repetition_notes, pooled_table
+from app.results.table import IOPS, MBPS, Table, lat_cells, latency_kind, rows_table
+from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
 from app.units import KiB, MiB
+
+if TYPE_CHECKING:
+    from app.results.run_results import ExperimentResults, RunResults
 
 TABLE_STATS = ("mean", "p50", "p95", "p99", "p99.9")
 FIGURE_STATS = (("mean", "mean"), ("p95", "p95"), ("p99", "p99"))
@@ -62,42 +62,39 @@ class ZeroQueue(Experiment):
                 Workload("read", self.seq_bs), Workload("write", self.seq_bs)]
 
     @classmethod
-    def findings(cls, rows: list[dict], trials: list[dict], samples: list[dict]) -> dict:
-        return spread_findings(rows)
+    def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> TailSpreads:
+        return spread_findings(workloads)
 
     @classmethod
-    def tables(cls, part: dict, record: dict) -> list[Table]:
-        rows = part.get("workloads") or []
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
+        rows = part.workloads
         kind = latency_kind(rows)
-        cols = [*W_COLS, LABEL, IOPS, MBPS,
-                *(lat_column(s, f"lat_{s}", kind) for s in TABLE_STATS), N]
-        data = [(*workload_cells(r), r["total_iops"], r["total_MBps"],
-                 *(lat_stat(r, s) for s in TABLE_STATS), r["n"]) for r in rows]
-        pooled = pooled_table(cls, "zero-queue-pooled", "Zero-queue baselines (QD1), pooled over "
-                              f"all I/Os of the repetitions, {kind} latency", rows, record,
+        cells = [(IOPS, lambda r: r.total_iops), (MBPS, lambda r: r.total_MBps),
+                 *lat_cells(kind, TABLE_STATS)]
+        pooled = pooled_table(cls, part, run, "zero-queue-pooled", "Zero-queue baselines (QD1), "
+                              f"pooled over all I/Os of the repetitions, {kind} latency",
                               ("p50", "p90", "p99", "p99.9"), kind)
-        return [workload_table(cls.id, "zero-queue", f"Zero-queue baselines (QD1), {kind} latency",
-                               cols, data, record, rows, per_repetition_notes(rows, record),
-                               cls=cls),
+        return [rows_table(part, run, "zero-queue", f"Zero-queue baselines (QD1), {kind} latency",
+                           rows, cells, per_repetition_notes(rows, run), cls),
                 *([pooled] if pooled else []),
-                io_count_table(cls, "zero-queue-io-counts", "Zero-queue baselines: the I/Os "
-                               "each percentile rests on", rows, record, IO_KEYS)]
+                io_count_table(cls, part, run, "zero-queue-io-counts", "Zero-queue baselines: the "
+                               "I/Os each percentile rests on", IO_KEYS)]
 
     @classmethod
-    def figures(cls, part: dict, kind: str | None, record: dict,
-                samples: list[dict]) -> list[Figure]:
+    def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
         """Mean, p95 and p99 at QD1, read beside write, one panel per access pattern and block
         size (each with its own axis: 4 KiB bars are no slivers beside 128 KiB ones), every
         bar labelled with its value (p99.9 is in the table)."""
-        groups: dict[tuple, list[dict]] = {}
-        for r in part["workloads"]:
-            w = r["workload"]
+        groups: dict[tuple[bool, int], list[WorkloadSummary]] = {}
+        for r in part.workloads:
+            w = r.workload
             groups.setdefault((w["rw"].startswith("rand"), w["bs_bytes"]), []).append(r)
+        kind = run.lat_kind
         panels = [_panel(random, bs, rows, kind) for (random, bs), rows in groups.items()]
-        n = sorted({r["n"] for r in part["workloads"]})
+        n = sorted({r.n for r in part.workloads})
         caption = (f"Bars: means over n = {'/'.join(map(str, n))} repetitions, error bars ± one "
                    "sample std, value on each bar; one panel per block size, each with its own "
-                   "latency axis. " + caption_counts(record, cls.id, part["workloads"]))
+                   "latency axis. " + caption_counts(part, part.workloads))
         title = "Zero-queue baselines (QD1): latency, read and write"
         if len(panels) == 1:
             return [replace(panels[0], id="zero-queue-latency", experiment=cls.id,
@@ -107,30 +104,31 @@ class ZeroQueue(Experiment):
                        caption=caption)]
 
     @classmethod
-    def sentences(cls, part: dict, record: dict) -> list[str]:
-        spread = part["findings"].get("tail_spread") or {}
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        spread = part.found(TailSpreads) or TailSpreads({})
         out = []
-        for r in part["workloads"]:
-            ios = fewest_text(record, cls.id, r)
-            out.append(f"{r['label']}: mean {fmt(mean(lat_stat(r, 'mean')), 1)} µs, p99 "
-                       f"{fmt(mean(lat_stat(r, 'p99')), 1)} µs, p99.9 "
-                       f"{fmt(mean(lat_stat(r, 'p99.9')), 1)} µs (p99/p50 = "
-                       f"{ratio_text((spread.get(r['label']) or {}).get('p99_over_p50'))}"
+        for r in part.workloads:
+            ios = fewest_text(part, r)
+            s = spread.of(r.label)
+            out.append(f"{r.label}: mean {fmt(mean(r.lat('mean')), 1)} µs, p99 "
+                       f"{fmt(mean(r.lat('p99')), 1)} µs, p99.9 "
+                       f"{fmt(mean(r.lat('p99.9')), 1)} µs (p99/p50 = "
+                       f"{ratio_text(s.p99_over_p50 if s else None)}"
                        f"{'; ' + ios if ios else ''}).")
-        return out + thin_warnings(record, cls.id, part["workloads"], IO_KEYS)
+        return out + thin_warnings(part, IO_KEYS)
 
-def _panel(random: bool, bs: int, rows: list[dict], kind: str | None) -> Figure:
+
+def _panel(random: bool, bs: int, rows: list[WorkloadSummary], kind: str | None) -> Figure:
     """Read and write bars of one block size, statistic by statistic."""
-    by_direction = {direction_of(r): r for r in rows}
+    by_direction = {r.direction: r for r in rows}
     directions = [d for d in DIRECTIONS if d in by_direction]
-    stats = [lat_stat(by_direction[d], s) for d in directions for s, _ in FIGURE_STATS]
-    unit, factor = lat_unit(stats)
-    groups = [(d, [scaled(lat_stat(by_direction[d], s), factor) for s, _ in FIGURE_STATS])
+    unit, factor = lat_unit([by_direction[d].lat(s) for d in directions for s, _ in FIGURE_STATS])
+    groups = [(d, [scaled(by_direction[d].lat(s), factor) for s, _ in FIGURE_STATS])
               for d in directions]
     series, ticks = grouped_bars([name for _, name in FIGURE_STATS], groups,
                                  colors=tuple(direction_color(d) for d in directions))
     what = f"{size_text(bs)} {'random' if random else 'sequential'}"
-    label = rows[0]["label"].rsplit(" ", 1)[0]
+    label = rows[0].label.rsplit(" ", 1)[0]
     return Figure(id=f"zero-queue-{label.lower()}", title=what,
                   x_axis=Axis(f"{what} ({label}): statistic", ticks),
                   y_axis=Axis(lat_axis_label(kind, unit=unit)), series=series)

@@ -1,4 +1,4 @@
-"""The typed model (DESIGN §1): the values that flow from plan to figure, as frozen dataclasses.
+"""The typed model: the values that flow from plan to figure, as frozen dataclasses.
 
 - workload.py: :class:`Workload` (what a trial asks of the drive; ``outstanding`` and ``key``);
 - percentiles.py: the one percentile list;

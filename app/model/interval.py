@@ -24,7 +24,7 @@ class Rates:
     read_p99_us: float | None = None    # from the interval's own histogram (fio json+), when it
     write_p99_us: float | None = None   # holds >= 1,000 I/Os (10 beyond the p99); else None
 
-    def rates(self) -> dict[str, float | None]:
+    def rates(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(Rates)}
 
 

@@ -1,4 +1,4 @@
-"""What an engine measured in one job, per direction, as run.json keeps it (DESIGN §3.2).
+"""What an engine measured in one job, per direction, as run.json keeps it.
 
 An engine's parser returns this shape as JSON-ready dicts; :meth:`Measurement.from_json` reads it
 into types and :meth:`Measurement.to_json` gives it back equal key for key, so a run folder
@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from app.histogram import Histogram
 from app.model.status import JobStatus
+from app.stats.histogram import Histogram
 
 DIRECTIONS = ("read", "write")
 
@@ -27,12 +27,12 @@ class LatencyKind(enum.StrEnum):
     COMPLETION = "completion"
 
 
-def frozen(data: Mapping | None) -> Mapping[str, Any]:
+def frozen(data: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """A read-only copy: a value in the model cannot be changed behind its owner's back."""
     return MappingProxyType(dict(data or {}))
 
 
-def unknown(data: Mapping, known: tuple[str, ...]) -> Mapping[str, Any]:
+def unknown(data: Mapping[str, Any], known: tuple[str, ...]) -> Mapping[str, Any]:
     return frozen({k: v for k, v in data.items() if k not in known})
 
 
@@ -59,7 +59,7 @@ class DirectionResult:
         return (self.lat_us or {}).get(key)
 
     @classmethod
-    def from_json(cls, data: Mapping) -> DirectionResult:
+    def from_json(cls, data: Mapping[str, Any]) -> DirectionResult:
         kind, lat, bins = data.get("lat_kind"), data.get("lat_us"), data.get("hist_ns")
         return cls(iops=data.get("iops"), MBps=data.get("MBps"), io_bytes=data.get("io_bytes"),
                    MiBps=data.get("MiBps"), runtime_ms=data.get("runtime_ms"),
@@ -67,9 +67,9 @@ class DirectionResult:
                    lat_us=None if lat is None else frozen(lat),
                    hist=Histogram.from_bins(bins) if bins else None, extra=unknown(data, cls.KEYS))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         lat = None if self.lat_us is None else dict(self.lat_us)
-        out = {"io_bytes": self.io_bytes, "iops": self.iops, "MBps": self.MBps,
+        out: dict[str, Any] = {"io_bytes": self.io_bytes, "iops": self.iops, "MBps": self.MBps,
                "MiBps": self.MiBps, "runtime_ms": self.runtime_ms, "lat_kind": self.lat_kind,
                "lat_us": lat}
         if self.hist is not None:
@@ -117,7 +117,7 @@ class Measurement:
         return next((s.lat_kind for _, s in self.sides() if s.lat_kind), None)
 
     @classmethod
-    def from_json(cls, data: Mapping) -> Measurement:
+    def from_json(cls, data: Mapping[str, Any]) -> Measurement:
         total = data.get("total")
         side = {d: DirectionResult.from_json(data[d]) if data.get(d) else None for d in DIRECTIONS}
         return cls(engine=data.get("engine"), status=data.get("status"),
@@ -127,7 +127,7 @@ class Measurement:
                    source=data.get("source"), job=data.get("job"), error=data.get("error"),
                    has_total=total is not None, extra=unknown(data, cls.KEYS))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         total = {"iops": self.total_iops, "MBps": self.total_MBps} if self.has_total else None
         return {"engine": self.engine, "engine_version": self.engine_version,
                 "source": self.source, "job": self.job, "status": self.status,

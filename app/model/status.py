@@ -12,7 +12,7 @@ import enum
 
 
 class RunStatus(enum.StrEnum):
-    """``run.json``'s ``status`` (DESIGN §3.3): running while trials go on, then one of the rest."""
+    """``run.json``'s ``status``: running while trials go on, then one of the rest."""
 
     RUNNING = "running"
     DONE = "done"

@@ -1,6 +1,6 @@
-"""A workload's repetitions in one line: mean ± sample std with n, per metric (DESIGN §6).
+"""A workload's repetitions in one line: mean ± sample std with n, per metric.
 
-:class:`Stat` is what ``app.analysis.summarize`` returns; :class:`WorkloadSummary` is one row of
+:class:`Stat` is what ``app.stats.analysis.summarize`` returns; :class:`WorkloadSummary` is one row of
 run.json's ``summary[experiment]["workloads"]``, which tables, figures and findings read.
 Converters keep run.json's shape, so summaries written by earlier versions load as they are.
 """
@@ -25,18 +25,18 @@ class Stat:
     n: int
 
     @classmethod
-    def from_json(cls, data: Mapping | None) -> Stat:
+    def from_json(cls, data: Mapping[str, Any] | None) -> Stat:
         data = data or {}
         return cls(data.get("mean"), data.get("std"), data.get("n", 0))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"mean": self.mean, "std": self.std, "n": self.n}
 
 
 @dataclass(frozen=True)
 class Pooled:
     """Percentiles (µs) of every I/O of a workload's measured repetitions, from their merged
-    histogram (app.histogram): the value, its 95 % interval and how many I/Os it rests on.
+    histogram (app.stats.histogram): the value, its 95 % interval and how many I/Os it rests on.
     ``too_few`` names the percentiles with fewer than 10 I/Os beyond them: shown, not claimed."""
 
     ios: int
@@ -46,13 +46,13 @@ class Pooled:
     too_few: tuple[str, ...] = ()
 
     @classmethod
-    def from_json(cls, data: Mapping) -> Pooled:
+    def from_json(cls, data: Mapping[str, Any]) -> Pooled:
         keys = [k for k in data if k.startswith("p")]
         return cls(data.get("ios", 0), frozen({k: data[k] for k in keys}),
                    frozen({k: tuple(v) if v else None for k, v in (data.get("ci95") or {}).items()}),
                    data.get("max"), tuple(data.get("too_few") or ()))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {**self.values, "max": self.max, "ios": self.ios,
                 "ci95": {k: list(v) if v else None for k, v in self.ci95.items()},
                 "too_few": list(self.too_few)}
@@ -67,7 +67,7 @@ class DirectionSummary:
     pooled: Pooled | None = None      # run.json: lat_us["pooled"], beside the per-repetition stats
 
     @classmethod
-    def from_json(cls, data: Mapping) -> DirectionSummary:
+    def from_json(cls, data: Mapping[str, Any]) -> DirectionSummary:
         kind = data.get("lat_kind")
         lat = dict(data.get("lat_us") or {})
         pooled = lat.pop("pooled", None)
@@ -76,7 +76,7 @@ class DirectionSummary:
                    frozen({k: Stat.from_json(v) for k, v in lat.items()}),
                    Pooled.from_json(pooled) if pooled else None)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         lat = {k: v.to_json() for k, v in self.lat_us.items()}
         if self.pooled is not None:
             lat["pooled"] = self.pooled.to_json()
@@ -102,15 +102,38 @@ class WorkloadSummary:
     def outstanding(self) -> int:
         return outstanding(self.workload)
 
+    @property
+    def main(self) -> DirectionSummary | None:
+        """The direction a workload is about: read, unless it only writes."""
+        return self.read or self.write
+
+    @property
+    def direction(self) -> str:
+        """'read' or 'write': the direction a single-direction workload is about."""
+        return "read" if self.read else "write"
+
+    def side(self, direction: str) -> DirectionSummary | None:
+        return self.read if direction == "read" else self.write
+
+    def lat(self, stat: str, direction: str | None = None) -> Stat | None:
+        """One latency statistic (mean ± std, n) of ``direction`` or the main direction."""
+        side = self.side(direction) if direction else self.main
+        return side.lat_us.get(stat) if side else None
+
+    @property
+    def lat_kind(self) -> LatencyKind | None:
+        """The latency kind of the first direction that reports one (read before write)."""
+        return next((s.lat_kind for s in (self.read, self.write) if s and s.lat_kind), None)
+
     @classmethod
-    def from_json(cls, data: Mapping) -> WorkloadSummary:
+    def from_json(cls, data: Mapping[str, Any]) -> WorkloadSummary:
         side = {d: DirectionSummary.from_json(data[d]) if data.get(d) else None for d in ("read", "write")}
         return cls(data["key"], data["label"], frozen(data["workload"]), data["n"],
                    Stat.from_json(data.get("total_iops")), Stat.from_json(data.get("total_MBps")),
                    side["read"], side["write"],
                    frozen({k: v for k, v in data.items() if k not in cls.KEYS}))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "label": self.label, "workload": dict(self.workload), "n": self.n,
                 "total_iops": self.total_iops.to_json(), "total_MBps": self.total_MBps.to_json(),
                 "read": self.read.to_json() if self.read else None,

@@ -1,4 +1,4 @@
-"""A trial as run.json records it once it has ended: what was planned (app.plan.Trial), how it
+"""A trial as run.json records it once it has ended: what was planned (app.experiments.plan.Trial), how it
 ended (:class:`app.model.status.TrialStatus`) and, when it finished, what the engine measured.
 
 The run folder stays the contract: :meth:`TrialResult.from_json` reads a record of any version
@@ -47,7 +47,7 @@ class TrialResult:
         return workload_key(self.workload)
 
     @classmethod
-    def from_json(cls, data: Mapping) -> TrialResult:
+    def from_json(cls, data: Mapping[str, Any]) -> TrialResult:
         m = data.get("measurement")
         return cls(index=data["index"], experiment=data["experiment"],
                    workload=frozen(data.get("workload")), label=data.get("label", ""),
@@ -56,7 +56,7 @@ class TrialResult:
                    error=data.get("error"), measurement=Measurement.from_json(m) if m else None,
                    extra=unknown(data, cls.KEYS))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "experiment": self.experiment,
                 "workload": dict(self.workload), "label": self.label,
                 "repetition": self.repetition, "warmup": self.warmup,

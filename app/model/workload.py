@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from app.units import block_label
 
@@ -14,13 +15,13 @@ RW_MODES = ("read", "write", "randread", "randwrite", "randrw", "rw")
 _MIXED = ("randrw", "rw")
 
 
-def outstanding(workload: Mapping) -> int:
+def outstanding(workload: Mapping[str, Any]) -> int:
     """I/Os in flight for a workload as run.json stores it: iodepth x numjobs. The one place
     this is computed; a field an imported result leaves out counts as 1."""
     return (workload.get("iodepth") or 1) * (workload.get("numjobs") or 1)
 
 
-def workload_key(workload: Mapping) -> str:
+def workload_key(workload: Mapping[str, Any]) -> str:
     """The stable identifier that groups a workload's repetitions, e.g. 'randrw-4096-q1-t1-m70'."""
     w = workload
     mix = f"-m{w['rwmixread']}" if w.get("rwmixread") is not None else ""
@@ -83,9 +84,9 @@ class Workload:
         """Stable identifier used to group repetitions and to name raw files."""
         return workload_key(self.to_json())
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> Workload:
+    def from_json(cls, data: Mapping[str, Any]) -> Workload:
         return cls(**{k: data[k] for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")})

@@ -1,4 +1,4 @@
-"""The one owner of every path the app writes in a target (DESIGN §5, issue 11).
+"""The one owner of every path the app writes in a target.
 
 ``target``: which folder may be written, judged after resolving links and by its file system.
 ``owned``: the files one run writes there, created exclusively, locked, checked, removed.

@@ -12,6 +12,7 @@ folder with a cloud-file attribute (recall on open or on data access, pinned, un
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 # FILE_ATTRIBUTE_* of the Windows cloud files API (placeholders and their pin state)
@@ -21,11 +22,11 @@ HOME_ROOTS = ("OneDrive", "Dropbox", "Google Drive", "iCloudDrive", "Library/Mob
               "Library/CloudStorage")
 
 
-def sync_roots(home: str | os.PathLike, environ: dict | None = None) -> list[tuple[str, str]]:
+def sync_roots(home: str | os.PathLike, environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     """(root folder, client name) candidates, from the environment and the home folder."""
-    environ = os.environ if environ is None else environ
+    env: Mapping[str, str] = os.environ if environ is None else environ
     home = Path(home)
-    out = [(environ[k], "OneDrive") for k in ENV_ROOTS if environ.get(k)]
+    out = [(env[k], "OneDrive") for k in ENV_ROOTS if env.get(k)]
     for rel in HOME_ROOTS:
         out.append((str(home / rel), _client(rel)))
     if home.is_dir():   # "OneDrive - University", "Dropbox (Lab)": the suffixed forms

@@ -91,7 +91,7 @@ def _probe(owner, check_cache: bool = True) -> tuple[str, str]:
                                 "program changes") from None
         except OSError as exc:
             if exc.errno in _REFUSED:
-                return f"opening a file with O_DIRECT failed: {os.strerror(exc.errno)}", ""
+                return f"opening a file with O_DIRECT failed: {exc.strerror}", ""
             return "", f"unknown: the O_DIRECT probe could not open its file ({exc.strerror})"
         try:
             refusal, how = _write_read(fd)
@@ -164,7 +164,7 @@ def _write_read(fd: int) -> tuple[str, str]:
             last = exc
         finally:
             buf.close()
-    reason = os.strerror(last.errno) if last else "short transfer"
+    reason = os.strerror(last.errno) if last and last.errno is not None else "short transfer"
     return f"an aligned O_DIRECT write or read failed: {reason}", ""
 
 

@@ -1,6 +1,6 @@
 """What a target folder really sits on, asked of the kernel: RAM, a network share, FUSE, an
 overlay, a loop-mounted image, a virtual disk or a drive, and the stack of block layers between
-the file system and the disks (issue 20).
+the file system and the disks.
 
 The mount is found by device number in the kernel's own table (``/proc/self/mountinfo``: every
 mount, pseudo and network ones included), never by matching path prefixes over a filtered list:

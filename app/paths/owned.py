@@ -1,5 +1,5 @@
 """The files one run writes in its target: created by the app, locked, checked, removed only if
-still its own (DESIGN §5, issue 11).
+still its own.
 
 Why each rule:
 - The data folder is opened once (no-follow) and every later name is looked up relative to that

@@ -1,4 +1,4 @@
-"""Hand-checked numbers for app.analysis (knee, Little's Law, crossover, cache, tails)."""
+"""Hand-checked numbers for app.stats.analysis (knee, Little's Law, crossover, cache, tails)."""
 import json
 import math
 import subprocess
@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from app import analysis as an
+from app.stats import analysis as an
 
 from conftest import REPO as _REPO  # noqa: E402
 
@@ -47,12 +47,19 @@ QD_SWEEP = [(1, 10000, 100), (2, 20000, 100), (4, 38000, 105), (8, 64000, 125),
             (256, 84000, 3050)]
 
 
+def _j(found):
+    """A finding (or a list of them) as run.json stores it."""
+    if isinstance(found, list):
+        return [f.to_json() for f in found]
+    return None if found is None else found.to_json()
+
+
 def _qd_points(rows):
     return [{"level": lv, "iops": float(i), "lat_us": float(lat)} for lv, i, lat in rows]
 
 
 def test_knee_of_synthetic_sweep():
-    k = an.knee(_qd_points(QD_SWEEP))
+    k = _j(an.knee(_qd_points(QD_SWEEP)))
     assert k == {"knee_level": 8, "knee_iops": 64000.0, "knee_lat_us": 125.0, "power": 512.0,
                  "peak_iops": 85000.0, "peak_level": 64, "p90_level": 16, "p90_iops": 80000.0}
     json.dumps(k, allow_nan=False)
@@ -62,14 +69,14 @@ def test_knee_unsorted_and_skips_bad_latency():
     pts = _qd_points(reversed(QD_SWEEP))
     pts.append({"level": 512, "iops": 99999.0, "lat_us": 0.0})  # zero latency: skipped
     pts.append({"level": 3, "iops": 99999.0, "lat_us": None})  # missing latency: skipped
-    k = an.knee(pts)
+    k = _j(an.knee(pts))
     assert (k["knee_level"], k["peak_level"], k["p90_level"]) == (8, 64, 16)
     assert k["peak_iops"] == 85000.0
 
 
 def test_knee_empty():
-    assert an.knee([]) is None
-    assert an.knee([{"level": 1, "iops": 5.0, "lat_us": 0}]) is None
+    assert _j(an.knee([])) is None
+    assert _j(an.knee([{"level": 1, "iops": 5.0, "lat_us": 0}])) is None
 
 
 def test_littles_law_full_queue():
@@ -77,18 +84,18 @@ def test_littles_law_full_queue():
     pts = [{"level": 1, "iops": 10000.0, "lat_us": 100.0},
            {"level": 8, "iops": 64000.0, "lat_us": 125.0},
            {"level": 32, "iops": 80000.0, "lat_us": 400.0}]
-    rows = an.littles_law(pts)
+    rows = _j(an.littles_law(pts))
     assert [r["L"] for r in rows] == [pytest.approx(1.0), pytest.approx(8.0), pytest.approx(32.0)]
     assert all(r["ratio"] == pytest.approx(1.0) for r in rows)
     assert [r["outstanding"] for r in rows] == [1, 8, 32]
 
 
 def test_littles_law_with_host_overhead_and_explicit_outstanding():
-    rows = an.littles_law([
+    rows = _j(an.littles_law([
         {"level": 32, "iops": 80000.0, "lat_us": 200.0},  # L = 16 of 32 asked: ratio 0.5
         {"level": 4, "outstanding": 16, "iops": 40000.0, "lat_us": 300.0},  # L = 12 / 16
         {"level": 2, "iops": None, "lat_us": 100.0},
-    ])
+    ]))
     assert rows[0]["L"] == pytest.approx(16.0) and rows[0]["ratio"] == pytest.approx(0.5)
     assert rows[1]["outstanding"] == 16 and rows[1]["L"] == pytest.approx(12.0)
     assert rows[1]["ratio"] == pytest.approx(0.75)
@@ -106,7 +113,7 @@ def test_crossover_exactly_at_a_measured_size():
     # normalised IOPS 1, 1, .8, .5, .25, .125; MB/s 409.6 .. 1638.4 -> .25, .5, .8, 1, 1, 1
     pts = _bs_points([(4096, 100000), (8192, 100000), (16384, 80000), (32768, 50000),
                       (65536, 25000), (131072, 12500)])
-    c = an.crossover(pts)
+    c = _j(an.crossover(pts))
     assert c["crossover_bs_bytes"] == 16384.0
     assert c["below_bs_bytes"] == c["above_bs_bytes"] == 16384
     assert c["peak_iops"] == 100000.0 and c["peak_MBps"] == pytest.approx(1638.4)
@@ -120,14 +127,14 @@ def test_crossover_interpolated_in_log2_size():
     # d = +0.15 then -0.4 -> fraction 0.15 / 0.55 = 3/11 of the way from log2 14 to log2 15.
     pts = _bs_points([(65536, 30000), (4096, 100000), (16384, 90000), (8192, 100000),
                       (32768, 60000)])  # unsorted on purpose
-    c = an.crossover(pts)
+    c = _j(an.crossover(pts))
     assert c["below_bs_bytes"] == 16384 and c["above_bs_bytes"] == 32768
     assert c["crossover_bs_bytes"] == pytest.approx(16384 * 2 ** (3 / 11))  # ~19794 bytes
     assert c["bw_saturation_bs_bytes"] == 32768  # 1474.56 < 0.9 x 1966.08 = 1769.47
 
 
 def test_crossover_never_crosses_iops_limited():
-    c = an.crossover(_bs_points([(4096, 100000), (8192, 100000), (16384, 100000)]))
+    c = _j(an.crossover(_bs_points([(4096, 100000), (8192, 100000), (16384, 100000)])))
     assert c["crossover_bs_bytes"] is None and c["below_bs_bytes"] is None
     assert "above the largest block size measured" in c["note"]
     assert c["bw_saturation_bs_bytes"] == 16384
@@ -136,15 +143,15 @@ def test_crossover_never_crosses_iops_limited():
 def test_crossover_never_crosses_bandwidth_limited():
     # flat 3000 MB/s from 128 KiB upward: already bandwidth-bound at the smallest size
     pts = [{"bs_bytes": bs, "iops": 3e9 / bs, "MBps": 3000.0} for bs in (131072, 262144, 524288)]
-    c = an.crossover(pts)
+    c = _j(an.crossover(pts))
     assert c["crossover_bs_bytes"] is None
     assert "below the smallest block size measured" in c["note"]
     assert c["bw_saturation_bs_bytes"] == 131072
 
 
 def test_crossover_degenerate():
-    assert an.crossover([]) is None
-    c = an.crossover(_bs_points([(4096, 1000)]))
+    assert _j(an.crossover([])) is None
+    c = _j(an.crossover(_bs_points([(4096, 1000)])))
     assert c["crossover_bs_bytes"] is None and c["note"]
 
 
@@ -152,7 +159,7 @@ def test_crossover_degenerate():
 
 def test_cache_clean_step_at_60s():
     samples = [(float(t), 7500.0 if t <= 60 else 2500.0) for t in range(1, 241)]
-    r = an.cache_exhaustion(samples)
+    r = _j(an.cache_exhaustion(samples))
     assert r["drop_observed"] is True
     assert r["t_drop_s"] == 60.0
     assert r["gb_before_drop"] == pytest.approx(450.0)  # 7500 MB/s x 60 s
@@ -172,7 +179,7 @@ def test_cache_ramp_up_noise_and_half_second_samples():
     samples[0] = (0.5, 1200.0)
     samples[20] = (10.5, 900.0)
     samples[120] = (60.5, 6000.0)
-    r = an.cache_exhaustion(samples)
+    r = _j(an.cache_exhaustion(samples))
     assert r["drop_observed"] and r["t_drop_s"] == 30.0
     # 59 samples of 0.5 s at 7500 plus the 1200 ramp and the 900 dip, in GB
     assert r["gb_before_drop"] == pytest.approx((58 * 7500 + 1200 + 900) * 0.5 / 1000)
@@ -184,7 +191,7 @@ def test_cache_gradual_decline():
     # t=39 is exactly 5250 (not below); t=40 is 5000 -> the drop starts at t=39
     samples = [(float(t), 7500.0 if t <= 30 else max(2500.0, 7500.0 - 250 * (t - 30)))
                for t in range(1, 241)]
-    r = an.cache_exhaustion(samples)
+    r = _j(an.cache_exhaustion(samples))
     assert r["t_drop_s"] == 39.0
     assert r["gb_before_drop"] == pytest.approx((30 * 7500 + 9 * 7500 - 250 * 45) / 1000)  # 281.25
 
@@ -194,7 +201,7 @@ def test_cache_flat_with_single_sample_dips_is_no_drop():
     samples[0] = (1.0, 800.0)  # ramp-up
     for i in (20, 50, 51, 90, 119):  # isolated dips, one pair, one at the very end
         samples[i] = (samples[i][0], 400.0)
-    r = an.cache_exhaustion(samples)
+    r = _j(an.cache_exhaustion(samples))
     assert r["drop_observed"] is False
     assert r["note"] == "no drop observed"
     assert r["t_drop_s"] is None and r["gb_before_drop"] is None and r["MBps_after"] is None
@@ -204,38 +211,38 @@ def test_cache_flat_with_single_sample_dips_is_no_drop():
 
 def test_cache_short_dip_needs_min_duration():
     samples = [(float(t), 400.0 if 100 <= t <= 102 else 3000.0) for t in range(1, 241)]
-    assert an.cache_exhaustion(samples)["drop_observed"] is False  # 3 s < 12 s (5 % of 240)
-    r = an.cache_exhaustion(samples, min_duration_s=3)
+    assert _j(an.cache_exhaustion(samples))["drop_observed"] is False  # 3 s < 12 s (5 % of 240)
+    r = _j(an.cache_exhaustion(samples, min_duration_s=3))
     assert r["drop_observed"] and r["t_drop_s"] == 99.0
 
 
 def test_cache_absolute_timestamps_use_median_interval():
     samples = [(1000.0 + t, 7500.0 if t <= 20 else 2500.0) for t in range(1, 101)]
-    r = an.cache_exhaustion(samples)
+    r = _j(an.cache_exhaustion(samples))
     assert r["t_drop_s"] == 1020.0
     assert r["gb_before_drop"] == pytest.approx(150.0)  # 20 one-second intervals at 7500
 
 
 def test_cache_too_few_samples():
     five = [(1.0, 7500.0), (2.0, 7500.0), (3.0, 2500.0), (4.0, 2500.0), (5.0, 2500.0)]
-    r = an.cache_exhaustion(five)
+    r = _j(an.cache_exhaustion(five))
     assert r["drop_observed"] is False and r["note"] == "too few samples to judge"
     assert r["t_drop_s"] is None and r["MBps_after"] is None
     assert r["total_gb"] == pytest.approx((2 * 7500 + 3 * 2500) / 1000)
-    assert an.cache_exhaustion([])["note"] == "too few samples to judge"
+    assert _j(an.cache_exhaustion([]))["note"] == "too few samples to judge"
 
 
 # --- tails -----------------------------------------------------------------
 
 def test_tail_spread():
-    r = an.tail_spread({"p50": 100.0, "p95": 250.0, "p99": 400.0, "p99.9": 1000.0, "max": 5000})
+    r = _j(an.tail_spread({"p50": 100.0, "p95": 250.0, "p99": 400.0, "p99.9": 1000.0, "max": 5000}))
     assert r["p99_over_p50"] == 4.0 and r["p99.9_over_p50"] == 10.0
     assert r["p95_over_p50"] == 2.5 and r["p99.99_over_p50"] is None
-    assert all(v is None for v in an.tail_spread({"p50": 0, "p99": 5.0}).values())
+    assert all(v is None for v in _j(an.tail_spread({"p50": 0, "p99": 5.0})).values())
 
 
 def test_analysis_does_not_import_qt():
-    code = ("import sys, app.analysis; "
+    code = ("import sys, app.stats.analysis; "
             "print([m for m in sys.modules if m.split('.')[0].lower() in "
             "('pyside6', 'pyqt5', 'pyqt6', 'shiboken6', 'pyqtgraph', 'qtpy')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

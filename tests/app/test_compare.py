@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from app.compare import compare, mismatches, welch
-from app.compare_export import export_comparison
-from app.compare_figures import RUN_COLORS
-from app.compare_report import build_comparison
-from app.figures import READ, WRITE
+from app.compare.compute import compare, mismatches, welch
+from app.compare.export import export_comparison
+from app.compare.figures import RUN_COLORS
+from app.compare.report import build_comparison
+from app.model.run import Run
+from app.results.figure import READ, WRITE
 from app.runs import load_runs
 
 from conftest import FIXTURES
@@ -58,7 +59,7 @@ def test_mismatched_conditions_are_listed():
     b = {"engine": {"name": "diskspd", "version": "2.2"}, "drive": {"model": "X"},
          "experiments": [{"id": "zero-queue", "params": {"size": 2**31, "direct": True}}],
          "max_temperature_c": 70}
-    notes = mismatches([a, b])
+    notes = mismatches([_run(a), _run(b)])
     assert "engine differs: fio fio-3.33 vs diskspd 2.2" in notes
     assert "zero-queue size differs: 1GiB vs 2GiB" in notes   # as --set writes sizes
     assert not any("direct" in n or "drive" in n for n in notes)
@@ -67,10 +68,15 @@ def test_mismatched_conditions_are_listed():
 def test_mismatches_list_experiments_and_latency_kinds():
     def record(eid: str, kind: str) -> dict:
         return {"experiments": [{"id": eid, "params": {}}],
-                "trials": [{"measurement": {"read": {"lat_kind": kind}, "write": None}}]}
-    notes = mismatches([record("zero-queue", "total"), record("imported", "completion")])
+                "trials": [{"index": 0, "experiment": eid, "status": "done",
+                            "measurement": {"read": {"lat_kind": kind}, "write": None}}]}
+    notes = mismatches([_run(record("zero-queue", "total")), _run(record("imported", "completion"))])
     assert "experiments differs: zero-queue vs imported" in notes
     assert "latency kind (total = submission + completion) differs: total vs completion" in notes
+
+
+def _run(record: dict) -> Run:
+    return Run.from_json({"status": "done", **record})
 
 
 def _copy(tmp_path, n: int = 1) -> list:

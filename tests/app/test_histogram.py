@@ -1,4 +1,4 @@
-"""fio's latency histogram (app/histogram.py): bucket math exactly as fio's stat.c, percentiles
+"""fio's latency histogram (app/stats/histogram.py): bucket math exactly as fio's stat.c, percentiles
 that equal the ones fio printed, pooling, interval differences and honest 95 % intervals."""
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import subprocess
 import pytest
 
 from app.engines.fio.result import parse_fio_text, split_documents
-from app.histogram import (
+from app.model.measurement import Measurement
+from app.results.summary import pooled
+from app.stats.histogram import (
     PLAT_NR,
     Histogram,
     bucket_bounds,
@@ -19,8 +21,6 @@ from app.histogram import (
     ios_needed,
     val_to_idx,
 )
-from app.model.measurement import Measurement
-from app.summary import pooled
 
 from conftest import FIXTURES, needs_fio
 

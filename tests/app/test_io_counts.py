@@ -1,33 +1,35 @@
-"""How many I/Os a percentile rests on (issue 13), from the committed run folder (made by the
+"""How many I/Os a percentile rests on, from the committed run folder (made by the
 real fio: 1 s trials, so its p99.9 and p99.99 rest on a handful of I/Os)."""
 from __future__ import annotations
 
 import pytest
 
-from app import io_counts
-from app.store import load_run
-from app.summary import summarize_run
-from app.tables import to_csv, to_markdown
+from app.model.trial import TrialResult
+from app.results.table import to_csv, to_markdown
+from app.stats import io_counts
+from app.store.run_folder import load_run
 
-from conftest import FIXTURES
+from conftest import FIXTURES, results_of
 
-(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name != "expected-tables"]
+(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name.startswith("2026")]
 
 
 @pytest.fixture(scope="module")
 def run():
-    record = load_run(RUN)
-    return record, summarize_run(record, RUN)
+    return results_of(load_run(RUN), RUN)
+
+
+def _trial(read: dict, **more) -> TrialResult:
+    return TrialResult.from_json({"index": 0, "experiment": "x", "status": "done",
+                                  "workload": {"bs_bytes": 4096}, "measurement": {"read": read},
+                                  **more})
 
 
 def test_a_trial_counts_its_ios_from_bytes_or_from_iops_and_runtime():
-    trial = {"workload": {"bs_bytes": 4096},
-             "measurement": {"read": {"io_bytes": 4096 * 31005, "iops": 1.0, "runtime_ms": 1}}}
-    assert io_counts.trial_ios(trial, "read") == 31005
-    trial["measurement"]["read"] = {"iops": 52807.19, "runtime_ms": 1001}
-    assert io_counts.trial_ios(trial, "read") == 52860
-    trial["measurement"]["read"] = {"iops": 100.0}
-    trial["runtime_s"] = 2.0
+    assert io_counts.trial_ios(_trial({"io_bytes": 4096 * 31005, "iops": 1.0, "runtime_ms": 1}),
+                               "read") == 31005
+    assert io_counts.trial_ios(_trial({"iops": 52807.19, "runtime_ms": 1001}), "read") == 52860
+    trial = _trial({"iops": 100.0}, runtime_s=2.0)
     assert io_counts.trial_ios(trial, "read") == 200
     assert io_counts.trial_ios(trial, "write") is None
 
@@ -42,28 +44,23 @@ def test_beyond_and_the_sentence():
 
 
 def test_high_percentiles_of_short_trials_are_flagged(run):
-    record, summary = run
-    rows = summary["tail-latency"]["workloads"]
-    assert [io_counts.workload_ios(record, "tail-latency", r) for r in rows] == [[31005, 31470],
-                                                                                [52860, 51510]]
-    warnings = io_counts.thin_warnings(record, "tail-latency", rows, ("p99", "p99.9", "p99.99"))
+    tail, zero = run.part("tail-latency"), run.part("zero-queue")
+    assert [io_counts.workload_ios(tail, r) for r in tail.workloads] == [[31005, 31470],
+                                                                        [52860, 51510]]
+    warnings = io_counts.thin_warnings(tail, ("p99", "p99.9", "p99.99"))
     assert warnings[0].startswith("RND4K Q8T1 read: p99.99 rests on 3 I/Os of 31,005 (the trial "
                                   "with the fewest I/Os): treat it as indicative")
     assert len(warnings) == 2
     # p99.9 of the zero-queue runs rests on 2..6 I/Os: flagged, p99 (23+) is not
-    zq = io_counts.thin_warnings(record, "zero-queue", summary["zero-queue"]["workloads"],
-                                 ("p99", "p99.9"))
+    zq = io_counts.thin_warnings(zero, ("p99", "p99.9"))
     assert len(zq) == 4 and all(": p99.9 rests on" in w for w in zq)
-    assert not io_counts.thin_warnings(record, "zero-queue", summary["zero-queue"]["workloads"],
-                                       ("p95", "p99"))
+    assert not io_counts.thin_warnings(zero, ("p95", "p99"))
 
 
 def test_the_io_count_table(run):
     from app.experiments.registry import CATALOG
-    record, summary = run
-    rows = summary["tail-latency"]["workloads"]
-    table = io_counts.io_count_table(CATALOG["tail-latency"], "tail-latency-io-counts", "t", rows,
-                                     record, ("p99.9", "p99.99"))
+    table = io_counts.io_count_table(CATALOG["tail-latency"], run.part("tail-latency"), run,
+                                     "tail-latency-io-counts", "t", ("p99.9", "p99.99"))
     csv = to_csv(table).splitlines()
     assert csv[0] == ("rw,bs_bytes,iodepth,numjobs,rwmixread,ios_per_trial_mean,ios_per_trial_std,"
                       "ios_min,ios_beyond_p99.9,ios_beyond_p99.99,n")

@@ -1,4 +1,4 @@
-"""Results against physics (app/plausibility.py, app/plausibility_outputs.py): at, just below
+"""Results against physics (app/stats/plausibility.py, app/results/plausibility.py): at, just below
 and beyond each link's ceiling, the latency floor, and a real run folder whose recorded link
 is slower than its results, flagged in table notes, figures and report.md."""
 from __future__ import annotations
@@ -8,16 +8,16 @@ import shutil
 
 import pytest
 
-from app.experiment_outputs import build_figures, build_tables, findings
-from app.plausibility import LATENCY_FLOOR_US, check, row_flags
-from app.plausibility_outputs import flag_figures, flag_tables, method_lines
-from app.store import load_run
-from app.summary import read_samples, summarize_run
+from app.model.summary import WorkloadSummary
+from app.report.outputs import build_figures, build_tables, findings
+from app.results.plausibility import flag_figures, flag_tables, method_lines
+from app.stats.plausibility import LATENCY_FLOOR_US, check, row_flags
+from app.store.run_folder import load_run
 
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, results_of, run_cli
 
 OLD = FIXTURES / "runs"
-(RUN,) = [p for p in OLD.iterdir() if p.is_dir() and p.name != "expected-tables"]
+(RUN,) = [p for p in OLD.iterdir() if p.is_dir() and p.name.startswith("2026")]
 SATA = {"kind": "SATA", "gbps": 6.0, "ceiling_MBps": 600.0, "source": "smartctl interface_speed.current",
         "text": "SATA 6.0 Gb/s", "duplex": "half"}
 CACHE = "a cache or RAM was measured, not the drive"
@@ -30,8 +30,12 @@ def _stat(value):
 def _row(direction="read", mbps=100.0, lat=100.0, p50=None, bs=4096, label="W"):
     side = {"MBps": _stat(mbps), "iops": _stat(mbps * 1e6 / bs),
             "lat_us": {"mean": _stat(lat), "p50": _stat(p50 if p50 is not None else lat)}}
-    return {"label": label, "workload": {"bs_bytes": bs}, "n": 3, "total_MBps": _stat(mbps),
-            direction: side, "write" if direction == "read" else "read": None}
+    return _ws({"label": label, "workload": {"bs_bytes": bs}, "n": 3, "total_MBps": _stat(mbps),
+                direction: side, "write" if direction == "read" else "read": None})
+
+
+def _ws(row):
+    return WorkloadSummary.from_json({"key": row["label"], "n": 3, **row})
 
 
 # ceilings of a SATA 6 Gb/s, PCIe 3.0 x4, USB 5 Gb/s and USB 2.0 link
@@ -61,8 +65,8 @@ def test_the_latency_floor_adds_the_transfer_time_over_the_link():
 
 
 def test_a_half_duplex_link_is_shared_by_reads_and_writes():
-    row = {"label": "mix", "workload": {"bs_bytes": 4096}, "total_MBps": _stat(700.0),
-           "read": {"MBps": _stat(350.0)}, "write": {"MBps": _stat(350.0)}}
+    row = _ws({"label": "mix", "workload": {"bs_bytes": 4096}, "total_MBps": _stat(700.0),
+               "read": {"MBps": _stat(350.0)}, "write": {"MBps": _stat(350.0)}})
     (flag,) = row_flags("x", row, 600.0, None, half_duplex=True)
     assert (flag.direction, flag.value) == ("total", 700.0)
     assert row_flags("x", row, 600.0, None, half_duplex=False) == []      # PCIe: both at once
@@ -70,12 +74,12 @@ def test_a_half_duplex_link_is_shared_by_reads_and_writes():
 
 def test_runs_without_a_record_are_left_as_they_were():
     record = json.loads((RUN / "run.json").read_text())
-    summary = record["summary"]
-    assert check(record, summary) == [] and method_lines(record) == []
-    tables = build_tables(record, summary)
-    assert flag_tables(tables, record, summary) is tables
-    figures = build_figures(record, summary, [])
-    assert flag_figures(figures, record, summary) == figures
+    results = results_of(record, RUN)
+    assert check(results.run.info, results.parts) == [] and method_lines(results.run.info) == []
+    tables = build_tables(results)
+    assert flag_tables(tables, results) == tables
+    figures = build_figures(results)
+    assert flag_figures(figures, results) == figures
 
 
 def _faked(tmp_path, link=SATA, floor=LATENCY_FLOOR_US):
@@ -91,23 +95,24 @@ def _faked(tmp_path, link=SATA, floor=LATENCY_FLOOR_US):
             m["read"]["MBps"] = m["total"]["MBps"] = 4012.0              # a RAM-speed read
     (run_dir / "run.json").write_text(json.dumps(record, indent=2))
     record = load_run(run_dir)
-    return run_dir, record, summarize_run(record, run_dir), read_samples(run_dir)
+    results = results_of(record, run_dir)
+    return run_dir, record, results.summary_json(), results
 
 
 def test_a_run_faster_than_its_link_is_flagged_in_tables_figures_and_report(tmp_path):
-    run_dir, record, summary, samples = _faked(tmp_path)
-    flags = check(record, summary)
+    run_dir, record, summary, results = _faked(tmp_path)
+    flags = check(results.run.info, results.parts)
     assert {f.kind for f in flags} == {"link", "floor"}
     assert any(f.label == "SEQ128K Q1T1 read" and f.kind == "link" for f in flags)
     assert any(f.experiment == "slc-cache" and f.kind == "link" for f in flags)  # 2,726 MB/s
     assert not any(f.experiment == "block-size" for f in flags)               # 423 MB/s at most
-    tables = {t.id: t for t in build_tables(record, summary)}
+    tables = {t.id: t for t in build_tables(results)}
     note = tables["zero-queue"].notes[0]
     assert note.startswith("Faster than the link (SATA 6.0 Gb/s, at most 600 MB/s): ")
     assert "SEQ128K Q1T1 read 4,012.0 MB/s" in note and note.endswith(CACHE + ".")
     assert any("RND4K Q1T1 read mean latency 1.50 µs" in n for n in tables["zero-queue"].notes)
     assert not any("Faster" in n for n in tables["zero-queue-io-counts"].notes)   # first table only
-    figures = {f.id: f for f in build_figures(record, summary, samples)}
+    figures = {f.id: f for f in build_figures(results)}
     lines = [h for f in figures.values() for h in f.hlines if h.text.startswith("link ceiling")]
     assert lines and all(h.y == 600.0 for h in lines)
     bs = next(f for f in figures.values() if f.experiment == "block-size" and f.y2_axis)
@@ -118,7 +123,7 @@ def test_a_run_faster_than_its_link_is_flagged_in_tables_figures_and_report(tmp_
     assert all(any(h.text.startswith("link ceiling") for h in f.hlines) for f in slc)
     zq_fig = next(f for f in figures.values() if f.experiment == "zero-queue")
     assert "faster than the link or any drive can answer" in zq_fig.caption
-    assert any("faster than the link" in s for s in findings("zero-queue", summary["zero-queue"], record))
+    assert any("faster than the link" in s for s in findings(results.part("zero-queue"), results))
 
     done = run_cli("export", str(run_dir), "--out", str(tmp_path / "export"))
     assert done.returncode == 0, done.stderr
@@ -132,10 +137,10 @@ def test_a_run_faster_than_its_link_is_flagged_in_tables_figures_and_report(tmp_
 
 def test_a_fast_link_draws_no_line_far_above_the_values(tmp_path):
     link = {**SATA, "kind": "PCIe", "text": "PCIe 5.0 x16", "ceiling_MBps": 63015.4, "duplex": "full"}
-    _, record, summary, samples = _faked(tmp_path, link=link, floor=None)
-    assert check(record, summary) == []
-    for fig in build_figures(record, summary, samples):
+    _, record, summary, results = _faked(tmp_path, link=link, floor=None)
+    assert check(results.run.info, results.parts) == []
+    for fig in build_figures(results):
         assert not any(h.text.startswith("link ceiling") for h in fig.hlines)
         if fig.experiment == "block-size" and fig.y2_axis:
             assert "is far above these values and not drawn" in fig.caption
-    assert all(not n.startswith("Faster") for t in build_tables(record, summary) for n in t.notes)
+    assert all(not n.startswith("Faster") for t in build_tables(results) for n in t.notes)

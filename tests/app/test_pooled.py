@@ -1,24 +1,23 @@
-"""Pooled percentiles in the tables and figures (app/pooled.py, issue 15): from the merged
+"""Pooled percentiles in the tables and figures (app/results/pooled.py): from the merged
 histogram of a genuine fio json+ measurement, with 95 % intervals, "too few I/Os" instead of a
 thin number, DiskSpd saying why it has none, and the pre-run warning."""
 from __future__ import annotations
 
 from app.engines.fio.result import parse_fio_text
+from app.experiments.plan import experiments_from_settings, plan_run
 from app.experiments.tail_latency import TailLatency
 from app.experiments.zero_queue import ZeroQueue
-from app.io_counts import reach_warnings
-from app.plan import experiments_from_settings, plan_run
-from app.pooled import merged_histogram, per_repetition_notes, pooled_table, pooled_text
-from app.summary import summarize_run
-from app.tables import to_csv, to_markdown
+from app.results.pooled import merged_histogram, per_repetition_notes, pooled_table, pooled_text
+from app.results.table import to_csv, to_markdown
+from app.stats.io_counts import reach_warnings
 
-from conftest import FIXTURES
+from conftest import FIXTURES, results_of
 
 JSONPLUS = FIXTURES / "fio-local" / "fio-3.33-linux-libaio-randrw70-qd4-jsonplus-status.json"
 WORKLOAD = {"rw": "randread", "bs_bytes": 4096, "iodepth": 4, "numjobs": 1}
 
 
-def _record(reps: int = 2, engine: str = "fio", bins: bool = True) -> dict:
+def _results(reps: int = 2, engine: str = "fio", bins: bool = True):
     measurement = parse_fio_text(JSONPLUS.read_text())[0]
     if not bins:
         measurement = {**measurement, **{d: {**measurement[d], "hist_ns": None}
@@ -29,41 +28,42 @@ def _record(reps: int = 2, engine: str = "fio", bins: bool = True) -> dict:
               for i in range(reps)]
     record = {"engine": {"name": engine}, "trials": trials,
               "experiments": [{"id": "tail-latency", "params": {}}]}
-    record["summary"] = summarize_run(record)
-    return record
+    return results_of(record)
 
 
 def test_the_pooled_table_gives_each_percentile_its_interval_or_says_too_few():
-    record = _record()
-    rows = record["summary"]["tail-latency"]["workloads"]
-    pooled = rows[0]["read"]["lat_us"]["pooled"]
-    hist = merged_histogram(record, "tail-latency", rows[0], "read")
-    assert pooled["ios"] == hist.ios == 2 * (hist.ios // 2)
-    table = pooled_table(TailLatency, "tail-latency-pooled", "t", rows, record)
+    run = _results()
+    part = run.part("tail-latency")
+    rows = part.workloads
+    pooled = rows[0].read.pooled
+    hist = merged_histogram(part, rows[0], "read")
+    assert pooled.ios == hist.ios == 2 * (hist.ios // 2)
+    table = pooled_table(TailLatency, part, run, "tail-latency-pooled", "t")
     md, csv = to_markdown(table), to_csv(table)
-    low, high = pooled["ci95"]["p99"]
-    assert f"{pooled['p99']:,.1f} [{low:,.1f}, {high:,.1f}]" in md
-    assert f"too few I/Os ({pooled['ios']:,})" in md            # ~20k I/Os cannot carry p99.99
+    low, high = pooled.ci95["p99"]
+    assert f"{pooled.values['p99']:,.1f} [{low:,.1f}, {high:,.1f}]" in md
+    assert f"too few I/Os ({pooled.ios:,})" in md            # ~20k I/Os cannot carry p99.99
     header, row = csv.splitlines()[:2]
     cells = dict(zip(header.split(","), row.split(",")))
     assert float(cells["p99_ci95_low_us"]) <= float(cells["p99_us"]) <= float(cells["p99_ci95_high_us"])
     assert cells["p99.99_us"] == ""                              # not a number when too few
-    assert "pooled" in per_repetition_notes(rows, record)[0]
+    assert "pooled" in per_repetition_notes(rows, run)[0]
 
 
 def test_without_bins_there_is_no_pooled_table_and_diskspd_says_why():
-    record = _record(bins=False, engine="diskspd")
-    rows = record["summary"]["tail-latency"]["workloads"]
-    assert pooled_table(TailLatency, "x", "t", rows, record) is None
-    assert "DiskSpd reports percentiles without histogram bins" in per_repetition_notes(rows, record)[0]
-    tables = TailLatency.tables(record["summary"]["tail-latency"], record)
+    run = _results(bins=False, engine="diskspd")
+    part = run.part("tail-latency")
+    rows = part.workloads
+    assert pooled_table(TailLatency, part, run, "x", "t") is None
+    assert "DiskSpd reports percentiles without histogram bins" in per_repetition_notes(rows, run)[0]
+    tables = TailLatency.tables(part, run)
     assert [t.id for t in tables] == ["tail-latency", "tail-latency-io-counts"]
-    assert per_repetition_notes(rows, _record(bins=False)) == ()   # old fio runs: bytes unchanged
+    assert per_repetition_notes(rows, _results(bins=False)) == ()   # old fio runs: bytes unchanged
 
 
 def test_the_exceedance_plot_is_the_merged_histogram_with_marked_percentiles():
-    record = _record()
-    figures = TailLatency.figures(record["summary"]["tail-latency"], "total", record, [])
+    run = _results()
+    figures = TailLatency.figures(run.part("tail-latency"), run)
     exceedance = next(f for f in figures if f.id == "tail-latency-exceedance")
     curve, marks = exceedance.series
     assert len(curve.x) > 40 and list(curve.y) == sorted(curve.y, reverse=True)
@@ -71,8 +71,8 @@ def test_the_exceedance_plot_is_the_merged_histogram_with_marked_percentiles():
     assert all(isinstance(e, tuple) for e, label in zip(marks.xerr, marks.point_labels)
                if "too few" not in label)
     assert "merged latency histogram" in exceedance.caption
-    without = _record(bins=False)
-    fallback = TailLatency.figures(without["summary"]["tail-latency"], "total", without, [])
+    without = _results(bins=False)
+    fallback = TailLatency.figures(without.part("tail-latency"), without)
     assert "not from a histogram" in fallback[1].caption
 
 
@@ -98,7 +98,7 @@ def test_one_repetition_is_drawn_once_and_two_both_ways():
     """One repetition's own percentiles are its pooled ones (one histogram): one line, not two
     identical ones; with two, the pooled line (95 % CIs) and the per-repetition one (± std)."""
     for reps, names in ((1, ["pooled"]), (2, ["pooled", "per repetition"])):
-        record = _record(reps)
-        fig = TailLatency.figures(record["summary"]["tail-latency"], "total", record, [])[0]
+        run = _results(reps)
+        fig = TailLatency.figures(run.part("tail-latency"), run)[0]
         assert [next(k for k in ("pooled", "per repetition") if k in s.name) for s in fig.series] == names
         assert fig.caption.startswith("One repetition:" if reps == 1 else "Solid: pooled")

@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 
 from app.runs import load_runs
-from app.samples_file import MAX_SAMPLES_BYTES, SamplesRefused, open_samples
-from app.summary import read_samples
+from app.store.samples import read_sample_table
+from app.store.samples_file import MAX_SAMPLES_BYTES, SamplesRefused, open_samples
 from ui.window.run.past_runs import load_past_run
 
 from conftest import FIXTURES, run_cli
 from safety_support import assert_one_error
 
-(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name != "expected-tables"]
+(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name.startswith("2026")]
 
 
 def _fifo(path: Path) -> None:
@@ -79,7 +79,7 @@ def _refused(call, words: str) -> str:
 
 def test_every_reader_refuses_it_at_once(hostile):
     run_dir, words = hostile
-    _refused(lambda: read_samples(run_dir), words)
+    _refused(lambda: read_sample_table(run_dir), words)
     _refused(lambda: load_runs([run_dir]), words)
     _refused(lambda: load_past_run(run_dir), words)
 

@@ -12,16 +12,15 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.report import export_record
+from app.report.export import export_run
 from app.runs import load_runs
-from app.store import load_run
-from app.summary import read_samples
+from app.store.samples import read_sample_table
 from ui.window.run.past_runs import load_past_run
 
 from conftest import FIXTURES
 from safety_support import snapshot
 
-(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name != "expected-tables"]
+(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name.startswith("2026")]
 ORIGINAL = (RUN / "samples.csv").read_bytes()
 
 MUTATION = st.one_of(
@@ -65,11 +64,11 @@ def test_a_mutated_samples_file_is_read_or_refused_in_one_line(mutation):
         run = shutil.copytree(RUN, area / "run")
         (run / "samples.csv").write_bytes(_mutated(*mutation))
         before = snapshot(area)
-        _one_line_or_value(lambda: read_samples(run))
+        _one_line_or_value(lambda: read_sample_table(run))
         _one_line_or_value(lambda: load_runs([run]))
         _one_line_or_value(lambda: load_past_run(run))
         notes = []
-        export_record(load_run(run), area / "out", None, run, notes.append)
+        export_run(run, area / "out", None, notes.append)
         after = {k: v for k, v in snapshot(area).items() if not k.startswith("out")}
         assert after == before
         assert all("\n" not in n for n in notes)

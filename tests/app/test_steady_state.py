@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from app.steady_state import first_steady_round, window_at
+from app.stats.steady_state import first_steady_round, window_at
 
 
 def test_a_flat_series_is_steady_at_the_first_full_window():
@@ -48,7 +48,7 @@ def test_edge_cases():
 
 
 def test_the_live_line_says_where_the_rule_stands():
-    from app.steady_state import convergence_text
+    from app.stats.steady_state import convergence_text
     assert convergence_text([100.0, 101.0], 25) == "round 3/≤25 (the rule needs 5)"
     text = convergence_text([100.0, 150.0, 100.0, 100.0, 100.0], 8)
     assert text.startswith("round 6/≤8: excursion 45% (≤20), slope")

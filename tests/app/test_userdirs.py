@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from app import userdirs
-from app.store import default_runs_root
+from app.paths import userdirs
+from app.store.run_folder import default_runs_root
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG is Linux's")
 

@@ -5,8 +5,13 @@ import json
 
 import pytest
 
-from app import vendor, vendor_compare, vendor_outputs
-from app.tables import to_csv, to_markdown
+from app.model.info import Drive
+from app.results.table import to_csv, to_markdown
+from app.vendor import match as vendor_compare
+from app.vendor import outputs as vendor_outputs
+from app.vendor import specs as vendor
+
+from conftest import info_of, parts_of
 
 
 def _row(rw: str, bs: int, iodepth: int, numjobs: int, field: str, mean: float, std=None,
@@ -73,8 +78,8 @@ def test_interface_ceilings():
     assert vendor_compare.interface_ceiling("PCIe 4.0 x2")[1] == pytest.approx(3938.5, abs=0.1)
     assert vendor_compare.interface_ceiling(None) is None and vendor_compare.interface_ceiling("USB") is None
     link = {"speed_gts": 8.0, "width": 4, "text": "PCIe 3.0 x4 (capable of PCIe 4.0 x4)"}
-    assert vendor_compare.drive_link_ceiling({"link": link}) == (link["text"], pytest.approx(3938.5, abs=0.1))
-    assert vendor_compare.drive_link_ceiling({"bus": "SATA"}) == ("SATA III", 600.0)
+    assert vendor_compare.drive_link_ceiling(Drive.from_json({"link": link}, "drive")) == (link["text"], pytest.approx(3938.5, abs=0.1))
+    assert vendor_compare.drive_link_ceiling(Drive.from_json({"bus": "SATA"}, "drive")) == ("SATA III", 600.0)
 
 
 def test_compare_states_conditions_ceiling_and_percent():
@@ -84,22 +89,22 @@ def test_compare_states_conditions_ceiling_and_percent():
         _row("read", 128 << 10, 32, 1, "MBps", 1800.0, 90.0, "SEQ128K Q32T1 read"),
         _row("randread", 4096, 32, 16, "iops", 262500.0, 5000.0, "RND4K Q32T16 read"),
         _row("randread", 8192, 32, 16, "iops", 999999.0, None, "RND8K (not 4 KiB)")]}}
-    cmp = vendor_compare.compare(summary, spec, {"drive": {"model": "WD_BLACK SN750 SE 1TB"}})
-    rows = {r["metric"]: r for r in cmp["rows"]}
+    cmp = vendor_compare.compare(parts_of(summary), spec, info_of({"drive": {"model": "WD_BLACK SN750 SE 1TB"}}))
+    rows = {r.metric: r for r in cmp.rows}
     assert set(rows) == {"seq_read_mbps", "seq_write_mbps", "rand_read_iops", "rand_write_iops"}
     seq = rows["seq_read_mbps"]
-    assert seq["pct"] == pytest.approx(50.0) and seq["pct_std"] == pytest.approx(2.5)
+    assert seq.pct == pytest.approx(50.0) and seq.pct_std == pytest.approx(2.5)
     # the vendor states no queue depth: compared with the usual QD32 x 1 thread, and said so
-    assert "SEQ128K Q32T1 read" in seq["measured_at"] and "32 outstanding" in seq["measured_at"]
-    assert seq["like_for_like"] and seq["match"] == "like for like"
-    assert seq["vendor_at"] == "QD32 × 1 thread (usual practice, assumed)"
-    assert "not stated by the source" in seq["spec_conditions"] and "QD32" in seq["spec_conditions"]
-    assert "PCIe 4.0 x4 ceiling (7,877 MB/s) is not the limit" in seq["explanation"]
-    assert rows["rand_read_iops"]["pct"] == pytest.approx(50.0)  # the 8 KiB row is not used
-    assert rows["rand_read_iops"]["vendor_at"].startswith("4KiB QD32 × 16 threads")
-    assert rows["seq_write_mbps"]["measured"] is None
-    assert rows["seq_write_mbps"]["explanation"] == "not measured in this run"
-    assert cmp["interface"] == "PCIe 4.0 x4" and cmp["link_known"] is False
+    assert "SEQ128K Q32T1 read" in seq.measured_at and "32 outstanding" in seq.measured_at
+    assert seq.like_for_like and seq.match == "like for like"
+    assert seq.vendor_at == "QD32 × 1 thread (usual practice, assumed)"
+    assert "not stated by the source" in seq.spec_conditions and "QD32" in seq.spec_conditions
+    assert "PCIe 4.0 x4 ceiling (7,877 MB/s) is not the limit" in seq.explanation
+    assert rows["rand_read_iops"].pct == pytest.approx(50.0)  # the 8 KiB row is not used
+    assert rows["rand_read_iops"].vendor_at.startswith("4KiB QD32 × 16 threads")
+    assert rows["seq_write_mbps"].measured is None
+    assert rows["seq_write_mbps"].explanation == "not measured in this run"
+    assert cmp.interface == "PCIe 4.0 x4" and cmp.link_known is False
 
 
 def _spec(**conditions) -> dict:
@@ -109,20 +114,20 @@ def _spec(**conditions) -> dict:
 
 
 def test_a_qd1_result_is_never_set_beside_a_qd32x16_figure_unmarked():
-    """Issue 13: the vendor's QD32 x 16 threads against a QD1 measurement says so, in the row,
+    """the vendor's QD32 x 16 threads against a QD1 measurement says so, in the row,
     the table and the figure, with both sides' conditions."""
     summary = {"zero-queue": {"workloads": [
         _row("randread", 4096, 1, 1, "iops", 12000.0, None, "RND4K Q1T1 read")]},
         "queue-depth": {"workloads": [
             _row("randread", 4096, 16, 1, "iops", 150000.0, None, "RND4K Q16T1 read"),
             _row("randread", 4096, 64, 1, "iops", 300000.0, None, "RND4K Q64T1 read")]}}
-    cmp = vendor_compare.compare(summary, _spec(rand_qd=32, threads=16))
-    row = next(r for r in cmp["rows"] if r["metric"] == "rand_read_iops")
-    assert not row["like_for_like"]
+    cmp = vendor_compare.compare(parts_of(summary), _spec(rand_qd=32, threads=16))
+    row = next(r for r in cmp.rows if r.metric == "rand_read_iops")
+    assert not row.like_for_like
     # the nearest outstanding I/O to 32 x 16 = 512 is QD64, not the best of all (it is too)
-    assert "RND4K Q64T1 read" in row["measured_at"] and "QD64 × 1 thread(s)" in row["measured_at"]
-    assert row["match"] == "no like-for-like measurement (nearest: QD64 × 1, 64 outstanding I/O)"
-    assert row["vendor_at"] == "4KiB QD32 × 16 threads"
+    assert "RND4K Q64T1 read" in row.measured_at and "QD64 × 1 thread(s)" in row.measured_at
+    assert row.match == "no like-for-like measurement (nearest: QD64 × 1, 64 outstanding I/O)"
+    assert row.vendor_at == "4KiB QD32 × 16 threads"
     table = vendor_outputs.vendor_table(cmp)
     md = to_markdown(table)
     assert "no like-for-like measurement (nearest: QD64 × 1" in md and "4KiB QD32 × 16 threads" in md
@@ -139,14 +144,14 @@ def test_like_for_like_then_the_same_outstanding_io():
     summary = {"quick": {"workloads": [
         _row("randread", 4096, 32, 16, "iops", 400000.0, None, "RND4K Q32T16 read"),
         _row("randread", 4096, 128, 4, "iops", 450000.0, None, "RND4K Q128T4 read")]}}
-    row = vendor_compare.compare(summary, _spec(rand_qd=32, threads=16))["rows"][1]
-    assert row["like_for_like"] and "RND4K Q32T16 read" in row["measured_at"]
-    row = vendor_compare.compare(summary, _spec(rand_qd=128, threads=4))["rows"][1]
-    assert row["like_for_like"] and "RND4K Q128T4 read" in row["measured_at"]
-    row = vendor_compare.compare(summary, _spec(rand_qd=16, rand_threads=32))["rows"][1]
-    assert not row["like_for_like"] and row["match"] == "same outstanding I/O (512) as QD128 × 4"
-    assert "Q128T4" in row["measured_at"]  # 512 outstanding either way; the best of the two
-    fig = vendor_outputs.vendor_figure(vendor_compare.compare(summary, _spec(rand_qd=32, threads=16)))
+    row = vendor_compare.compare(parts_of(summary), _spec(rand_qd=32, threads=16)).rows[1]
+    assert row.like_for_like and "RND4K Q32T16 read" in row.measured_at
+    row = vendor_compare.compare(parts_of(summary), _spec(rand_qd=128, threads=4)).rows[1]
+    assert row.like_for_like and "RND4K Q128T4 read" in row.measured_at
+    row = vendor_compare.compare(parts_of(summary), _spec(rand_qd=16, rand_threads=32)).rows[1]
+    assert not row.like_for_like and row.match == "same outstanding I/O (512) as QD128 × 4"
+    assert "Q128T4" in row.measured_at  # 512 outstanding either way; the best of the two
+    fig = vendor_outputs.vendor_figure(vendor_compare.compare(parts_of(summary), _spec(rand_qd=32, threads=16)))
     assert "like for like" in fig.series[0].point_labels[-1].splitlines()[-1]
 
 
@@ -155,11 +160,11 @@ def test_a_stated_sequential_block_size_must_match():
         _row("read", 1 << 20, 32, 1, "MBps", 3000.0, None, "SEQ1M Q32T1 read"),
         _row("read", 128 << 10, 8, 1, "MBps", 2000.0, None, "SEQ128K Q8T1 read")]}}
     spec = _spec(seq_bs="128KiB", seq_qd=32, threads=1)
-    row = vendor_compare.compare(summary, spec)["rows"][0]
-    assert "SEQ128K Q8T1 read" in row["measured_at"] and not row["like_for_like"]
+    row = vendor_compare.compare(parts_of(summary), spec).rows[0]
+    assert "SEQ128K Q8T1 read" in row.measured_at and not row.like_for_like
     spec["test_conditions"]["seq_bs"] = None
-    row = vendor_compare.compare(summary, spec)["rows"][0]
-    assert "SEQ1M Q32T1 read" in row["measured_at"] and row["like_for_like"]
+    row = vendor_compare.compare(parts_of(summary), spec).rows[0]
+    assert "SEQ1M Q32T1 read" in row.measured_at and row.like_for_like
 
 
 def test_a_slow_link_explains_a_low_percentage():
@@ -167,11 +172,11 @@ def test_a_slow_link_explains_a_low_percentage():
     summary = {"block-size": {"workloads": [_row("read", 1 << 20, 8, 1, "MBps", 3500.0)]}}
     drive = {"model": "Samsung SSD 990 PRO 2TB", "link": {"speed_gts": 8.0, "width": 4,
                                                           "text": "PCIe 3.0 x4"}}
-    row = vendor_compare.compare(summary, spec, {"drive": drive})["rows"][0]
-    assert "exceeds the PCIe 3.0 x4 ceiling (3,938 MB/s)" in row["explanation"]
+    row = vendor_compare.compare(parts_of(summary), spec, info_of({"drive": drive})).rows[0]
+    assert "exceeds the PCIe 3.0 x4 ceiling (3,938 MB/s)" in row.explanation
     summary["block-size"]["workloads"][0]["read"]["MBps"]["mean"] = 3700.0
-    row = vendor_compare.compare(summary, spec, {"drive": drive})["rows"][0]
-    assert "exceeds" in row["explanation"]
+    row = vendor_compare.compare(parts_of(summary), spec, info_of({"drive": drive})).rows[0]
+    assert "exceeds" in row.explanation
 
 
 def test_user_spec_is_saved_validated_and_preferred(tmp_path):
@@ -188,12 +193,12 @@ def test_user_spec_is_saved_validated_and_preferred(tmp_path):
     with pytest.raises(ValueError, match="source_url"):
         vendor.save_user_spec({**spec, "source_url": ""}, path)
     record = {"drive": {"model": "ACME FooDrive 1TB"}}
-    assert vendor.spec_for_run(record, user_specs=[]) is None
-    assert vendor.spec_for_run(record, user_specs=[spec2])["seq_read_mbps"] == 3100
-    assert vendor.spec_for_run({**record, "vendor_spec": spec}, user_specs=[spec2]) is spec
+    assert vendor.spec_for_run(info_of(record), user_specs=[]) is None
+    assert vendor.spec_for_run(info_of(record), user_specs=[spec2])["seq_read_mbps"] == 3100
+    assert vendor.spec_for_run(info_of({**record, "vendor_spec": spec}), user_specs=[spec2]) == spec
     # a user record for a drive the curated list also knows wins over the curated one
     mine = vendor.user_spec("Samsung SSD 990 PRO 2TB", seq_read_mbps=7000)
-    assert vendor.spec_for_run({"drive": {"model": "Samsung SSD 990 PRO 2TB"}},
+    assert vendor.spec_for_run(info_of({"drive": {"model": "Samsung SSD 990 PRO 2TB"}}),
                                user_specs=[mine])["source_kind"] == "user"
 
 
@@ -202,7 +207,7 @@ def test_default_user_specs_path_is_read(tmp_path):
     vendor.save_user_spec(spec)  # XDG_CONFIG_HOME points into tmp_path (fixture)
     assert vendor.user_specs_path().is_relative_to(tmp_path)
     assert json.loads(vendor.user_specs_path().read_text())["specs"][0]["id"] == spec["id"]
-    assert vendor.spec_for_run({"drive": {"model": "ACME BarDrive"}})["id"] == spec["id"]
+    assert vendor.spec_for_run(info_of({"drive": {"model": "ACME BarDrive"}}))["id"] == spec["id"]
 
 
 @pytest.mark.parametrize("damage", [b'{"specs": [{"id": "mine"', b"\xff\xfe not utf-8", b'{"specs": 3}',

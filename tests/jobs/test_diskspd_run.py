@@ -1,4 +1,4 @@
-"""The DiskSpd engine (issue 6), runs: a fake ``diskspd`` (tests/fakes/diskspd) driven through the
+"""The DiskSpd engine, runs: a fake ``diskspd`` (tests/fakes/diskspd) driven through the
 CLI and the runner: done, failed, hung, cancelled.
 
 The ``real_diskspd`` tests at the end run the real DiskSpd on Windows (the windows-diskspd
@@ -23,9 +23,9 @@ from app.engines.diskspd import DiskSpdEngine, parse_diskspd_output
 from app.engines.diskspd.text import parse_text_output
 from app.model.workload import Workload
 from app.units import MiB
-from jobs.engines import locate_diskspd
+from jobs.engine.factory import locate_diskspd
 from jobs.events import RunFinished, TrialFailed, TrialStarted
-from jobs.session import prepare_run
+from jobs.run.session import prepare_run
 
 from conftest import FAKES, run_cli, run_json, tree
 from diskspd_support import make_trial, posix_only
@@ -73,7 +73,7 @@ def test_cli_run_with_the_fake_diskspd_completes_and_exports(tmp_path, fake_env,
     assert record["summary"]["zero-queue"]["workloads"]
 
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
-    from app.report import export_run
+    from app.report.export import export_run
     from ui.render.export import ensure_app, render_figure
     ensure_app()
     out = export_run(run_dir, tmp_path / "export", render_figure)
@@ -209,7 +209,7 @@ def test_real_diskspd_prepare_trial_and_parse(real_diskspd, tmp_path):
 
 
 def test_real_diskspd_cancel_through_the_named_event(real_diskspd, tmp_path):
-    from jobs.process import EngineProcess
+    from jobs.engine.process import EngineProcess
     test_file, token = tmp_path / "t.dat", tmp_path / "t.stop"
     argv = real_diskspd.trial_argv(make_trial(Workload("randwrite", 4096, 4), runtime=60.0, size=64 * MiB),
                                    test_file, token)

@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from jobs.events import RunFinished, TrialFailed
-from jobs.session import prepare_run
+from jobs.run.session import prepare_run
 
 from conftest import REPO, TINY, run_cli, run_json, tree
 from safety_support import engines_on

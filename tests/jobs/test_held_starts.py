@@ -1,4 +1,4 @@
-"""Trials started ahead and held before their first I/O (jobs/held_starts.py), with the real fio:
+"""Trials started ahead and held before their first I/O (jobs/run/held_starts.py), with the real fio:
 every trial of a sweep is held and let go in turn; a held writer that is not needed (the test
 file swapped for a link, a cancel) writes nothing and leaves no process or raw file behind."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 from jobs.events import RunFinished, TrialFinished, TrialStarted
-from jobs.session import prepare_run
+from jobs.run.session import prepare_run
 
 from conftest import run_json
 from safety_support import data_files, engines_on, needs_fio, wait_for

@@ -22,7 +22,7 @@ import pytest
 
 from app.paths import TargetRefused
 from app.paths.owned import OwnedFolder
-from jobs.session import prepare_run
+from jobs.run.session import prepare_run
 from ui.main import _is_bad_input
 
 from conftest import FIXTURES, REPO, mounted, run_cli
@@ -122,7 +122,7 @@ def test_a_folder_name_that_is_not_utf8_is_refused_up_front(tmp_path, where):
 
 
 def test_a_run_under_a_folder_that_is_not_utf8_still_exports(tmp_path):
-    (run,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name != "expected-tables"]
+    (run,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name.startswith("2026")]
     copy = shutil.copytree(run, tmp_path / NOT_UTF8 / run.name)
     done = subprocess.run([sys.executable, "-m", "ui.main", "export", str(copy)], cwd=REPO,
                           capture_output=True, timeout=180)  # bytes: the path is printed as it is

@@ -1,6 +1,6 @@
 """Hostile target paths, run with the real fio: every byte outside the app's data folder stays.
 
-Each case reproduces a data loss found on the landed app (issue 11): a ':' in the folder name
+Each case reproduces a data loss found on the landed app: a ':' in the folder name
 made fio write a sibling file (or, behind a device node, a raw disk); system trees reached by
 another spelling were written.
 """
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from app.engines.fio import trial_argv
+from app.experiments.plan import Trial
 from app.model.workload import Workload
-from app.plan import Trial
 
 from conftest import run_cli, run_json
 from safety_support import DATA_DIR, ONE_TRIAL, data_files, engines_on, fingerprint, needs_fio, needs_root

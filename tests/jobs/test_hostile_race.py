@@ -28,7 +28,7 @@ from app.engines.fio.argv import prepare_argv
 from app.paths import TargetRefused
 from app.paths.owned import FD_PATHS
 from jobs.events import RunFinished
-from jobs.session import prepare_run
+from jobs.run.session import prepare_run
 
 from conftest import needs_fio
 from safety_support import DATA_DIR, engines_on, snapshot

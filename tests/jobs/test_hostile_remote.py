@@ -18,10 +18,10 @@ import pytest
 import remote_support
 from test_remote_ssh import fake_ssh
 
-from app.drive.remote_smart import SSH_ENV
+from app.remote.smart import SSH_ENV
 from jobs.events import RunFinished, TrialFinished
-from jobs.remote_smart import read_remote_smart
-from jobs.session import prepare_run
+from jobs.remote.smart import read_remote_smart
+from jobs.run.session import prepare_run
 
 from safety_support import needs_fio
 

@@ -10,7 +10,7 @@ import pytest
 
 from app.paths import FolderInUse
 from jobs.events import RunFinished, TrialFinished
-from jobs.session import prepare_run
+from jobs.run.session import prepare_run
 
 from conftest import run_cli, run_json
 from safety_support import (

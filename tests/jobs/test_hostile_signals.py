@@ -1,4 +1,4 @@
-"""Every way out is clean (issue 11): SIGTERM, SIGHUP and SIGINT end a CLI run like a cancel,
+"""Every way out is clean: SIGTERM, SIGHUP and SIGINT end a CLI run like a cancel,
 at every stage; after ``kill -9`` of the app the engine still dies with it."""
 from __future__ import annotations
 

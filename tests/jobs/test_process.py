@@ -1,4 +1,4 @@
-"""Engine process control (jobs/process.py): output streamed byte for byte with a bounded tail in
+"""Engine process control (jobs/engine/process.py): output streamed byte for byte with a bounded tail in
 memory, and a stop that escalates graceful -> terminate -> kill within bounded waits."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import time
 import pytest
 
 from app.engines import EngineNotFound
-from jobs import process
-from jobs.process import EngineProcess
-from jobs.trial_samples import TrialSamples
+from jobs.engine import process
+from jobs.engine.process import EngineProcess
+from jobs.run.trial_samples import TrialSamples
 
 PRINT_3MB = "import sys\nfor i in range(30000): sys.stdout.write(f'{i:099d}\\n')\nsys.stderr.write('bye')"
 IGNORE_TERM = ("import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
@@ -92,7 +92,7 @@ def test_windows_engines_and_probes_start_without_a_console_window(monkeypatch):
     flags handed to subprocess, as on Windows (this test runs anywhere)."""
     import subprocess
 
-    from jobs import engines
+    from jobs.engine import factory as engines
     seen = []
 
     class Stop(Exception):
@@ -120,8 +120,8 @@ def test_a_local_engine_is_killed_with_the_app_a_remote_client_is_told_to_stop()
     SIGTERM for fio's client, which then stops its servers' jobs."""
     import signal
 
-    from jobs.remote_session import RemoteTrialRunner
-    from jobs.runner import TrialRunner
+    from jobs.remote.session import RemoteTrialRunner
+    from jobs.run.runner import TrialRunner
     assert TrialRunner.on_app_death == signal.SIGKILL
     assert RemoteTrialRunner.on_app_death == signal.SIGTERM
 
@@ -129,7 +129,7 @@ def test_a_local_engine_is_killed_with_the_app_a_remote_client_is_told_to_stop()
 def test_a_marker_is_counted_across_chunk_boundaries_and_only_in_new_bytes():
     import threading
 
-    from jobs.process import _Watch
+    from jobs.engine.process import _Watch
     seen = threading.Event()
     watch = _Watch(b"Saving output of postrun", 2, seen)
     for chunk in (b"{...} job1 : Saving out", b"put of postrun in j1.txt\njob2 : Saving output of p", b"os"):

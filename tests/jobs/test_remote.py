@@ -1,4 +1,4 @@
-"""Remote targets through fio's own client/server (issue 18), with a real ``fio --server`` on
+"""Remote targets through fio's own client/server, with a real ``fio --server`` on
 loopback: a run end to end, a server killed mid-run, and hostile remote targets refused with one
 line and nothing written on either side. Each job through a server costs ~1.3 s (fio's server
 idles up to 1 s before it starts one), so the runs are as small as a run can be."""
@@ -52,9 +52,9 @@ def test_a_run_through_a_loopback_server_matches_a_local_run_in_shape(tmp_path, 
                                      "fio_version": lo["engine"]["version"]}
     assert "latency (mean)" in r["target"]["remote"]["live"]["not_available"]
     for name in ("trials.csv", "samples.csv"):
-        r_rows, l_rows = (list(csv.reader(open(d / name))) for d in (r_dir, l_dir))
+        r_rows, l_rows = (list(csv.reader((d / name).read_text().splitlines())) for d in (r_dir, l_dir))
         assert r_rows[0] == l_rows[0] and len(r_rows) > 1
-    samples = list(csv.DictReader(open(r_dir / "samples.csv")))
+    samples = list(csv.DictReader((r_dir / "samples.csv").read_text().splitlines()))
     assert any(s["read_lat_us"] for s in samples)  # fio's per-interval series replaced the live one
     job_path = next(a for a in rt["argv"] if a.endswith(".fio"))  # right after --client
     job = (r_dir / "raw" / job_path.rsplit("/", 1)[1]).read_text()

@@ -1,4 +1,4 @@
-"""Several remote hosts at once, and the remote dry run (issue 18), with two real ``fio --server``
+"""Several remote hosts at once, and the remote dry run, with two real ``fio --server``
 on two loopback ports: the same trial on both in parallel through one fio client, results summed
 and kept per host; a host killed mid-run; a dry run that connects to nothing; hostile ``--remote``
 values refused with one line. Each job through a server costs ~1.3 s, so the runs are tiny."""

@@ -1,4 +1,4 @@
-"""A remote drive's identity and temperature through ``ssh HOST smartctl`` (issue 18). There is no
+"""A remote drive's identity and temperature through ``ssh HOST smartctl``. There is no
 sshd here: a fake ``ssh`` (``$SSD_PROFILER_SSH``) records its arguments and prints a genuine
 ``smartctl -x -j`` output of a Samsung 970 EVO (tests/fixtures/smartctl, see PROVENANCE.md), or
 fails the ways ssh fails. Every failure must end as one line, never a traceback, within a bound."""
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import remote_support
 
-from app.drive.remote_smart import SSH_ENV
-from jobs.remote_smart import read_remote_smart
+from app.remote.smart import SSH_ENV
+from jobs.remote.smart import read_remote_smart
 
 from conftest import run_cli, run_json
 from safety_support import needs_fio

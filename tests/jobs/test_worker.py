@@ -8,7 +8,7 @@ import threading  # noqa: E402
 from types import SimpleNamespace  # noqa: E402
 
 from app.engines import EngineNotFound  # noqa: E402
-from app.params import ParamError  # noqa: E402
+from app.experiments.params import ParamError  # noqa: E402
 from jobs.events import LogMessage, RunFinished  # noqa: E402
 from jobs.worker import RunPrepared, RunRefused, RunWorker  # noqa: E402
 
@@ -47,7 +47,7 @@ def test_each_refusal_is_one_event_with_its_kind(qtbot):
 def test_events_arrive_in_order_after_run_prepared(qtbot):
     def events():
         yield LogMessage("one")
-        yield RunFinished("done", "/runs/x", {}, None)
+        yield RunFinished("done", "/runs/x", None, None)
     seen = _run(qtbot, RunWorker(lambda: _session(events)))
     assert [type(e) for e in seen] == [RunPrepared, LogMessage, RunFinished]
     assert seen[0].engine_version == "fio-3.33" and seen[0].temperature_note == "no sensor"

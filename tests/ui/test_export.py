@@ -1,4 +1,4 @@
-"""Report-ready export (issue 5) of a real run made with the real fio in a temp folder.
+"""Report-ready export of a real run made with the real fio in a temp folder.
 
 One module-scoped run (zero-queue, queue-depth and block-size with 3 levels, 1 s trials, 2
 repetitions, and a 3 s SLC-cache write) is exported with the real pyqtgraph renderer offscreen;
@@ -22,12 +22,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 from app.engines.fio.result import parse_fio_text  # noqa: E402
-from app.experiment_outputs import build_figures  # noqa: E402
-from app.report import export_run, run_from_measurements, write_run_folder  # noqa: E402
-from app.store import load_run  # noqa: E402
-from app.summary import read_samples, summarize_run  # noqa: E402
+from app.report.export import export_run  # noqa: E402
+from app.report.outputs import build_figures  # noqa: E402
+from app.results.imported import run_from_measurements  # noqa: E402
+from app.store.new_folder import write_run_folder  # noqa: E402
+from app.store.run_folder import load_run  # noqa: E402
 
-from conftest import REPO, run_cli  # noqa: E402
+from conftest import REPO, results_of, run_cli  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")
 
@@ -197,8 +198,7 @@ def test_imported_measurements_export(run_dir, render, tmp_path):
 
 def test_figure_specs_carry_units_and_markers(run_dir):
     record = load_run(run_dir)
-    figures = {f.id: f for f in build_figures(record, summarize_run(record, run_dir),
-                                              read_samples(run_dir))}
+    figures = {f.id: f for f in build_figures(results_of(record, run_dir))}
     bs = figures["block-size-throughput-random"]
     assert bs.log2_x and bs.x_axis.label == "Block size (KiB, log2 scale)"
     assert [t for t, _ in bs.x_axis.ticks] == [4.0, 64.0, 1024.0]
@@ -243,7 +243,7 @@ def test_figure_widget_for_the_results_view(run_dir, qtbot):
 
     from ui.render.draw import figure_widget
     record = load_run(run_dir)
-    figures = build_figures(record, summarize_run(record, run_dir), read_samples(run_dir))
+    figures = build_figures(results_of(record, run_dir))
     widget = figure_widget(copy.deepcopy(figures[0]))
     qtbot.addWidget(widget)
     assert isinstance(widget, pg.PlotWidget)

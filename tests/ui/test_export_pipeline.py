@@ -1,5 +1,5 @@
-"""The export's figure pipeline (issue 21): a renderer may hand back a completion (the PNG still
-being encoded on another thread); app.report places a figure's files only after completing it,
+"""The export's figure pipeline: a renderer may hand back a completion (the PNG still
+being encoded on another thread); app.report.export places a figure's files only after completing it,
 which it does once the next figure is drawn, and never leaves a completion running when the
 export stops. The real renderer's two entry points write the same bytes.
 """
@@ -48,7 +48,7 @@ class Deferred:
 
 
 def test_a_figure_is_completed_after_the_next_is_drawn_and_only_then_placed(run, tmp_path):
-    from app.report import export_run
+    from app.report.export import export_run
     render = Deferred()
     out = export_run(run, tmp_path / "out", render)
     drawn = [fid for kind, fid in render.events if kind == "draw"]
@@ -63,7 +63,7 @@ def test_a_figure_is_completed_after_the_next_is_drawn_and_only_then_placed(run,
 
 
 def test_a_failed_completion_costs_that_figure_only(run, tmp_path):
-    from app.report import export_run
+    from app.report.export import export_run
     render = Deferred(fail="rw-mix-iops")
     out = export_run(run, tmp_path / "out", render)
     report = (out / "report.md").read_text()
@@ -73,7 +73,7 @@ def test_a_failed_completion_costs_that_figure_only(run, tmp_path):
 
 
 def test_an_export_that_stops_completes_the_pending_figure_first(run, tmp_path):
-    from app.report import export_run
+    from app.report.export import export_run
     render = Deferred(stop="rw-mix-iops")
     with pytest.raises(KeyboardInterrupt):
         export_run(run, tmp_path / "out", render)
@@ -84,13 +84,14 @@ def test_an_export_that_stops_completes_the_pending_figure_first(run, tmp_path):
 def test_start_figure_and_render_figure_write_the_same_files(run, tmp_path):
     from PySide6.QtGui import QImage
 
-    from app.experiment_outputs import build_figures
-    from app.store import load_run
-    from app.summary import summarize_run
+    from app.report.outputs import build_figures
+    from app.store.run_folder import load_run
     from ui.render.export import ensure_app, render_figure, start_figure
+
+    from conftest import results_of
     ensure_app()
     record = load_run(run)
-    fig = build_figures(record, summarize_run(record, run), [], None)[0]
+    fig = build_figures(results_of(record, run), None)[0]
     complete = start_figure(fig, tmp_path / "a.png", tmp_path / "a.svg")
     assert complete() is None
     render_figure(fig, tmp_path / "b.png", tmp_path / "b.svg")

@@ -1,4 +1,4 @@
-"""`ssd-profiler export` never overwrites what the app did not write (issue 11).
+"""`ssd-profiler export` never overwrites what the app did not write.
 
 A run folder made cheaply with ``import FIXTURE --save`` is exported (the real CLI as a
 subprocess) into every hostile place: a folder of the user's files, a file, a symlink, an export
@@ -166,8 +166,15 @@ def test_a_damaged_run_folder_is_one_line_and_nothing_is_written(area, damage):
     assert snapshot(area) == before and not (area / "run" / "export").exists()
 
 
-def test_a_broken_samples_csv_costs_the_live_figures_with_one_warning(area):
-    run = area / "run"
+@pytest.fixture
+def series_run(tmp_path) -> Path:
+    """A copy of a run whose SLC experiment reads the live samples (tests/fixtures/runs)."""
+    (old,) = [p for p in (FIXTURES / "runs").iterdir() if p.name.startswith("2026")]
+    return Path(shutil.copytree(old, tmp_path / "run"))
+
+
+def test_a_broken_samples_csv_costs_the_live_figures_with_one_warning(series_run):
+    run = series_run
     (run / "samples.csv").write_text("trial,t_s,read_MBps\n0,1.0,5\n0,2.0,x\n1,")
     (run / "trials.csv").write_text("index,experiment,lab")   # derived; export reads run.json
     before = snapshot(run)
@@ -182,9 +189,10 @@ def test_a_broken_samples_csv_costs_the_live_figures_with_one_warning(area):
 
 
 @posix_only
-def test_a_fifo_samples_csv_is_not_opened(area):
-    os.mkfifo(area / "run" / "samples.csv")
-    done = export(area / "run")   # would hang if opened
+def test_a_fifo_samples_csv_is_not_opened(series_run):
+    (series_run / "samples.csv").unlink()
+    os.mkfifo(series_run / "samples.csv")
+    done = export(series_run)   # would hang if opened
     assert done.returncode == 0 and "not a regular file" in done.stderr
 
 
@@ -204,7 +212,7 @@ def _fake_render(fig, png: Path, svg: Path) -> None:
 
 
 def test_figures_are_renamed_into_place_and_a_planted_link_is_refused(tmp_path, monkeypatch):
-    from app.report import export_run
+    from app.report.export import export_run
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     run = _synthetic(tmp_path / "run")
     out = export_run(run, tmp_path / "out", _fake_render)

@@ -9,7 +9,7 @@ import shutil  # noqa: E402
 from conftest import FIXTURES, run_cli  # noqa: E402
 
 OLD = FIXTURES / "runs"
-(RUN,) = [p for p in OLD.iterdir() if p.is_dir() and p.name != "expected-tables"]
+(RUN,) = [p for p in OLD.iterdir() if p.is_dir() and p.name.startswith("2026")]
 EXPECTED = OLD / "expected-tables"
 
 
@@ -46,3 +46,21 @@ def test_an_export_written_before_markers_existed_is_replaced_in_place(tmp_path)
     done = run_cli("export", str(other))
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert (other / "export" / "notes.txt").read_text() == "mine"
+
+
+FULL = OLD / "full-lab-20261126"
+
+
+def test_a_run_of_every_experiment_exports_the_same_tables_and_report(tmp_path):
+    """Made by the main before the typed results: the same tables and report.md, byte for byte."""
+    run_dir = shutil.copytree(FULL / "run", tmp_path / "run")
+    done = run_cli("export", str(run_dir), "--out", str(tmp_path / "export"))
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "export"
+    expected = FULL / "expected"
+    names = sorted(p.name for p in (expected / "tables").iterdir())
+    assert sorted(p.name for p in (out / "tables").iterdir()) == names
+    for name in names:
+        assert (out / "tables" / name).read_bytes() == (expected / "tables" / name).read_bytes(), name
+    report = (out / "report.md").read_text().replace(f"`{run_dir}`", "`RUN_DIR`")
+    assert report == (expected / "report.md").read_text()

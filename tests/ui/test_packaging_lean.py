@@ -1,4 +1,4 @@
-"""packaging/lean.py: what the one-folder build leaves out, the same on the three OS (issue 21)."""
+"""packaging/lean.py: what the one-folder build leaves out, the same on the three OS."""
 from __future__ import annotations
 
 import importlib.util

@@ -1,9 +1,9 @@
 """`ssd-profiler compare RUN_DIR RUN_DIR... [--out DIR] [--json]`: runs side by side.
 
-Every run after the first is compared with the first, workload by workload (app/compare.py):
+Every run after the first is compared with the first, workload by workload (app/compare/compute.py):
 both means, their ratio, the difference and whether it is larger than the runs' own spread.
 Conditions that differ are printed first. ``--out DIR`` writes the comparison's export
-(app/compare_export.py: comparison.csv, comparison.md, the overlaid figures as PNG and SVG,
+(app/compare/export.py: comparison.csv, comparison.md, the overlaid figures as PNG and SVG,
 report.md) into a new or empty folder (or an earlier export of the same comparison), through the
 same checks as a run's export; the window's "Export comparison" writes the same files.
 ``--json`` prints exactly one JSON document.
@@ -17,8 +17,8 @@ from pathlib import Path
 from rich import box
 from rich.table import Table
 
-from app.compare_export import comparison_folder, export_comparison
-from app.compare_report import Comparison, build_comparison, call_text, cell, ratio_text, workload_text
+from app.compare.export import comparison_folder, export_comparison
+from app.compare.report import Comparison, build_comparison, call_text, cell, ratio_text, workload_text
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 from ui.cli.results import console_for
 

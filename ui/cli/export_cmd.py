@@ -6,7 +6,7 @@ line on stdout.
 
 Exit 2 with one line, before anything is written, when RUN_DIR is not a readable run folder
 (a file, no run.json, a damaged run.json) or DIR may not be written (a symlink, a file, a
-non-empty folder that is not an earlier export of the same run: app.export_folder). A damaged
+non-empty folder that is not an earlier export of the same run: app.report.folder). A damaged
 samples.csv is not fatal: the export goes on without the live-sample figures and says so in one
 ``ssd-profiler: warning:`` line and in report.md. Exit 1 when the system refuses a write.
 """
@@ -16,9 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-from app.export_folder import ExportFolder, run_identity
-from app.report import Warn, export_run
-from app.store import load_run
+from app.report.export import Warn, export_run
+from app.report.folder import ExportFolder, run_identity
+from app.store.run_folder import open_run
+from ui.cli import verbosity
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 
 
@@ -39,8 +40,9 @@ def cmd_export(args) -> int:
     run_dir = Path(args.run_dir)
     out_dir = getattr(args, "out", None)
     try:  # the cheap checks first, before Qt starts
-        record = load_run(run_dir)
-        ExportFolder(Path(out_dir) if out_dir else run_dir / "export", run_identity(record, run_dir))
+        run = open_run(run_dir)
+        ExportFolder(Path(out_dir) if out_dir else run_dir / "export",
+                     run_identity(run.info.started_at, run_dir))
     except ValueError as exc:
         print(f"ssd-profiler: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -52,6 +54,7 @@ def cmd_export(args) -> int:
     out, failed = write_or_exit(lambda: export_run_dir(run_dir, out_dir, _warn))
     if failed is not None:
         return failed
-    print(f"exported {run_dir} in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    if verbosity.shows_progress(args):
+        print(f"exported {run_dir} in {time.monotonic() - started:.1f} s", file=sys.stderr)
     print(out)
     return EXIT_OK

@@ -1,11 +1,11 @@
 """`ssd-profiler import FILE... [--json] [--save RUN_DIR]`: measurements from engine outputs.
 
-Bounded, because a FILE can be anything: each is read by :mod:`app.input_files` (a regular
-file of at most 64 MiB, UTF-8 text, never a FIFO or device), parsed as DiskSpd XML/text or fio
-JSON (recognized by content) within a time limit (``PARSE_SECONDS``, or the environment
-variable ``SSD_PROFILER_PARSE_SECONDS``; POSIX only), and each measurement is checked for
-numbers no drive gives (NaN, infinity, negative counts, an hour of latency) and for names that
-are not text. A refused file costs one line,
+Bounded, because a FILE can be anything: each is read by :mod:`app.store.input_files` (a regular
+file of at most 64 MiB, UTF-8 text, never a FIFO or device), parsed as DiskSpd XML/text, fio
+JSON, or fio terse or normal text (recognized by content) within a time limit
+(``PARSE_SECONDS``, or the environment variable ``SSD_PROFILER_PARSE_SECONDS``; POSIX only),
+and each measurement is checked for numbers no drive gives (NaN, infinity, negative counts, an
+hour of latency) and for names that are not text. A refused file costs one line,
 ``ssd-profiler: error: FILE: reason``, and exit 2; the other files are still printed.
 
 ``--save RUN_DIR`` writes a run folder that ``export`` can report on. It is checked before any
@@ -22,7 +22,8 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from app.input_files import (
+from app.model.status import JobStatus
+from app.store.input_files import (
     SMALL_TEXT,
     InputRefused,
     check_measurement,
@@ -30,7 +31,6 @@ from app.input_files import (
     os_reason,
     read_input_text,
 )
-from app.model.status import JobStatus
 from ui.cli import text as cli_text
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 from ui.cli.terminal import terminal_text
@@ -66,17 +66,24 @@ def deadline(seconds: float):
 
 def _parse(text: str, source: str) -> list[dict]:
     from app.engines.diskspd import looks_like_diskspd, parse_diskspd_output
-    from app.engines.fio.result import parse_fio_document, parse_fio_text
-    # DiskSpd XML (<Results>) or text ("Total IO"), recognized by content; else fio JSON
+    from app.engines.fio.result import FioParseError, parse_fio_document, parse_fio_text
+    from app.engines.fio.text_output import looks_like_fio_text, parse_fio_text_output
+    # DiskSpd XML (<Results>) or text ("Total IO"), recognized by content; else fio JSON,
+    # else fio's terse or normal text output
     if looks_like_diskspd(text):
         return parse_diskspd_output(text, source=source)
     docs = fio_documents(text)   # linear; the tolerant scan below only for small texts
     if docs:
         return parse_fio_document(docs[-1], source)
+    if looks_like_fio_text(text):
+        return parse_fio_text_output(text, source)
     if len(text) <= SMALL_TEXT:
-        return parse_fio_text(text, source=source)
-    raise InputRefused("holds no fio JSON result starting at the beginning of a line and no "
-                       "DiskSpd result (was fio run with --output-format=json?)")
+        try:
+            return parse_fio_text(text, source=source)
+        except FioParseError:
+            pass
+    raise InputRefused("holds no fio JSON result, no fio normal or terse output and no "
+                       "DiskSpd result (fio writes them with --output-format=json, normal or terse)")
 
 
 def import_file(name: str) -> list[dict]:
@@ -107,8 +114,9 @@ def import_file(name: str) -> list[dict]:
 
 
 def cmd_import(args) -> int:
-    from app.report import check_new_run_folder, run_from_measurements, write_run_folder
-    from app.summary import with_pooled
+    from app.results.imported import run_from_measurements
+    from app.results.summary import with_pooled
+    from app.store.new_folder import check_new_run_folder, write_run_folder
     if args.save:
         try:
             check_new_run_folder(args.save)

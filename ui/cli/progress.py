@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
 from app.units import duration_text
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
@@ -17,24 +17,26 @@ from ui.cli import text as cli_text
 from ui.cli.terminal import SafeConsole
 
 
-def progress_for(stream):
-    """Rich progress on a terminal, plain lines elsewhere."""
+def progress_for(stream, levels: frozenset[str] = cli_text.EVENT_LEVELS, lines: bool = True):
+    """Rich progress on a terminal, plain lines elsewhere; ``levels``: the run's messages shown
+    (-v/-q); ``lines=False`` (-q): those messages only, no progress."""
     try:
         tty = stream.isatty()
     except (AttributeError, ValueError):
         tty = False
-    return RichProgress(stream) if tty else cli_text.Progress(stream)
+    return RichProgress(stream, levels) if tty and lines else cli_text.Progress(stream, levels, lines)
 
 
 class RichProgress:
-    def __init__(self, stream):
+    def __init__(self, stream, levels: frozenset[str] = cli_text.EVENT_LEVELS):
         self.console = SafeConsole(file=stream, highlight=False)  # engine text is data
+        self.levels = levels
         self.plain = cli_text.Progress(None)  # the same line texts and ETA, without its output
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(bar_width=20),
                             MofNCompleteColumn(), TextColumn("{task.fields[live]}"),
                             TextColumn("[dim]{task.fields[eta]}"), console=self.console,
                             transient=True)
-        self.task = None
+        self.task: TaskID | None = None
         self.current = ""
         self.alive = True
 
@@ -59,6 +61,8 @@ class RichProgress:
         elif isinstance(event, TrialStarted):
             plain.show(event)
             self.current = cli_text.trial_line(event, plain.total)
+            if "command" in self.levels:
+                self.console.print(cli_text.command_line(event.argv), markup=False, soft_wrap=True)
             self._update(description=self.current, live="")
         elif isinstance(event, Sample):
             self._update(live=cli_text.live_text(event))
@@ -67,8 +71,8 @@ class RichProgress:
             self.console.print(self.current, markup=False)
             self.console.print(plain.ended_text(event, now), markup=False)
             self._update(advance=1)
-        elif isinstance(event, LogMessage) and event.level in ("warning", "error"):
-            self.console.print(f"{event.level}: {event.text}", markup=False)
+        elif isinstance(event, LogMessage) and event.level in self.levels:
+            self.console.print(cli_text.message_line(event), markup=False)
         elif isinstance(event, RunFinished):
             self.bar.stop()
             self.console.print(cli_text.run_end_line(event, now - plain.started), markup=False)

@@ -1,4 +1,4 @@
-"""``run --remote HOST[:PORT]`` (issue 18): the options, and the run options they cannot honour.
+"""``run --remote HOST[:PORT]``: the options, and the run options they cannot honour.
 
 Kept apart from run_cmd.py so the remote target's command-line surface is read in one place.
 A remote run goes through ``fio --server`` on each HOST; ``--target`` is then a folder *there*
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 
-from app.drive.remote_smart import check_smart_device, ssh_for_hosts
 from app.paths import TargetRefused
-from app.paths.remote_target import RemoteSpec, parse_remotes
+from app.remote.smart import check_smart_device, ssh_for_hosts
+from app.remote.target import RemoteSpec, parse_remotes
 
 
 def add_remote_arguments(run: argparse.ArgumentParser) -> None:
@@ -41,11 +41,11 @@ def remote_spec(args) -> RemoteSpec | None:
 
 def per_host_json(run_dir: str) -> dict:
     """``{"hosts": {experiment: per-host rows}}`` for ``run --json`` of a run on several fio
-    servers (app/host_tables.py); {} otherwise, so one-host and local output is unchanged."""
-    from app.host_tables import hosts_json
-    from app.store import load_run
+    servers (app/remote/host_tables.py); {} otherwise, so one-host and local output is unchanged."""
+    from app.remote.host_tables import hosts_json
+    from app.store.run_folder import open_run
     try:
-        rows = hosts_json(load_run(run_dir))
+        rows = hosts_json(open_run(run_dir))
     except (OSError, ValueError):
         return {}
     return {"hosts": rows} if rows else {}

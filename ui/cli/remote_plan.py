@@ -1,6 +1,6 @@
-"""``run --dry-run --remote ...`` on the terminal (issue 18): the plan of a remote run, every
+"""``run --dry-run --remote ...`` on the terminal: the plan of a remote run, every
 client command with the job files it would send, and the time it would take with each job's
-cost on the server counted (app/remote_plan.py). Nothing is sent: jobs/remote_dry_run.py.
+cost on the server counted (app/remote/plan.py). Nothing is sent: jobs/remote/dry_run.py.
 """
 from __future__ import annotations
 
@@ -10,17 +10,20 @@ import sys
 from rich import box
 from rich.table import Table
 
-from app.plan import trial_kind
-from app.remote_plan import REMOTE_JOB_S
-from app.shell_quote import command_line
+from app.engines.shell_quote import command_line
+from app.experiments.plan import trial_kind
+from app.remote.plan import REMOTE_JOB_S
 from app.units import duration_text, human_bytes
-from jobs.remote_dry_run import plan_remote, removal_jobs
+from jobs.remote.dry_run import plan_remote, removal_jobs
 from ui.cli.remote_args import remote_spec
 from ui.cli.results import console_for
 
 
 def cmd_remote_dry_run(args, settings: dict[str, str]) -> int:
-    planned = plan_remote(args.experiments, settings, remote_spec(args), args.target, seed=args.seed)
+    spec = remote_spec(args)
+    if spec is None:
+        raise ValueError("a remote dry run needs --remote")  # the caller checks args.remote first
+    planned = plan_remote(args.experiments, settings, spec, args.target, seed=args.seed)
     if args.json:
         print(json.dumps(planned.to_json(), indent=2, allow_nan=False))
     else:

@@ -9,17 +9,18 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from app.experiment_outputs import findings
+from app.engines.shell_quote import command_line
 from app.experiments.base import prefill_note
-from app.figures import LATENCY_KINDS, lat_stat, main_side
-from app.host_tables import host_table
-from app.io_counts import reach_warnings
-from app.plan import trial_kind
-from app.shell_quote import command_line
-from app.store import load_run
-from app.tables import IOPS, MBPS, Column, md_cell
+from app.experiments.plan import trial_kind
+from app.model.run import Run
+from app.remote.host_tables import host_table
+from app.report.outputs import findings
+from app.results.figure import LATENCY_KINDS
+from app.results.load import load_results
+from app.results.table import IOPS, MBPS, Column, md_cell
+from app.stats.io_counts import reach_warnings
 from app.units import block_label, duration_text, human_bytes
-from jobs.dry_run import EXAMPLE_WRITE_MBPS
+from jobs.run.dry_run import EXAMPLE_WRITE_MBPS
 from ui.cli.terminal import SafeConsole
 
 LAT_MEAN, LAT_P99 = Column("Mean latency (µs)", "lat_mean_us", 1, True), Column("p99 (µs)", "p99", 1, True)
@@ -36,34 +37,33 @@ def console_for(stream) -> Console:
 def print_results(stream, run_dir: str) -> None:
     """Per experiment: one row per workload, then its findings sentences."""
     console = console_for(stream)
-    record = load_run(run_dir)
-    for exp in record.get("experiments", []):
-        part = (record.get("summary") or {}).get(exp["id"]) or {}
-        rows = part.get("workloads") or []
+    results = load_results(run_dir).results
+    for part in results.parts:
+        rows = part.workloads
         if not rows:
-            console.print(f"{exp['id']}: no finished measured trial", markup=False)
+            console.print(f"{part.id}: no finished measured trial", markup=False)
             continue
-        kinds = {(main_side(r) or {}).get("lat_kind") for r in rows} - {None}
-        kind = LATENCY_KINDS.get(next(iter(kinds)), "latency") if len(kinds) == 1 else "latency"
-        table = Table(title=f"{exp['id']}: mean ± sample std over n repetitions ({kind})",
+        kinds = {r.main.lat_kind for r in rows if r.main} - {None}
+        kind = LATENCY_KINDS.get(str(next(iter(kinds))), "latency") if len(kinds) == 1 else "latency"
+        table = Table(title=f"{part.id}: mean ± sample std over n repetitions ({kind})",
                       box=box.SIMPLE_HEAD, title_justify="left")
         for name, right in (("Workload", False), ("n", True), (IOPS.name, True), (MBPS.name, True),
                             (LAT_MEAN.name, True), (LAT_P99.name, True)):
             table.add_column(name, justify="right" if right else "left")
         for r in rows:
-            table.add_row(r["label"], str(r["n"]), md_cell(IOPS, r.get("total_iops")),
-                          md_cell(MBPS, r.get("total_MBps")), md_cell(LAT_MEAN, lat_stat(r, "mean")),
-                          md_cell(LAT_P99, lat_stat(r, "p99")))
+            table.add_row(r.label, str(r.n), md_cell(IOPS, r.total_iops),
+                          md_cell(MBPS, r.total_MBps), md_cell(LAT_MEAN, r.lat("mean")),
+                          md_cell(LAT_P99, r.lat("p99")))
         console.print(table)
-        print_host_table(console, record, exp["id"])
-        for sentence in findings(exp["id"], part, record):
+        print_host_table(console, results.run, part.id)
+        for sentence in findings(part, results):
             console.print(f"  {sentence}", markup=False, soft_wrap=True)
         console.print()
 
 
-def print_host_table(console: Console, record: dict, eid: str) -> None:
-    """A run on several fio servers: what each host did on its own (app/host_tables.py)."""
-    found = host_table(record, eid)
+def print_host_table(console: Console, run: Run, eid: str) -> None:
+    """A run on several fio servers: what each host did on its own (app/remote/host_tables.py)."""
+    found = host_table(run, eid)
     if found is None:
         return
     table = Table(title=f"{found.title}, each on its own (the table above: all hosts together)",

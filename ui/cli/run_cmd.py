@@ -1,4 +1,4 @@
-"""The headless command line (DESIGN §3.1).
+"""The headless command line.
 
 Exit codes: 0 done, 1 failure, 2 bad input (nothing written), 130 cancelled by Ctrl+C.
 Progress goes to stderr; stdout carries results: for ``run`` a results table whose last line is
@@ -6,7 +6,6 @@ the run folder, or with ``--json`` exactly one JSON document and nothing else.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import signal
@@ -14,18 +13,20 @@ import sys
 import threading
 from pathlib import Path
 
-from app import __version__
 from app.engines import EngineNotFound
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
-from app.io_counts import reach_warnings
+from app.experiments.params import ParamError, describe
+from app.experiments.plan import kept_note, kept_own, settings_with_preset
+from app.experiments.registry import expand_ids
 from app.model.status import RunStatus
-from app.params import ParamError, describe
 from app.paths import TargetRefused
-from app.plan import settings_with_preset
+from app.stats.io_counts import reach_warnings
 from app.units import human_bytes
 from ui.cli import text as cli_text
+from ui.cli import verbosity
+from ui.cli.parser import build_parser
 from ui.cli.progress import progress_for
-from ui.cli.remote_args import add_remote_arguments, check_remote_args, per_host_json, remote_spec
+from ui.cli.remote_args import check_remote_args, per_host_json, remote_spec
 from ui.cli.results import print_results
 from ui.cli.terminal import terminal_text
 
@@ -36,82 +37,11 @@ class BadInput(Exception):
     """Exit 2 with a one-line reason."""
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a mistake is one line (what to change, and where the help is) and exit 2,
-    not a seven-line usage block above the message."""
-
-    def error(self, message: str):
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
-
-
-def _wait_seconds(text: str) -> float:
-    """--wait: a finite number of seconds from 0 to a day (nan waited forever, inf too)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expects a number of seconds, got {text!r}") from None
-    if not 0 <= value <= 86400:  # false for nan as well
-        raise argparse.ArgumentTypeError(f"expects seconds from 0 to 86400, got {text!r}")
-    return value
-
-
-def _parser() -> argparse.ArgumentParser:
-    p = OneLineParser(prog="ssd-profiler",
-                                description="Profile an SSD with fio or DiskSpd, safely, on a folder.")
-    p.add_argument("--version", action="version", version=f"ssd-profiler {__version__}")
-    p.add_argument("--self-test", action="store_true",
-                   help="open the window offscreen, run one tiny fio trial, export it; exit 0 if all works")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
-    e = sub.add_parser("experiments", help="the experiment catalog with parameters and defaults")
-    e.add_argument("--json", action="store_true")
-    d = sub.add_parser("drives", help="volumes: mount point, device, size, free space")
-    d.add_argument("--json", action="store_true")
-    sub.add_parser("presets", help="the presets the window offers, with the values they set")
-    r = sub.add_parser("run", help="run experiments on a target folder")
-    r.add_argument("experiments", nargs="+", metavar="EXPERIMENT",
-                   help=f"{', '.join(CATALOG)} or all (all but quick and steady-state)")
-    r.add_argument("--target", required=True, metavar="DIR", help="folder on the drive to test")
-    r.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="settings",
-                   help="parameter, e.g. runtime=2s, size=64MiB, queue-depth.queue_depths=1,4,16")
-    r.add_argument("--preset", choices=tuple(PRESETS),
-                   help="start from a preset of the window (see `presets`); --set overrides it")
-    r.add_argument("--dry-run", action="store_true",
-                   help="print the plan (trials, time, engine commands, bytes written); write nothing "
-                        "(with --remote: the job files it would send; no server is contacted)")
-    r.add_argument("--engine", choices=("fio", "diskspd"),
-                   help="default: DiskSpd on Windows when installed, fio elsewhere")
-    r.add_argument("--out", metavar="RUNS_DIR", help="where run folders go (default: per-user data)")
-    r.add_argument("--seed", type=int, help="seed of the randomized trial order")
-    r.add_argument("--json", action="store_true",
-                   help="print one JSON document (status, run folder, summary) instead of tables")
-    r.add_argument("--remove-leftovers", action="store_true",
-                   help="delete test files an earlier, crashed run left in the target first "
-                        "(after every check, never while another run holds the folder)")
-    r.add_argument("--allow-medium", action="append", choices=("ram",), default=[],
-                   help="run on a folder in memory (tmpfs, ramfs, zram) on purpose: the numbers "
-                        "are then RAM's, not a drive's")
-    r.add_argument("--wait", type=_wait_seconds, default=0.0, metavar="SECONDS",
-                   help="when another run is using the target folder, wait up to this long")
-    add_remote_arguments(r)  # issue 18: --remote HOST[:PORT], a folder on a fio server
-    i = sub.add_parser("import", help="normalized measurements from fio JSON and DiskSpd XML/text files")
-    i.add_argument("files", nargs="+", metavar="FILE")
-    i.add_argument("--json", action="store_true")
-    i.add_argument("--save", metavar="RUN_DIR",
-                   help="also save them as a run folder (a new folder) that `export` can report on")
-    c = sub.add_parser("compare", help="two or more run folders side by side (each against the first)")
-    c.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
-    c.add_argument("--out", metavar="DIR", help="also write comparison.csv and comparison.md here")
-    c.add_argument("--json", action="store_true", help="print one JSON document")
-    x = sub.add_parser("export", help="tables, figures and report.md for a run folder")
-    x.add_argument("run_dir", metavar="RUN_DIR")
-    x.add_argument("--out", metavar="DIR", help="where to write (default: RUN_DIR/export)")
-    return p
-
-
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    parser = _parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
+    verbosity.apply(args)
     try:
         if args.self_test:
             from ui.cli.self_test import run_self_test
@@ -170,10 +100,10 @@ def cmd_presets() -> int:
 
 
 def cmd_dry_run(args) -> int:
-    if args.remote is not None:  # issue 18: the plan of a remote run, nothing sent
+    if args.remote is not None:  #: the plan of a remote run, nothing sent
         from ui.cli.remote_plan import cmd_remote_dry_run
         return cmd_remote_dry_run(args, _run_settings(args))
-    from jobs.dry_run import plan_only
+    from jobs.run.dry_run import plan_only
     from ui.cli.results import print_plan
     planned = plan_only(args.experiments, _run_settings(args), args.target,
                         seed=args.seed, engine=args.engine, allow_media=tuple(args.allow_medium))
@@ -195,16 +125,26 @@ def _settings(pairs: list[str]) -> dict[str, str]:
 
 
 def _run_settings(args) -> dict[str, str]:
-    """--set pairs over the preset's values (app.plan.settings_with_preset)."""
-    return settings_with_preset(args.experiments, args.preset, _settings(args.settings))
+    """--set pairs over the preset's values (app.experiments.plan.settings_with_preset); a line
+    says which experiments keep their own value of a setting given for all (plan.kept_own)."""
+    settings = settings_with_preset(args.experiments, args.preset, _settings(args.settings))
+    try:
+        kept = kept_own(expand_ids(args.experiments), settings)
+    except KeyError:
+        kept = {}  # an unknown experiment: the plan refuses it with its own line
+    if kept:
+        _say(f"ssd-profiler: note: {kept_note(kept)}")
+    return settings
 
 
 def cmd_run(args) -> int:
     """Every way out ends like a cancel: SIGINT, SIGTERM and SIGHUP stop the engine, keep the
     finished trials, remove the test file and mark run.json cancelled; exit 128 + the signal."""
-    from jobs.session import RunCancelledEarly, prepare_run
+    from jobs.events import RunFinished
+    from jobs.run.session import RunCancelledEarly, prepare_run
 
-    cancel, caught = threading.Event(), []
+    cancel = threading.Event()
+    caught: list[int] = []
     previous = _on_signals(lambda signum: _on_stop_signal(cancel, caught, signum))
     try:
         try:
@@ -217,27 +157,32 @@ def cmd_run(args) -> int:
         except RunCancelledEarly as exc:
             _say(f"ssd-profiler: {exc}")
             return 128 + (caught[0] if caught else signal.SIGINT)
+        loud, quiet = verbosity.shows_progress(args), verbosity.verbosity(args) < -1
         medium = session.target.medium
-        if medium is not None and medium.note:
+        if loud and medium is not None and medium.note:
             _say(f"ssd-profiler: note: the target {medium.note} ({medium.line()})")
-        for warning in reach_warnings(session.plan):
+        for warning in reach_warnings(session.plan) if loud else ():
             _say(f"ssd-profiler: note: {warning}")
-        for path, size in session.removed_leftovers:
+        for path, size in session.removed_leftovers if loud else ():
             _say(f"ssd-profiler: removed {path} ({human_bytes(size)}) left by an earlier run")
-        for path, size in session.runner.owner.leftovers():
+        for path, size in session.runner.owner.leftovers() if not quiet else ():
             _say(f"ssd-profiler: warning: {path} ({human_bytes(size)}) was left by an earlier "
                  "run; add --remove-leftovers to delete it")
-        final = None
-        progress = progress_for(sys.stderr)
+        final: RunFinished | None = None
+        progress = progress_for(sys.stderr, verbosity.event_levels(args), lines=loud)
         try:
             for event in session.runner.events():
                 progress.show(event)
-                final = event
+                if isinstance(event, RunFinished):  # the runner's last event, however it ends
+                    final = event
         finally:
             session.close()
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+    if final is None:
+        _say("ssd-profiler: the run ended without its result; see the app's log")
+        return EXIT_FAILED
     try:
         if args.json:
             print(json.dumps({"status": final.status, "run_dir": final.run_dir,

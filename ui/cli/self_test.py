@@ -45,12 +45,15 @@ def _open_window(folder: Path) -> None:
 
 
 def _run_trial(folder: Path) -> Path:
-    from jobs.session import prepare_run
+    from jobs.events import RunFinished
+    from jobs.run.session import prepare_run
 
     session = prepare_run(["queue-depth"], {"queue_depths": "4", "runtime": "1s", "size": "16MiB",
                                             "repetitions": "1", "warmup": "false"},
                           str(folder / "target"), runs_root=folder / "runs")
     final = list(session.runner.events())[-1]
+    if not isinstance(final, RunFinished):
+        raise RuntimeError(f"the run ended with {type(final).__name__}, not its result")
     if final.status != RunStatus.DONE:
         raise RuntimeError(f"the fio trial ended {final.status}: {final.error}")
     return Path(final.run_dir)

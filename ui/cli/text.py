@@ -1,10 +1,11 @@
 """Plain-text views for the terminal: catalog, volumes, measurements, run progress."""
 from __future__ import annotations
 
+import shlex
 import time
 
+from app.experiments.plan import trial_kind
 from app.model.status import JobStatus
-from app.plan import trial_kind
 from app.units import duration_text, human_bytes
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.cli.eta import PlanEta
@@ -23,7 +24,8 @@ def catalog_text(catalog: list[dict]) -> str:
             choices = f" [{'|'.join(p['choices'])}]" if p["choices"] else ""
             lines.append(f"    {p['name']:<14} = {p['default_text']:<22} {p['help']}{choices}")
         lines.append("")
-    lines.append("Set values with --set NAME=VALUE (or EXPERIMENT.NAME=VALUE); `all` runs all but quick and steady-state.")
+    lines.append("Set values with --set NAME=VALUE (or EXPERIMENT.NAME=VALUE); "
+                 "`all` runs all but quick, steady-state and write-saturation.")
     return "\n".join(lines)
 
 
@@ -91,12 +93,28 @@ def run_end_line(event: RunFinished, elapsed_s: float) -> str:
             f"after {duration_text(elapsed_s)}")
 
 
+#: The run's messages shown by default (ui/cli/verbosity.py: -v adds info, -vv commands).
+EVENT_LEVELS = frozenset({"warning", "error"})
+
+
+def command_line(argv) -> str:
+    """An engine command as a shell would take it back (-vv)."""
+    return "$ " + shlex.join(argv)
+
+
+def message_line(event: LogMessage) -> str:
+    """'warning: ...'; an engine command line as '$ fio ...'."""
+    return f"$ {event.text}" if event.level == "command" else f"{event.level}: {event.text}"
+
+
 class Progress:
     """Run progress as plain lines on stderr (a log file, a pipe, a CI job): one line when a
-    trial starts and one when it ends, with the time left from the plan."""
+    trial starts and one when it ends, with the time left from the plan. With ``lines=False``
+    (-q) only the run's messages of ``levels`` are printed."""
 
-    def __init__(self, stream):
+    def __init__(self, stream, levels: frozenset[str] = EVENT_LEVELS, lines: bool = True):
         self.out = stream
+        self.levels, self.lines = levels, lines
         self.total = 0
         self.eta = PlanEta(0.0)
         self.about = "about"
@@ -113,7 +131,13 @@ class Progress:
             self.out = None
 
     def show(self, event) -> None:
-        now = time.monotonic()
+        if isinstance(event, LogMessage):
+            if event.level in self.levels:
+                self._write(message_line(event) + "\n")
+        elif self.lines:
+            self._show(event, time.monotonic())
+
+    def _show(self, event, now: float) -> None:
         if isinstance(event, RunStarted):
             self.total, self.eta = event.trial_count, PlanEta(event.estimated_s)
             self.about = about(event)
@@ -123,11 +147,11 @@ class Progress:
         elif isinstance(event, TrialStarted):
             self.eta.trial_started(now, event.expected_s)
             self._write(trial_line(event, self.total) + "\n")
+            if "command" in self.levels:
+                self._write(command_line(event.argv) + "\n")
         elif isinstance(event, TrialFinished | TrialFailed):
             self.eta.trial_ended(now)
             self._write(self.ended_text(event, now) + "\n")
-        elif isinstance(event, LogMessage) and event.level in ("warning", "error"):
-            self._write(f"{event.level}: {event.text}\n")
         elif isinstance(event, RunFinished):
             self._write(run_end_line(event, now - self.started) + "\n")
 

@@ -1,4 +1,4 @@
-"""Figure spec (app/figures.py) -> a pyqtgraph plot, in small named steps.
+"""Figure spec (app/results/figure.py) -> a pyqtgraph plot, in small named steps.
 
 One drawing path serves the window's results view (:func:`figure_widget`) and the export
 (ui/render/export.py), so what a user sees is what the report holds. Twin axes use a second
@@ -12,8 +12,9 @@ ui/render/labels.py, redone whenever the plot is resized.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from app.figures import Figure
+from app.results.figure import Figure
 from ui.render.labels import Labels, free_width
 from ui.render.ranges import legend_columns, log_ticks, x_range, x_values, y_range, y_values
 from ui.render.series import Geometry, draw_hlines, draw_markers, draw_series
@@ -27,8 +28,8 @@ GRID_ALPHA = 0.18
 class Panel:
     """One panel as drawn: its spec, ViewBoxes, axes and where its data lies (for labels)."""
     fig: Figure
-    vb: object
-    right: object | None
+    vb: Any              # pyqtgraph ViewBoxes (pyqtgraph ships no types); right: None or one
+    right: Any
     axes: dict
     geometry: Geometry = field(default_factory=Geometry)
 
@@ -36,11 +37,11 @@ class Panel:
 @dataclass
 class Drawn:
     """What :func:`draw` made; ``relayout`` re-places labels after any resize."""
-    plot: object
+    plot: Any            # pyqtgraph's PlotWidget and LegendItem
     fig: Figure
     style: Style
     panels: list[Panel]
-    legend: object
+    legend: Any
     labels: Labels
     _busy: bool = False
     _pending: bool = False

@@ -22,8 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
-from app.figures import Figure
-from app.held_dir import NEW_FILE
+from app.paths.held_dir import NEW_FILE
+from app.results.figure import Figure
 from ui.render.draw import figure_widget
 from ui.render.png import png_bytes
 from ui.render.style import REPORT, Style
@@ -54,7 +54,7 @@ def _tolerate_closed_paths() -> None:
     """
     module = sys.modules.get("pyqtgraph.exporters.SVGExporter")
     original = getattr(module, "correctCoordinates", None)
-    if original is None or getattr(original, "_ssd_tolerant", False):
+    if module is None or original is None or getattr(original, "_ssd_tolerant", False):
         return
 
     def correct(node, defs, item, options):
@@ -64,8 +64,8 @@ def _tolerate_closed_paths() -> None:
                 path.setAttribute("d", " ".join(t for t in d.split() if t not in ("Z", "z")))
         return original(node, defs, item, options)
 
-    correct._ssd_tolerant = True
-    module.correctCoordinates = correct
+    setattr(correct, "_ssd_tolerant", True)  # noqa: B010 - a mark on a function, read with getattr
+    setattr(module, "correctCoordinates", correct)  # noqa: B010 - patching pyqtgraph's module
 
 
 def _write_svg(widget, svg_path: Path) -> None:
@@ -166,7 +166,7 @@ def _png_encoder() -> ThreadPoolExecutor:
 def start_figure(fig: Figure, png_path: Path, svg_path: Path, style: Style = REPORT):
     """Draw ``fig`` offscreen, write its SVG and start encoding its PNG (``style.width`` px
     wide) on the encoder thread; returns the callable that waits for the PNG (raising what
-    its writing raised). The export calls it after drawing the next figure (app.report)."""
+    its writing raised). The export calls it after drawing the next figure (app.report.export)."""
     with _collector_paused(), laid_out(fig, style) as widget:
         encoded = _png_encoder().submit(_save_png, _scene_image(widget, style), png_path)
         try:

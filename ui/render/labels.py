@@ -9,6 +9,7 @@ window never cuts them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ui.render.placement import Box, Boxes, leader_end, needs_leader, place, point_box, segment_boxes
 from ui.render.style import Style, font
@@ -18,13 +19,14 @@ MIN_TITLE_PX = 8
 
 @dataclass
 class Label:
-    panel: object
-    vb: object
-    item: object                     # pyqtgraph TextItem
+    # Any: pyqtgraph ships no types (and the panel, ui.render.draw.Panel, would be an import cycle)
+    panel: Any
+    vb: Any
+    item: Any                        # pyqtgraph TextItem
     anchor: tuple                    # view coordinates; y None = a vertical line at x
     mode: str                        # around | above | line
     priority: int
-    leader: object | None = None     # PlotCurveItem from the anchor to the label
+    leader: Any = None               # PlotCurveItem from the anchor to the label
     box: Box | None = None           # where it went, scene pixels
 
 
@@ -38,7 +40,7 @@ def obstacles(panel) -> list[Box]:
     from PySide6.QtCore import QPointF
     geo, out = panel.geometry, []
 
-    def at(vb, x, y):
+    def at(vb: Any, x: float, y: float) -> tuple[float, float]:
         p = vb.mapViewToScene(QPointF(x, y))
         return p.x(), p.y()
     for vb, x, y, size in geo.points:
@@ -110,7 +112,7 @@ class Labels:
                 for vb in {lb.vb for lb in crowded}:
                     lo, hi = vb.viewRange()[1]
                     height = vb.sceneBoundingRect().height() or 1.0
-                    extra = max(lb.box.h for lb in crowded if lb.vb is vb) * 1.3
+                    extra = max(lb.box.h if lb.box else 0.0 for lb in crowded if lb.vb is vb) * 1.3
                     vb.setYRange(lo, hi + extra * (hi - lo) / height, padding=0)
             else:
                 self._place_panel(panel, mine)
@@ -123,7 +125,9 @@ class Labels:
         if r.width() <= 4 or r.height() <= 4:
             return []
         bounds = Box(r.left() + 2, r.top() + 2, r.right() - 2, r.bottom() - 2)
-        blocked, taken, crowded = panel_obstacles(panel), [], []
+        blocked = panel_obstacles(panel)
+        taken: list[Box] = []
+        crowded: list[Label] = []
         for lb in mine:
             text = lb.item.textItem.boundingRect()
             x, y = lb.anchor

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from app.figures import Axis, Figure, error_ends
+from app.results.figure import Axis, Figure, error_ends
 from ui.render.style import Style, font, tick_text
 
 

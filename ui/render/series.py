@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.figures import error_ends
+from app.results.figure import error_ends
 from ui.render.ranges import view, x_values, y_axis_of, y_values
 from ui.render.style import DENSE_POINTS, Style, as_text, color
 
@@ -43,8 +43,8 @@ def draw_series(panel, legend, s, position: int, style: Style, ranges: dict, lab
     tint = color(s.color, position)
     vb = _box(panel, s.axis)
     xs, ys = x_values(fig, s.x), y_values(fig, s.y, s.axis)
-    keep = [i for i, (x, y) in enumerate(zip(xs, ys)) if x is not None and y is not None]
-    X, Y = [xs[i] for i in keep], [ys[i] for i in keep]
+    kept = [(i, x, y) for i, (x, y) in enumerate(zip(xs, ys)) if x is not None and y is not None]
+    keep, X, Y = [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
     if s.kind == "bar":
         item = pg.BarGraphItem(x=X, height=Y, width=s.bar_width, brush=tint,
                                pen=pg.mkPen("k", width=1))

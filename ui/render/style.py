@@ -1,11 +1,14 @@
 """How a figure looks: sizes, palette, fonts, axis styling and legend swatches.
 
 One :class:`Style` per medium (report: white, large fonts, 1800 px wide; screen: the window's
-results view), so what a user sees and what the report holds differ only here.
+results view), so what a user sees and what the report holds differ only here. Both are light
+(white, black text) whatever the desktop's theme: a figure is a picture for a report, and the
+Figures tab shows what the export will write. The window's own colours, the live charts'
+included, come from the palette instead (ui/window/theme.py).
 
 The palette is Okabe-Ito (distinguishable with the common colour-vision deficiencies). Read is
 always :data:`READ_COLOR` (blue) and write :data:`WRITE_COLOR` (vermillion), in the report's
-figures and in the live charts alike; no other quantity uses those two (app/figures.py READ,
+figures and in the live charts alike (lighter hues there under a dark palette); no other quantity uses those two (app/results/figure.py READ,
 WRITE, OTHER). Axis titles carry their unit (MB/s, µs, ms, GB); tick labels never get an SI
 prefix or a "x1e+06" multiplier from pyqtgraph (:func:`style_axis`).
 """
@@ -14,6 +17,8 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass
+
+FIGURE_BACKGROUND = "#ffffff"   # figures keep the report's light style, in the window too
 
 
 def as_text(text) -> str:

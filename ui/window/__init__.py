@@ -3,7 +3,7 @@
 The views live in ``setup/`` (drive, engine, experiments and their parameters), ``run/`` (the
 run model, live charts, progress, log) and ``report/`` (results, figures, export, past runs).
 Each shows one thing, takes its model in the constructor and never reaches up to its parent
-(DESIGN §7.8); the window wires them together: ``layout`` places them for the screen (side by
+; the window wires them together: ``layout`` places them for the screen (side by
 side, or as tabs on a small one, via ``adaptive``), ``menus`` and ``help_dialog`` are the
 frame, ``closing`` what is remembered. ``background``, ``messages``, ``folders`` and
 ``widgets`` serve all three.

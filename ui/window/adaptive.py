@@ -72,11 +72,13 @@ class SplitOrTabs(QWidget):
         self.tabs = tabs if tabs is not None else QTabWidget()
         if self.own_tabs:
             self.tabs.setDocumentMode(True)   # no frame around a page that has its own
+        self.splitter: QSplitter | Stack
         if resizable:
-            self.splitter = QSplitter(orientation)
-            self.splitter.setChildrenCollapsible(False)
+            splitter = QSplitter(orientation)
+            splitter.setChildrenCollapsible(False)
+            self.splitter = splitter
         else:
-            self.splitter = Stack(orientation)
+            self.splitter = Stack(orientation)  # the same methods, without handles
         self.mode = SPLIT
         self._sizes: list[int] | None = None
         self._check = QTimer(self)          # one decision per burst of resizes, after layout

@@ -20,6 +20,10 @@ def run_window() -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from ui import log_file
     log_file.install()   # the log Help > Open the log folder shows (a windowed app has no stderr)
+    from PySide6.QtGui import QGuiApplication
+
+    from ui import APP_ID
+    QGuiApplication.setDesktopFileName(APP_ID)  # before the first window: Wayland's app id
     app = QApplication.instance() or QApplication(sys.argv)
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)

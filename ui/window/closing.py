@@ -9,17 +9,56 @@ remembered from a larger screen is fitted to this one.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 log = logging.getLogger(__name__)
 
 CLOSE_GRACE_MS = 15000     # longest a close waits for the run to stop before quitting anyway
 
 
-class ClosingAndSettings:
+if TYPE_CHECKING:  # what MainWindow, the one class this is mixed into, is and provides
+    from collections.abc import Callable
+
+    from ui.window.adaptive import SplitOrTabs
+    from ui.window.background import Background
+    from ui.window.report.report_bar import ReportBar
+    from ui.window.report.runs_browser import RunsBrowser
+    from ui.window.run.run_control import RunControl
+    from ui.window.settings import AppSettings
+    from ui.window.setup.drive_panel import DrivePanel
+    from ui.window.setup.experiment_panel import ExperimentPanel
+    _Window = QMainWindow
+else:
+    _Window = object
+
+
+class ClosingAndSettings(_Window):
     """Mixed into MainWindow, which provides control, settings, the panels and the splitters."""
+
+    settings: AppSettings
+    control: RunControl
+    background: Background
+    report_bar: ReportBar
+    runs_browser: RunsBrowser
+    drive_panel: DrivePanel
+    experiment_panel: ExperimentPanel
+    main_area: SplitOrTabs
+    run_area: SplitOrTabs
+    confirm_close: Callable[[], bool]
+    _closing: bool
+    _force_close: bool
+    _restored: bool
+    _remembered_sizes: dict[str, list[int]]
+
+    if TYPE_CHECKING:  # declared only: at run time MainWindow's and WindowLayout's are found
+        def cancel_run(self) -> None: ...
+
+        def fit_to_screen(self) -> None: ...
+
+        def default_sizes(self) -> None: ...
 
     def _ask_close(self) -> bool:
         answer = QMessageBox.question(

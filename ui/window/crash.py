@@ -1,5 +1,5 @@
 """An error nothing else caught, in the window: one line, where the details are, and a button
-that copies them (issue 14). The windowed executable has no stderr, so without this a crash in a
+that copies them. The windowed executable has no stderr, so without this a crash in a
 slot or a thread would vanish; the traceback goes to the rotating log (ui/log_file.py) first.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import traceback
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from app.params import one_line
+from app.experiments.params import one_line
 from ui import log_file
 
 

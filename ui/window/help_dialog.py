@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import platform
 import sys
+from collections.abc import Callable
 
 from PySide6 import __version__ as PYSIDE_VERSION
 from PySide6.QtCore import Qt, qVersion
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayo
 
 from app import APP_NAME, __version__
 from app.engines import ENGINES
+from ui.window import theme
 from ui.window.widgets import em
 
 HOW_TO = """
@@ -23,7 +25,7 @@ HOW_TO = """
 <ol>
 <li><b>Pick a folder on the SSD.</b> In <i>1. Drive and target folder</i>, click a volume or
 <i>Choose folder...</i>. The panel shows the drive behind it (model, link, health,
-temperature) and says <span style="color:#17702f">&#10004; Ready</span> when the folder can be
+temperature) and says READY when the folder can be
 used; otherwise it says what to change. The app writes only its own test files, inside
 <code>ssd-profiler-data</code> in that folder, and removes them afterwards.</li>
 <li><b>Pick experiments.</b> In <i>2. Experiments and parameters</i>, tick the experiments to
@@ -56,11 +58,24 @@ The same runs work from a terminal: <code>ssd-profiler run queue-depth --target 
 """
 
 
-def _browser_dialog(parent: QWidget | None, title: str, text: str, lines: int) -> QDialog:
-    dialog = QDialog(parent)
+def how_to_html() -> str:
+    """The steps, "Ready" in the colour the panel shows it in under the current palette."""
+    return HOW_TO.replace("READY", theme.span("ok", "&#10004; Ready", theme.Role.Base))
+
+
+class BrowserDialog(QDialog):
+    """A dialog around one text browser; ``refresh`` gives it new text (the About box's)."""
+
+    def __init__(self, parent: QWidget | None):
+        super().__init__(parent)
+        self.browser = QTextBrowser()
+        self.refresh: Callable[[dict[str, str]], None] = lambda _engines: None
+
+
+def _browser_dialog(parent: QWidget | None, title: str, text: str, lines: int) -> BrowserDialog:
+    dialog = BrowserDialog(parent)
     dialog.setWindowTitle(title)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.browser = QTextBrowser()
     dialog.browser.setOpenExternalLinks(True)
     dialog.browser.setHtml(text)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -76,7 +91,7 @@ def _browser_dialog(parent: QWidget | None, title: str, text: str, lines: int) -
 
 def how_to_dialog(parent: QWidget | None) -> QDialog:
     """The steps, non-modal: it can stay open beside the window."""
-    dialog = _browser_dialog(parent, f"How to profile a drive - {APP_NAME}", HOW_TO, 40)
+    dialog = _browser_dialog(parent, f"How to profile a drive - {APP_NAME}", how_to_html(), 40)
     dialog.setModal(False)
     dialog.show()
     return dialog
@@ -112,7 +127,7 @@ def notices_text() -> str:
         return "THIRD_PARTY_NOTICES.md is missing from this installation."
 
 
-def about_dialog(parent: QWidget | None, engines: dict[str, str], log_folder: str) -> QDialog:
+def about_dialog(parent: QWidget | None, engines: dict[str, str], log_folder: str) -> BrowserDialog:
     """The About box; ``refresh(engines)`` updates it when an engine lookup answers."""
     dialog = _browser_dialog(parent, f"About {APP_NAME}", about_html(engines, log_folder), 26)
     dialog.refresh = lambda found: dialog.browser.setHtml(about_html(found, log_folder))

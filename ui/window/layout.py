@@ -9,13 +9,17 @@ form and the live charts the full column height; on a 1080p screen everything is
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QPushButton,
+    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -28,6 +32,7 @@ SETUP_TITLES = ("1. Drive and target folder", "2. Experiments and parameters")
 TAB_TITLES = ("1. Target", "2. Experiments")
 RESULT_TABS_EM = 15         # the result tabs below the charts need this many lines to be useful
 DEFAULT_EM = (112, 70)      # a first window's size in text lines, if the screen has room
+SETUP_SHARE = 0.38          # of the width at most: the live view needs room for chart and figure
 
 
 def _group(title: str, widget: QWidget) -> QGroupBox:
@@ -54,9 +59,39 @@ def fitted_size(available: QSize, frame: QSize, unit: int) -> QSize:
                  min(DEFAULT_EM[1] * unit, available.height() - frame.height()))
 
 
-class WindowLayout:
+if TYPE_CHECKING:  # what MainWindow, the one class this is mixed into, is and provides
+    from ui.window.report.figures_view import FiguresView
+    from ui.window.report.report_bar import ReportBar
+    from ui.window.report.results_so_far import ResultsSoFar
+    from ui.window.report.results_table import ResultsTable
+    from ui.window.report.runs_browser import RunsBrowser
+    from ui.window.run.live_charts import LiveCharts
+    from ui.window.run.log_pane import LogPane
+    from ui.window.run.run_progress import RunProgress
+    from ui.window.setup.drive_panel import DrivePanel
+    from ui.window.setup.engine_picker import EnginePicker
+    from ui.window.setup.experiment_panel import ExperimentPanel
+    _Window = QMainWindow
+else:
+    _Window = object
+
+
+class WindowLayout(_Window):
     """Mixed into MainWindow, which provides the views (drive_panel, experiment_panel, charts,
-    progress, results, figures, log_pane, runs_browser, report_bar, engine_picker)."""
+    progress, results, so_far, figures, log_pane, runs_browser, report_bar, engine_picker)."""
+
+    drive_panel: DrivePanel
+    experiment_panel: ExperimentPanel
+    engine_picker: EnginePicker
+    charts: LiveCharts
+    progress: RunProgress
+    results: ResultsTable
+    so_far: ResultsSoFar
+    figures: FiguresView
+    log_pane: LogPane
+    runs_browser: RunsBrowser
+    report_bar: ReportBar
+    _restored: bool
 
     def _build_layout(self) -> None:
         unit = em(self)
@@ -75,7 +110,9 @@ class WindowLayout:
         self.next_button = QPushButton(f"Next: {TAB_TITLES[1]} \u2192")  # tabbed set-up only
         self.next_button.clicked.connect(lambda: self.show_setup_page("experiments"))
         self.next_button.hide()
-        self.drive_box.layout().addWidget(self.next_button, 0, Qt.AlignmentFlag.AlignRight)
+        box_layout = self.drive_box.layout()
+        assert isinstance(box_layout, QVBoxLayout)  # _group lays its widget out in a column
+        box_layout.addWidget(self.next_button, 0, Qt.AlignmentFlag.AlignRight)
         self.experiments_box = _group(SETUP_TITLES[1], self.experiment_panel)
         self.setup_area = SplitOrTabs(Qt.Orientation.Vertical,
                                       [(TAB_TITLES[0], self.drive_box),
@@ -91,10 +128,23 @@ class WindowLayout:
 
         self.tabs = QTabWidget()
         self.tabs.addTab(self.results, "Results")
+        self.tabs.addTab(self.results.findings_page, "Findings")
         self.tabs.addTab(self.figures, "Figures")
         self.tabs.addTab(self.log_pane, "Log")
         self.tabs.addTab(self.runs_browser, "Runs")
-        self.run_area = SplitOrTabs(Qt.Orientation.Vertical, [("Live charts", self.charts)],
+        self.live_split = QSplitter(Qt.Orientation.Horizontal)   # time series | its figure
+        self.live_split.addWidget(self.charts)
+        self.live_split.addWidget(self.so_far)
+        self.live_split.setStretchFactor(0, 3)
+        self.live_split.setStretchFactor(1, 2)
+        live = QWidget()
+        live_layout = QVBoxLayout(live)
+        live_layout.setContentsMargins(0, 0, 0, 0)
+        live_layout.setSpacing(1)
+        live_layout.addWidget(self.charts.timeline)
+        live_layout.addWidget(self.live_split, 1)
+        self.live_page = live
+        self.run_area = SplitOrTabs(Qt.Orientation.Vertical, [("Live", live)],
                                     self._run_need, tabs=self.tabs)
         right = QWidget()
         right_layout = QVBoxLayout(right)
@@ -107,8 +157,10 @@ class WindowLayout:
 
         self.main_area = SplitOrTabs(Qt.Orientation.Horizontal,
                                      [("Set up", left), ("Run and results", right)], self._main_need)
-        self.main_area.splitter.setStretchFactor(0, 0)
-        self.main_area.splitter.setStretchFactor(1, 1)
+        splitter = self.main_area.splitter
+        assert isinstance(splitter, QSplitter)  # resizable (the default): a real splitter
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 1)
         self.setCentralWidget(self.main_area)
         self.engine_label = QLabel("Engine: looking...")
         self.engine_label.setTextFormat(Qt.TextFormat.PlainText)  # the engine's own words
@@ -118,11 +170,15 @@ class WindowLayout:
 
     def default_sizes(self) -> None:
         """Pane sizes for this window's size (once laid out, when none were remembered): the
-        set-up column as wide as its form needs, the charts most of the run column."""
+        set-up column as wide as its form needs (at most a third: the run column holds the
+        charts and the running experiment's figure), the charts most of the run column."""
         unit = em(self)
         width = self.main_area.width()
-        left = min(max(self.left_column.minimumSizeHint().width(), 36 * unit), int(width * 0.42))
+        left = min(max(self.left_column.minimumSizeHint().width(), 36 * unit),
+                   int(width * SETUP_SHARE))
         self.main_area.set_sizes([left, max(1, width - left)])
+        right = max(1, width - left)   # the time series, and its experiment's figure beside it
+        self.live_split.setSizes([int(right * 0.6), right - int(right * 0.6)])
         self._fit_run_split()
 
     def _fit_run_split(self) -> None:
@@ -162,6 +218,8 @@ class WindowLayout:
     def show_run_view(self, widget: QWidget) -> None:
         """The run column, and ``widget`` (the charts or a result tab) in front."""
         self.main_area.show_page(self.right_column)
+        if widget is self.charts:   # the charts share their page with the timeline and figure
+            widget = self.live_page
         if self.tabs.indexOf(widget) >= 0:   # the charts are a tab only when tabbed
             self.tabs.setCurrentWidget(widget)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -19,9 +20,10 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 
 from app import APP_NAME, __version__
 from app.model.status import RunStatus
-from app.store import default_runs_root
-from jobs.engines import default_engine
+from app.store.run_folder import default_runs_root
+from jobs.engine.factory import default_engine
 from jobs.events import RunFinished
+from ui.window import theme
 from ui.window.background import Background
 from ui.window.closing import ClosingAndSettings
 from ui.window.gc_policy import collect_on_gui_thread, load_outside_collections
@@ -29,6 +31,7 @@ from ui.window.layout import WindowLayout
 from ui.window.menus import build_menus
 from ui.window.report.figures_view import FiguresView, RunFiguresModel
 from ui.window.report.report_bar import ReportBar
+from ui.window.report.results_so_far import ResultsSoFar
 from ui.window.report.results_table import ResultsTable
 from ui.window.report.runs_browser import RunsBrowser
 from ui.window.run.live_charts import LiveCharts
@@ -43,6 +46,9 @@ from ui.window.setup.drive_panel import DrivePanel
 from ui.window.setup.engine_picker import EnginePicker, engine_label, engine_text, retry_advice
 from ui.window.setup.experiment_panel import ExperimentPanel
 from ui.window.setup.remote_field import remote_address
+
+if TYPE_CHECKING:
+    from ui.window.crash import CrashReporter
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +65,7 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.engine_dialog: QMessageBox | None = None
         self.confirm_close = self._ask_close
         self.open_url = None           # None: QDesktopServices.openUrl (tests pass their own)
+        self.crash_reporter: CrashReporter | None = None  # the app's (ui.window.app), not tests''
         self._closing = False
         self._force_close = False
         self.setWindowTitle(f"{APP_NAME} {__version__}")
@@ -74,6 +81,8 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.remote_note = RemoteLiveNote(self.charts, self.model)
         self.progress = RunProgress(self.model)
         self.results = ResultsTable(self.model)
+        self.so_far = ResultsSoFar(self.model)
+        self.charts.experiment_shown.connect(self.so_far.show_experiment)
         self.log_pane = LogPane(self.model)
         self.run_figures = RunFiguresModel(self.model, self.background, self)
         self.figures = FiguresView(self.run_figures)
@@ -201,7 +210,7 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
                                   "is stopped within seconds and "
                                   "finished trials are kept.")
         elif blocker and not blocker.startswith(("looking", "checking")):
-            self.run_hint.setText(f"<span style='color:#b01e1e'>Run is disabled: {shown}</span>")
+            self.run_hint.setText(theme.span("error", f"Run is disabled: {shown}"))
         else:
             self.run_hint.setText("")
         self.run_hint.setVisible(bool(self.run_hint.text()))

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from app.engines import ENGINES
-from app.userdirs import user_log_dir
+from app.paths.userdirs import user_log_dir
 from ui.window.folders import open_folder
 from ui.window.help_dialog import about_dialog, how_to_dialog
 from ui.window.setup.engine_picker import engine_text, find_engine

@@ -4,6 +4,12 @@ geometry.
 Values are stored as JSON text, not as QVariants, because QSettings' INI and registry back ends
 turn lists, booleans and numbers into strings differently on each OS; JSON reads back the same
 everywhere. Tests pass their own INI file so they never touch the user's settings.
+
+The file is an INI file in the per-user config folder platformdirs names (app.paths.userdirs), on every
+OS: QSettings' native store would be the registry on Windows and a plist on macOS, away from the
+folder the README points to. On Linux the path is the one QSettings' native store used
+(``~/.config/ssd-profiler/SSD Profiler.conf``); elsewhere, a first launch copies what the native
+store held, so nobody loses their target and parameters to the move.
 """
 from __future__ import annotations
 
@@ -15,10 +21,16 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 
 from app import APP_NAME
+from app.paths.userdirs import user_config_dir
 
 log = logging.getLogger(__name__)
 
 ORGANIZATION = "ssd-profiler"
+
+
+def default_path() -> Path:
+    """Where the window's settings live unless a test or --self-test names a file."""
+    return user_config_dir() / f"{APP_NAME}.conf"
 
 
 class AppSettings:
@@ -26,9 +38,22 @@ class AppSettings:
 
     def __init__(self, path: str | Path | None = None):
         if path is None:
-            self._qs = QSettings(ORGANIZATION, APP_NAME)
+            path = default_path()
+            fresh = not path.exists()
+            self._qs = QSettings(str(path), QSettings.Format.IniFormat)
+            if fresh:
+                self._adopt_native()
         else:
             self._qs = QSettings(str(path), QSettings.Format.IniFormat)
+
+    def _adopt_native(self) -> None:
+        """Copy the keys an earlier version kept in the OS's native store (registry, plist)."""
+        native = QSettings(QSettings.Format.NativeFormat, QSettings.Scope.UserScope,
+                           ORGANIZATION, APP_NAME)
+        if native.fileName() == self._qs.fileName():
+            return
+        for key in native.allKeys():
+            self._qs.setValue(key, native.value(key))
 
     # -- generic ------------------------------------------------------------------------------
     def get(self, key: str, default: Any = None) -> Any:
@@ -53,7 +78,7 @@ class AppSettings:
         return QByteArray.fromBase64(text.encode("ascii")) if isinstance(text, str) else None
 
     def set_bytes(self, key: str, data: QByteArray) -> None:
-        self.set(key, bytes(data.toBase64()).decode("ascii"))
+        self.set(key, bytes(data.toBase64().data()).decode("ascii"))
 
     # -- the keys -----------------------------------------------------------------------------
     @property
@@ -66,7 +91,7 @@ class AppSettings:
 
     @property
     def remote(self) -> str:
-        """The fio server of a remote target, HOST[:PORT] ("": this computer; issue 18)."""
+        """The fio server of a remote target, HOST[:PORT] ("": this computer;)."""
         value = self.get("run/remote", "")
         return value if isinstance(value, str) else ""
 
@@ -103,7 +128,7 @@ class AppSettings:
     @property
     def engine(self) -> str:
         """The engine chosen in the window ("fio" | "diskspd"); "" until one was chosen, so the
-        per-OS default (jobs.engines.default_engine) applies on a first launch."""
+        per-OS default (jobs.engine.factory.default_engine) applies on a first launch."""
         value = self.get("run/engine", "")
         return value if isinstance(value, str) else ""
 
@@ -113,7 +138,7 @@ class AppSettings:
 
     @property
     def engine_paths(self) -> dict[str, str]:
-        """{engine name: full path} for an engine installed off PATH (DESIGN §4)."""
+        """{engine name: full path} for an engine installed off PATH."""
         value = self.get("run/engine_paths", {})
         return {str(k): str(v) for k, v in value.items() if v} if isinstance(value, dict) else {}
 

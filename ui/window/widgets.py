@@ -3,7 +3,9 @@
 Why: a QLabel without word wrap asks for its whole text as its minimum width, so one long path
 or status sentence made the window wider than a laptop screen (and a tab that showed such a
 label shifted the layout). This label asks for little, shows what fits with "...", and keeps
-the whole text in ``text()`` and as its tooltip.
+the whole text in ``text()`` and as its tooltip. Given shorter wordings (``set_shorter``), it
+shows the longest that fits instead and asks for the shortest as its minimum width, so where
+the window has room for that one the text is reworded, never cut.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ class ElidedLabel(QLabel):
                  elide: Qt.TextElideMode = Qt.TextElideMode.ElideRight):
         super().__init__(parent)
         self._elide = elide
+        self._shorter: tuple[str, ...] = ()
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.setText(text)
@@ -36,9 +39,18 @@ class ElidedLabel(QLabel):
         super().setText(text)
         self.setToolTip(plain_tip(text))
 
+    def set_shorter(self, *texts: str) -> None:
+        """Wordings of the same text, longest first, for when the whole text does not fit."""
+        if texts != self._shorter:
+            self._shorter = texts
+            self.update()
+
     def minimumSizeHint(self) -> QSize:  # noqa: N802
         metrics = self.fontMetrics()
-        width = min(metrics.horizontalAdvance(self.text()), metrics.horizontalAdvance("x" * 8))
+        if self._shorter:
+            width = min(metrics.horizontalAdvance(t) for t in (self.text(), *self._shorter)) + 4
+        else:
+            width = min(metrics.horizontalAdvance(self.text()), metrics.horizontalAdvance("x" * 8))
         return QSize(width, metrics.height())
 
     def sizeHint(self) -> QSize:  # noqa: N802
@@ -49,12 +61,17 @@ class ElidedLabel(QLabel):
         painter = QPainter(self)
         painter.setPen(self.palette().color(self.foregroundRole()))
         rect = self.contentsRect()
-        shown = self.fontMetrics().elidedText(self.text(), self._elide, rect.width())
-        painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
+        painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter),
+                         self.shown_text())
 
     def shown_text(self) -> str:
-        """What is drawn at the current width (for tests)."""
-        return self.fontMetrics().elidedText(self.text(), self._elide, self.contentsRect().width())
+        """What is drawn at the current width: the longest wording that fits, else elided."""
+        width = self.contentsRect().width()
+        metrics = self.fontMetrics()
+        for text in (self.text(), *self._shorter):
+            if metrics.horizontalAdvance(text) <= width:
+                return text
+        return metrics.elidedText((self.text(), *self._shorter)[-1], self._elide, width)
 
 
 class LiveLabel(ElidedLabel):

@@ -2,7 +2,7 @@
 (text.py), and :class:`DiskSpdEngine`, which ties them to one DiskSpd executable.
 
 Pure, like all of app/engines. What needs the OS is handed in by jobs/ when it builds the engine
-(jobs/engines.py): ``live``, a factory of live adapters that read the OS disk counters, and
+(jobs/engine/factory.py): ``live``, a factory of live adapters that read the OS disk counters, and
 ``stop``, which turns an event name into a callable that sets that named event (Win32). Without
 them the engine still runs: no live values until the XML's series arrives, and a stop that does
 nothing, so process control terminates, then kills.
@@ -33,8 +33,8 @@ from app.engines.diskspd.argv import (
 )
 from app.engines.diskspd.text import looks_like_diskspd, parse_diskspd_output
 from app.engines.diskspd.xml import xml_intervals
+from app.experiments.plan import Trial
 from app.model.interval import Interval
-from app.plan import Trial
 
 __all__ = ["EXECUTABLES", "PREPARE_BS", "PREPARE_QD", "PREPARE_RATE_MiBps", "DiskSpdEngine",
            "XmlSeriesLive", "event_name", "looks_like_diskspd", "parse_diskspd_output",

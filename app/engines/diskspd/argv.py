@@ -1,4 +1,4 @@
-"""DiskSpd command lines (DESIGN §4, engines.md §2): pure functions from a trial to an argv list.
+"""DiskSpd command lines (engines.md §2): pure functions from a trial to an argv list.
 
 Workloads are named like fio's; this table is how each setting becomes a DiskSpd option. The
 load is per target and there is always exactly one target (the test file), so the outstanding
@@ -15,7 +15,7 @@ rw=read/write          -s -w0 / -s -w100          -si when T > 1 (below)
 rw=randrw/rw, mix=R    -r / -s, -w(100-R)         -w is the write share
 runtime                -d                         whole seconds, rounded up
 ramp_time              -W                         whole seconds; -W0 (DiskSpd's default is 5 s)
-direct=1               -Sh                        no OS cache *and* write-through (DESIGN §4)
+direct=1               -Sh                        no OS cache *and* write-through
 refill_buffers         -Z<size>                   random write source, max(1 MiB, 2 x bs)
 lat_percentiles=1      -L                         DiskSpd latency is total latency
 status-interval        -D<ms>                     a per-interval IOPS series, in the XML only
@@ -41,12 +41,12 @@ Choices, with reasons:
   many times. So the fill is one sequential write pass throttled with ``-g`` to
   ``PREPARE_RATE_MiBps`` for as long as one pass of the file takes at that rate (plus a second):
   one pass of random data on any drive that sustains that rate. Unelevated (the app's normal
-  mode, DESIGN §5), ``-c`` itself has already written every block.
-- Live charts: DiskSpd prints nothing while it runs (engines.md §2.4), so jobs/diskspd_live.py
+  mode), ``-c`` itself has already written every block.
+- Live charts: DiskSpd prints nothing while it runs (engines.md §2.4), so jobs/engine/diskspd_live.py
   samples psutil's counters of the disk holding the test file ("OS-observed"), and the XML's
   ``-D`` series replaces them after the trial (``final_intervals``).
 - Cancel: ``-yp<event>`` + ``SetEvent`` is the path Ctrl+C takes inside DiskSpd (results are
-  kept, rc 0); the event is set by jobs/diskspd_live.py. Elsewhere (the fake DiskSpd on Linux)
+  kept, rc 0); the event is set by jobs/engine/diskspd_live.py. Elsewhere (the fake DiskSpd on Linux)
   the stop is a no-op and process control falls through to terminate, then kill.
 """
 from __future__ import annotations
@@ -57,7 +57,7 @@ import os
 import re
 from pathlib import Path
 
-from app.plan import Trial
+from app.experiments.plan import Trial
 from app.units import MiB, block_label
 
 EXECUTABLES = ("diskspd", "diskspd.exe", "diskspd64", "diskspd64.exe")

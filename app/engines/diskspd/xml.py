@@ -1,4 +1,4 @@
-"""DiskSpd ``-Rxml`` output -> normalized measurements (DESIGN §3.2, reference/engines.md §2.2).
+"""DiskSpd ``-Rxml`` output -> normalized measurements (reference/engines.md §2.2).
 
 Where things are (DiskSpd's XmlResultParser.cpp; the same paths Microsoft's Process-DiskSpd.ps1
 reads):
@@ -243,7 +243,9 @@ def xml_intervals(text: str, end_epoch_s: float) -> list[Interval] | None:
     except DiskSpdParseError:
         return None
     span = root.find("TimeSpan")
-    buckets = span.findall("Iops/Bucket") if span is not None else []
+    if span is None:
+        return None
+    buckets = span.findall("Iops/Bucket")
     if not buckets:
         return None
     bs = {(_text(t, "Path") or ""): _int(t, "BlockSize") or 0

@@ -1,7 +1,7 @@
 """fio (every OS): argv builders (argv.py), the live JSON-stream splitter (live.py) and the final
 parser (result.py), and :class:`FioEngine`, which ties them to one fio executable.
 
-Pure, like all of app/engines: jobs/engines.py finds fio and asks its ``--version`` before it
+Pure, like all of app/engines: jobs/engine/factory.py finds fio and asks its ``--version`` before it
 builds a :class:`FioEngine`, so the engine object never starts a process itself.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from app.engines.fio.argv import (
 )
 from app.engines.fio.live import FioLive
 from app.engines.fio.result import parse_fio_text
-from app.plan import Trial
+from app.experiments.plan import Trial
 
 __all__ = ["PERCENTILE_LIST", "FioEngine", "cpu_clock_argv", "cpu_clock_passes", "FioLive", "fio_path_arg",
            "ioengine_for", "parse_version", "prepare_argv", "trial_argv", "version_argv"]

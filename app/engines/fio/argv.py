@@ -1,4 +1,4 @@
-"""fio command lines (DESIGN §4): a pure function from a trial to an argv list.
+"""fio command lines: a pure function from a trial to an argv list.
 
 Choices, with reasons (reference/engines.md):
 - JSON on stdout with ``--status-interval`` gives live cumulative documents; never ``--output``
@@ -10,16 +10,16 @@ Choices, with reasons (reference/engines.md):
 - ``--trigger-file`` is the portable graceful stop: fio ends jobs, prints the final JSON, rc 0.
 - A trial may be started ahead and held before its first I/O (``held_argv``): fio's own start-up
   (about 0.23 s: clock calibration, a fixed 100 ms wait for its job to initialise) then happens
-  while nothing is measured, not between two trials (issue 21).
+  while nothing is measured, not between two trials.
 """
 from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
+from pathlib import PurePath
 
+from app.experiments.plan import Trial
 from app.model.percentiles import PERCENTILES
-from app.plan import Trial
 from app.units import MiB
 
 PERCENTILE_LIST = ":".join(f"{p:g}" for p in PERCENTILES)
@@ -36,7 +36,7 @@ def ioengine_for(platform: str = sys.platform) -> str:
     return "posixaio"
 
 
-def fio_path_arg(path: Path | str, platform: str = sys.platform) -> str:
+def fio_path_arg(path: PurePath | str, platform: str = sys.platform) -> str:
     """fio splits ``--filename`` at ':' into a list of files, on every
     OS: a folder named ``Thesis:draft`` would make fio write a file ``Thesis`` beside it. Every
     ':' is escaped (``\\:``), which fio undoes, on every OS (Windows drive letters included).
@@ -47,7 +47,7 @@ def fio_path_arg(path: Path | str, platform: str = sys.platform) -> str:
 def _platform_args(platform: str) -> list[str]:
     # Jobs as threads of one process: fork() is a stub in fio's Windows build, and elsewhere a
     # forked job process would outlive fio's main process when the app's kill -9 takes that
-    # down with SIGKILL (jobs/process.py), writing on to the end of its runtime.
+    # down with SIGKILL (jobs/engine/process.py), writing on to the end of its runtime.
     return [f"--ioengine={ioengine_for(platform)}", "--thread"]
 
 
@@ -55,7 +55,7 @@ def _ms(seconds: float) -> str:
     return f"{max(1, round(seconds * 1000))}ms"
 
 
-def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
+def trial_argv(fio: str, trial: Trial, test_file: PurePath, trigger_file: PurePath,
                platform: str = sys.platform, cpu_clock: bool = False) -> list[str]:
     """The argv that runs one trial, JSON documents on stdout every ``interval``.
 
@@ -94,7 +94,7 @@ def trial_argv(fio: str, trial: Trial, test_file: Path, trigger_file: Path,
 HELD_MARKER = b"Saving output of prerun"
 #: ... and this one when a job's I/O is over (its statistics are final): what is left is fio's
 #: tear-down (closing the files, libaio's ``io_destroy``, the JSON dump), some 55 ms, under
-#: which the next held trial may start (jobs/held_starts.py).
+#: which the next held trial may start (jobs/run/held_starts.py).
 IO_DONE_MARKER = b"Saving output of postrun"
 _SHELL_SAFE = re.compile(r"[A-Za-z0-9._+-]+\Z")
 
@@ -116,7 +116,7 @@ def held_argv(argv: list[str], gate_fd: int, platform: str = sys.platform) -> li
     return [*argv, f"--exec_prerun=read go < /dev/fd/{int(gate_fd)}", "--exec_postrun=:"]
 
 
-def prepare_argv(fio: str, test_file: Path, size_bytes: int, trigger_file: Path,
+def prepare_argv(fio: str, test_file: PurePath, size_bytes: int, trigger_file: PurePath,
                  direct: bool = True, platform: str = sys.platform) -> list[str]:
     """Write the whole test file once with incompressible data before any trial reads it,
     so reads never hit never-written (zero, or sparse) blocks."""

@@ -1,4 +1,4 @@
-"""One trial run on several fio servers at once (issue 18): their measurements as one, each kept.
+"""One trial run on several fio servers at once: their measurements as one, each kept.
 
 How the hosts are combined, the same in run.json, the tables and the README:
 
@@ -19,8 +19,10 @@ and its read/write/total), so a slow host is never hidden by the sum.
 """
 from __future__ import annotations
 
-from app.histogram import Histogram
+from collections.abc import Sequence
+
 from app.model.percentiles import PERCENTILES, percentile_key
+from app.stats.histogram import Histogram
 
 HOW = ("IOPS and MB/s: sum over hosts; mean latency: over every I/O of every host; percentiles: "
        "of all hosts' I/Os from their merged histograms (none where a host has no histogram); "
@@ -58,22 +60,23 @@ def combine_sides(sides: list[dict | None]) -> dict | None:
     if not done:
         return None
     hists = [Histogram.from_bins(s["hist_ns"]) if s.get("hist_ns") else None for s in done]
-    all_hists = all(h is not None for h in hists)
-    weights = [h.ios for h in hists] if all_hists else [s.get("io_bytes") or 0 for s in done]
+    known = [h for h in hists if h is not None]
+    all_hists = len(known) == len(hists)
+    weights = [h.ios for h in known] if all_hists else [s.get("io_bytes") or 0 for s in done]
     out = {"io_bytes": sum(s.get("io_bytes") or 0 for s in done)}
     for key in ("iops", "MBps", "MiBps"):
         out[key] = sum(s.get(key) or 0.0 for s in done)
     out["runtime_ms"] = max(s.get("runtime_ms") or 0 for s in done)
     kinds = {s.get("lat_kind") for s in done}
     out["lat_kind"] = kinds.pop() if len(kinds) == 1 else None
-    merged = sum((h for h in hists if h is not None), Histogram()) if all_hists else None
+    merged = Histogram.merged(h for h in hists if h is not None) if all_hists else None
     out["lat_us"] = _latency([s.get("lat_us") for s in done], weights, merged)
     if merged is not None and merged.ios:
         out["hist_ns"] = merged.to_bins()
     return out
 
 
-def _latency(lats: list[dict | None], weights: list[float], merged: Histogram | None) -> dict | None:
+def _latency(lats: list[dict | None], weights: Sequence[float], merged: Histogram | None) -> dict | None:
     pairs = [(lat, w) for lat, w in zip(lats, weights, strict=True) if lat]
     if not pairs:
         return None

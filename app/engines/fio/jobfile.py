@@ -10,7 +10,7 @@ measuring the same thing.
 
 A value must survive the job-file syntax: a newline would end the line, ``;``/``#`` start a
 comment and ``${...}`` is expanded with the server's environment. The remote folder was refused
-for those already (app/paths/remote_target.py); :func:`job_text` checks every value again and
+for those already (app/remote/target.py); :func:`job_text` checks every value again and
 raises ValueError, so a value fio would read differently can never be sent.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from app.plan import Trial
+from app.experiments.plan import Trial
 
 # flags the fio client understands itself (init.c: FIO_CLIENT_FLAG, and --trigger-file, which the
 # client watches and turns into a remote stop)
@@ -37,7 +37,8 @@ def client_address(host: str, port: int, ipv6: bool = False) -> str:
 
 def split_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     """(client flags, job options) of a local fio argv (``argv[0]`` is fio itself)."""
-    client, job = [], []
+    client: list[str] = []
+    job: list[str] = []
     for arg in argv[1:]:
         name = arg.split("=", 1)[0]
         (client if name in CLIENT_FLAGS else job).append(arg)

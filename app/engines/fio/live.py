@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from app.histogram import Histogram, enough_ios
 from app.model.interval import Interval
+from app.stats.histogram import Histogram, enough_ios
 from app.units import MB
 
 MIN_INTERVAL_S = 0.1

@@ -1,4 +1,4 @@
-"""What one ``fio --client`` driving several servers prints, read (issue 18; verified with fio 3.33
+"""What one ``fio --client`` driving several servers prints, read (verified with fio 3.33
 client and two servers on loopback ports).
 
 - One client process runs every host: ``fio --client=A jobA <flags> --client=B jobB <flags>``.

@@ -1,5 +1,5 @@
 """What ``fio --client`` prints, read: the final result, the series per interval, the live lines,
-the server's banner and what went wrong (issue 18; every behaviour below verified with fio 3.33
+the server's banner and what went wrong (every behaviour below verified with fio 3.33
 client and server on loopback).
 
 - **Final result.** With ``--status-interval`` the client prints *one* JSON document at the end,
@@ -123,10 +123,12 @@ class RemoteFioLive:
         return out
 
     def interval(self, ms: float, iops: float, bw: float) -> Interval:
-        rates = {"read_MBps": 0.0, "read_iops": 0.0, "read_lat_us": None,
-                 "write_MBps": 0.0, "write_iops": 0.0, "write_lat_us": None}
-        rates.update({f"{self.direction}_MBps": bw / MB, f"{self.direction}_iops": float(iops)})
-        return Interval(end_epoch_s=None, duration_s=ms / 1000.0, **rates)
+        mbps, rate = bw / MB, float(iops)
+        read, write = self.direction == "read", self.direction == "write"
+        return Interval(end_epoch_s=None, duration_s=ms / 1000.0,
+                        read_MBps=mbps if read else 0.0, read_iops=rate if read else 0.0, read_lat_us=None,
+                        write_MBps=mbps if write else 0.0, write_iops=rate if write else 0.0,
+                        write_lat_us=None)
 
     def final_intervals(self, text: str) -> list[Interval] | None:
         """The per-interval series from the interim ``client_stats`` entries, ending now (the

@@ -1,4 +1,4 @@
-"""fio JSON output -> normalized measurements (DESIGN §3.2, reference/engines.md §1).
+"""fio JSON output -> normalized measurements (reference/engines.md §1).
 
 fio's stdout is not one JSON document: notes (``note: ...``), signal messages
 (``fio: terminating on signal 2``), client banners and ETA lines can come before or between the
@@ -21,9 +21,9 @@ import os
 import re
 from typing import Any
 
-from app.histogram import Histogram
 from app.model.percentiles import PERCENTILES, percentile_key
 from app.model.status import JobStatus
+from app.stats.histogram import Histogram
 from app.units import (
     KiB,
     UnitError,
@@ -110,7 +110,7 @@ def parse_fio_document(doc: dict, source: str | None = None) -> list[dict]:
 def measurement_from_job(
     job: dict, version: str | None, global_options: dict | None, source: str | None
 ) -> dict:
-    """The measurement (DESIGN §3.2) for one ``jobs[]``/``client_stats[]`` entry.
+    """The measurement for one ``jobs[]``/``client_stats[]`` entry.
 
     A failed job (``error`` != 0; fio still prints JSON for it, rc = number of failed jobs) gets
     ``status: "failed"`` and null results, because its counters are zeros, not a measurement.
@@ -232,7 +232,7 @@ def _direction(d: Any) -> dict | None:
     else:
         bytes_per_s = kib_per_s_to_bytes_per_s(float(d.get("bw") or 0))
     lat_kind, lat_us, bins = _latency(d)
-    out = {
+    out: dict[str, Any] = {
         "io_bytes": io_bytes,
         "iops": float(d.get("iops") or 0.0),
         "MBps": bytes_per_s_to_MBps(bytes_per_s),
@@ -241,7 +241,7 @@ def _direction(d: Any) -> dict | None:
         "lat_kind": lat_kind,
         "lat_us": lat_us,
     }
-    if bins:  # json+ output: the histogram behind those percentiles (app.histogram)
+    if bins:  # json+ output: the histogram behind those percentiles (app.stats.histogram)
         out["hist_ns"] = Histogram.from_bins(bins).to_bins()
     return out
 

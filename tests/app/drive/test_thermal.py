@@ -11,7 +11,7 @@ import pytest
 
 from app.drive import thermal
 from app.drive.throttle import throttle_flags, throughput_drop
-from jobs.sampler import MIN_INTERVAL_S, TemperatureSampler
+from jobs.drive.sampler import MIN_INTERVAL_S, TemperatureSampler
 from tests.fakes import fake_sysfs
 
 from conftest import (
@@ -118,72 +118,120 @@ def test_real_machine_root_volume_reason():
 
 
 # -- sampler ------------------------------------------------------------------------------------
+class FakeClock:
+    """Virtual seconds for the sampler: ``wait`` moves time on at once instead of sleeping, so
+    a loop covers seconds in milliseconds. At ``end`` the clock stops moving: the sampler idles
+    (``idle`` is set) until the test stops it, so the readings taken are exactly the ticks
+    before ``end``, however loaded the machine is."""
+
+    def __init__(self, end_s: float, start: float = 1_000.0):
+        self.t, self.end, self.idle = start, start + end_s, threading.Event()
+
+    def now(self) -> float:
+        return self.t
+
+    def advance(self, dt: float) -> None:
+        self.t += dt
+
+    def wait(self, stop: threading.Event, timeout: float) -> bool:
+        if stop.is_set():
+            return True
+        if self.t + timeout > self.end:
+            self.t = max(self.t, self.end)
+            self.idle.set()
+            return stop.wait(10.0)
+        self.t += timeout
+        return False
+
+    def run(self, sampler: TemperatureSampler, interval_s: float) -> None:
+        """Start ``sampler`` at t0 = now, let it run to ``end`` and stop it."""
+        sampler.start(self.t, interval_s)
+        assert self.idle.wait(10.0), "the sampler never reached the end of the fake clock"
+        assert sampler.stop()
+
+
 class CountingSource:
-    def __init__(self, values=None, delay=0.0, fail_every=0):
+    def __init__(self, values=None, delay=0.0, fail_every=0, clock=None):
         self.n, self.values, self.delay, self.fail_every = 0, values, delay, fail_every
+        self.clock = clock
 
     def read(self):
         self.n += 1
-        time.sleep(self.delay)
+        if self.delay:
+            self.clock.advance(self.delay)
         if self.fail_every and self.n % self.fail_every == 0:
             raise thermal.TemperatureUnavailable("sensor busy")
         return 40.0 + self.n if self.values is None else self.values[min(self.n - 1, len(self.values) - 1)]
 
 
 def test_sampler_ticks_aligned_to_t0():
-    sampler = TemperatureSampler(CountingSource())
-    t0 = time.time()
-    sampler.start(t0, interval_s=0.5)
-    time.sleep(1.35)
-    assert sampler.stop()
+    clock = FakeClock(end_s=1.35)
+    sampler = TemperatureSampler(CountingSource(), clock=clock)
+    clock.run(sampler, 0.5)
     readings = sampler.drain()
-    assert len(readings) == 3
-    for k, (t_s, value) in enumerate(readings):
-        assert abs(t_s - 0.5 * k) < 0.15 and value == 41.0 + k
+    assert readings == [(0.0, 41.0), (0.5, 42.0), (1.0, 43.0)]
     assert sampler.drain() == [] and sampler.latest() == readings[-1]
     assert sampler.temperature_at(0.7) == 42.0 and sampler.temperature_at(10.0) is None
     assert sampler.readings(0.4, 1.1) == readings[1:]
 
 
 def test_sampler_interval_floor_and_double_start():
-    sampler = TemperatureSampler(CountingSource(), interval_s=0.1)
+    clock = FakeClock(end_s=0.0)
+    sampler = TemperatureSampler(CountingSource(), interval_s=0.1, clock=clock)
     assert sampler.interval_s == MIN_INTERVAL_S
-    sampler.start(time.time(), interval_s=0.01)
+    sampler.start(clock.now(), interval_s=0.01)
     assert sampler.interval_s == MIN_INTERVAL_S
     with pytest.raises(RuntimeError):
-        sampler.start(time.time())
+        sampler.start(clock.now())
     assert sampler.stop()
 
 
 def test_sampler_keeps_gaps_and_goes_on():
-    sampler = TemperatureSampler(CountingSource(fail_every=2))
-    sampler.start(time.time(), 0.5)
-    time.sleep(1.8)
-    sampler.stop()
-    values = [v for _, v in sampler.drain()]
-    assert None in values and values[0] == 41.0 and values[2] == 43.0
-    assert sampler.failures >= 1
+    clock = FakeClock(end_s=1.8)
+    sampler = TemperatureSampler(CountingSource(fail_every=2), clock=clock)
+    clock.run(sampler, 0.5)
+    assert sampler.drain() == [(0.0, 41.0), (0.5, None), (1.0, 43.0), (1.5, None)]
+    assert sampler.failures == 2 and sampler.last_error == "sensor busy"
+
+
+def test_sampler_skips_the_ticks_a_slow_read_overran():
+    """A 1.2 s read at 0.5 s ticks: the next read waits for the next tick still ahead instead of
+    catching up in a burst; each reading is stamped at the middle of its read."""
+    clock = FakeClock(end_s=2.9)
+    sampler = TemperatureSampler(CountingSource(delay=1.2, clock=clock), clock=clock)
+    clock.run(sampler, 0.5)
+    assert sampler.drain() == [(0.6, 41.0), (2.1, 42.0)]
 
 
 def test_sampler_stop_is_bounded_with_a_hung_read():
-    sampler = TemperatureSampler(CountingSource(delay=5.0))
+    """Real time: a read that hangs keeps the daemon thread, not the caller of stop()."""
+    started, release = threading.Event(), threading.Event()
+
+    class HungSource:
+        def read(self) -> float:
+            started.set()
+            release.wait(10.0)
+            return 40.0
+
+    sampler = TemperatureSampler(HungSource())
     sampler.start(time.time(), 0.5)
-    time.sleep(0.2)
-    started = time.monotonic()
-    assert sampler.stop(timeout=0.3) is False
-    assert time.monotonic() - started < 1.0
+    try:
+        assert started.wait(5.0)
+        begun = time.monotonic()
+        assert sampler.stop(timeout=0.3) is False
+        assert time.monotonic() - begun < 1.0
+    finally:
+        release.set()
+    assert sampler.stop(timeout=5.0)
 
 
 def test_sampler_with_fake_smartctl_one_reading_per_second(fake_smartctl, monkeypatch):
     monkeypatch.setenv("FAKE_SMARTCTL_FIXTURE", NVME_TEXT)
-    sampler = TemperatureSampler(thermal.SmartctlSource("/dev/vda"))
-    t0 = time.time()
-    sampler.start(t0, 1.0)
-    time.sleep(2.6)
-    sampler.stop(timeout=5.0)
+    clock = FakeClock(end_s=2.6)
+    sampler = TemperatureSampler(thermal.SmartctlSource("/dev/vda"), clock=clock)
+    clock.run(sampler, 1.0)
     readings = sampler.drain()
-    assert [round(t) for t, _ in readings] == [0, 1, 2]
-    assert all(v == 41.0 for _, v in readings)
+    assert readings == [(0.0, 41.0), (1.0, 41.0), (2.0, 41.0)]
     assert n_calls(fake_smartctl) == 3
     assert all(threading.current_thread() is not t for t in threading.enumerate() if t.name == "temperature-sampler")
 

@@ -1,4 +1,4 @@
-"""The DiskSpd engine (issue 6), argv and live: golden argv for every catalog workload, the
+"""The DiskSpd engine, argv and live: golden argv for every catalog workload, the
 fio <-> DiskSpd mapping, the prepare (fill) pass, -c create and the -yp stop event, OS-counter live
 samples, and locating the executable.
 
@@ -21,12 +21,12 @@ from app.engines import diskspd as ds
 from app.engines.diskspd import DiskSpdEngine
 from app.engines.diskspd.xml import parse_xml_text
 from app.experiments import CATALOG
+from app.experiments.params import build
 from app.model.workload import Workload
-from app.params import build
 from app.units import MiB
-from jobs import diskspd_live
-from jobs.diskspd_live import DiskSpdLive, disk_key_for
-from jobs.engines import locate_diskspd
+from jobs.engine import diskspd_live
+from jobs.engine.diskspd_live import DiskSpdLive, disk_key_for
+from jobs.engine.factory import locate_diskspd
 
 from conftest import FAKES
 from diskspd_support import XML_RANDRW, XML_SEQ, make_trial, posix_only

@@ -1,4 +1,4 @@
-"""The DiskSpd engine (issue 6), parsers: every DiskSpd fixture imported through the CLI with the
+"""The DiskSpd engine, parsers: every DiskSpd fixture imported through the CLI with the
 numbers as printed in the files (-Rxml and -Rtext), and the parsers' edge cases.
 
 Argv, mapping and live counters are in test_diskspd_argv.py; runs in test_diskspd_run.py.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.engines.fio import FioEngine, held_argv, trial_argv
+from app.experiments.plan import Trial
 from app.model.workload import Workload
-from app.plan import Trial
 
 
 def _argv(experiment: str = "queue-depth") -> list[str]:

@@ -1,4 +1,4 @@
-"""Several fio servers in one trial (issue 18), the pure parts: how hosts are combined (on a
+"""Several fio servers in one trial, the pure parts: how hosts are combined (on a
 genuine two-host client_stats document, fio 3.7, tests/fixtures/PROVENANCE.md), the live sum of
 their steady-state lines (lines as fio 3.33 prints them), what a lost host is, the remote time
 estimate and the spelling of several hosts."""
@@ -12,11 +12,11 @@ from app.engines.fio.host_sum import combine_hosts
 from app.engines.fio.multi_host import MultiHostLive, lost_hosts, parse_multi_final
 from app.engines.fio.remote_result import ServerLost
 from app.engines.fio.result import ALL_CLIENTS, parse_fio_document, split_documents
-from app.histogram import Histogram
+from app.experiments.plan import experiments_from_settings, plan_run
 from app.paths import TargetRefused
-from app.paths.remote_target import parse_remotes
-from app.plan import experiments_from_settings, plan_run
-from app.remote_plan import REMOTE_JOB_S, remote_cost, remote_estimate_s
+from app.remote.plan import REMOTE_JOB_S, remote_cost, remote_estimate_s
+from app.remote.target import parse_remotes
+from app.stats.histogram import Histogram
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "fio" / \
     "fio-3.7-linux-client-server-2hosts-client_stats-json-with-preamble.txt"

@@ -10,8 +10,8 @@ import pytest
 from app.engines.fio import trial_argv
 from app.engines.fio.live import DocumentStream, IntervalSplitter
 from app.engines.fio.result import parse_fio_text
+from app.experiments.plan import Trial
 from app.model.workload import Workload
-from app.plan import Trial
 
 pytestmark = pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")
 

@@ -1,4 +1,4 @@
-"""The pure parts of remote targets (issue 18): the remote address and folder, the job file made
+"""The pure parts of remote targets: the remote address and folder, the job file made
 from a local argv, and what ``fio --client`` prints (lines copied from fio 3.33 client/server
 runs on loopback)."""
 from __future__ import annotations
@@ -16,10 +16,10 @@ from app.engines.fio.remote_result import (
     parse_banner,
     parse_remote_final,
 )
+from app.experiments.plan import Trial
 from app.model.workload import Workload
 from app.paths import TargetRefused
-from app.paths.remote_target import ancestors, check_remote_folder, parse_remote
-from app.plan import Trial
+from app.remote.target import ancestors, check_remote_folder, parse_remote
 
 STEADY = ("<vm> steadystate 27317 steadystate_check() thread: 0, groupid: 0, rate_msec: 998, "
           "iops: 43205, bw: 176969362, head: 0, tail: 2\n")

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from app.experiments import ALL, CATALOG, expand_ids
-from app.params import ParamError, build, describe
-from app.plan import experiments_from_settings, plan_run
+from app.experiments.params import ParamError, build, describe
+from app.experiments.plan import experiments_from_settings, plan_run
 from app.units import GiB, KiB, MiB, UnitError, parse_duration, parse_size
 
 from conftest import run_cli
@@ -93,3 +93,29 @@ def test_describe_round_trips_defaults():
     for cls in CATALOG.values():
         for p in describe(cls):
             assert build(cls, {p["name"]: p["default_text"]}) == build(cls)
+
+
+def test_a_setting_for_all_leaves_the_slc_tests_duration_and_volume_alone():
+    from app.experiments.plan import experiments_from_settings, kept_note, kept_own
+    settings = {"runtime": "2s", "size": "256MiB", "repetitions": "3"}
+    zq, slc = experiments_from_settings(["zero-queue", "slc-cache"], settings)
+    assert (zq.runtime, zq.repetitions) == (2.0, 3)
+    assert (slc.runtime, slc.size, slc.repetitions) == (120.0, 8 * 2**30, 1)
+    kept = kept_own(["zero-queue", "slc-cache"], settings)
+    assert kept == {"slc-cache": ["runtime", "size", "repetitions"]}
+    assert "slc-cache keeps its own runtime, size and repetitions" in kept_note(kept)
+    (named,) = experiments_from_settings(["zero-queue", "slc-cache"],
+                                         {"slc-cache.runtime": "30s"})[1:]
+    assert named.runtime == 30.0                        # named with its id: it applies
+    (alone,) = experiments_from_settings(["slc-cache"], {"runtime": "30s"})
+    assert alone.runtime == 30.0                        # only the SLC test has it: meant for it
+
+
+def test_run_dry_run_says_which_experiment_keeps_its_own(tmp_path):
+    from conftest import run_cli
+    done = run_cli("run", "zero-queue", "slc-cache", "--target", str(tmp_path / "t"), "--dry-run",
+                   "--set", "runtime=2s")
+    assert done.returncode == 0, done.stderr
+    assert "note: slc-cache keeps its own runtime (its result rests on it; set " \
+           "slc-cache.runtime=... to change it)" in done.stderr, done.stderr
+    assert not (tmp_path / "t").exists()

@@ -1,4 +1,4 @@
-"""Issue 12.2: one module per experiment, and adding one is adding one file.
+"""One module per experiment, and adding one is adding one file (docs/architecture.md).
 
 A toy experiment defined and registered here (nowhere else) must reach every place an experiment
 reaches: the catalog (`experiments --json`), planning, the summary, tables, figures and the
@@ -10,20 +10,36 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
-from app.experiment_outputs import build_figures, build_tables, findings
 from app.experiments import CATALOG, IMPORTED, Experiment, expand_ids, register, results_for
+from app.experiments.params import param, values_json
+from app.experiments.plan import experiments_from_settings, plan_run
 from app.experiments.registry import unregister
-from app.figures import Axis, Figure, mean, series_from
+from app.model.interval import Sample
+from app.model.summary import WorkloadSummary
+from app.model.trial import TrialResult
 from app.model.workload import Workload
-from app.params import param, values_json
-from app.plan import experiments_from_settings, plan_run
-from app.summary import summarize_run
-from app.tables import IOPS, LABEL, W_COLS, N, md_cell, to_csv, to_markdown, workload_cells, workload_table
+from app.report.outputs import build_figures, build_tables, findings
+from app.results.figure import Axis, Figure, series_from
+from app.results.run_results import ExperimentResults, RunResults
+from app.results.table import (
+    IOPS,
+    LABEL,
+    W_COLS,
+    N,
+    Table,
+    md_cell,
+    to_csv,
+    to_markdown,
+    workload_cells,
+    workload_table,
+)
 from ui.cli.run_cmd import cmd_experiments
+
+from conftest import results_of
 
 TOY = "toy-depth"
 
@@ -43,27 +59,39 @@ class ToyDepth(Experiment):
         return [Workload("randread", 4096, qd) for qd in self.depths]
 
     @classmethod
-    def findings(cls, rows, trials, samples) -> dict:
-        best = max(rows, key=lambda r: mean(r["total_iops"]) or 0)
-        return {"best": {"label": best["label"], "iops": mean(best["total_iops"])}}
+    def findings(cls, workloads: tuple[WorkloadSummary, ...], trials: tuple[TrialResult, ...],
+                 samples: tuple[Sample, ...]) -> Best:
+        best = max(workloads, key=lambda r: r.total_iops.mean or 0)
+        return Best(best.label, best.total_iops.mean)
 
     @classmethod
-    def tables(cls, part, record):
-        rows = part["workloads"]
-        data = [(*workload_cells(r), r["total_iops"], r["n"]) for r in rows]
-        return [workload_table(cls.id, "toy-depth", "Toy depth", [*W_COLS, LABEL, IOPS, N], data,
-                               record, rows, cls=cls)]
+    def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
+        data = [(*workload_cells(r), r.total_iops, r.n) for r in part.workloads]
+        return [workload_table(part, run, "toy-depth", "Toy depth", [*W_COLS, LABEL, IOPS, N],
+                               data, cls=cls)]
 
     @classmethod
-    def figures(cls, part, kind, record, samples):
-        pts = [(r["workload"]["iodepth"], r["total_iops"]) for r in part["workloads"]]
+    def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
+        pts = [(r.workload["iodepth"], r.total_iops) for r in part.workloads]
+        series = series_from("IOPS", pts)
         return [Figure(id="toy-depth-iops", experiment=cls.id, title="Toy", x_axis=Axis("QD"),
-                       y_axis=Axis("IOPS"), series=(series_from("IOPS", pts),))]
+                       y_axis=Axis("IOPS"), series=(series,) if series else ())]
 
     @classmethod
-    def sentences(cls, part, record):
-        best = part["findings"]["best"]
-        return [f"Best: {best['iops']:,.0f} IOPS at {best['label']}."]
+    def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        best = part.found(Best)
+        return [f"Best: {best.iops:,.0f} IOPS at {best.label}."] if best and best.iops else []
+
+
+@dataclass(frozen=True)
+class Best:
+    """The toy's findings: the workload with the most IOPS."""
+
+    label: str
+    iops: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"best": {"label": self.label, "iops": self.iops}}
 
 
 @pytest.fixture
@@ -77,7 +105,7 @@ def toy():
 
 
 def _measurement(iops: float, bytes_per_s: float, lat_mean_us: float, p99_us: float) -> dict:
-    """A normalized measurement (DESIGN §3.2): MB/s is 10^6 B/s."""
+    """A normalized measurement: MB/s is 10^6 B/s."""
     read = {"io_bytes": 0, "iops": iops, "MBps": bytes_per_s / 1e6, "MiBps": bytes_per_s / 2**20,
             "lat_kind": "total",
             "lat_us": {"mean": lat_mean_us, "p50": lat_mean_us * 0.9, "p95": p99_us * 0.8,
@@ -120,23 +148,25 @@ def test_a_registered_experiment_plans_summarizes_and_exports(toy):
     record = _record(exps, lambda t: (1000.0 * t["workload"]["iodepth"] + t["repetition"],
                                       4096e3 * t["workload"]["iodepth"], 80.0, 200.0))
     assert [t["experiment"] for t in record["trials"]] == [TOY] * 4
-    summary = summarize_run(record, None)
-    rows = summary[TOY]["workloads"]
+    summary = results_of(record)
+    rows = summary.summary_json()[TOY]["workloads"]
     assert [r["n"] for r in rows] == [2, 2]
-    assert summary[TOY]["findings"]["best"] == {"label": rows[1]["label"], "iops": 8001.5}
+    assert summary.part(TOY).findings == Best(rows[1]["label"], 8001.5)
+    assert summary.summary_json()[TOY]["findings"]["best"] == {"label": rows[1]["label"],
+                                                               "iops": 8001.5}
 
-    (table,) = build_tables(record, summary)
+    (table,) = build_tables(summary)
     assert table.id == "toy-depth" and table.experiment == TOY
     csv_text = to_csv(table)
     assert csv_text.splitlines()[0] == "rw,bs_bytes,iodepth,numjobs,rwmixread,iops_mean,iops_std,n"
     assert csv_text.splitlines()[2] == "randread,4096,8,1,,8001.500,0.707,2"
     assert "Parameters: `" in to_markdown(table) and "depths=1,8" in to_markdown(table)
 
-    (fig,) = build_figures(record, summary)
+    (fig,) = build_figures(summary)
     assert fig.id == "toy-depth-iops" and fig.series[0].x == (1, 8)
     assert fig.series[0].y == (1001.5, 8001.5)
-    assert findings(TOY, summary[TOY], record)[0] == f"Best: 8,002 IOPS at {rows[1]['label']}."
-    assert findings(TOY, summary[TOY], record)[1].startswith("Preconditioning: none")
+    assert findings(summary.part(TOY), summary)[0] == f"Best: 8,002 IOPS at {rows[1]['label']}."
+    assert findings(summary.part(TOY), summary)[1].startswith("Preconditioning: none")
 
 
 def test_the_catalog_keeps_the_designs_order_and_the_toy_leaves_no_trace():
@@ -162,18 +192,19 @@ def test_ids_are_unique_and_imported_is_not_an_experiment(toy):
 
 
 def test_imported_and_unknown_ids_export_through_the_fallback():
-    assert results_for(IMPORTED).tables({"workloads": []}, {"trials": []})[0].id == "imported"
+    empty = results_of({"experiments": [{"id": IMPORTED}], "trials": []})
+    assert results_for(IMPORTED).tables(empty.parts[0], empty)[0].id == "imported"
     record = _record([experiments_from_settings(["zero-queue"], {"repetitions": "1"})[0]],
                      lambda t: (1000.0, 4096e3, 80.0, 200.0))
     for t in record["trials"]:
         t["experiment"] = "gone-experiment"
     record["experiments"][0]["id"] = "gone-experiment"
-    summary = summarize_run(record, None)
-    assert summary["gone-experiment"]["findings"] == {}
-    (table,) = build_tables(record, summary)
+    summary = results_of(record)
+    assert summary.summary_json()["gone-experiment"]["findings"] == {}
+    (table,) = build_tables(summary)
     assert table.id == "gone-experiment" and len(table.rows) == 4
-    assert build_figures(record, summary) == []
-    assert [f for f in findings("gone-experiment", summary["gone-experiment"], record)
+    assert build_figures(summary) == []
+    assert [f for f in findings(summary.part("gone-experiment"), summary)
             if not f.startswith("Preconditioning:")] == []
 
 
@@ -183,16 +214,16 @@ def test_a_zero_queue_row_has_mb_per_s_in_decimal_units_and_mean_plus_minus_samp
     # repetitions 1..3: 400, 410, 420 MB/s (10^6 B/s; 381.5..400.5 MiB/s), 100, 110, 120 µs
     record = _record([zq], lambda t: (1000.0 * t["repetition"], (390 + 10 * t["repetition"]) * 1e6,
                                       90.0 + 10 * t["repetition"], 300.0))
-    summary = summarize_run(record, None)
-    table, ios = build_tables(record, summary)  # the table, then the I/Os its percentiles rest on
+    summary = results_of(record)
+    table, ios = build_tables(summary)  # the table, then the I/Os its percentiles rest on
     assert ios.id == "zero-queue-io-counts"
     header = [c.key for c in table.columns]
     assert header[:7] == ["rw", "bs_bytes", "iodepth", "numjobs", "rwmixread", "label", "iops"]
     row = dict(zip(header, table.rows[0]))
     assert row["label"] == "RND4K Q1T1 read" and row["n"] == 3
-    assert row["MBps"]["mean"] == pytest.approx(410.0) and row["MBps"]["std"] == pytest.approx(10.0)
-    assert row["iops"]["mean"] == pytest.approx(2000.0) and row["iops"]["std"] == pytest.approx(1000.0)
-    assert row["lat_mean_us"]["mean"] == pytest.approx(110.0)
+    assert row["MBps"].mean == pytest.approx(410.0) and row["MBps"].std == pytest.approx(10.0)
+    assert row["iops"].mean == pytest.approx(2000.0) and row["iops"].std == pytest.approx(1000.0)
+    assert row["lat_mean_us"].mean == pytest.approx(110.0)
     columns = {c.key: c for c in table.columns}
     assert columns["MBps"].name == "MB/s" and columns["lat_mean_us"].name == "mean lat. (µs, total)"
     assert md_cell(columns["MBps"], row["MBps"]) == "410.0 ± 10.0"
@@ -210,8 +241,8 @@ def test_block_size_and_queue_depth_tables_convert_sizes_and_levels():
         {"repetitions": "1", "block-size.block_sizes": "4k,128k", "block-size.patterns": "random",
          "queue-depth.queue_depths": "1,4", "queue-depth.sweep": "numjobs"})
     record = _record([bs, qd], lambda t: (1000.0, 1e8, 100.0, 300.0))
-    summary = summarize_run(record, None)
-    tables = {t.id: t for t in build_tables(record, summary)}
+    summary = results_of(record)
+    tables = {t.id: t for t in build_tables(summary)}
     kib = [dict(zip([c.key for c in tables["block-size"].columns], r))["bs_KiB"]
            for r in tables["block-size"].rows]
     assert kib == [4, 128]

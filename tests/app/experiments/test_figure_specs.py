@@ -1,4 +1,4 @@
-"""Figure specs of every experiment (issue 13), from the committed run folder and a vendor spec:
+"""Figure specs of every experiment, from the committed run folder and a vendor spec:
 units written properly, read and write always in their two colours, the tail-latency log axis
 and exceedance plot, zero-queue panels per block size with a value on every bar, percentiles
 that say how many I/Os they rest on, and the slc-cache plan text that matches what runs.
@@ -9,27 +9,28 @@ import copy
 
 import pytest
 
-from app import vendor, vendor_compare
-from app.experiment_outputs import build_figures, findings
 from app.experiments.base import prefill_note
 from app.experiments.registry import CATALOG
-from app.figures import OTHER, READ, WRITE
-from app.store import load_run
-from app.summary import read_samples, summarize_run
+from app.report.outputs import build_figures, findings
+from app.results.figure import OTHER, READ, WRITE
+from app.store.run_folder import load_run
+from app.vendor import match as vendor_compare
+from app.vendor import specs as vendor
 
-from conftest import FIXTURES
+from conftest import FIXTURES, results_of
 
-(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name != "expected-tables"]
+(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name.startswith("2026")]
 
 
 @pytest.fixture(scope="module")
 def run():
     record = copy.deepcopy(load_run(RUN))
     record["drive"]["model"] = "Samsung SSD 990 PRO 1TB"  # a curated spec: the comparison too
-    summary = summarize_run(record, RUN)
-    comparison = vendor_compare.compare(summary, vendor.spec_for_run(record, []), record)
-    figures = build_figures(record, summary, read_samples(RUN), comparison)
-    return record, summary, {f.id: f for f in figures}
+    results = results_of(record, RUN)
+    info = results.run.info
+    comparison = vendor_compare.compare(results.parts, vendor.spec_for_run(info, []), info)
+    figures = build_figures(results, comparison)
+    return record, results, {f.id: f for f in figures}
 
 
 def _parts(fig):
@@ -101,7 +102,7 @@ def test_tail_latency_log_axis_and_exceedance_plot(run):
     ex = figures["tail-latency-exceedance"]
     assert ex.x_axis.log and ex.y_axis.log
     assert [t for _, t in ex.y_axis.ticks] == ["50%", "10%", "1%", "0.1%", "0.01%"]
-    rows = summary["tail-latency"]["workloads"]
+    rows = summary.summary_json()["tail-latency"]["workloads"]
     assert [s.name for s in ex.series] == ["QD8 (RND4K Q8T1 read)", "QD32 (RND4K Q32T1 read)"]
     for s, row in zip(ex.series, rows):
         assert s.y == pytest.approx((0.5, 0.05, 0.01, 1e-3, 1e-4))
@@ -128,11 +129,11 @@ def test_zero_queue_one_panel_per_block_size_and_a_value_on_every_bar(run):
 
 
 def test_percentile_findings_say_how_many_ios_they_rest_on(run):
-    record, summary, _ = run
-    tail = findings("tail-latency", summary["tail-latency"], record)
+    record, results, _ = run
+    tail = findings(results.part("tail-latency"), results)
     assert "(at least 31,005 I/Os per trial)" in tail[0]
     assert any(t.startswith("RND4K Q8T1 read: p99.99 rests on 3 I/Os of 31,005") for t in tail)
-    zero = findings("zero-queue", summary["zero-queue"], record)
+    zero = findings(results.part("zero-queue"), results)
     assert any("p99.9 rests on 2 I/Os of 2,344" in t for t in zero)
 
 

@@ -1,4 +1,4 @@
-"""precondition=none|fill|steady for every experiment (issue 16): planned rounds before the
+"""precondition=none|fill|steady for every experiment: planned rounds before the
 measured trials, skipped once the SNIA rule holds, recorded in run.json and stated beside every
 table, figure and finding; an ETA that says "up to" when the end depends on convergence."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from app.experiments import CATALOG
-from app.params import ParamError, describe
-from app.plan import experiments_from_settings, plan_run, trial_kind
-from app.precondition_text import precondition_sentence
+from app.experiments.params import ParamError, describe
+from app.experiments.plan import experiments_from_settings, plan_run, trial_kind
+from app.report.precondition import precondition_sentence
 
 from conftest import needs_fio, run_cli
 

@@ -1,4 +1,4 @@
-"""The steady-state experiment on a device whose speed we set (issue 16): the run's processes go
+"""The steady-state experiment on a device whose speed we set: the run's processes go
 into a blkio cgroup that caps write IOPS at 8,000 for two and a half rounds, then at 2,000. The rule
 (5 rounds, excursion <= 20 %, slope <= 10 %) must first hold over rounds 4-8, so the run has to
 stop after round 8 and say so. Needs root, cgroup v1 blkio throttling and fio (cgroup v2 io.max: not written yet);
@@ -52,7 +52,7 @@ def test_a_cap_lowered_after_round_three_converges_at_round_eight(tmp_path):
         runs = tmp_path / "runs"
         deadline = time.monotonic() + 60
         # halfway through round 3, lower the cap: rounds follow each other within milliseconds
-        # (held starts, issue 21), so "between rounds" cannot be hit from here
+        # (held starts), so "between rounds" cannot be hit from here
         while time.monotonic() < deadline and proc.poll() is None:
             done = [json.loads(p.read_text()).get("trials", []) for p in runs.glob("*/run.json")]
             if done and len(done[0]) >= 2:
@@ -70,7 +70,7 @@ def test_a_cap_lowered_after_round_three_converges_at_round_eight(tmp_path):
     findings = record["summary"]["steady-state"]["findings"]
     iops = findings["rounds_iops"]
     # blk-throttle hands out its budget in time slices; rounds that follow each other within
-    # milliseconds (held starts, issue 21) inherit what the last one left: seen up to 15 % over
+    # milliseconds (held starts) inherit what the last one left: seen up to 15 % over
     assert all(4000 < v <= 8000 * 1.25 for v in iops[:2]) and 2000 * 1.5 < iops[2] < 8000, iops
     assert all(v <= 2000 * 1.25 for v in iops[3:]), iops
     assert findings["steady"] and findings["round"] == 8 and len(iops) == 8, iops

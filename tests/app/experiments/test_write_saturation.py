@@ -1,4 +1,4 @@
-"""Write saturation (SNIA WSAT, file-level; issue 16): a volume of 4 KiB random writes, bounded
+"""Write saturation (SNIA WSAT, file-level): a volume of 4 KiB random writes, bounded
 by the runtime, IOPS against GB written from the same series code as slc-cache."""
 from __future__ import annotations
 
@@ -6,8 +6,13 @@ import json
 from pathlib import Path
 
 from app.engines.fio.argv import trial_argv
+from app.experiments.plan import experiments_from_settings, plan_run
 from app.experiments.write_saturation import WriteSaturation
-from app.plan import experiments_from_settings, plan_run
+from app.model.interval import Sample
+from app.model.run import Run
+from app.model.summary import Stat, WorkloadSummary
+from app.model.trial import TrialResult
+from app.results.run_results import ExperimentResults, RunResults
 
 from conftest import needs_fio, run_cli
 
@@ -21,13 +26,23 @@ def test_a_trial_is_the_volume_with_the_runtime_as_its_bound(tmp_path):
 
 
 def test_findings_compare_the_first_and_the_last_intervals():
-    samples = [{"trial": 0, "t_s": 1.0 + i, "write_MBps": 400.0 if i < 10 else 100.0,
-                "write_iops": 100_000.0 if i < 10 else 25_000.0} for i in range(30)]
-    (f,) = WriteSaturation.findings([], [{"index": 0, "repetition": 1}], samples)["saturation"]
-    assert f["iops_first"] == 100_000 and f["iops_last"] == 25_000 and round(f["change"], 2) == -0.75
-    assert round(f["gb_written"], 2) == round((10 * 400 + 20 * 100) / 1000, 2)
-    part = {"workloads": [{"workload": {"bs_bytes": 4096, "iodepth": 32}}], "findings": {"saturation": [f]}}
-    (fig,) = WriteSaturation.figures(part, "total", {}, samples)
+    samples = tuple(Sample(trial=0, t_s=1.0 + i, read_MBps=0.0, read_iops=0.0, read_lat_us=None,
+                           write_MBps=400.0 if i < 10 else 100.0,
+                           write_iops=100_000.0 if i < 10 else 25_000.0, write_lat_us=None)
+                    for i in range(30))
+    trial = TrialResult.from_json({"index": 0, "experiment": "write-saturation", "repetition": 1,
+                                   "status": "done", "workload": {"rw": "randwrite",
+                                                                  "bs_bytes": 4096, "iodepth": 32}})
+    found = WriteSaturation.findings((), (trial,), samples)
+    (f,) = found.per_trial
+    assert f.iops_first == 100_000 and f.iops_last == 25_000 and round(f.change, 2) == -0.75
+    assert round(f.gb_written, 2) == round((10 * 400 + 20 * 100) / 1000, 2)
+    assert found.to_json()["saturation"][0]["iops_last"] == 25_000
+    row = WorkloadSummary("k", "RND4K Q32T1 write", trial.workload, 1, Stat(None, None, 0),
+                          Stat(None, None, 0), None, None)
+    part = ExperimentResults("write-saturation", {}, (row,), (trial,), found)
+    run = RunResults(Run.from_json({"status": "done"}), (part,), samples)
+    (fig,) = WriteSaturation.figures(part, run)
     assert fig.x_axis.label == "Data written (GB)" and "75 % lower" in fig.caption
 
 

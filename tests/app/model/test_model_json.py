@@ -81,7 +81,7 @@ def test_trial_status_is_an_enum_not_a_string_to_compare():
 @given(st.lists(st.one_of(st.none(), st.floats(allow_nan=False, allow_infinity=False, width=32)),
                 max_size=6))
 def test_stat_round_trips(values):
-    from app.analysis import summarize
+    from app.stats.analysis import summarize
     stat = summarize(values)
     assert Stat.from_json(stat).to_json() == stat
 

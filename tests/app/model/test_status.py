@@ -1,4 +1,4 @@
-"""Issue 12: run and trial statuses are enums, and run.json / trials.csv do not notice.
+"""run and trial statuses are enums, and run.json / trials.csv do not notice.
 
 A StrEnum member must serialize exactly as the plain word did, and a run.json written by an
 earlier version (plain strings) must compare equal without any conversion on load.
@@ -10,7 +10,7 @@ import io
 import json
 
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
-from app.store import STATUSES
+from app.store.run_folder import STATUSES
 
 
 def test_statuses_serialize_as_their_words():

@@ -1,4 +1,4 @@
-"""Cloud-synced folders are named before a run (issue 20): under a sync client's root (its
+"""Cloud-synced folders are named before a run: under a sync client's root (its
 environment variable or its usual folder in the home), the medium is 'cloud' with the client's
 name, the run is allowed and the reason travels with it."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every bad input on the command line (issue 11, point 6): exit 2, exactly one line on stderr
+"""Every bad input on the command line (point 6): exit 2, exactly one line on stderr
 that starts with ``ssd-profiler: error:`` and says what to change, no traceback, nothing written
 (no run folder, the target folder as it was). The CLI runs as a real process, as users run it.
 """

@@ -72,7 +72,7 @@ def test_presets_lists_what_the_window_offers():
 
 
 def test_preset_values_go_only_to_experiments_that_have_them():
-    from app.plan import settings_with_preset
+    from app.experiments.plan import settings_with_preset
     got = settings_with_preset(["zero-queue"], "quick", {"runtime": "2s"})
     assert got["runtime"] == "2s" and got["repetitions"] == "1"  # --set wins over the preset
     assert settings_with_preset(["zero-queue"], None, {"a": "b"}) == {"a": "b"}

@@ -6,7 +6,7 @@ import shlex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.shell_quote import command_line, powershell_quote
+from app.engines.shell_quote import command_line, powershell_quote
 from ui.cli.eta import PlanEta
 
 

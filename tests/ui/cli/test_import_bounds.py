@@ -1,4 +1,4 @@
-"""`ssd-profiler import` is bounded (issue 11): whatever FILE names, one line and exit 2.
+"""`ssd-profiler import` is bounded: whatever FILE names, one line and exit 2.
 
 Every hostile case runs the real CLI as a subprocess and checks the contract: exit 2, exactly
 one stderr line ``ssd-profiler: error: FILE: reason``, no traceback, nothing printed as a
@@ -226,8 +226,9 @@ def test_save_writes_nothing_when_any_file_is_refused(area):
 
 
 def test_a_failed_save_leaves_no_temp_file_and_no_folder(tmp_path, monkeypatch):
-    from app.report import run_from_measurements, write_run_folder
-    from app.store import write_json_atomic
+    from app.results.imported import run_from_measurements
+    from app.store.new_folder import write_run_folder
+    from app.store.run_folder import write_json_atomic
     record = run_from_measurements(json.loads(run_cli("import", str(FIO), "--json").stdout))
 
     def refuse(*_args, **_kw):

@@ -74,7 +74,7 @@ def test_unreadable_file_gives_exit_2_and_a_reason(tmp_path):
 
 
 def test_a_json_plus_import_carries_pooled_percentiles_like_a_run(tmp_path):
-    """Issue 15: json+ bins give lat_us.pooled (ios, ci95) in --json and in a saved run folder."""
+    """json+ bins give lat_us.pooled (ios, ci95) in --json and in a saved run folder."""
     path = FIXTURES / "fio-local" / "fio-3.33-linux-libaio-randrw70-qd4-jsonplus-status.json"
     done = run_cli("import", str(path), "--json")
     assert done.returncode == 0, done.stderr

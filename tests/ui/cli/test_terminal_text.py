@@ -22,7 +22,7 @@ from ui.cli.terminal import terminal_text
 from conftest import FIXTURES, REPO, run_cli
 
 EVIL = "\x1b]0;pwned\x07\x1b[2J\x1b]8;;http://x.invalid\x1b\\Evil\x1b]8;;\x1b\\\x9b31m Drive\x08"
-(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name != "expected-tables"]
+(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name.startswith("2026")]
 FIO = FIXTURES / "fio" / "fio-3.16-linux-libaio-randrw-qd1-nj1-json.json"
 
 

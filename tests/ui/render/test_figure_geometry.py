@@ -1,5 +1,5 @@
 """Every experiment's figures, drawn the way the export draws them, checked from their geometry
-(issue 13): every text (title, axis titles, tick labels, legend, labels) lies inside the image,
+: every text (title, axis titles, tick labels, legend, labels) lies inside the image,
 labels stay inside their plot area (which would clip them: "ee: QD4"), axis titles fit their
 axis, no label covers a data point, bar or another label, and the PNG has nothing cut off at
 its edge.
@@ -22,16 +22,16 @@ import pytest  # noqa: E402
 import scene_geometry  # noqa: E402
 import synthetic  # noqa: E402
 
-from app import vendor, vendor_compare  # noqa: E402
-from app.experiment_outputs import build_figures  # noqa: E402
-from app.store import load_run  # noqa: E402
-from app.summary import read_samples, summarize_run  # noqa: E402
+from app.report.outputs import build_figures  # noqa: E402
+from app.store.run_folder import load_run  # noqa: E402
+from app.vendor import match as vendor_compare  # noqa: E402
+from app.vendor import specs as vendor  # noqa: E402
 from ui.render.placement import Box  # noqa: E402
 from ui.render.style import REPORT, SCREEN  # noqa: E402
 
-from conftest import ARTIFACTS, FIXTURES  # noqa: E402
+from conftest import ARTIFACTS, FIXTURES, results_of  # noqa: E402
 
-(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name != "expected-tables"]
+(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name.startswith("2026")]
 SMALL = replace(SCREEN, width=640, height=400)
 STYLES = {"report": REPORT, "screen": SCREEN, "small": SMALL}
 TOLERANCE = 1.0  # px: anti-aliasing and font rounding
@@ -40,9 +40,10 @@ TOLERANCE = 1.0  # px: anti-aliasing and font rounding
 def _run_figures():
     record = copy.deepcopy(load_run(RUN))
     record["drive"]["model"] = "Samsung SSD 990 PRO 1TB"
-    summary = summarize_run(record, RUN)
-    comparison = vendor_compare.compare(summary, vendor.spec_for_run(record, []), record)
-    return build_figures(record, summary, read_samples(RUN), comparison)
+    results = results_of(record, RUN)
+    info = results.run.info
+    comparison = vendor_compare.compare(results.parts, vendor.spec_for_run(info, []), info)
+    return build_figures(results, comparison)
 
 
 FIGURES = {f"run/{f.id}": f for f in _run_figures()}

@@ -74,7 +74,7 @@ _coordinate = st.floats(-50, 850, allow_nan=False)
                 max_size=40), st.tuples(_coordinate, _coordinate, st.floats(1, 300), st.floats(1, 60)))
 def test_boxes_cover_exactly_what_box_overlap_sums(obstacles, candidate):
     """The numpy sum over all obstacles is the one-by-one sum to the last bit, so a label goes
-    exactly where it went before (issue 21)."""
+    exactly where it went before."""
     boxes = [Box(x, y, x + w, y + h) for x, y, w, h in obstacles]
     x, y, w, h = candidate
     box = Box(x, y, x + w, y + h)

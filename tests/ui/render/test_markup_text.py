@@ -8,7 +8,7 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from app.figures import Axis, Figure, HLine, Series  # noqa: E402
+from app.results.figure import Axis, Figure, HLine, Series  # noqa: E402
 
 MARKUP = '<img src="/dev/zero"> <b>x</b> & y'
 

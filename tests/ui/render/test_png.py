@@ -1,4 +1,4 @@
-"""ui/render/png.py writes the pixels Qt's own PNG writer writes, in a valid PNG (issue 21)."""
+"""ui/render/png.py writes the pixels Qt's own PNG writer writes, in a valid PNG."""
 from __future__ import annotations
 
 import os

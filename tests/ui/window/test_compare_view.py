@@ -1,4 +1,4 @@
-"""The Compare view (issue 17) with real parts: two tiny real fio runs and an imported DiskSpd
+"""The Compare view with real parts: two tiny real fio runs and an imported DiskSpd
 file, listed in the window's Runs tab, selected, compared; the table, the overlaid figures and the
 export are checked the way a student would use them, and the export against the CLI's.
 
@@ -16,7 +16,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QItemSelectionModel  # noqa: E402
 from PySide6.QtGui import QColor  # noqa: E402
 
-from app.compare_figures import RUN_COLORS  # noqa: E402
+from app.compare.figures import RUN_COLORS  # noqa: E402
 from ui.render.style import PALETTE  # noqa: E402
 
 import gui_support  # noqa: E402

@@ -1,5 +1,5 @@
 """An uncaught error in the window shows one line and the log path, and the traceback is in the
-rotating log (issue 14): forced here through the hook the app installs."""
+rotating log: forced here through the hook the app installs."""
 from __future__ import annotations
 
 from PySide6.QtWidgets import QApplication, QMainWindow

@@ -1,5 +1,5 @@
 """The drive panel names what the target folder really sits on, and what that means for the
-numbers, before Run is pressed (issue 20, app/paths/medium.py): from describe_drive dicts, and
+numbers, before Run is pressed (app/paths/medium.py): from describe_drive dicts, and
 for a real folder in the window."""
 import os
 

@@ -1,4 +1,4 @@
-"""The live charts read like a report's (issue 13): throughput from 0, short ticks (µs becomes ms
+"""The live charts read like a report's: throughput from 0, short ticks (µs becomes ms
 above 10,000 µs, never a six-digit tick running into the title), readable log ticks, and one
 line instead of an empty temperature chart. Fed with samples directly (no engine needed).
 """
@@ -90,7 +90,7 @@ def test_no_temperature_is_one_line_and_a_reading_brings_the_chart(charts, qtbot
 
 
 def test_the_tail_of_each_interval_is_drawn_dashed_beside_the_mean(charts):
-    """Issue 15: per-interval p99 (from the interval's own histogram) next to the mean; the
+    """per-interval p99 (from the interval's own histogram) next to the mean; the
     y range holds it, and an interval without enough I/Os leaves a gap, not a zero."""
     feed(charts, [(100.0, 100.0, NAN), (100.0, 120.0, NAN), (100.0, 110.0, NAN)], p99_factor=4.0)
     assert charts.points("read_p99_us") == 3 and charts.points("read_lat_us") == 3

@@ -1,4 +1,4 @@
-"""The desktop window end to end: offscreen Qt, real fio, tiny parameters (issue 3).
+"""The desktop window end to end: offscreen Qt, real fio, tiny parameters.
 
 Each test drives the window the way a student would (target, experiment, parameters, Run,
 Cancel, Runs tab) and then checks what a student would see (table rows, chart samples, labels)
@@ -17,7 +17,7 @@ import psutil  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
-from jobs.session import prepare_run  # noqa: E402
+from jobs.run.session import prepare_run  # noqa: E402
 
 import gui_support  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
@@ -65,8 +65,8 @@ def test_run_fills_charts_table_and_run_folder(qtbot, make_window, tmp_path):
     choose(qtbot, window, target, TINY)
     assert "12 trials" in window.experiment_panel.summary.text()
     qtbot.mouseClick(window.run_button, Qt.MouseButton.LeftButton)
-    # mid-run a workload with all its repetitions gets its row, but no findings yet (issue 13:
-    # "(p99/p50 = n/a)" appeared mid-run)
+    # mid-run a workload with all its repetitions gets its row, but no findings yet
+    # ("(p99/p50 = n/a)" appeared mid-run)
     qtbot.waitUntil(lambda: window.results.workloads.rowCount() >= 1 or window.model.finished,
                     timeout=60000)
     if not window.model.finished:
@@ -140,7 +140,7 @@ def test_cancel_mid_run_stops_fio_and_keeps_the_run(qtbot, make_window, tmp_path
     assert [t["status"] for t in record["trials"]] == ["cancelled"]
     assert window.model.status == "cancelled"
     assert window.results.trials.rowCount() == 1
-    # one way to say it everywhere (issue 13): cancelled, neither done nor failed, not counted
+    # one way to say it everywhere: cancelled, neither done nor failed, not counted
     assert window.results.trials.item(0, 4).text() == "cancelled (not counted)"
     words = "0 of 4 trials done, 1 cancelled (not counted)"
     assert window.statusBar().currentMessage().startswith(f"Run cancelled: {words}")
@@ -155,11 +155,11 @@ def test_cancel_mid_run_stops_fio_and_keeps_the_run(qtbot, make_window, tmp_path
 @needs_fio
 def test_cancel_while_preparing_writes_nothing_like_the_command_line(qtbot, make_window, tmp_path,
                                                                      monkeypatch):
-    """A cancel before the run folder exists ends the run with nothing written (issue 13: the
+    """A cancel before the run folder exists ends the run with nothing written (the
     window used to record an empty cancelled run where the command line writes nothing)."""
-    import jobs.session
-    real = jobs.session.describe_drive
-    monkeypatch.setattr(jobs.session, "describe_drive",
+    import jobs.run.session
+    real = jobs.run.session.describe_drive
+    monkeypatch.setattr(jobs.run.session, "describe_drive",
                         lambda folder: (time.sleep(0.5), real(folder))[1])  # a slow smartctl
     window = make_window()
     choose(qtbot, window, tmp_path / "target", {"runtime": "1s", "size": "32MiB"})

@@ -1,4 +1,4 @@
-"""The window parts of issue 4 (know the drive) and issue 6 (DiskSpd engine), offscreen Qt.
+"""The window parts (know the drive) and (DiskSpd engine), offscreen Qt.
 
 The drive is this machine's, but SMART comes from the fake smartctl serving fixture files (only
 tests/fakes/smartctl is put first on PATH, never the whole folder, which also holds a fake fio).
@@ -61,7 +61,7 @@ def shown(window) -> bool:
     return info.summary is not None and info.summary.path == window.drive_panel.target()
 
 
-# -- issue 4: the drive ------------------------------------------------------------------------------
+# -- the drive ------------------------------------------------------------------------------
 def test_link_and_drive_lines_from_describe_drive_dicts():
     assert link_text({"speed_gts": 16.0, "width": 4, "max_speed_gts": 16.0, "max_width": 4}) == "PCIe 4.0 x4"
     assert link_text({"speed_gts": 8.0, "width": 2, "max_speed_gts": 16.0, "max_width": 4}) == \
@@ -200,7 +200,7 @@ def test_a_throttled_trial_is_marked_in_the_table_and_on_the_charts(qtbot, make_
     assert table.item(1, 4).text().endswith("\u26a0 throttled")
 
 
-# -- issue 6: the engine -----------------------------------------------------------------------------
+# -- the engine -----------------------------------------------------------------------------
 @posix_only
 def test_engine_switch_detects_in_background_and_is_remembered(qtbot, make_window, monkeypatch):
     monkeypatch.setenv("SSD_PROFILER_DISKSPD", str(FAKES / "diskspd"))

@@ -1,4 +1,4 @@
-"""The window's report features (issue 5): Figures tab, Export (Ctrl+E), vendor spec dialog.
+"""The window's report features: Figures tab, Export (Ctrl+E), vendor spec dialog.
 
 A real tiny fio run is made from the window, then checked the way a student would use it: the
 Figures tab shows the report's figures, Export writes the PNGs (report width) and report.md in
@@ -17,10 +17,11 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
-import jobs.session  # noqa: E402
-from app import vendor  # noqa: E402
+import jobs.run.session  # noqa: E402
+from app.model.info import RunInfo  # noqa: E402
+from app.vendor import specs as vendor  # noqa: E402
 from jobs.events import TrialFinished  # noqa: E402
-from jobs.session import prepare_run  # noqa: E402
+from jobs.run.session import prepare_run  # noqa: E402
 
 import gui_support  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
@@ -38,8 +39,8 @@ def isolated(tmp_path, monkeypatch):
     """User specs in tmp_path; the drive reports a model (the test VM's virtual disk has none)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("APPDATA", str(tmp_path / "config"))
-    real = jobs.session.describe_drive
-    monkeypatch.setattr(jobs.session, "describe_drive", lambda folder: {**real(folder),
+    real = jobs.run.session.describe_drive
+    monkeypatch.setattr(jobs.run.session, "describe_drive", lambda folder: {**real(folder),
                                                                          "model": MODEL})
 
 
@@ -137,7 +138,7 @@ def test_figures_export_and_vendor_spec_after_a_run(qtbot, window, tmp_path):
     dialog.numbers["seq_read_mbps"].setValue(3500)
     dialog.numbers["rand_read_iops"].setValue(500000)
     dialog.conditions["rand_qd"].setValue(32)
-    dialog.conditions["rand_threads"].setValue(4)   # each row has its own (issue 13)
+    dialog.conditions["rand_threads"].setValue(4)   # each row has its own
     dialog.conditions["seq_threads"].setValue(1)
     dialog.interface.setCurrentText("PCIe 3.0 x4")
     dialog.source_edit.setText("https://example.com/acme-datasheet.pdf")
@@ -210,7 +211,7 @@ def test_attach_spec_to_run_rewrites_only_an_ended_run(tmp_path):
     vendor.attach_spec_to_run(folder, spec)
     stored = json.loads((folder / "run.json").read_text())
     assert stored["vendor_spec"] == spec and "dir" not in stored
-    assert vendor.spec_with_origin(stored, user_specs=[]) == (spec, "run")
+    assert vendor.spec_with_origin(RunInfo.read(stored), user_specs=[]) == (spec, "run")
     with pytest.raises(ValueError, match="source_url"):
         vendor.attach_spec_to_run(folder, {**spec, "source_url": ""})
     (folder / "run.json").write_text(json.dumps({**record, "status": "running"}))

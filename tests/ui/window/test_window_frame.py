@@ -1,4 +1,4 @@
-"""The frame around the views (issue 13): menus and shortcuts, help inside the app, folders that
+"""The frame around the views: menus and shortcuts, help inside the app, folders that
 cannot be opened, the form's "Apply to all", the vendor spec before a run. No run is started.
 """
 import os
@@ -11,8 +11,8 @@ import pytest  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 from PySide6.QtWidgets import QAbstractButton, QLabel, QLineEdit  # noqa: E402
 
-from app import vendor  # noqa: E402
-from app.userdirs import user_log_dir  # noqa: E402
+from app.paths.userdirs import user_log_dir  # noqa: E402
+from app.vendor import specs as vendor  # noqa: E402
 
 import gui_support  # noqa: E402
 
@@ -113,18 +113,33 @@ def test_apply_common_values_to_every_ticked_experiment(make_window):
     panel.set_values("zero-queue", {"runtime": "2s", "size": "64MiB", "repetitions": "2"})
     form = panel.forms["zero-queue"]
     form.apply_button.click()
-    for eid in ("block-size", "slc-cache"):
-        texts = panel.forms[eid].texts()
-        assert (texts["runtime"], texts["size"], texts["repetitions"]) == ("2s", "64MiB", "2"), eid
-    # warm-up was left at zero-queue's default (on): the SLC test keeps its own (off)
-    assert panel.forms["slc-cache"].texts()["warmup"] == "false"
+    texts = panel.forms["block-size"].texts()
+    assert (texts["runtime"], texts["size"], texts["repetitions"]) == ("2s", "64MiB", "2")
+    # the SLC test's result rests on its duration and volume: it keeps its own, and says so
+    slc = panel.forms["slc-cache"].texts()
+    assert (slc["runtime"], slc["size"], slc["repetitions"], slc["warmup"]) == ("2m", "8GiB", "1", "false")
     assert panel.forms["block-size"].texts()["warmup"] == "true"
     assert panel.forms["tail-latency"].texts()["runtime"] == "30s"   # not ticked: untouched
     note = form.applied_note.text()
-    assert "Applied to block-size, slc-cache" in note and "slc-cache keeps its warm-up trial" in note
+    assert "Applied to block-size, slc-cache" in note
+    assert "slc-cache keeps its own" in note and "warm-up" in note, note
     assert form.applied_note.isVisible()
     assert panel.plan.ok and "zero-queue, block-size, slc-cache" in panel.summary.text()
     assert panel.settings()["block-size.runtime"] == "2s"
+
+
+def test_the_window_plans_what_the_command_line_plans_for_the_same_settings(make_window):
+    """Apply to all in the window = --set NAME=VALUE on the command line: the same experiments."""
+    from app.experiments.plan import experiments_from_settings
+    ids = ["zero-queue", "block-size", "slc-cache", "tail-latency"]
+    shared = {"runtime": "2s", "size": "64MiB", "repetitions": "3"}
+    window = make_window()
+    panel = window.experiment_panel
+    panel.set_checked(ids)
+    panel.select("zero-queue")
+    panel.set_values("zero-queue", shared)
+    panel.forms["zero-queue"].apply_button.click()
+    assert experiments_from_settings(ids, panel.settings()) == experiments_from_settings(ids, shared)
 
 
 def test_editing_an_unticked_experiment_says_so_and_can_tick_it(make_window):

@@ -26,7 +26,7 @@ from conftest import FIXTURES, needs_fio  # noqa: E402
 from safety_support import snapshot  # noqa: E402
 
 make_window = gui_support.make_window
-(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name != "expected-tables"]
+(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name.startswith("2026")]
 MARKUP = '<img src="/dev/zero"> <b>bold</b>'
 
 

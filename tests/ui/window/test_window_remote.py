@@ -1,4 +1,4 @@
-"""The window's remote target (issue 18), with a real ``fio --server`` on loopback: the remote
+"""The window's remote target, with a real ``fio --server`` on loopback: the remote
 field, a run through the server from the Run button to the table, and a hostile remote folder
 refused inline before Run. Each job through a server costs ~1.3 s, so the run is one trial."""
 import os

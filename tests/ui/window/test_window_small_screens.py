@@ -1,4 +1,4 @@
-"""The window on the common student laptop screens (issue 13): 1280x720 and 1366x768.
+"""The window on the common student laptop screens: 1280x720 and 1366x768.
 
 The window gets what such a screen leaves it (a taskbar and the window frame off the height) and
 must fit there, with every field of every experiment's form reachable by scrolling the form
@@ -97,7 +97,7 @@ def test_every_field_of_every_form_is_reachable(laptop, qtbot, eid):
     window.show_setup_page("experiments")
     panel.select(eid)
     gui_support.settle(qtbot)
-    scroll = panel.scroll
+    scroll = panel.form_scroll
     assert scroll.verticalScrollBar().value() == 0
     viewport = scroll.viewport()
     form = panel.forms[eid]
@@ -150,10 +150,10 @@ def tabs_move_nothing(window, qtbot) -> None:
     # another experiment: its form from the top
     panel = window.experiment_panel
     panel.select("queue-depth")
-    panel.scroll.verticalScrollBar().setValue(panel.scroll.verticalScrollBar().maximum())
+    panel.form_scroll.verticalScrollBar().setValue(panel.form_scroll.verticalScrollBar().maximum())
     panel.select("block-size")
     panel.select("queue-depth")
-    assert panel.scroll.verticalScrollBar().value() == 0
+    assert panel.form_scroll.verticalScrollBar().value() == 0
     assert places() == before
 
 
@@ -235,3 +235,37 @@ def test_the_app_opens_inside_a_small_screen(tmp_path):
         ax, ay, aw, ah = got["available"]
         assert ax <= x and ay <= y and x + w <= ax + aw and y + h <= ay + ah, (name, got)
         assert got["min"][0] <= aw and got["min"][1] <= ah - 40, (name, got)
+
+
+def test_no_text_of_the_run_area_is_cut_mid_run(laptop, qtbot):
+    """Mid-run, with a long trial label: every one-line text of the run column is shown whole or
+    in a shorter wording, never cut with '…'; plain labels get the width they ask for."""
+    from PySide6.QtWidgets import QLabel
+
+    from jobs.events import TrialStarted
+    from ui.window.run.planned import PlannedTrial
+    from ui.window.widgets import ElidedLabel
+
+    window, m = laptop, laptop.model
+    m.planned = {i: PlannedTrial(i, "tail-latency", "RND4K Q32T1 read", 3, False, 120.0, True,
+                                 False) for i in range(149)}
+    m.experiments = [{"id": "tail-latency", "title": "Tail latency", "repetitions": 3,
+                      "workload_keys": []}]
+    m.status, m.live, m.run_dir = "running", True, "/tmp/a-run"
+    m.reset.emit()
+    m.apply(TrialStarted(147, "tail-latency", "RND4K Q32T1 read", 3, False, ("fio",), 1.0, 120.0))
+    m.state_changed.emit()
+    window.show_run_view(window.charts)
+    gui_support.settle(qtbot, 100)
+    cut = []
+    for label in window.right_column.findChildren(QLabel):
+        if not label.isVisible():
+            continue
+        if isinstance(label, ElidedLabel):
+            if "\u2026" in label.shown_text():
+                cut.append((label.text(), label.shown_text(), label.width()))
+        elif not label.wordWrap() and label.text() and label.sizeHint().width() > label.width() + 1:
+            cut.append((label.text(), label.width(), label.sizeHint().width()))
+    assert not cut, (window.screen_name, cut)
+    assert window.progress.trial_label.shown_text().split(" ")[0] in ("Trial", "148/149")
+    assert window.charts.timeline.isVisible() and window.so_far.isVisible()

@@ -1,7 +1,7 @@
-"""Bad parameter values in the window (issue 11, point 6): the reason beside the field, Run
+"""Bad parameter values in the window (point 6): the reason beside the field, Run
 disabled with the reason as its tooltip and hint, and Run enabled again once the value is fixed.
 
-The same checks as the command line (app.params and the experiment dataclasses), so the window
+The same checks as the command line (app.experiments.params and the experiment dataclasses), so the window
 refuses exactly what ``ssd-profiler run --set`` refuses; nothing here starts a run.
 """
 import os
@@ -90,7 +90,7 @@ def test_screenshot_of_an_invalid_value_at_1280x720(qtbot, make_window, tmp_path
     window = make_window()
     window.resize(1280, 720)
     note = show_bad(qtbot, window, tmp_path / "target", "block-size", "block_sizes", "4k,1000")
-    window.experiment_panel.scroll.ensureWidgetVisible(note)
+    window.experiment_panel.form_scroll.ensureWidgetVisible(note)
     qtbot.wait(100)
     assert not window.run_button.isEnabled() and "multiple of 512" in note.text()
     assert note.width() >= 200 and note.heightForWidth(note.width()) <= note.height()

@@ -1,6 +1,6 @@
 """Exporting a comparison from the window without freezing it: RunExporter's split, reused.
 
-Why a subclass and not a second copy: the comparison's export (app.compare_export) writes its
+Why a subclass and not a second copy: the comparison's export (app.compare.export) writes its
 files in a thread of its own and calls a render callback per figure, exactly like a run's
 export; RunExporter already hands each figure to the GUI thread (the only one allowed to draw)
 and waits for it, cancellably. Only what the thread calls differs, so only ``start`` and the
@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 import threading
 
-from app.compare_export import export_comparison
-from app.compare_report import Comparison
+from app.compare.export import export_comparison
+from app.compare.report import Comparison
 from ui.window.report.export_action import RunExporter
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from app.figures import Figure
+from app.results.figure import Figure
+from ui.window import theme
 from ui.window.plain import plain_label
 
 
@@ -26,7 +27,7 @@ class ComparisonFigures(QWidget):
         self.count = QLabel()
         self.caption = plain_label(QLabel())  # it quotes the runs' workload labels
         self.caption.setWordWrap(True)
-        self.caption.setStyleSheet("color: #555")
+        theme.set_tone(self.caption, "muted")
         self.stack = QStackedWidget()
         top = QHBoxLayout()
         top.addWidget(QLabel("Figure:"))

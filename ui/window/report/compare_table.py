@@ -1,6 +1,6 @@
 """The comparison's table and the runs' colour key, as the Compare view shows them.
 
-Why apart from the view: the same texts as the CLI and comparison.md (app.compare_report's
+Why apart from the view: the same texts as the CLI and comparison.md (app.compare.report's
 formatters), laid into Qt widgets; the view only arranges them.
 """
 from __future__ import annotations
@@ -8,30 +8,32 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
-from app.compare_figures import RUN_COLORS
-from app.compare_report import Comparison, call_text, cell, p_text, ratio_text, workload_text
-from ui.render.style import PALETTE
+from app.compare.figures import RUN_COLORS
+from app.compare.report import Comparison, call_text, cell, p_text, ratio_text, workload_text
+from ui.render.style import FIGURE_BACKGROUND, PALETTE
+from ui.window import theme
 
 HEADERS = ("Run", "Workload", "Metric", "First run", "This run", "Ratio",
            "Larger than the runs' spread?")
-LARGER = QColor("#fde2cf")   # a pale orange behind a difference the spread does not explain
 
 
 def run_color(index: int) -> str:
-    """The colour of the index-th run in the figures (app.compare_figures.RUN_COLORS)."""
+    """The colour of the index-th run in the figures (app.compare.figures.RUN_COLORS)."""
     return PALETTE[RUN_COLORS[index % len(RUN_COLORS)] % len(PALETTE)]
 
 
 def runs_html(c: Comparison) -> str:
     """The runs with their colours: the key to the figures, visible on every tab."""
     rows = []
+    # the swatch on the figures' own (light) background, where a dark palette would hide it
+    chip = f" background:{FIGURE_BACKGROUND};" if theme.is_dark() else ""
     for i, (label, folder) in enumerate(zip(c.labels, c.run_dirs)):
         role = "first: the others are compared with it" if i == 0 else "compared with the first"
-        rows.append(f"<span style='color:{run_color(i)}'>&#9632;</span> <b>{html.escape(label)}"
-                    f"</b> <span style='color:#555'>({role}; {html.escape(folder)})</span>")
+        rows.append(f"<span style='color:{run_color(i)};{chip}'>&#9632;</span> "
+                    f"<b>{html.escape(label)}</b> "
+                    + theme.span("muted", f"({role}; {html.escape(folder)})"))
     return "<br>".join(rows)
 
 
@@ -40,7 +42,7 @@ def conditions_html(c: Comparison) -> str:
         return ("Conditions match: engine, drive, file system, experiments and parameters are "
                 "the same in every run.")
     items = "".join(f"<li>{html.escape(n)}</li>" for n in c.notes)
-    return (f"<span style='color:#b01e1e'><b>{len(c.notes)} condition(s) differ</b></span>, so "
+    return (theme.span("error", f"<b>{len(c.notes)} condition(s) differ</b>") + ", so "
             f"a difference may come from them, not from the drive:<ul style='margin:0'>{items}</ul>")
 
 
@@ -72,6 +74,7 @@ def fill_table(table: QTableWidget, c: Comparison) -> None:
                 item.setToolTip(f"Welch's t-test on the repetitions, two-sided, 5 %: "
                                 f"p = {p_text(row.p_value)}")
                 if row.call.startswith("larger"):
-                    item.setBackground(LARGER)
+                    # a difference the spread does not explain: a pale (or, dark, deep) orange
+                    item.setBackground(theme.tone("highlight"))
             table.setItem(r, col, item)
     table.setColumnHidden(0, len(c.labels) < 3)

@@ -1,11 +1,11 @@
-"""The Compare view: runs chosen in the Runs tab, side by side (issue 17).
+"""The Compare view: runs chosen in the Runs tab, side by side.
 
 Why a window of its own (non-modal, beside the main one) and not one more tab: a comparison
 needs a wide figure and a long table at once, and on a 1280x720 screen the main window's run
 column has neither to spare; this window takes at most the screen's free area, so it is never
 wider than the screen, and the main window stays usable beside it.
 
-What it shows is app.compare_report's :class:`Comparison`, computed in the Background pool
+What it shows is app.compare.report's :class:`Comparison`, computed in the Background pool
 (reading every run.json and samples.csv); figures are drawn on the GUI thread, one when it is
 first chosen, by the export's own renderer (only the style differs), and the export writes the
 very files of ``ssd-profiler compare ... --out DIR`` (ComparisonExporter). The runs' colour key
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import logging
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -34,10 +35,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.compare_export import default_export_dir
-from app.compare_report import Comparison, build_comparison
+from app.compare.export import default_export_dir
+from app.compare.report import Comparison, build_comparison
+from ui.window import theme
 from ui.window.background import Background
-from ui.window.folders import open_folder
+from ui.window.folders import PathDialog, open_folder
 from ui.window.report.compare_export import ComparisonExporter
 from ui.window.report.compare_figures_view import ComparisonFigures
 from ui.window.report.compare_table import comparison_table, conditions_html, fill_table, runs_html
@@ -56,7 +58,7 @@ class CompareView(QDialog):
         self.run_dirs = [str(d) for d in run_dirs]
         self.comparison: Comparison | None = None
         self.last_export: str | None = None
-        self.folder_dialog = None
+        self.folder_dialog: PathDialog | None = None
         self.open_url = None     # None: the system's file manager (tests pass their own)
         self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
         self._alive = True
@@ -64,7 +66,9 @@ class CompareView(QDialog):
         self.exporter.progress.connect(self._on_progress)
         self.exporter.finished.connect(self._on_exported)
         self.exporter.failed.connect(self._on_failed)
-        QCoreApplication.instance().aboutToQuit.connect(self.exporter.cancel)
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.exporter.cancel)
 
         self.status = QLabel(f"Reading {len(run_dirs)} runs...")
         self.status.setWordWrap(True)
@@ -81,7 +85,8 @@ class CompareView(QDialog):
         layout.addWidget(self.tabs, 1)
         layout.addLayout(self._export_row())
         self._fit_screen()
-        background.submit(lambda: build_comparison(self.run_dirs), self._show, self._load_failed)
+        folders: list[str | os.PathLike] = list(self.run_dirs)
+        background.submit(lambda: build_comparison(folders), self._show, self._load_failed)
 
     def _header(self) -> QScrollArea:
         """The runs with their colours and the conditions that differ: above both tabs, and
@@ -104,7 +109,10 @@ class CompareView(QDialog):
         return area
 
     def _fit_header(self) -> None:
-        inner = self.header.widget().layout()
+        widget = self.header.widget()
+        inner = widget.layout() if widget is not None else None
+        if inner is None:
+            return
         width = self.header.viewport().width() or self.width()
         need = inner.heightForWidth(width) if inner.hasHeightForWidth() else inner.sizeHint().height()
         self.header.setFixedHeight(min(max(need, 0) + 2, HEADER_EM * em(self)))
@@ -171,8 +179,7 @@ class CompareView(QDialog):
 
     def _load_failed(self, exc: BaseException) -> None:
         if self._alive:
-            self.status.setText(f"<span style='color:#b01e1e'>Cannot compare: "
-                                f"{html.escape(str(exc))}</span>")
+            self.status.setText(theme.span("error", f"Cannot compare: {html.escape(str(exc))}"))
 
     def figure_ids(self) -> list[str]:
         return self.figures.figure_ids()
@@ -217,8 +224,7 @@ class CompareView(QDialog):
 
     def _on_failed(self, message: str) -> None:
         self.progress.hide()
-        self.status.setText(f"<span style='color:#b01e1e'>Export failed: "
-                            f"{html.escape(message)}</span>")
+        self.status.setText(theme.span("error", f"Export failed: {html.escape(message)}"))
         self._set_export_enabled(True)
 
     def open_export(self) -> None:

@@ -1,6 +1,6 @@
 """Exporting the shown run from the window without freezing it, and without painting off-thread.
 
-Why this split: ``app.report.export_run`` reads the run, writes tables and report.md (slow on a
+Why this split: ``app.report.export.export_run`` reads the run, writes tables and report.md (slow on a
 big samples.csv, fine in any thread), but calls ``ui.render.export.render_figure`` for every
 figure, and that builds a pyqtgraph PlotWidget, shows it offscreen and grabs it: widget code,
 which Qt allows on the GUI thread only. So the export runs in its own thread, and its render
@@ -12,7 +12,7 @@ The hand-back is a ``concurrent.futures.Future``: the thread-safe one-shot slot 
 "this exception". Cancelling (window closing) makes the waiting render call give up, after
 which export_run records the figures as not drawn and still writes report.md.
 
-The export folder follows the same rule as the command line (app.export_folder): never a
+The export folder follows the same rule as the command line (app.report.folder): never a
 folder that holds files the app did not write. A refusal is a ValueError whose one-line reason
 goes to ``failed`` as it is, for the message area, without a traceback in the log.
 """
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from app.report import export_run
+from app.report.export import export_run
 
 log = logging.getLogger(__name__)
 

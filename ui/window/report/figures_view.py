@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from app.model.status import RunStatus
+from ui.window import theme
 from ui.window.background import Background
 from ui.window.plain import plain_label, plain_tip
 from ui.window.report.run_figures import RunFigures, load_run_figures
@@ -98,7 +99,7 @@ class FiguresView(QWidget):
         self.count = QLabel()
         self.caption = plain_label(QLabel())  # captions and errors quote the run's own text
         self.caption.setWordWrap(True)
-        self.caption.setStyleSheet("color: #555")
+        theme.set_tone(self.caption, "muted")
         self.message = plain_label(QLabel())
         self.message.setWordWrap(True)
         self.message.setMargin(12)

@@ -1,6 +1,6 @@
 """Numbers and findings as text for the results table (display formatting in one place). No Qt.
 
-The analysis functions return plain dicts (app/analysis.py); this turns each experiment's findings
+The analysis functions return plain dicts (app/stats/analysis.py); this turns each experiment's findings
 into a few sentences a student can paste into a report, always with the unit.
 """
 from __future__ import annotations

@@ -25,9 +25,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import vendor
+from app.vendor import specs as vendor
+from ui.window import theme
 from ui.window.background import Background
-from ui.window.folders import open_folder
+from ui.window.folders import PathDialog, open_folder
 from ui.window.plain import plain_tip
 from ui.window.report.export_action import RunExporter
 from ui.window.report.figures_view import RunFiguresModel
@@ -62,7 +63,7 @@ class ReportBar(QWidget):
         self.last_export: str | None = None
         self._status_run: str | None = None     # the run the export status line is about
         self.spec_dialog: VendorSpecDialog | None = None
-        self.folder_dialog = None      # shown when no file manager could open the export
+        self.folder_dialog: PathDialog | None = None      # shown when no file manager could open the export
         self.drive: VendorStatus | None = None   # the target's drive, before any run
         self._drive_model: tuple[str | None, str] | None = None
         self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
@@ -166,9 +167,9 @@ class ReportBar(QWidget):
             self._set_status("Export folder:" if run_dir else "", None,
                              str(Path(run_dir) / "export") if run_dir else "")
 
-    def _set_status(self, text: str, colour: str | None, path: str) -> None:
+    def _set_status(self, text: str, tone: str | None, path: str) -> None:
         self.export_status.setText(text)
-        self.export_status.setStyleSheet(f"color: {colour}" if colour else "")
+        self.export_status.setStyleSheet(f"color: {theme.css(tone)}" if tone else "")
         self.export_status.setToolTip("")
         self.export_path.setText(path)
         self.export_path.setToolTip(plain_tip(path))
@@ -226,7 +227,7 @@ class ReportBar(QWidget):
 
     def _on_failed(self, message: str) -> None:
         self.progress.setVisible(False)
-        self._set_status("Export failed (see the Log tab):", "#b01e1e", message)
+        self._set_status("Export failed (see the Log tab):", "error", message)
         self.log_line.emit(f"export failed: {message}", "error")
         self._update()
 

@@ -1,5 +1,5 @@
-"""The results of the run: one row per trial as it finishes, then mean ± std (n) per workload
-with the experiment's findings beneath.
+"""The results of the run: one row per trial as it finishes, then mean ± std (n) per workload;
+the experiments' findings are a page of their own (``findings_page``, a tab of the window).
 
 Two tables instead of one because they answer different questions: the trial rows show that
 every repetition ran (and which failed or were cancelled), the workload rows are the numbers to
@@ -23,9 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.experiment_outputs import findings
 from app.model.status import RunStatus
-from app.pooled import pooled_text
+from app.report.outputs import findings
+from app.results.pooled import pooled_text
+from ui.window import theme
 from ui.window.plain import html_text
 from ui.window.report.findings_text import stat_text
 from ui.window.report.trials_table import THROTTLED, TrialsView
@@ -52,6 +53,11 @@ def _table(columns: tuple[str, ...]) -> QTableWidget:
     return table
 
 
+def _cell_brush(tone: str) -> QBrush:
+    """A table cell's text in ``tone``, readable on the table's (Base) background."""
+    return QBrush(theme.tone(tone, background=theme.Role.Base))
+
+
 def _set_row(table: QTableWidget, row: int, values: list[str], brush: QBrush | None = None) -> None:
     for col, text in enumerate(values):
         item = QTableWidgetItem(text)
@@ -70,10 +76,15 @@ class ResultsTable(QWidget):
         self.caption.setWordWrap(True)
         self.trials = TrialsView(model.records)
         self.workloads = _table(SUMMARY_COLUMNS)
-        self.findings = QTextBrowser()  # scrolls when an experiment has many findings
-        lines = self.findings.fontMetrics().lineSpacing()
-        self.findings.setMaximumHeight(6 * lines)
-        self.findings.setMinimumHeight(3 * lines)
+        # the findings are a page of their own (the window gives it a tab): under the tables
+        # a 1280x720 screen left them about three lines
+        self.findings = QTextBrowser()
+        self.findings_page = QWidget()
+        findings_layout = QVBoxLayout(self.findings_page)
+        findings_layout.setContentsMargins(4, 4, 4, 4)
+        findings_layout.addWidget(QLabel("<b>Findings</b>: the report's sentences, experiment by "
+                                         "experiment"))
+        findings_layout.addWidget(self.findings, 1)
 
         lower = QWidget()
         lower_layout = QVBoxLayout(lower)
@@ -83,8 +94,6 @@ class ResultsTable(QWidget):
         per_workload.setWordWrap(True)   # never wider than the column
         lower_layout.addWidget(per_workload)
         lower_layout.addWidget(self.workloads, 1)
-        lower_layout.addWidget(QLabel("<b>Findings</b>"))
-        lower_layout.addWidget(self.findings)
         upper = QWidget()
         upper_layout = QVBoxLayout(upper)
         upper_layout.setContentsMargins(0, 0, 0, 0)
@@ -126,7 +135,7 @@ class ResultsTable(QWidget):
                     + (f" ({html_text(m.error)})" if m.error else ""))  # run.json's own text
             throttled = sum(1 for r in m.records if r.get("throttled"))
             if throttled:
-                text += (f"; <span style='color:#b45a00'>{throttled} {THROTTLED}</span> (hover "
+                text += (f"; {theme.span('warning', f'{throttled} {THROTTLED}')} (hover "
                          "the Status cell for why)")
         self.caption.setText(text)
 
@@ -155,9 +164,11 @@ class ResultsTable(QWidget):
                                else "no histogram" for s in sides) or "-"])
             # the same sentences as report.md, from the one place that words them; only once
             # the run has ended: mid-run the findings (tail spread, knee) are not computed yet
-            if not self._running():
+            results = self.model.results
+            shown = results.part(eid) if results is not None else None
+            if not self._running() and results is not None and shown is not None:
                 lines += [f"<b>{html_text(eid)}</b>: {html_text(line)}"
-                          for line in findings(eid, part, {"trials": self.model.records})]
+                          for line in findings(shown, results)]
         if lines:
             self.findings.setHtml("<br>".join(lines))
         elif self.model.status == "idle" or self._running():

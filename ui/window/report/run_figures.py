@@ -1,8 +1,8 @@
 """The figures and the vendor-spec status of a run folder, computed off the GUI thread. No Qt.
 
 Why from the folder and not from the run model: the export reads the folder too
-(app.report.export_run), so computing the figure specs from the same run.json, samples.csv and
-vendor lookup makes the Figures tab show exactly what the report will hold, for a live run once
+(app.report.export.export_run), so the same results (app.results.load) and vendor lookup make
+the Figures tab show exactly what the report will hold, for a live run once
 it has ended and for a reopened one alike. The result is a frozen value (figure specs are frozen
 dataclasses of tuples; the spec travels as JSON text), handed to the GUI thread once.
 """
@@ -12,11 +12,14 @@ import json
 import os
 from dataclasses import dataclass
 
-from app import vendor, vendor_compare
-from app.experiment_outputs import build_figures
-from app.figures import Figure
-from app.store import load_run
-from app.summary import read_samples, summarize_run
+from app.model.info import Drive
+from app.report.outputs import build_figures
+from app.results.figure import Figure
+from app.results.load import load_results
+from app.results.run_results import RunResults
+from app.vendor import match as vendor_compare
+from app.vendor import specs as vendor
+from app.vendor.comparison import VendorComparison
 
 ORIGINS = {"run": "this run's run.json", "user": "your specs file",
            "built-in": "the built-in list"}
@@ -65,18 +68,19 @@ def _spec_name(spec: dict) -> str:
     return " ".join(parts) or str(spec.get("id") or "unnamed spec")
 
 
-def _vendor_status(record: dict, summary: dict) -> tuple[VendorStatus, dict | None]:
-    drive = record.get("drive") or {}
-    model = vendor.drive_model(record)
-    note = str(drive.get("identity_note") or "")
-    if not model and drive.get("bus") == "virtual":
+def _vendor_status(results: RunResults) -> tuple[VendorStatus, VendorComparison | None]:
+    info = results.run.info
+    drive = info.drive or Drive()
+    model = vendor.drive_model(info)
+    note = str(drive.extra.get("identity_note") or "")
+    if not model and drive.bus == "virtual":
         note = note or "virtual disk"
-    spec, origin = vendor.spec_with_origin(record)
+    spec, origin = vendor.spec_with_origin(info)
     if spec is None:
         return VendorStatus(model, note, None, None, "", None, ()), None
-    comparison = vendor_compare.compare(summary, spec, record)
-    rows = tuple(f"{r['label']}: {r['pct']:.0f} % of {r['spec']:,.0f} {r['unit']}"
-                 for r in comparison["rows"] if r.get("pct") is not None)
+    comparison = vendor_compare.compare(results.parts, spec, info)
+    rows = tuple(f"{r.label}: {r.pct:.0f} % of {r.spec:,.0f} {r.unit}"
+                 for r in comparison.rows if r.pct is not None)
     source = f"{spec.get('source_url') or 'not given'} ({spec.get('source_kind') or '?'})"
     return (VendorStatus(model, note, _spec_name(spec), origin, source, json.dumps(spec), rows),
             comparison)
@@ -84,7 +88,7 @@ def _vendor_status(record: dict, summary: dict) -> tuple[VendorStatus, dict | No
 
 def drive_vendor_status(model: str | None, note: str = "") -> VendorStatus:
     """The spec of the target's drive before any run (a pool thread: reads the specs files)."""
-    spec, origin = vendor.spec_with_origin({"drive": {"model": model}})
+    spec, origin = vendor.spec_for_drive(model)
     if spec is None:
         return VendorStatus(model, note, None, None, "", None, (), before_run=True)
     source = f"{spec.get('source_url') or 'not given'} ({spec.get('source_kind') or '?'})"
@@ -95,10 +99,10 @@ def drive_vendor_status(model: str | None, note: str = "") -> VendorStatus:
 def load_run_figures(run_dir: str | os.PathLike) -> RunFigures:
     """Figure specs and vendor status of a run folder; raises ValueError if it is not one.
 
-    Mirrors app.report.export_record: the summary is recomputed from the trials (a cancelled
-    run's stored summary may be partial), so the tab shows what finished."""
-    record = load_run(run_dir)
-    summary = summarize_run(record, run_dir)
-    status, comparison = _vendor_status(record, summary)
-    figures = build_figures(record, summary, read_samples(run_dir), comparison)
-    return RunFigures(str(run_dir), str(record.get("status")), tuple(figures), status)
+    The same results as the export (app.results.load.load_results), so the tab shows exactly
+    what the report will hold: a cancelled run's stored summary may be partial, the results
+    are rebuilt from what finished."""
+    results = load_results(run_dir).results
+    status, comparison = _vendor_status(results)
+    figures = build_figures(results, comparison)
+    return RunFigures(str(run_dir), str(results.run.status), tuple(figures), status)

@@ -8,6 +8,7 @@ Two or more selected runs can be compared: the Compare view is a window of its o
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -26,9 +27,12 @@ from PySide6.QtWidgets import (
 
 from app.model.status import RunStatus
 from ui.window.background import Background
-from ui.window.folders import open_folder
+from ui.window.folders import PathDialog, open_folder
 from ui.window.plain import plain_label, plain_tip
 from ui.window.run.past_runs import UNREADABLE, RunListing, scan_runs
+
+if TYPE_CHECKING:
+    from ui.window.report.compare_view import CompareView
 
 COLUMNS = ("Started (UTC)", "Experiments", "Status", "Trials done", "Target", "Folder")
 
@@ -46,8 +50,8 @@ class RunsBrowser(QWidget):
         self.listings: tuple[RunListing, ...] = ()
         self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
         self.open_url = None        # None: the system's file manager (tests pass their own)
-        self.folder_dialog = None   # shown when no file manager could open the folder
-        self.compare_view = None   # CompareView, imported when first used (it loads pandas)
+        self.folder_dialog: PathDialog | None = None   # shown when no file manager could open the folder
+        self.compare_view: CompareView | None = None   # imported when first used (it loads pandas)
 
         self.root_edit = QLineEdit(runs_root)
         self.root_edit.setReadOnly(True)

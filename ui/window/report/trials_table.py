@@ -11,19 +11,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from app.experiments.plan import trial_kind
 from app.model.status import TrialStatus
-from app.plan import trial_kind
+from ui.window import theme
 from ui.window.plain import plain_tip
 from ui.window.report.findings_text import number
 
 TRIAL_COLUMNS = ("#", "Experiment", "Workload", "Repetition", "Status", "IOPS", "MB/s",
                  "Mean latency µs", "p99 latency µs")
-_GREY = QBrush(QColor(130, 130, 130))
-_RED = QBrush(QColor(190, 30, 30))
-_ORANGE = QBrush(QColor(180, 90, 0))
+
+
+def _brush(tone: str) -> QBrush:
+    """A cell's text in ``tone`` (ui/window/theme.py), readable on the table's background under
+    a light or a dark palette."""
+    return QBrush(theme.tone(tone, background=theme.Role.Base))
 THROTTLED = "\u26a0 throttled"
 #: Rows a column's width is fitted to beside the visible ones (Qt's default, 1000, measured them
 #: all again at every trial a long run adds)
@@ -60,11 +64,11 @@ def trial_cells(record: dict, row: int) -> tuple[list[str], QBrush | None, str]:
     lat = " / ".join(number((x.get("lat_us") or {}).get("mean")) for x in sides) or "-"
     p99 = " / ".join(number((x.get("lat_us") or {}).get("p99")) for x in sides) or "-"
     rep = (str(record.get("repetition")) if not (record.get("warmup") or record.get("precondition"))
-           else trial_kind(True, record.get("repetition"), bool(record.get("precondition"))))
+           else trial_kind(True, int(record.get("repetition") or 0), bool(record.get("precondition"))))
     status = record.get("status", "?")
-    brush = _GREY if record.get("warmup") else (
-        None if status == TrialStatus.DONE else _ORANGE if status == TrialStatus.CANCELLED
-        else _RED)
+    brush = _brush("muted") if record.get("warmup") else (
+        None if status == TrialStatus.DONE else _brush("warning") if status == TrialStatus.CANCELLED
+        else _brush("error"))
     shown = {TrialStatus.DONE: status, TrialStatus.CANCELLED: "cancelled (not counted)"}.get(
         status, f"{status}: {record.get('error') or ''}")
     index = record.get("index")
@@ -76,7 +80,7 @@ def trial_cells(record: dict, row: int) -> tuple[list[str], QBrush | None, str]:
     if record.get("throttled"):
         cells[4] = f"{cells[4]} {THROTTLED}"
         tip = plain_tip(throttle_tip(record.get("throttle")))
-        brush = brush or _ORANGE
+        brush = brush or _brush("warning")
     return cells, brush, tip
 
 
@@ -101,7 +105,8 @@ class TrialRows(QAbstractTableModel):
 
     def __init__(self, records: list[dict]):
         super().__init__()
-        self.records, self._count, self._cache = records, 0, {}
+        self._cache: dict[int, tuple[list[str], QBrush | None, str]] = {}
+        self.records, self._count = records, 0
 
     def show(self, records: list[dict]) -> None:
         self.beginResetModel()

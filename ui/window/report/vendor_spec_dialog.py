@@ -3,7 +3,7 @@
 Why the conditions and the source are asked for next to the numbers: a vendor's 3,500 MB/s is
 measured at QD32 on a fresh drive inside the SLC cache; without the conditions the comparison
 reads as "the drive is slow", and without the source nobody can check the number. The record is
-built by ``app.vendor.entered_spec`` (no Qt) and validated by ``app.vendor.validate_spec``; the
+built by ``app.vendor.specs.entered_spec`` (no Qt) and validated by ``app.vendor.specs.validate_spec``; the
 dialog only collects and shows problems. It is opened non-blocking (``open()``), so tests fill
 the fields and call :meth:`save` as the Save button does.
 """
@@ -27,7 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import vendor, vendor_compare
+from app.vendor import match as vendor_compare
+from app.vendor import specs as vendor
+from ui.window import theme
 from ui.window.report.run_figures import VendorStatus
 
 NUMBERS = (("seq_read_mbps", "Sequential read", "MB/s"),
@@ -103,7 +105,7 @@ class VendorSpecDialog(QDialog):
         self.source_edit.setPlaceholderText("datasheet URL, or a note such as 'box label'")
         self.problem = QLabel()
         self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #b01e1e")
+        theme.set_tone(self.problem, "error")
 
         drive = QFormLayout()
         drive.addRow("Model contains:", self.model_edit)
@@ -139,7 +141,7 @@ class VendorSpecDialog(QDialog):
                        "drive whose model contains the text above, and written into the shown "
                        "run's run.json when that run has ended, so its export uses it anywhere.")
         where.setWordWrap(True)
-        where.setStyleSheet("color: #555")
+        theme.set_tone(where, "muted")
         layout = QVBoxLayout(self)
         layout.addLayout(drive)
         layout.addLayout(columns)

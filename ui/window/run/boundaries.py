@@ -5,7 +5,9 @@ Python, once per line per frame. With the 200 trials of a long sweep and three p
 600 Python paint calls, about 10 ms of every redraw on a modest machine (measured with
 benchmarks/gui_overhead.py), and the labels overlapped into a smear when trials were dense.
 This item draws every visible boundary with one ``drawLines`` call and places the labels itself,
-skipping a label that would overlap the previous one (zoom in to see them all).
+skipping a label that would overlap the previous one or not fit the plot's height (zoom in to
+see them all). Warm-ups (and precondition rounds) are shaded up to the next boundary: they are
+run, never counted, and should not read as a result.
 """
 from __future__ import annotations
 
@@ -22,32 +24,37 @@ MIN_LABEL_GAP_PX = 3.0     # air between two neighbouring labels
 class TrialBoundaries(pg.GraphicsObject):
     """Add to a PlotItem with ``ignoreBounds=True`` (lines span whatever is in view)."""
 
-    def __init__(self, pen: QPen, labelled: bool = False, font: QFont | None = None,
-                 text_color: QColor | None = None):
+    def __init__(self, labelled: bool = False, font: QFont | None = None):
         super().__init__()
-        self.pen = QPen(pen)
+        # the line's pen and the labels' colour come from the palette (chart_colors.apply)
+        self.pen = QPen()
         self.pen.setCosmetic(True)
         self.labelled = labelled
         self.font = font or QFont()
-        self.text_color = text_color or QColor(60, 60, 60)
+        self.text_color = QColor()
         self._metrics = QFontMetricsF(self.font)
         self.positions: list[float] = []     # seconds, ascending (trials start in order)
         self.texts: list[str] = []
+        self.shaded: list[float] = []        # a warm-up's planned seconds (0: counted trial)
+        self.shade = QColor()
         self.shown_labels = 0                # how many labels the last paint drew
+        self.label_rects: list[QRectF] = []  # where they were drawn (device pixels; tests)
         # painted once into a pixmap and reused until a boundary is added or the view changes:
         # most redraws only append samples, and text is the slowest thing to draw
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
-    def set_boundaries(self, items: list[tuple[float, str]]) -> None:
+    def set_boundaries(self, items: list[tuple[float, str, float]]) -> None:
         ordered = sorted(items, key=lambda item: item[0])
-        self.positions = [x for x, _ in ordered]
-        self.texts = [text for _, text in ordered]
+        self.positions = [x for x, _, _ in ordered]
+        self.texts = [text for _, text, _ in ordered]
+        self.shaded = [shaded for _, _, shaded in ordered]
         self.update()
 
-    def add(self, x: float, text: str) -> None:
+    def add(self, x: float, text: str, shaded: float = 0.0) -> None:
         i = bisect.bisect_right(self.positions, x)
         self.positions.insert(i, x)
         self.texts.insert(i, text)
+        self.shaded.insert(i, shaded)
         self.update()
 
     # -- QGraphicsItem ---------------------------------------------------------------------------
@@ -72,16 +79,32 @@ class TrialBoundaries(pg.GraphicsObject):
         lo = bisect.bisect_left(self.positions, rect.left())
         hi = bisect.bisect_right(self.positions, rect.right())
         xs = self.positions[lo:hi]
+        self._paint_shades(painter, rect, max(0, lo - 1), hi)
         painter.setPen(self.pen)
         painter.drawLines([QLineF(x, rect.top(), x, rect.bottom()) for x in xs])
         self.shown_labels = 0
+        self.label_rects = []
         if self.labelled and xs:
             self._paint_labels(painter, rect, xs, self.texts[lo:hi])
 
+    def _paint_shades(self, painter, rect: QRectF, lo: int, hi: int) -> None:
+        """Warm-ups from their start to the next boundary, or to their planned end."""
+        painter.save()
+        painter.setPen(QPen(QColor(0, 0, 0, 0)))
+        painter.setBrush(self.shade)
+        for i in range(lo, min(hi, len(self.positions))):
+            if self.shaded[i]:
+                end = (self.positions[i + 1] if i + 1 < len(self.positions)
+                       else self.positions[i] + self.shaded[i])   # the one running: as planned
+                painter.drawRect(QRectF(self.positions[i], rect.top(), end - self.positions[i],
+                                        rect.height()))
+        painter.restore()
+
     def _paint_labels(self, painter, rect: QRectF, xs: list[float], texts: list[str]) -> None:
         to_device = painter.transform()
-        top = min(to_device.map(QPointF(rect.left(), rect.top())).y(),
-                  to_device.map(QPointF(rect.left(), rect.bottom())).y())
+        ys = (to_device.map(QPointF(rect.left(), rect.top())).y(),
+              to_device.map(QPointF(rect.left(), rect.bottom())).y())
+        top, room = min(ys), abs(ys[1] - ys[0]) - 8.0
         line_height = self._metrics.height()
         ascent = self._metrics.ascent()
         painter.save()
@@ -93,12 +116,15 @@ class TrialBoundaries(pg.GraphicsObject):
             px = to_device.map(QPointF(x, rect.top())).x()
             if px - last < line_height + MIN_LABEL_GAP_PX:
                 continue  # would overlap the label before it
-            last = px
             width = self._metrics.horizontalAdvance(text)
+            if width > room:
+                continue  # longer than the plot is high: it would run off the chart
+            last = px
             painter.save()
             painter.translate(px + 2.0, top + 4.0)
             painter.rotate(-90.0)    # reads upwards, its end at the top, right of the line
             painter.drawText(QPointF(-width, ascent), text)
             painter.restore()
+            self.label_rects.append(QRectF(px + 2.0, top + 4.0, line_height, width))
             self.shown_labels += 1
         painter.restore()

@@ -150,7 +150,4 @@ def value_plot(view: pg.GraphicsLayoutWidget, row: int, label: str) -> pg.PlotIt
     plot.setClipToView(True)
     plot.setDownsampling(auto=True, mode="peak")
     axis.setWidth(axis.width_for_ticks())  # one width for all: the plots line up
-    for name in ("left", "bottom"):
-        plot.getAxis(name).setPen("k")
-        plot.getAxis(name).setTextPen("k")
-    return plot
+    return plot   # axis colours: the palette's text (chart_colors.apply)

@@ -1,9 +1,12 @@
-"""Live charts of the run on one time axis: throughput (MB/s or IOPS), latency, temperature.
+"""Live charts of the run: throughput (MB/s or IOPS), latency, temperature, one experiment's
+stretch at a time (which stretch, and the y ranges: ui/window/run/chart_range.py) under a
+timeline of the whole run (ui/window/run/timeline.py, placed by the window).
 
-Built for multi-hour runs (DESIGN §7.6): every curve is created once and fed with ``setData`` on
+Built for multi-hour runs: every curve is created once and fed with ``setData`` on
 the model's growing numpy buffers; clip-to-view and peak downsampling keep the drawn points near
-the pixel count; samples only mark the charts dirty and a 10 Hz timer redraws, so a burst of
-events costs one redraw. Trial boundaries are vertical lines labelled with the workload.
+the pixel count; samples only mark the charts dirty and a timer redraws, so a burst of events
+costs one redraw. Trial boundaries are vertical lines labelled with the workload where the label
+fits; warm-ups are shaded.
 
 Read as a report would be: throughput and (linear) latency start at 0, so a 5 % dip looks like
 one; values of 10,000 or more switch the axis to thousands (µs -> ms, MB/s -> GB/s) so ticks stay
@@ -20,11 +23,16 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from ui.window import theme
 from ui.window.messages import temperature_line
+from ui.window.run import chart_colors
 from ui.window.run.boundaries import TrialBoundaries
-from ui.window.run.chart_axes import TITLES, fit_from_zero, value_plot
-from ui.window.run.chart_bar import PENS, ChartBar
-from ui.window.run.run_model import PlannedTrial, RunModel
+from ui.window.run.chart_axes import TITLES, value_plot
+from ui.window.run.chart_bar import ChartBar
+from ui.window.run.chart_range import ChartRange
+from ui.window.run.planned import PlannedTrial
+from ui.window.run.run_model import RunModel
+from ui.window.run.timeline import RunTimeline
 from ui.window.widgets import ElidedLabel, em
 
 log = logging.getLogger(__name__)
@@ -34,10 +42,12 @@ LAT_COLUMNS = ("read_lat_us", "write_lat_us", "read_p99_us", "write_p99_us")
 MIN_CHART_EM = 11       # a chart with data is never shorter than this many text lines
 
 
-class LiveCharts(QWidget):
-    """Shows the run model's samples; ``iops_toggled`` lets the window remember the choice."""
+class LiveCharts(ChartRange, QWidget):
+    """Shows the run model's samples; ``iops_toggled`` lets the window remember the choice,
+    ``experiment_shown`` tells which experiment's stretch is in view (followed or clicked)."""
 
     iops_toggled = Signal(bool)
+    experiment_shown = Signal(str)
 
     def __init__(self, model: RunModel, show_iops: bool = False, parent: QWidget | None = None):
         super().__init__(parent)
@@ -45,6 +55,9 @@ class LiveCharts(QWidget):
         self._dirty = False
         self.redraws = 0
         self._tops: dict[str, float] = {}     # y-axis top per chart, kept until data outgrows it
+        self._init_range()
+        self.timeline = RunTimeline()   # placed by the window, above the charts and the figure
+        self.timeline.picked.connect(self.show_experiment)
 
         self.bar = ChartBar(show_iops)
         self.iops_box, self.log_box, self.follow_box = (self.bar.iops_box, self.bar.log_box,
@@ -53,9 +66,8 @@ class LiveCharts(QWidget):
         self.log_box.toggled.connect(self._on_log)
         self.follow_box.toggled.connect(self._on_follow)
 
-        self.view = pg.GraphicsLayoutWidget()
-        self.view.setBackground("w")
-        self.view.ci.layout.setVerticalSpacing(int(em(self) * 0.8))  # end ticks of two charts apart
+        self.view = pg.GraphicsLayoutWidget()   # colours: chart_colors.apply, at the end
+        self.view.ci.layout.setVerticalSpacing(int(em(self) * 0.6))  # end ticks of two charts apart
         self.tp_plot = value_plot(self.view, 0, TITLES["MBps"][0])
         self.lat_plot = value_plot(self.view, 1, TITLES["lat"][0])
         self.temp_plot = value_plot(self.view, 2, "temperature (°C)")
@@ -67,35 +79,25 @@ class LiveCharts(QWidget):
             p.getViewBox().sigRangeChangedManually.connect(lambda *_: self.follow_box.setChecked(False))
         for p in (self.tp_plot, self.lat_plot):
             p.enableAutoRange(y=False)  # from 0, set by _fit_y
-        self._x_end = 0.0
         # peak downsampling keeps each pixel column's min and max, so one (min, max) pair per
         # pixel (factor 1) loses nothing visible and draws 5x fewer segments than the default
         curve = dict(connect="finite", autoDownsampleFactor=1.0)
-        self.curves = {
-            "read_tp": self.tp_plot.plot(pen=PENS["read"], **curve),
-            "write_tp": self.tp_plot.plot(pen=PENS["write"], **curve),
-            "read_lat_us": self.lat_plot.plot(pen=PENS["read"], **curve),
-            "write_lat_us": self.lat_plot.plot(pen=PENS["write"], **curve),
-            "read_p99_us": self.lat_plot.plot(pen=PENS["read_p99"], **curve),
-            "write_p99_us": self.lat_plot.plot(pen=PENS["write_p99"], **curve),
-            "temperature_c": self.temp_plot.plot(pen=PENS["temperature"], **curve),
-        }
+        plot_of = {"read_tp": self.tp_plot, "write_tp": self.tp_plot, "temperature_c": self.temp_plot}
+        self.curves = {name: plot_of.get(name, self.lat_plot).plot(**curve)   # the rest: latency
+                       for name in chart_colors.CURVE_PENS}
         label_font = QFont()
         label_font.setPointSizeF(max(7.5, QFont().pointSizeF() * 0.85))
-        self.boundaries = [TrialBoundaries(PENS["boundary"], labelled=plot is self.tp_plot,
-                                           font=label_font)
+        self.boundaries = [TrialBoundaries(labelled=plot is self.tp_plot, font=label_font)
                            for plot in (self.tp_plot, self.lat_plot, self.temp_plot)]
         for plot, boundaries in zip((self.tp_plot, self.lat_plot, self.temp_plot), self.boundaries):
             boundaries.setZValue(-10)
             plot.addItem(boundaries, ignoreBounds=True)
         self.empty_note = pg.TextItem("No samples yet: throughput and latency of each interval "
-                                      "appear here during a run.", color=(110, 110, 110),
-                                      anchor=(0.5, 0.5))
+                                      "appear here during a run.", anchor=(0.5, 0.5))
         self.empty_note.setParentItem(self.tp_plot.getViewBox())
         self.tp_plot.getViewBox().sigResized.connect(self._place_notes)
         # no sensor: one line instead of an empty chart (the chart comes back with the first reading)
         self.temp_note = ElidedLabel()
-        self.temp_note.setStyleSheet("color:#555; background:white; padding:1px 6px")
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -113,10 +115,16 @@ class LiveCharts(QWidget):
         model.reset.connect(self._rebuild)
         model.trial_started.connect(self._add_boundary)
         model.trial_ended.connect(self._on_trial_ended)
+        model.state_changed.connect(self._update_stretches)
         model.samples_added.connect(self._mark_dirty)
         model.state_changed.connect(self._on_state)
+        self._recolour()
+        theme.watcher().changed.connect(self._recolour)   # a method: dropped with the widget
         self._on_iops(show_iops, announce=False)
         self._rebuild()
+
+    def _recolour(self) -> None:
+        chart_colors.apply(self)
 
     def minimum_chart_height(self) -> int:
         """The height below which a chart with data gets hard to read (font-relative)."""
@@ -126,7 +134,8 @@ class LiveCharts(QWidget):
         """The option bar, two charts of the minimum height, a short temperature chart and the
         time axis: what the charts need before the results may share the column."""
         unit = em(self)
-        return self.bar.sizeHint().height() + 2 * self.minimum_chart_height() + 10 * unit
+        return (self.bar.sizeHint().height() + self.timeline.sizeHint().height()
+                + 2 * self.minimum_chart_height() + 10 * unit)
 
     def chart_heights(self) -> dict[str, float]:
         """Height in pixels of each chart shown (plot area with its axes); for tests."""
@@ -157,12 +166,19 @@ class LiveCharts(QWidget):
         """The boundary label; a trial the drive throttled gets a ⚠ (the table says why)."""
         return trial.caption + (" \u26a0 throttled" if trial.index in self._throttled else "")
 
+    @staticmethod
+    def _shade(trial: PlannedTrial) -> float:
+        """A warm-up (or precondition round) is shaded: run, never counted."""
+        return max(trial.expected_s, 1.0) if trial.warmup or trial.precondition else 0.0
+
     def _relabel(self) -> None:
-        items = [(t_s, self._caption(trial)) for t_s, trial in self.model.boundaries]
+        items = [(t_s, self._caption(trial), self._shade(trial))
+                 for t_s, trial in self.model.boundaries]
         for boundaries in self.boundaries:
             boundaries.set_boundaries(items)
 
     def _on_trial_ended(self, record: dict) -> None:
+        self._update_stretches()
         if record.get("throttled"):  # rare: relabelling every boundary is fine
             self._throttled.add(record.get("index"))
             self._relabel()
@@ -172,14 +188,15 @@ class LiveCharts(QWidget):
         self._relabel()
         self._dirty = True
         self._shown: dict[str, tuple[str, int]] = {}   # curve -> (column, rows handed over)
-        self._x_end = 0.0
-        self._tops = {}
+        self._tops, self._picked, self._stretch = {}, None, None
+        self._update_stretches()
         self.redraw()
 
     def _add_boundary(self, trial: PlannedTrial) -> None:
         t_s = self.model.boundaries[-1][0]
         for boundaries in self.boundaries:
-            boundaries.add(t_s, self._caption(trial))
+            boundaries.add(t_s, self._caption(trial), self._shade(trial))
+        self._update_stretches()
 
     def _on_state(self) -> None:
         if self.model.finished:
@@ -212,42 +229,13 @@ class LiveCharts(QWidget):
 
     def _on_follow(self, on: bool) -> None:
         if on:
-            self._x_end = 0.0
-            self._tops = {}
+            self._picked, self._tops, self._x_range = None, {}, (0.0, 0.0)
+            self._update_stretches()
             self.redraw()
 
     def _tp_columns(self) -> tuple[str, str]:
         unit = "iops" if self.iops_box.isChecked() else "MBps"
         return f"read_{unit}", f"write_{unit}"
-
-    def _follow(self, t: np.ndarray) -> None:
-        """Keep the run in view, widening the x range in steps (to 1.25x the run time so far)
-        rather than on every sample: a range change re-renders every axis and re-places every
-        boundary label, which is most of a redraw's cost in a long run. A finished run fits."""
-        t_end = float(t[-1]) if len(t) else 0.0
-        if self.model.status == "idle":
-            end = 60.0   # an empty chart still shows what the axis means
-        elif self.model.finished:
-            end = max(t_end * 1.01, 1.0)
-        elif t_end < self._x_end:
-            return
-        else:
-            end = max(t_end * 1.25, 10.0)
-        if end != self._x_end:
-            self._x_end = end
-            self.tp_plot.setXRange(0.0, end, padding=0.0)
-
-    def _fit_y(self, key: str, plot: pg.PlotItem, columns: tuple[str, ...]) -> None:
-        """From 0 (a log latency axis ranges itself), in the unit that keeps ticks short."""
-        s = self.model.series
-        values = [s.column(c) for c in columns]
-        peak = max((float(np.nanmax(v)) for v in values if len(v) and np.isfinite(v).any()),
-                   default=0.0)
-        unit = "lat" if key == "lat" else ("iops" if self.iops_box.isChecked() else "MBps")
-        top = fit_from_zero(plot, peak, TITLES[unit], self._tops.get(key),
-                            fit_range=not (key == "lat" and self.log_box.isChecked()))
-        if top is not None:
-            self._tops[key] = top
 
     def redraw(self) -> None:
         """Hand the current buffers to the curves (views, no copies). A curve whose new values
@@ -271,15 +259,16 @@ class LiveCharts(QWidget):
                 curve.setData([], [])
             self._shown[name] = (column, len(t))
         if self.follow_box.isChecked():
-            self._follow(t)
-            self._fit_y("tp", self.tp_plot, (read_tp, write_tp))
-            self._fit_y("lat", self.lat_plot, LAT_COLUMNS)
+            self._follow()
+            self._fit_all()
         self._show_temperature(s.has_temperature)
         if s.has_temperature:
             self.temp_plot.enableAutoRange(axis="y")
         else:
             m = self.model
-            self.temp_note.setText(temperature_line(m.status, m.temperature_note, m.finished))
+            line = temperature_line(m.status, m.temperature_note, m.finished)
+            self.temp_note.setText(line)
+            self.temp_note.set_shorter(line.split(":")[0])
         self.empty_note.setVisible(s.samples == 0)
 
     def _place_notes(self) -> None:

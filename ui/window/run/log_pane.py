@@ -12,10 +12,11 @@ import time
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from ui.window import theme
 from ui.window.run.run_model import RunModel
 
 MAX_LINES = 20000
-_COLOURS = {"error": "#b01e1e", "warning": "#a05a00", "command": "#1f4e8c", "info": "#202020"}
+_TONES = {"error": "error", "warning": "warning", "command": "command", "info": "text"}
 
 
 class LogPane(QWidget):
@@ -38,9 +39,9 @@ class LogPane(QWidget):
     def add(self, text: str, level: str = "info") -> None:
         stamp = time.strftime("%H:%M:%S")
         prefix = "$ " if level == "command" else ("" if level == "info" else f"{level}: ")
-        colour = _COLOURS.get(level, _COLOURS["info"])
-        self.text.appendHtml(f'<span style="color:#888">{stamp}</span> '
-                             f'<span style="color:{colour}">{html.escape(prefix + text)}</span>')
+        base = theme.Role.Base   # the text box's background
+        self.text.appendHtml(theme.span("muted", stamp, base) + " "
+                             + theme.span(_TONES.get(level, "text"), html.escape(prefix + text), base))
 
     def plain_text(self) -> str:
         return self.text.toPlainText()

@@ -1,11 +1,10 @@
-"""Past runs from their folders alone (DESIGN §3.3, §7.7): listing and reopening. No Qt.
+"""Past runs from their folders alone: listing and reopening. No Qt.
 
 These functions run in a background thread; what they return is handed to the GUI thread once
 and never touched again (read-only numpy arrays inside a frozen value).
 """
 from __future__ import annotations
 
-import io
 import logging
 import os
 from collections.abc import Mapping
@@ -18,10 +17,11 @@ import numpy as np
 
 from app.model.status import TrialStatus
 from app.model.workload import Workload
-from app.samples_file import read_samples_text
-from app.store import load_run
-from app.summary import read_samples, summarize_run
-from ui.window.run.series import COLUMNS, break_row, sample_row
+from app.results.build import build_results, series_trials
+from app.results.run_results import RunResults
+from app.store.run_folder import load_run, typed_run
+from app.store.samples import read_sample_table
+from ui.window.run.series import COLUMNS, break_row
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,7 @@ class PastRun:
     block: np.ndarray                     # (len(COLUMNS), m), read-only
     samples: int
     boundaries: tuple[tuple[float, int], ...]   # (t_s, trial index)
+    results: RunResults
 
 
 UNREADABLE = "unreadable"
@@ -91,6 +92,8 @@ def _listing(folder: Path) -> RunListing:
 
 
 def _seconds_between(start: str | None, end: str | None) -> float | None:
+    if start is None or end is None:
+        return None
     try:
         return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
     except (TypeError, ValueError):
@@ -108,14 +111,14 @@ def _directions(trial: Mapping) -> tuple[bool, bool]:
 def load_past_run(run_dir: str | os.PathLike) -> PastRun:
     """run.json and samples.csv of a folder as chart data; raises ValueError if not a run."""
     record = load_run(run_dir)
-    if not record.get("summary") and record.get("trials"):
-        record["summary"] = summarize_run(record, run_dir)  # a crashed run never wrote one
+    run = typed_run(record, run_dir)
+    table = read_sample_table(run_dir)   # a samples.csv it cannot read: one line, not a chart
+    results = build_results(run, table.samples(series_trials(run)), Path(run_dir))
+    if not record.get("summary") and record.get("trials"):  # a crashed run never wrote one
+        record["summary"] = results.summary_json()
     trials = {t["index"]: t for t in record.get("planned_trials") or []}
     trials.update({t["index"]: t for t in record.get("trials") or []})
-    table = _sample_table(run_dir)
-    if table is None:  # a row cut short (a crashed run): the forgiving, slower reader
-        return _load_rows(record, trials, run_dir)
-    names, values = table
+    names, values = list(table.names), table.values
     trial = values[:, names.index("trial")].astype(int) if len(values) else np.empty(0, int)
     t_s = values[:, names.index("t_s")] if len(values) else np.empty(0)
     firsts = np.flatnonzero(np.r_[True, trial[1:] != trial[:-1]]) if len(trial) else np.empty(0, int)
@@ -137,30 +140,7 @@ def load_past_run(run_dir: str | os.PathLike) -> PastRun:
     block = np.ascontiguousarray(block)
     block.flags.writeable = False
     boundaries = tuple(sorted((at, index) for index, at in starts.items()))
-    return PastRun(record, block, len(values), boundaries)
-
-
-def _sample_table(run_dir) -> tuple[list[str], np.ndarray] | None:
-    """samples.csv as (column names, rows of floats; NaN for empty cells), parsed by numpy's C
-    reader: a long run at 0.1 s leaves 10^5..10^6 rows, which the csv module turns into dicts
-    in seconds. None when a row does not parse (a run cut short mid-line). Read through
-    app.samples_file: a FIFO, a link or an oversized file is refused (ValueError), not waited on."""
-    found = read_samples_text(run_dir)
-    if found is None:
-        return [], np.empty((0, len(COLUMNS) + 1))
-    names, body = found
-    body = body.replace("\r\n", "\n")
-    if "trial" not in names or "t_s" not in names:
-        return None
-    body = body.replace(",,", ",nan,").replace(",,", ",nan,").replace(",\n", ",nan\n")
-    if body.endswith(","):
-        body += "nan"
-    if not body.strip():
-        return names, np.empty((0, len(names)))
-    try:
-        return names, np.loadtxt(io.StringIO(body), delimiter=",", ndmin=2)
-    except ValueError:
-        return None
+    return PastRun(record, block, len(values), boundaries, results)
 
 
 def _starts(record: Mapping, first_t: dict[int, float]) -> dict[int, float]:
@@ -173,23 +153,3 @@ def _starts(record: Mapping, first_t: dict[int, float]) -> dict[int, float]:
         if at is not None:
             starts[t["index"]] = max(0.0, at)
     return starts
-
-
-def _load_rows(record: Mapping, trials: dict, run_dir) -> PastRun:
-    samples = read_samples(run_dir)
-    first_t = {}
-    for s in samples:
-        first_t.setdefault(s["trial"], s["t_s"])
-    starts = _starts(record, first_t)
-    rows, current = [], None
-    for s in samples:
-        if s["trial"] != current:
-            current = s["trial"]
-            rows.append(break_row(starts.get(current, s["t_s"])))
-        reads, writes = _directions(trials.get(current, {}))
-        rows.append(sample_row(s, reads, writes))
-    block = np.array(rows, dtype=float).T if rows else np.empty((len(COLUMNS), 0))
-    block = np.ascontiguousarray(block)
-    block.flags.writeable = False
-    boundaries = tuple(sorted((at, index) for index, at in starts.items()))
-    return PastRun(record, block, len(samples), boundaries)

@@ -1,4 +1,4 @@
-"""During a remote run (issue 18), the latency chart says why it is empty.
+"""During a remote run, the latency chart says why it is empty.
 
 A fio client receives no live latency from a fio server: only total MB/s and IOPS arrive while a
 trial runs (app/engines/fio/remote_result.py). fio's own per-interval series (latency and p99
@@ -19,6 +19,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject
 
+from ui.window import theme
 from ui.window.run.live_charts import LAT_COLUMNS, LiveCharts
 from ui.window.run.run_model import RunModel
 
@@ -47,12 +48,17 @@ class RemoteLiveNote(QObject):
         super().__init__(charts)
         self.charts, self.model = charts, model
         self.text = ""
-        self.item = pg.TextItem("", color=(120, 70, 0), anchor=(0.5, 0.5))
+        self.item = pg.TextItem("", anchor=(0.5, 0.5))
+        self._recolour()
+        theme.watcher().changed.connect(self._recolour)
         self.item.setParentItem(charts.lat_plot.getViewBox())
         self.item.setVisible(False)
         charts.lat_plot.getViewBox().sigResized.connect(self._place)
         for signal in (model.reset, model.state_changed, model.samples_added, model.trial_ended):
             signal.connect(self._update)
+
+    def _recolour(self) -> None:
+        self.item.setColor(theme.tone("warning", background=theme.Role.Base))  # on the chart
 
     @property
     def visible(self) -> bool:

@@ -25,7 +25,7 @@ def command_line(names: list[str], settings: dict[str, str], target: str, runs_r
                  engine: str | None = None, remote: str = "") -> list[str]:
     """The equivalent ``ssd-profiler run`` command, recorded in run.json and shown in the log,
     so a run started from the window can be repeated from a terminal. ``remote``: HOST:PORT of
-    a fio server, ``target`` then being a folder there (issue 18)."""
+    a fio server, ``target`` then being a folder there."""
     argv = ["ssd-profiler", "run", *names, *(["--remote", remote] if remote else []), "--target", target]
     if engine:
         argv += ["--engine", engine]
@@ -38,7 +38,9 @@ class RunControl(QObject):
     """``event`` re-emits every worker event after the model has seen it; ``ended`` fires when
     the worker thread has finished (after RunFinished or RunRefused)."""
 
-    event = Signal(object)
+    # the signal's name shadows QObject.event(): PySide calls a Python override of that virtual
+    # only when it is a method, so Qt's own event handling is untouched; listeners use this name
+    event = Signal(object)  # type: ignore[assignment]
     ended = Signal()
 
     def __init__(self, model: RunModel, parent: QObject | None = None):
@@ -63,7 +65,7 @@ class RunControl(QObject):
             raise RuntimeError("a run is already going on")
         # the run's machinery (session, runner, monitor, worker thread) loads at the first Run,
         # not while the window opens
-        from jobs.session import prepare_run
+        from jobs.run.session import prepare_run
         from jobs.worker import RunWorker
 
         argv = command_line(names, settings, target, runs_root, engine, remote)

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from app.engines.shell_quote import command_line
+from app.experiments.params import values_json
+from app.experiments.registry import results_for
+from app.model.run import Run
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
-from app.model.workload import Workload
-from app.plan import trial_kind
-from app.shell_quote import command_line
-from app.steady_state import convergence_text
-from app.summary import summarize_run
+from app.model.trial import TrialResult
+from app.results.build import build_results
+from app.results.run_results import RunResults
+from app.stats.steady_state import convergence_text
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
+from ui.window.run.planned import PlannedTrial, planned_from_json
 from ui.window.run.series import SampleSeries, break_row, sample_row
 
 if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the first run
@@ -31,26 +34,6 @@ if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the f
 log = logging.getLogger(__name__)
 FINAL = FINAL_RUN_STATUSES
 CANCELLED_EARLY = "Run cancelled before it started; nothing was written."
-
-
-@dataclass(frozen=True)
-class PlannedTrial:
-    index: int
-    experiment: str
-    label: str
-    repetition: int
-    warmup: bool
-    expected_s: float
-    reads: bool
-    writes: bool
-    precondition: bool = False
-
-    @property
-    def caption(self) -> str:
-        """Chart label of the trial boundary, e.g. 'RND4K Q32T1 read #2'."""
-        if self.precondition or self.warmup:
-            return f"{self.label} ({trial_kind(self.warmup, self.repetition, self.precondition)})"
-        return f"{self.label} #{self.repetition}"
 
 
 def trials_text(records: list[dict], total: int) -> str:
@@ -72,17 +55,6 @@ def run_end_text(status: str, model: RunModel, run_dir: str | None) -> str:
     where = f"; folder {run_dir}" if run_dir else ""
     why = f" ({model.error})" if model.error and status != RunStatus.CANCELLED else ""
     return f"Run {status}{why}: {trials_text(model.records, model.trial_count)}{where}"
-
-
-def _planned_from_json(t: dict) -> PlannedTrial:
-    try:
-        w = Workload.from_json(t["workload"])
-        reads, writes = w.reads, w.writes
-    except (KeyError, TypeError, ValueError):
-        reads = writes = True
-    return PlannedTrial(t["index"], t["experiment"], t["label"], t["repetition"], t["warmup"],
-                        float(t.get("runtime_s") or 0) + float(t.get("ramp_s") or 0), reads, writes,
-                        bool(t.get("precondition")))
 
 
 class RunModel(QObject):
@@ -110,10 +82,14 @@ class RunModel(QObject):
         self.remote: dict | None = None  # run.json's target.remote: which live series it lacks
         self.open_ended = False        # steady state may end the run early: ETA "up to"
         self.round_experiments: set[str] = set()   # experiments whose trials are rounds
+        self._sampled: set[str] = set()
         self.planned: dict[int, PlannedTrial] = {}
         self.experiments: list[dict] = []
         self.records: list[dict] = []
         self.summary: dict = {}
+        self.results: RunResults | None = None   # the shown run's results (app/results/)
+        self.kept_samples: list[Sample] = []     # of experiments whose results read them
+        self._shown: tuple[str, str | None] = ("idle", None)   # status, error before a Run
         self.boundaries: list[tuple[float, PlannedTrial]] = []
         self.current: PlannedTrial | None = None
         self.current_started = 0.0       # monotonic, when the current trial started
@@ -148,11 +124,11 @@ class RunModel(QObject):
 
     # -- feeding -------------------------------------------------------------------------------
     def begin(self, note: str = "") -> None:
-        """A run is being prepared (checks, run folder): clear the views."""
-        self._clear()
+        """A run is being prepared (checks, run folder). What is shown stays until the run is
+        under way (RunPrepared): a run refused by its checks must not cost the shown results."""
+        self._shown = (self.status, self.error)
         self.status, self.live = "preparing", True
         self.run_started = time.monotonic()
-        self.reset.emit()
         self.state_changed.emit()
         if note:
             self.log_line.emit(note, "info")
@@ -163,27 +139,38 @@ class RunModel(QObject):
             handler(event)
 
     def _on_RunPrepared(self, e: RunPrepared) -> None:
-        self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version, RunStatus.RUNNING
+        started = self.run_started
+        self._clear()
+        self.run_started, self.live = started, True
+        self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version or "", RunStatus.RUNNING
         self.temperature_note, self.remote = e.temperature_note, e.remote
         self.open_ended = e.plan.open_ended
         self.round_experiments = {x.id for x in e.plan.experiments if x.rounds_measured}
+        self._sampled = {x.id for x in e.plan.experiments if results_for(x.id).needs_samples}
         self.planned = {t.index: PlannedTrial(t.index, t.experiment, t.workload.label, t.repetition,
                                               t.warmup, t.runtime_s + t.ramp_s, t.workload.reads,
                                               t.workload.writes, t.precondition)
                         for t in e.plan.trials}
         self.experiments = [{"id": x.id, "title": x.title, "repetitions": x.repetitions,
+                             "params": values_json(x),   # figures and findings read them
                              "workload_keys": [w.key for w in x.workloads()]}
                             for x in e.plan.experiments]
+        self.reset.emit()   # the views rebuild for the new run, now that it is under way
         self.state_changed.emit()
 
     def _on_RunRefused(self, e: RunRefused) -> None:
-        self.status, self.error, self.live = "refused", plain_refusal(e.message), False
-        self.log_line.emit(f"not started: {self.error}", "error")
+        reason = plain_refusal(e.message)
+        self.status, self.error, self.live = "refused", reason, False
+        if self.run_dir:  # a run is shown: it stays shown, the refusal goes to the log
+            self.status, self.error = self._shown
+        self.log_line.emit(f"not started: {reason}", "error")
         self.state_changed.emit()
 
     def cancelled_before_start(self) -> None:
         """Cancelled while the run was being prepared: no run folder was made."""
         self.status, self.error, self.live = RunStatus.CANCELLED, None, False
+        if self.run_dir:
+            self.status, self.error = self._shown
         self.log_line.emit(CANCELLED_EARLY, "warning")
         self.state_changed.emit()
 
@@ -222,6 +209,8 @@ class RunModel(QObject):
         trial = self.planned.get(e.trial)
         self.series.append(sample_row(e, trial.reads if trial else True,
                                       trial.writes if trial else True))
+        if trial is not None and trial.experiment in self._sampled:   # the SLC curve, live
+            self.kept_samples.append(e)
         self.samples_added.emit()
 
     def _on_TrialFinished(self, e: TrialFinished) -> None:
@@ -242,7 +231,10 @@ class RunModel(QObject):
 
     def _update_live_summary(self) -> None:
         """Workloads whose repetitions have all finished get their mean ± std row now."""
-        full = summarize_run({"experiments": self.experiments, "trials": self.records}, None)
+        run = Run(RunStatus.RUNNING, tuple(self.experiments),
+                  tuple(TrialResult.from_json(t) for t in self.records), {})
+        self.results = build_results(run, self.kept_samples)
+        full = self.results.summary_json()
         reps = {x["id"]: x.get("repetitions", 1) for x in self.experiments}
         self.summary = {eid: {"workloads": [r for r in part["workloads"] if r["n"] >= reps.get(eid, 1)],
                               "findings": {}} for eid, part in full.items()}
@@ -252,6 +244,7 @@ class RunModel(QObject):
         self.status, self.error, self.current = e.status, e.error, None
         self.run_dir = e.run_dir
         self.summary = dict(e.summary)
+        self.results = e.results
         self.log_line.emit(run_end_text(e.status, self, e.run_dir),
                            "info" if e.status == RunStatus.DONE else "warning")
         self.summary_changed.emit()
@@ -271,13 +264,14 @@ class RunModel(QObject):
                              "repetitions": (x.get("params") or {}).get("repetitions", 1),
                              "workload_keys": x.get("workload_keys") or []}
                             for x in record.get("experiments") or []]
-        planned = [_planned_from_json(t) for t in record.get("planned_trials") or []]
-        planned += [_planned_from_json(t) for t in record.get("trials") or []]
+        planned = [planned_from_json(t) for t in record.get("planned_trials") or []]
+        planned += [planned_from_json(t) for t in record.get("trials") or []]
         self.planned = {t.index: t for t in planned}
         self.records = [dict(t) for t in record.get("trials") or []]
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
         self.series.extend(past.block, past.samples)
         self.summary = dict(record.get("summary") or {})
+        self.results = past.results
         if self.status == RunStatus.RUNNING:
             self.error = ("run.json still says running: the run goes on in another window or "
                           "terminal, or it was interrupted")

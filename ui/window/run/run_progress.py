@@ -3,7 +3,7 @@
 Updated by its own 2 Hz timer from the model's clock (not per sample), so the bars move even
 with long sample intervals and cost nothing between runs (the timer stops). 2 Hz, not 4: the
 texts change once a second anyway. A refresh only repaints: the labels never ask for a new
-layout (LiveLabel) and the bars join the window's next paint (issue 21: the window's budget
+layout (LiveLabel) and the bars join the window's next paint (the window's budget
 beside fio is 1 % of a core).
 """
 from __future__ import annotations
@@ -13,8 +13,8 @@ import time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QGridLayout, QProgressBar, QWidget
 
+from app.experiments.plan import trial_kind
 from app.model.status import RunStatus
-from app.plan import trial_kind
 from ui.window.messages import duration_text
 from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
 from ui.window.widgets import LiveLabel, em
@@ -75,6 +75,8 @@ class RunProgress(QWidget):
         if m.status == "idle":
             self.trial_label.setText("No trial running.")
             self.run_label.setText("Run: not started.")
+            self.trial_label.set_shorter()
+            self.run_label.set_shorter()
             _set_value(self.trial_bar, 0)
             _set_value(self.run_bar, 0)
             return
@@ -84,9 +86,14 @@ class RunProgress(QWidget):
             kind = trial_kind(t.warmup, t.repetition, t.precondition, "repetition")
             rounds = m.convergence()   # a convergence round: where the SNIA rule stands instead
             times = f"{duration_text(elapsed)} of {duration_text(t.expected_s)}"
+            short = trial_kind(t.warmup, t.repetition, t.precondition)
             self.trial_label.setText(f"{t.experiment} {rounds}" if rounds else
                                      f"Trial {t.index + 1} of {total}: {t.experiment} {t.label} "
                                      f"({kind}), {times}")
+            self.trial_label.set_shorter(   # reworded to fit, never cut
+                f"{t.index + 1}/{total} {t.experiment} {t.label} ({short}), {times}",
+                f"{t.index + 1}/{total} {t.label} ({short}), {times}",
+                f"{t.index + 1}/{total}, {times}")
             self.trial_label.setToolTip(f"{t.label} ({kind})" + (
                 "; the SNIA rule over the last 5 finished rounds: IOPS excursion and slope as a "
                 "share of their average" if rounds else ""))
@@ -97,6 +104,7 @@ class RunProgress(QWidget):
                      RunStatus.RUNNING: "Writing the test file once before the first read...",
                      "refused": "Not started."}.get(m.status, f"No trial running (run {m.status}).")
             self.trial_label.setText(label)
+            self.trial_label.set_shorter(label.split(":")[0])
             _set_value(self.trial_bar, 1000 if m.finished and ended else 0)
         if m.live and not m.finished:
             done_s = sum(p.expected_s for i, p in m.planned.items()
@@ -104,12 +112,17 @@ class RunProgress(QWidget):
             done_s += min(m.current_elapsed_s(), m.current.expected_s) if m.current else 0.0
             whole = m.total_expected_s()
             _set_value(self.run_bar, int(1000 * done_s / whole) if whole else 0)
-            self.run_label.setText(f"Run: {trials_text(m.records, total)}, elapsed "
-                                   f"{duration_text(time.monotonic() - m.run_started)}, "
-                                   f"{'up to' if m.open_ended else 'about'} "
-                                   f"{duration_text(m.eta_s())} left")
+            run_elapsed = duration_text(time.monotonic() - m.run_started)
+            left = f"{'up to' if m.open_ended else 'about'} {duration_text(m.eta_s())} left"
+            self.run_label.setText(f"Run: {trials_text(m.records, total)}, elapsed {run_elapsed}, "
+                                   f"{left}")
+            ended_text = f"{ended}/{total} ended"
+            self.run_label.set_shorter(f"Run: {ended_text}, {run_elapsed}, {left}",
+                                       f"{ended_text}, {left}", ended_text)
         else:
             _set_value(self.run_bar, 1000 if m.finished and ended >= total else
                                   int(1000 * ended / total) if total else 0)
             self.run_label.setText(CANCELLED_EARLY if m.finished and not m.run_dir else
                                    f"Run {m.status}: {trials_text(m.records, total)}.")
+            self.run_label.set_shorter(f"Run {m.status}: {ended}/{total} ended." if total else
+                                       f"Run {m.status}.")

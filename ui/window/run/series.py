@@ -11,6 +11,8 @@ from being joined (the curves use ``connect='finite'``).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -26,7 +28,7 @@ def _f(value) -> float:
 
 def sample_row(sample, reads: bool = True, writes: bool = True) -> tuple[float, ...]:
     """One chart row from a Sample (or a samples.csv dict): directions not run become NaN."""
-    get = sample.get if isinstance(sample, dict) else (lambda k: getattr(sample, k))
+    get: Callable[[str], Any] = sample.get if isinstance(sample, dict) else (lambda k: getattr(sample, k))
     r = (lambda k: _f(get(k))) if reads else (lambda k: NAN)
     w = (lambda k: _f(get(k))) if writes else (lambda k: NAN)
     return (float(get("t_s")), r("read_MBps"), w("write_MBps"), r("read_iops"), w("write_iops"),

@@ -15,6 +15,7 @@ import html
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
+from ui.window import theme
 from ui.window.background import Background
 from ui.window.plain import plain_tip
 from ui.window.setup.drive_text import (
@@ -26,18 +27,18 @@ from ui.window.setup.drive_text import (
 )
 
 POLL_MS = 5000
-_COLORS = {"pass": "#17702f", "fail": "#b01e1e", "unknown": "#666666"}
-_NOTE_COLORS = {"ram": "#b01e1e", "zram": "#b01e1e"}   # refused unless allowed; others: amber
+_TONES = {"pass": "ok", "fail": "error", "unknown": "muted"}
+_NOTE_TONES = {"ram": "error", "zram": "error"}   # refused unless allowed; others: amber
 
 
 def medium_html(summary: DriveSummary) -> str:
     """The stack on one line, and under it what the medium means for the numbers, in colour:
     a network share, a virtual disk or a loop image is measured too, and the user should know
-    before pressing Run (issue 20)."""
+    before pressing Run."""
     text = html.escape(summary.medium or "not known")
     if summary.medium_note:
-        color = _NOTE_COLORS.get(summary.medium_kind, "#8a5a00")
-        text += f"<br><span style='color:{color}'>{html.escape(summary.medium_note)}</span>"
+        tone = _NOTE_TONES.get(summary.medium_kind, "warning")
+        text += "<br>" + theme.span(tone, html.escape(summary.medium_note))
     return text
 
 
@@ -97,7 +98,7 @@ class DriveInfo(QWidget):
                                lambda exc: self._failed(path, exc))
 
     def show_remote(self, where: str) -> None:
-        """A folder on a fio server's machine (issue 18): a fio job cannot read the drive's
+        """A folder on a fio server's machine: a fio job cannot read the drive's
         identity, SMART or temperature, so every row says so; this machine's drives are never
         offered as a guess. Answers still coming for a local path are dropped (``_asked``)."""
         if self._asked == f"remote {where}":
@@ -107,7 +108,7 @@ class DriveInfo(QWidget):
         self.identity.setText(f"<span>not available remotely (the drive under the folder on "
                               f"{html.escape(where)}: a fio job cannot read its identity)</span>")
         for label in (self.medium, self.interface, self.health, self.temperature):
-            label.setText("<span style='color:#666'>not available remotely</span>")
+            label.setText(theme.span("muted", "not available remotely"))
         self._relayout()
 
     def set_running(self, running: bool) -> None:
@@ -141,11 +142,10 @@ class DriveInfo(QWidget):
         self.summary = summary
         drive, _, volume = summary.identity.partition("\n")   # the volume line in grey
         self.identity.setText(html.escape(drive) + (
-            f"<br><span style='color:#666'>{html.escape(volume)}</span>" if volume else ""))
+            "<br>" + theme.span("muted", html.escape(volume)) if volume else ""))
         self.medium.setText(medium_html(summary))
         self.interface.setText(summary.interface)
-        color = _COLORS[summary.health_state]
-        self.health.setText(f"<span style='color:{color}'>{html.escape(summary.health)}</span>")
+        self.health.setText(theme.span(_TONES[summary.health_state], html.escape(summary.health)))
         if not same_drive:
             self.last_reading = None
             self._set_temperature(summary.temperature, summary.temperature_source is not None)
@@ -158,12 +158,14 @@ class DriveInfo(QWidget):
     def _relayout(self) -> None:
         """QFormLayout keeps the row heights it computed for the old texts (a wrapped medium
         note came out one line short, cut off, at 1280x720); recompute them for the new ones."""
-        self.layout().invalidate()
-        QTimer.singleShot(0, self, self.layout().invalidate)   # and once the widths have settled
+        layout = self.layout()
+        if layout is None:
+            return
+        layout.invalidate()
+        QTimer.singleShot(0, self, layout.invalidate)   # and once the widths have settled
 
     def _set_temperature(self, text: str, known: bool) -> None:
-        color = "#000000" if known else "#666666"
-        self.temperature.setText(f"<span style='color:{color}'>{html.escape(text)}</span>")
+        self.temperature.setText(theme.span("text" if known else "muted", html.escape(text)))
 
     def _update_timer(self) -> None:
         if self._poller is not None and not self._running:

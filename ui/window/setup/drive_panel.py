@@ -1,7 +1,7 @@
 """The drive and target folder: the system's volumes, any folder, and whether Run may use it.
 
 The target's free space and the planned test-file size are shown side by side, and the same check
-the run makes (app.paths.check_target, DESIGN §5) runs live in the background, so a target that
+the run makes (app.paths.check_target) runs live in the background, so a target that
 would be refused says why before Run is pressed. Volume listing and checks never run on the GUI
 thread (a sleeping network mount must not freeze the window). Below the target, DriveInfo shows
 the drive behind it (identity, link, health, temperature), read in the background too.
@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import html
 import os
-import shutil
-from dataclasses import dataclass
-from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -30,71 +28,17 @@ from PySide6.QtWidgets import (
 )
 
 from app.drive.identity import list_volumes
-from app.paths import (
-    TargetRefused,
-    check_target,
-    folder_in_use,
-    free_space_margin,
-    leftover_test_files,
-    remove_leftovers,
-)
+from app.paths import TargetRefused, check_target, free_space_margin, remove_leftovers
 from app.units import human_bytes
+from ui.window import theme
 from ui.window.background import Background
 from ui.window.setup.drive_info import DriveInfo
 from ui.window.setup.remote_field import RemoteField, remote_lines, remote_problem
+from ui.window.setup.target_check import WATCH_MS, TargetReport, inspect_target, suggested_folder
 
 # no temperature column: list_volumes reads no sensor (that costs a smartctl call per drive);
 # the target's drive shows its temperature in DriveInfo below
 VOLUME_COLUMNS = ("Mount point", "Device", "FS", "Size", "Free", "Model")
-
-
-@dataclass(frozen=True)
-class TargetReport:
-    path: str
-    size_bytes: int | None
-    ok: bool
-    reason: str
-    free_bytes: int | None
-    total_bytes: int | None
-    leftovers: tuple[str, ...]
-    remote: str = ""          # the fio server the folder is on ("": this computer)
-
-
-def inspect_target(path: str, size_bytes: int | None) -> TargetReport:
-    """The live check (runs in a pool thread): refusal reason, free space, leftovers."""
-    free = total = None
-    here = Path(os.path.abspath(os.path.expanduser(path))) if path.strip() else None
-    while here is not None and not here.exists() and here != here.parent:
-        here = here.parent
-    if here is not None:
-        try:
-            usage = shutil.disk_usage(here)
-            free, total = usage.free, usage.total
-        except OSError:
-            pass
-    try:
-        check_target(path, size_bytes or 0)
-        ok, reason = True, ""
-        holder = folder_in_use(os.path.expanduser(path))
-        if holder:
-            ok, reason = False, (f"the folder is in use by run {holder} (another SSD Profiler "
-                                 "run); wait for it to end or choose another folder")
-    except TargetRefused as exc:
-        ok, reason = False, str(exc)
-    leftovers = tuple(str(p) for p in leftover_test_files(path)) if path.strip() else ()
-    return TargetReport(path, size_bytes, ok, reason, free, total, leftovers)
-
-
-def suggested_folder(mountpoint: str) -> str:
-    """Where to test on a volume: the mount point if we may write there, else the home folder
-    when it lives on that volume (the usual case for '/'), else the mount point (refused, with
-    the reason shown)."""
-    if os.access(mountpoint, os.W_OK):
-        return mountpoint
-    home = os.path.expanduser("~")
-    if os.path.realpath(home).startswith(mountpoint.rstrip(os.sep) + os.sep) or mountpoint == os.sep:
-        return home
-    return mountpoint
 
 
 class DrivePanel(QWidget):
@@ -163,6 +107,15 @@ class DrivePanel(QWidget):
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(150)
         self._debounce.timeout.connect(self._check)
+        # the folder's state changes without the path changing (another run takes or frees it,
+        # free space moves): looked at again every few seconds and when the window comes back
+        self._watch = QTimer(self)
+        self._watch.setInterval(WATCH_MS)
+        self._watch.timeout.connect(self._look_again)
+        self._watch.start()
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):   # always, with a widget: typed as a QCoreApplication
+            app.applicationStateChanged.connect(self._on_app_state)
         self.verdict.setText("Checking the target...")
         self.refresh_volumes()
         self._on_remote(self.remote.address())
@@ -191,6 +144,10 @@ class DrivePanel(QWidget):
         """Locked during a run; the drive's temperature is then read by the run's sampler."""
         self.setEnabled(not running)
         self.info.set_running(running)
+        if running:
+            self._watch.stop()   # nothing to look at while the app itself holds the folder
+        else:
+            self._watch.start()
 
     def refresh_volumes(self) -> None:
         self.background.submit(list_volumes, self._show_volumes, lambda exc: self._show_volumes([]))
@@ -241,6 +198,16 @@ class DrivePanel(QWidget):
         self.info.show_for(path)
         self.background.submit(lambda: inspect_target(path, size), self._show_report)
 
+    def _look_again(self) -> None:
+        """The same question again (in use? free space? leftovers?), without the drive facts."""
+        path, size = self.target(), self.size_bytes
+        if path and not self.remote.address() and self.isEnabled():
+            self.background.submit(lambda: inspect_target(path, size), self._show_report)
+
+    def _on_app_state(self, state: Qt.ApplicationState) -> None:
+        if state == Qt.ApplicationState.ApplicationActive:
+            self._look_again()
+
     def _show_report(self, report: TargetReport) -> None:
         if (report.path, report.size_bytes, report.remote) != (self.target(), self.size_bytes,
                                                                 self.remote.address()):
@@ -261,14 +228,13 @@ class DrivePanel(QWidget):
             self.space.setText(space)
             reason = html.escape(reason, quote=False)
         if report.ok and report.remote:
-            self.verdict.setText(f"<span style='color:#17702f'>\u2714 {html.escape(ready)}</span>")
+            self.verdict.setText(theme.span("ok", f"\u2714 {html.escape(ready)}"))
         elif report.ok:
-            self.verdict.setText(f"<span style='color:#17702f'>\u2714 Ready: test files go to "
-                                 f"{os.path.join(report.path, 'ssd-profiler-data')} and are "
-                                 f"removed afterwards.</span>")
+            self.verdict.setText(theme.span("ok", f"\u2714 Ready: test files go to "
+                                            f"{os.path.join(report.path, 'ssd-profiler-data')} "
+                                            "and are removed afterwards."))
         else:
-            self.verdict.setText(f"<span style='color:#b01e1e'>\u2716 Run would be refused: "
-                                 f"{reason}</span>")
+            self.verdict.setText(theme.span("error", f"\u2716 Run would be refused: {reason}"))
         self.clean_button.setVisible(bool(report.leftovers))
         if report.leftovers:
             self.clean_button.setText(f"Remove {len(report.leftovers)} test file(s) left by an "
@@ -281,7 +247,6 @@ class DrivePanel(QWidget):
         try:
             remove_leftovers(check_target(self.target(), 0))
         except (TargetRefused, OSError) as exc:
-            self.verdict.setText(f"<span style='color:#b01e1e'>\u2716 Test files not removed: "
-                                 f"{exc}</span>")
+            self.verdict.setText(theme.span("error", f"\u2716 Test files not removed: {exc}"))
             return
         self._check()

@@ -13,9 +13,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.units import human_bytes
+
+if TYPE_CHECKING:
+    from app.drive.thermal import TemperatureSource
 
 BUS_NAMES = {"NVMe": "NVMe", "SATA": "SATA", "SAS": "SAS", "USB": "USB", "MMC": "SD/MMC card",
              "virtual": "virtual disk", "unknown": "unknown bus"}
@@ -196,7 +199,7 @@ class TemperaturePoller:
 
     def __init__(self, probe: tuple[tuple[str, Any], ...]):
         self._volume = dict(probe)
-        self._source = None
+        self._source: TemperatureSource | None = None
 
     def poll(self) -> TemperatureReading:
         from app.drive.identity import temperature_source
@@ -205,9 +208,10 @@ class TemperaturePoller:
             if source is None:
                 return TemperatureReading(None, None, reason)
             self._source = source
+        source = self._source
         try:
-            value = self._source.read()
+            value = source.read()
         except Exception as exc:  # noqa: BLE001 - a failed read is shown, and probed again next time
-            name, self._source = self._source.name, None
-            return TemperatureReading(None, name, f"temperature unavailable: {name}: {exc}")
-        return TemperatureReading(float(value), self._source.name, self._source.detail)
+            self._source = None
+            return TemperatureReading(None, source.name, f"temperature unavailable: {source.name}: {exc}")
+        return TemperatureReading(float(value), source.name, source.detail)

@@ -20,7 +20,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from app.engines import ENGINES
-from jobs.engines import locate_engine
+from jobs.engine.factory import locate_engine
 from ui.window.background import Background
 
 LABELS = {"fio": "fio", "diskspd": "DiskSpd"}

@@ -1,14 +1,13 @@
 """The experiment catalog with checkboxes, the selected experiment's parameter form, presets, and
 the plan summary (trials and estimated time) that updates as you type.
 
-The plan summary comes from the same functions the run uses (app.plan), so the trial count shown
-before Run is the count the run will have. Settings are handed to the run as the scoped strings
-the command line takes (``zero-queue.runtime=2s``), so window and CLI share one validation.
+The plan summary comes from the functions the run uses (app.experiments.plan), so the trial count
+shown before Run is the run's. Settings go to the run as the command line's scoped strings
+(``zero-queue.runtime=2s``): window and CLI share one validation.
 
 Each form has its own scroll area, shown from the top whenever another experiment is selected;
 the box above it says whether the selected experiment is ticked (editing one that is not would
-otherwise change nothing that runs). "Apply to all ticked experiments" copies the common
-parameters of one form to the others (``apply_common``).
+otherwise change nothing that runs). "Apply to all ticked experiments": ``apply_common``.
 """
 from __future__ import annotations
 
@@ -32,8 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
-from app.params import ParamError
-from app.plan import experiments_from_settings, plan_run
+from app.experiments.params import ParamError
+from app.experiments.plan import experiments_from_settings, kept_own, plan_run
+from ui.window import theme
 from ui.window.setup.param_form import COMMON, ParamForm, common_values, field_title
 from ui.window.setup.plan_text import plan_message
 from ui.window.widgets import em
@@ -118,9 +118,11 @@ class ExperimentPanel(QWidget):
 
     # -- layout -----------------------------------------------------------------------------------
     @property
-    def scroll(self) -> QScrollArea:
-        """The scroll area of the form in view."""
-        return self.stack.currentWidget()
+    def form_scroll(self) -> QScrollArea:
+        """The scroll area of the form in view (not ``scroll``: that is QWidget's own method)."""
+        area = self.stack.currentWidget()
+        assert isinstance(area, QScrollArea)  # the stack holds one scroll area per form
+        return area
 
     def current_id(self) -> str | None:
         item = self.catalog.currentItem()
@@ -189,8 +191,8 @@ class ExperimentPanel(QWidget):
     def _show_form(self, row: int) -> None:
         if row >= 0:
             self.stack.setCurrentIndex(row)
-            self.scroll.verticalScrollBar().setValue(0)   # another form: from its top
-            self.scroll.horizontalScrollBar().setValue(0)
+            self.form_scroll.verticalScrollBar().setValue(0)   # another form: from its top
+            self.form_scroll.horizontalScrollBar().setValue(0)
             self._sync_include()
 
     def _sync_include(self) -> None:
@@ -213,22 +215,29 @@ class ExperimentPanel(QWidget):
         self._update_plan()
 
     def apply_common(self, source: str) -> str:
-        """The common parameters of ``source``'s form into every other ticked experiment
-        (param_form.common_values says which); returns and shows what was done."""
+        """The common parameters of ``source``'s form into every other ticked experiment, as
+        ``--set NAME=VALUE`` would (app.experiments.plan.kept_own: a sustained write keeps its
+        own duration and volume; param_form.common_values: an untouched default is not forced on
+        an experiment whose default differs); returns and shows what was done."""
         form = self.forms[source]
         targets = [e for e in self.selected_ids() if e != source]
-        kept = []
+        own = kept_own(self.selected_ids(), {name: "" for name in COMMON if name in form.fields})
+        kept: dict[str, list[str]] = {}
         self._applying = True
         try:
             for eid in targets:
                 values, skipped = common_values(form, self.forms[eid])
+                values = {k: v for k, v in values.items() if k not in own.get(eid, ())}
                 self.forms[eid].set_texts({**self.forms[eid].texts(), **values})
-                kept += [f"{eid} keeps its {field_title(name).lower()}" for name in skipped]
+                names = [n for n in COMMON if n in skipped or n in own.get(eid, ())]
+                if names:
+                    kept[eid] = [field_title(n).lower() for n in names]
         finally:
             self._applying = False
         message = (f"Applied to {', '.join(targets)}." + (
-            f" {'; '.join(kept)} (its own default differs; change the value here to apply it "
-            "too)." if kept else "") if targets else
+            " " + "; ".join(f"{eid} keeps its own {', '.join(names)}" for eid, names in kept.items())
+            + " (its result rests on them, or its own default differs; change them in its form)."
+            if kept else "") if targets else
             "Tick other experiments in the list to apply these values to them.")
         self._on_edit()
         form.show_applied(message)
@@ -237,9 +246,8 @@ class ExperimentPanel(QWidget):
     # -- plan -----------------------------------------------------------------------------------
     def _update_plan(self) -> None:
         self.plan = self._compute_plan()
-        colour = "#202020" if self.plan.ok else "#b01e1e"
         text = self.plan.message if self.plan.ok else html.escape(self.plan.message)
-        self.summary.setText(f"<span style='color:{colour}'>{text}</span>")
+        self.summary.setText(theme.span("text" if self.plan.ok else "error", text))
         self.plan_changed.emit(self.plan)
 
     def _compute_plan(self) -> PlanInfo:

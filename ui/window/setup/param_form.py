@@ -1,9 +1,9 @@
-"""A parameter form generated from an experiment's field metadata (DESIGN §7.1).
+"""A parameter form generated from an experiment's field metadata.
 
 One declaration in the experiment's module (app/experiments/) gives the widget kind, the default,
 the help text and the validation here, so a new parameter needs no UI code (the words shown are
 in field_labels.py). Values are kept as the text people type (``4k,64k``, ``30s``) and checked
-with ``app.params.coerce``; the message appears right under the field instead of in a dialog, so
+with ``app.experiments.params.coerce``; the message appears right under the field instead of in a dialog, so
 typing is never interrupted.
 
 The experiment's own parameters come first (what a student came to change: queue depths, block
@@ -25,14 +25,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.experiments.base import Experiment
-from app.params import ParamError, build, coerce, describe, fields_of, parse_bool
+from app.experiments.params import ParamError, build, coerce, describe, fields_of, parse_bool
+from ui.window import theme
 from ui.window.setup.field_labels import choice_text, field_title, help_text
 from ui.window.widgets import em
 
 __all__ = ["COMMON", "ParamForm", "common_values", "field_title"]
 
-_HELP_STYLE = "color:#666; font-size:small"
-_ERROR_STYLE = "color:#b01e1e; font-size:small"
+_SMALL = "font-size:small"   # help and errors under a field; their colour is the theme's
 COMMON = tuple(f.name for f in fields_of(Experiment))   # runtime, ramp, size, repetitions, ...
 
 
@@ -53,12 +53,13 @@ class ParamForm(QWidget):
         self._setters: dict = {}
         self._notes: dict[str, QLabel] = {}
         self.form_error = QLabel()
-        self.form_error.setStyleSheet(_ERROR_STYLE)
+        theme.set_tone(self.form_error, "error", _SMALL)
         self.form_error.setWordWrap(True)
         self.form_error.setTextFormat(Qt.TextFormat.PlainText)  # it quotes what the user typed
         self.form_error.hide()
 
-        header = QLabel(f"<b>{cls.title}</b><br><span style='{_HELP_STYLE}'>{cls.summary}</span>")
+        muted = theme.css("muted")
+        header = QLabel(f"<b>{cls.title}</b><br><span style='color:{muted}; {_SMALL}'>{cls.summary}</span>")
         header.setWordWrap(True)
         # one flat form layout (no nested cells): a nested layout kept a stale height after a
         # note changed from one line to two, and the notes then overlapped the next field
@@ -80,7 +81,7 @@ class ParamForm(QWidget):
             "another experiment's own default differs (the SLC test keeps its 2 min, no warm-up).")
         self.apply_button.clicked.connect(self.apply_common.emit)
         self.applied_note = QLabel()
-        self.applied_note.setStyleSheet(_HELP_STYLE)
+        theme.set_tone(self.applied_note, "muted", _SMALL)
         self.applied_note.setWordWrap(True)
         self.applied_note.hide()
         if common:
@@ -99,7 +100,7 @@ class ParamForm(QWidget):
         editor = self._editor(name, d)
         self.editors[name] = editor
         note = QLabel(help_text(d))
-        note.setStyleSheet(_HELP_STYLE)
+        theme.set_tone(note, "muted", _SMALL)
         note.setWordWrap(True)
         note.setTextFormat(Qt.TextFormat.PlainText)
         note.setContentsMargins(0, 0, 0, em(self) // 2)   # air before the next field
@@ -151,8 +152,10 @@ class ParamForm(QWidget):
                 row.addWidget(box)
             row.addStretch(1)
             self._getters[name] = lambda: ",".join(c for c, b in boxes.items() if b.isChecked())
-            self._setters[name] = lambda text: [b.setChecked(c in str(text).split(","))
-                                                for c, b in boxes.items()]
+            def check(text: object, boxes: dict[str, QCheckBox] = boxes) -> None:
+                for c, b in boxes.items():
+                    b.setChecked(c in str(text).split(","))
+            self._setters[name] = check
             return holder
         edit = QLineEdit(d["default_text"])
         edit.setPlaceholderText(d["default_text"])
@@ -193,8 +196,8 @@ class ParamForm(QWidget):
     def validate(self) -> dict[str, str]:
         """Show and return the message of every invalid field, beside that field.
 
-        Each field is checked alone first (app.params.coerce); when all pass, the experiment is
-        built from them (app.params.build), which adds the checks across fields (a block size
+        Each field is checked alone first (app.experiments.params.coerce); when all pass, the experiment is
+        built from them (app.experiments.params.build), which adds the checks across fields (a block size
         larger than the test file), so the form refuses exactly what a run would refuse."""
         errors: dict[str, str] = {}
         texts = self.texts()
@@ -211,10 +214,10 @@ class ParamForm(QWidget):
         for name, note in self._notes.items():
             if name in errors:
                 note.setText(f"\u2716 {errors[name]}")
-                note.setStyleSheet(_ERROR_STYLE)
+                theme.set_tone(note, "error", _SMALL)
             else:
                 note.setText(help_text(self.meta[name]))
-                note.setStyleSheet(_HELP_STYLE)
+                theme.set_tone(note, "muted", _SMALL)
             note.setVisible(bool(note.text()))
         self.show_form_error(errors.get(""))
         return errors

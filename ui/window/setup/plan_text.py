@@ -9,10 +9,9 @@ from __future__ import annotations
 import html
 
 from app.experiments.base import prefill_note
-from app.io_counts import reach_warnings
+from app.stats.io_counts import reach_warnings
 from app.units import duration_text
-
-WARNING_STYLE = "color:#b45a00"
+from ui.window import theme
 
 
 def plan_message(ids: list[str], experiments: list, plan) -> str:
@@ -27,5 +26,5 @@ def plan_message(ids: list[str], experiments: list, plan) -> str:
                f" of measuring, plus a few seconds per trial; "
                f"{html.escape(prefill_note(experiments))}.")
     for warning in reach_warnings(plan):
-        message += f"<br><span style='{WARNING_STYLE}'>{html.escape(warning)}</span>"
+        message += "<br>" + theme.span("warning", html.escape(warning))
     return message

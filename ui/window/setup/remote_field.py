@@ -1,9 +1,9 @@
-"""The drive panel's "Remote fio server" field (issue 18): empty is this computer, HOST[:PORT]
+"""The drive panel's "Remote fio server" field: empty is this computer, HOST[:PORT]
 makes the target folder a path on that host, reached through a running ``fio --server``.
 
 Why a field of its own: a remote target changes what the panel may say. There is no folder
 chooser and no existence check here (this computer's file system knows nothing of that host);
-the folder's *spelling* is judged as the user types with app/paths/remote_target.py, the same
+the folder's *spelling* is judged as the user types with app/remote/target.py, the same
 rules the run applies, and everything else (the folder exists, the server's fio version) is
 probed through the server when Run starts, in the run's worker thread. The security note is
 always one hover away: a fio server has no authentication, so it should listen on loopback and
@@ -15,7 +15,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from app.paths import TargetRefused
-from app.paths.remote_target import DEFAULT_PORT, check_remote_folder, parse_remotes
+from app.remote.target import DEFAULT_PORT, check_remote_folder, parse_remotes
+from ui.window import theme
 
 SERVER_COMMAND = f"fio --server=ip:127.0.0.1,{DEFAULT_PORT}"
 TUNNEL_COMMAND = f"ssh -N -L {DEFAULT_PORT}:127.0.0.1:{DEFAULT_PORT} you@labserver"
@@ -34,7 +35,7 @@ HELP_LINE = (f"On the remote machine: <tt>{SERVER_COMMAND}</tt> (loopback only: 
 
 def remote_problem(remote: str, folder: str) -> str:
     """Why ``folder`` on ``remote`` would be refused by its spelling alone ('' when it would
-    not); no I/O, the same checks as the run (jobs/remote_session.py) makes first."""
+    not); no I/O, the same checks as the run (jobs/remote/session.py) makes first."""
     try:
         parse_remotes(remote)
         check_remote_folder(folder)
@@ -80,7 +81,7 @@ class RemoteField(QWidget):
         self.help = QLabel(HELP_LINE)
         self.help.setWordWrap(True)
         self.help.setToolTip(SECURITY_TIP)
-        self.help.setStyleSheet("color:#555")
+        theme.set_tone(self.help, "muted")
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(label)

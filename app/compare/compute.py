@@ -1,0 +1,175 @@
+"""Two or more runs side by side: workload by workload, the ratio and difference of
+each metric against the first run, whether the difference is larger than the runs' own spread,
+and every condition in which the runs differ, listed, never hidden.
+
+"Larger than the spread" is Welch's t-test on the repetitions (two-sided, 5 %): it needs at least
+two measured repetitions on each side; with fewer, the call is "n too small", not a guess. The
+t distribution's tail comes from the regularized incomplete beta function (Numerical Recipes'
+continued fraction), so no SciPy is needed.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+
+import pandas as pd
+
+from app.experiments import CATALOG
+from app.experiments.params import fields_of, format_value
+from app.model.info import Engine
+from app.model.run import Run
+from app.runs import RunTables
+
+METRICS = (("iops", "IOPS", "{:,.0f}"), ("MBps", "MB/s", "{:,.1f}"),
+           ("lat_mean_us", "mean latency (µs)", "{:,.1f}"), ("lat_p99_us", "p99 latency (µs)", "{:,.1f}"))
+ALPHA = 0.05
+
+
+def welch(a: list[float], b: list[float]) -> float | None:
+    """Two-sided p-value of Welch's t-test; None with fewer than two values on a side."""
+    if len(a) < 2 or len(b) < 2:
+        return None
+    va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
+    if va + vb == 0:
+        return 0.0 if statistics.fmean(a) != statistics.fmean(b) else 1.0
+    t = (statistics.fmean(a) - statistics.fmean(b)) / math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    return _betainc(df / 2, 0.5, df / (df + t * t))
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """Regularized incomplete beta I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1 - x) / b
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-12:
+            break
+    return h
+
+
+KEYS = ["experiment", "workload", "direction"]
+COLUMNS = [*KEYS, "metric", "base_run", "run", "base_mean", "mean", "ratio", "difference",
+           "n_base", "n", "p_value", "call"]
+
+
+def measured(trials: pd.DataFrame) -> pd.DataFrame:
+    """The trials that count (finished, not warm-ups): what the table and the figures rest on."""
+    if trials.empty or "status" not in trials:
+        return trials
+    return trials[(trials["status"] == "done") & (~trials["warmup"].astype(bool))]
+
+
+def plan_order(tables: RunTables, run: str) -> dict[tuple, int]:
+    """(experiment, workload, direction) -> its place in ``run``'s plan (its summary's order),
+    so rows follow the plan, not the randomized order in which the trials ran."""
+    w = tables.workloads
+    if w.empty:
+        return {}
+    mine = w[w["run"] == run]
+    keys = zip(mine["experiment"], mine["workload"], mine["direction"])
+    return {key: i for i, key in enumerate(dict.fromkeys(keys))}
+
+
+def compare(tables: RunTables) -> pd.DataFrame:
+    """One row per (experiment, workload, direction, metric, run) for every run after the first,
+    against the first: both means, the ratio, the difference, the p-value and the call."""
+    runs = list(tables.runs["run"])
+    if len(runs) < 2:
+        raise ValueError("compare needs at least two runs")
+    base, rows = runs[0], []
+    order = plan_order(tables, base)
+    rows_in = measured(tables.trials)
+    groups = [] if rows_in.empty else sorted(rows_in.groupby(KEYS, sort=False),
+                                             key=lambda item: order.get(item[0], len(order)))
+    for (exp, workload, direction), group in groups:
+        values = {run: g for run, g in group.groupby("run")}
+        if base not in values:
+            continue
+        for other in runs[1:]:
+            if other not in values:
+                continue
+            for column, label, _ in METRICS:
+                a, b = (list(values[r][column].dropna()) for r in (base, other))
+                if not a or not b:
+                    continue
+                mean_a, mean_b = statistics.fmean(a), statistics.fmean(b)
+                p = welch(a, b)
+                rows.append({"experiment": exp, "workload": workload, "direction": direction,
+                             "metric": label, "base_run": base, "run": other,
+                             "base_mean": mean_a, "mean": mean_b,
+                             "ratio": mean_b / mean_a if mean_a else None,
+                             "difference": mean_b - mean_a, "n_base": len(a), "n": len(b),
+                             "p_value": p, "call": _call(p)})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _call(p: float | None) -> str:
+    if p is None:
+        return "n too small (needs 2+ repetitions each)"
+    return "larger than the spread" if p < ALPHA else "within the spread"
+
+
+def _shown(kind: str | None, value):
+    """A parameter as --set writes it ('32MiB', not 33554432); as stored when unknown."""
+    try:
+        return format_value(kind, value) if kind and value is not None else value
+    except (TypeError, ValueError):
+        return value
+
+
+def mismatches(runs: list[Run]) -> list[str]:
+    """Conditions that differ between the runs, one sentence each (empty: like with like)."""
+    out = []
+    infos = [r.info for r in runs]
+
+    def differ(what: str, values: list) -> None:
+        shown = [str(v) for v in values]
+        if len(set(shown)) > 1:
+            out.append(f"{what} differs: " + " vs ".join(shown))
+
+    engines = [i.engine or Engine() for i in infos]
+    differ("engine", [f"{e.name} {e.version or ''}".strip() for e in engines])
+    differ("experiments", [", ".join(e.get("id", "?") for e in r.experiments) for r in runs])
+    kinds = [_lat_kinds(r) for r in runs]
+    if len(set(kinds) - {"unknown"}) > 1:   # a run without measurements says nothing here
+        differ("latency kind (total = submission + completion)", kinds)
+    differ("drive", [(i.drive.model if i.drive else None) or "unknown" for i in infos])
+    differ("file system", [(i.target.fs_type if i.target else None) or "unknown" for i in infos])
+    params = [{e["id"]: e.get("params") or {} for e in r.experiments} for r in runs]
+    for eid in sorted(set.intersection(*(set(p) for p in params)) if params else ()):
+        shown = {f.name: f.metadata["kind"] for f in fields_of(CATALOG[eid])} if eid in CATALOG else {}
+        for name in sorted(set().union(*(p[eid] for p in params))):
+            differ(f"{eid} {name}", [_shown(shown.get(name), p[eid].get(name)) for p in params])
+    temps = [i.max_temperature_c for i in infos]
+    known = [t for t in temps if t is not None]
+    if len(known) == len(temps) and known and max(known) - min(known) >= 5:
+        out.append("maximum drive temperature differs: " + " vs ".join(f"{t:.0f} °C" for t in known))
+    return out
+
+
+def _lat_kinds(run: Run) -> str:
+    """'total', 'completion' or both: which latency a run's measurements carry."""
+    kinds = {side.lat_kind for t in run.trials if t.measurement
+             for _, side in t.measurement.sides() if side.lat_kind}
+    return " and ".join(sorted(kinds)) or "unknown"

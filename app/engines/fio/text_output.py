@@ -1,0 +1,24 @@
+"""fio's text outputs, told apart by content: terse lines (``3;fio-3.33;...``) or normal output
+(``name: (groupid=0, jobs=1): err= 0``). ``import`` asks here after JSON, which it prefers: a
+file with JSON (``--output-format=normal,json``) has the exact numbers, terse whole KiB and µs,
+normal output 3 to 4 significant digits."""
+from __future__ import annotations
+
+from app.engines.fio.normal import looks_like_normal, parse_normal_output
+from app.engines.fio.terse import looks_like_terse, parse_terse_output
+from app.engines.fio.text_common import FioTextError
+
+__all__ = ["FioTextError", "looks_like_fio_text", "parse_fio_text_output"]
+
+
+def looks_like_fio_text(text: str) -> bool:
+    """fio terse or normal output (what :func:`parse_fio_text_output` reads)."""
+    return looks_like_terse(text) or looks_like_normal(text)
+
+
+def parse_fio_text_output(text: str, source: str | None = None) -> list[dict]:
+    """Measurements from terse output when there is a terse line (``--append-terse`` prints both,
+    and terse has more digits), else from normal output; FioTextError (one line) otherwise."""
+    if looks_like_terse(text):
+        return parse_terse_output(text, source)
+    return parse_normal_output(text, source)

@@ -1,0 +1,1 @@
+"""Exporting a run: the export folder, its tables and figures, and report.md."""

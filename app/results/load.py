@@ -1,0 +1,58 @@
+"""A run folder's results: the typed run from the store, the samples its findings read, built
+once (app/results/build.py). What export, the Figures tab and compare open a folder with.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.model.interval import Sample
+from app.model.run import Run
+from app.results.build import build_results, series_trials
+from app.results.run_results import RunResults
+from app.store.run_folder import open_run
+from app.store.samples import read_sample_table
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The results, and a note when samples.csv could not be used (a damaged file costs the
+    live-sample figures and findings, never the whole run)."""
+
+    results: RunResults
+    samples_note: str | None = None
+
+
+def load_results(run_dir: str | os.PathLike[str], warn: Callable[[str], None] | None = None,
+                 strict: bool = False) -> Loaded:
+    """The results of a run folder; ValueError (one line) when it is not a readable run, and
+    with ``strict`` (compare, ``load_runs``: they show the samples too) when its samples.csv
+    is not readable either; else the export goes on without them and ``warn`` says so."""
+    run = open_run(run_dir)
+    if strict:
+        read_sample_table(run_dir)
+    return with_samples(run, Path(run_dir), warn)
+
+
+def with_samples(run: Run, folder: Path | None, warn: Callable[[str], None] | None = None) -> Loaded:
+    """The results of ``run``, with the samples its findings read from ``folder``'s samples.csv."""
+    wanted, note = series_trials(run), None
+    samples: list[Sample] = []
+    if wanted and folder is not None:
+        try:
+            samples = read_sample_table(folder).samples(wanted)
+        except ValueError as exc:
+            note = f"{exc}: exported without the live-sample figures and findings"
+            (warn or log.warning)(note)
+    return Loaded(build_results(run, samples, folder), note)
+
+
+def stored_summary(run: Run, folder: Path) -> dict[str, dict[str, Any]]:
+    """run.json's ``summary`` of a run as its folder holds it (written when the run ends)."""
+    return with_samples(run, folder).results.summary_json()

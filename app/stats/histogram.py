@@ -1,0 +1,179 @@
+"""Latency histograms as fio keeps them, and the percentiles that are true for the I/Os measured.
+
+fio records every completion latency in a log-linear histogram (stat.h: FIO_IO_U_PLAT_BITS = 6,
+FIO_IO_U_PLAT_VAL = 64, 29 groups, 1,856 buckets): values below 128 ns are exact, and each
+further power of two is split into 64 equal buckets, so a bucket is at most 1/64 (1.6 %) of its
+value wide. ``--output-format=json+`` prints the non-empty buckets as ``bins``: the key is
+``plat_idx_to_val(i)``, the bucket's midpoint in ns, the value is the count. fio's own
+percentile is the midpoint of the first bucket where the running count reaches p/100 x N
+(stat.c ``calc_clat_percentiles``); :meth:`Histogram.percentile` is that rule exactly, so a
+histogram reproduces the percentiles fio printed for the same job.
+
+Repetitions are pooled by adding their counts: the p99 of the merged histogram is the p99 of all
+the I/Os measured, which the mean of each repetition's p99 is not. Its uncertainty is the
+distribution-free 95 % interval of an order statistic: the rank of the p-quantile in N I/Os is
+Binomial(N, p), so ranks Np ± 1.96 sqrt(Np(1-p)) bound it; the interval reported runs from the
+lower edge of the bucket holding the low rank to the upper edge of the bucket holding the high
+one (conservative by at most one bucket on each side). A percentile is only claimed when it
+rests on at least 10 I/Os beyond it, i.e. N >= 10 / (1 - p): p99.99 needs 100,000 I/Os.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+PLAT_BITS = 6
+PLAT_VAL = 1 << PLAT_BITS
+PLAT_GROUPS = 29
+PLAT_NR = PLAT_GROUPS * PLAT_VAL
+Z95 = 1.959963984540054
+MIN_TAIL_IOS = 10
+
+
+def idx_to_val(idx: int) -> int:
+    """fio's ``plat_idx_to_val``: the bucket's representative value (its midpoint) in ns."""
+    if idx < (PLAT_VAL << 1):
+        return idx
+    error_bits = (idx >> PLAT_BITS) - 1
+    base = 1 << (error_bits + PLAT_BITS)
+    return base + int((idx % PLAT_VAL + 0.5) * (1 << error_bits))
+
+
+def val_to_idx(val: int) -> int:
+    """fio's ``plat_val_to_idx``: the bucket a latency of ``val`` ns is counted in."""
+    msb = val.bit_length() - 1 if val > 0 else 0
+    if msb <= PLAT_BITS:
+        return val
+    error_bits = msb - PLAT_BITS
+    base = (error_bits + 1) << PLAT_BITS
+    return min(base + ((PLAT_VAL - 1) & (val >> error_bits)), PLAT_NR - 1)
+
+
+def bucket_bounds(idx: int) -> tuple[int, int]:
+    """[low, high) in ns of bucket ``idx``."""
+    if idx < (PLAT_VAL << 1):
+        return idx, idx + 1
+    error_bits = (idx >> PLAT_BITS) - 1
+    low = (1 << (error_bits + PLAT_BITS)) + (idx % PLAT_VAL) * (1 << error_bits)
+    return low, low + (1 << error_bits)
+
+
+_INDEX_OF_MIDPOINT = {idx_to_val(i): i for i in range(PLAT_NR)}  # json+ keys are midpoints
+
+
+def enough_ios(ios: int, p: float) -> bool:
+    """True when percentile ``p`` (0-100) of ``ios`` I/Os rests on >= 10 I/Os beyond it."""
+    return ios * (1 - p / 100) >= MIN_TAIL_IOS - 1e-9
+
+
+def ios_needed(p: float) -> int:
+    """The fewest I/Os for which percentile ``p`` is claimed: 10 / (1 - p)."""
+    return math.ceil(MIN_TAIL_IOS / (1 - p / 100) - 1e-9)
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """Counts per fio bucket index (sparse, sorted by index); latencies in ns."""
+
+    counts: tuple[tuple[int, int], ...] = ()
+
+    @classmethod
+    def from_bins(cls, bins: Mapping[str, int] | Iterable[tuple[int | str, int]]) -> Histogram:
+        """From fio's json+ ``bins`` ({"<midpoint ns>": count}) or (value ns, count) pairs."""
+        items = bins.items() if isinstance(bins, Mapping) else bins
+        try:  # fio's own midpoints, one per bucket (json+ bins, or run.json's pairs): the fast path
+            pairs = sorted((_INDEX_OF_MIDPOINT[int(v)], int(c)) for v, c in items if c > 0)
+            if all(a[0] < b[0] for a, b in zip(pairs, pairs[1:])):
+                return cls(tuple(pairs))
+        except (KeyError, TypeError, ValueError):
+            pass  # not fio's midpoints (or odd counts): bucket each value below
+        merged: dict[int, int] = {}
+        index_of = _INDEX_OF_MIDPOINT
+        for value, count in items:
+            count = int(count)
+            if count > 0:
+                value = int(value)
+                idx = index_of.get(value)
+                if idx is None:
+                    idx = val_to_idx(value)
+                merged[idx] = merged.get(idx, 0) + count
+        return cls(tuple(sorted(merged.items())))
+
+    def to_bins(self) -> list[list[int]]:
+        """[[midpoint ns, count], ...]: fio's bins, as run.json keeps them."""
+        return [[idx_to_val(i), c] for i, c in self.counts]
+
+    @property
+    def ios(self) -> int:
+        return sum(c for _, c in self.counts)
+
+    @classmethod
+    def merged(cls, histograms: Iterable[Histogram]) -> Histogram:
+        """All their I/Os in one histogram, counted in one pass (a run's 10,000 trials pooled)."""
+        total: dict[int, int] = {}
+        for h in histograms:
+            for i, c in h.counts:
+                total[i] = total.get(i, 0) + c
+        return cls(tuple(sorted(total.items())))
+
+    def __add__(self, other: Histogram) -> Histogram:
+        merged = dict(self.counts)
+        for i, c in other.counts:
+            merged[i] = merged.get(i, 0) + c
+        return Histogram(tuple(sorted(merged.items())))
+
+    def __sub__(self, earlier: Histogram) -> Histogram:
+        """The I/Os counted since ``earlier`` (cumulative status documents -> one interval);
+        None-like (empty) when a counter went backwards (fio restarted the job)."""
+        before = dict(earlier.counts)
+        if not before.keys() <= dict(self.counts).keys():
+            return Histogram()
+        out = tuple((i, c - before.get(i, 0)) for i, c in self.counts if c != before.get(i, 0))
+        return Histogram() if any(c < 0 for _, c in out) else Histogram(out)
+
+    def _index_at_rank(self, rank: float) -> int:
+        """The bucket where the running count reaches ``rank``; the last one past the total.
+        Only called with counts (callers check ``counts`` or ``ios`` first)."""
+        total = 0
+        for i, c in self.counts:
+            total += c
+            if total >= rank:
+                return i
+        return self.counts[-1][0]
+
+    def at_rank(self, rank: float) -> float | None:
+        """The midpoint (ns) of the first bucket where the running count reaches ``rank``."""
+        if not self.counts:
+            return None
+        return float(idx_to_val(self._index_at_rank(rank)))
+
+    def percentile(self, p: float) -> float | None:
+        """fio's rule: the midpoint (ns) of the first bucket where the count reaches p/100 x N."""
+        return self.at_rank(p / 100 * self.ios)
+
+    def ci95(self, p: float) -> tuple[float, float] | None:
+        """Distribution-free 95 % interval (ns) of percentile ``p`` (see the module docstring)."""
+        n = self.ios
+        if not n:
+            return None
+        q = p / 100
+        half = Z95 * math.sqrt(n * q * (1 - q))
+        low_rank = max(1.0, math.floor(n * q - half))
+        high_rank = min(float(n), math.ceil(n * q + half) + 1)
+        return (float(bucket_bounds(self._index_at_rank(low_rank))[0]),
+                float(bucket_bounds(self._index_at_rank(high_rank))[1]))
+
+    def max_ns(self) -> float | None:
+        """The upper edge of the highest bucket (fio's exact max is in the measurement)."""
+        return float(bucket_bounds(self.counts[-1][0])[1]) if self.counts else None
+
+    def exceedance(self) -> list[tuple[float, float]]:
+        """(latency ns, fraction of I/Os slower than it) at each bucket's upper edge: the curve
+        storage engineers read on log-log axes; the last point (fraction 0) is left out."""
+        n, slower, out = self.ios, self.ios, []
+        for i, c in self.counts:
+            slower -= c
+            if slower > 0:
+                out.append((float(bucket_bounds(i)[1]), slower / n))
+        return out

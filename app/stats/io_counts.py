@@ -1,0 +1,168 @@
+"""How many I/Os a latency percentile rests on (docs/architecture.md, "The one currency").
+
+A trial's p99.99 is read from that trial's own I/Os: with 31,000 of them, only 3 lie beyond it,
+so a single slow I/O more or less moves it a lot. The tables' percentiles are means of per-trial
+percentiles, so what counts is the I/O count of each trial, and the weakest is the trial with the
+fewest I/Os: "p99.99 rests on 3 I/Os of 31,000" uses that one.
+
+I/Os of a trial: ``io_bytes / bs_bytes`` of the direction (exact for fio and DiskSpd), else
+``iops x runtime`` (imported results without byte counts). Typed results in, plain values out.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from app.model.percentiles import PERCENTILE_KEYS
+from app.model.summary import Stat, WorkloadSummary
+from app.model.trial import TrialResult
+from app.results.table import LABEL, W_COLS, Column, N, Table, workload_cells, workload_table
+from app.stats.histogram import ios_needed
+
+if TYPE_CHECKING:
+    from app.model.workload import Workload
+    from app.results.run_results import ExperimentResults, RunResults
+
+FEW = 10  # fewer I/Os than this beyond a percentile: the percentile is indicative only
+
+
+def trial_ios(trial: TrialResult, direction: str) -> int | None:
+    """The I/Os one trial completed in ``direction`` (None when the engine did not say)."""
+    side = trial.measurement.side(direction) if trial.measurement else None
+    if side is None:
+        return None
+    bs = trial.workload.get("bs_bytes")
+    if side.io_bytes and bs:
+        return int(round(side.io_bytes / bs))
+    seconds = (side.runtime_ms or 0) / 1000 or trial.runtime_s
+    if side.iops is not None and seconds:
+        return int(round(side.iops * seconds))
+    return None
+
+
+def workload_ios(part: ExperimentResults, row: WorkloadSummary,
+                 direction: str | None = None) -> list[int]:
+    """Per measured trial of a workload row (its repetitions), the I/Os of ``direction``
+    (default: the row's main direction)."""
+    d = direction or row.direction
+    return [n for t in part.trials if t.workload_key == row.key
+            if (n := trial_ios(t, d)) is not None]
+
+
+
+
+def beyond(percentile_key: str, ios: int) -> float:
+    """I/Os slower than percentile ``p99.9`` in a trial of ``ios`` I/Os: (1 - p) x ios."""
+    p = float(percentile_key.lstrip("p"))
+    return round((100.0 - p) * ios / 100.0, 6)  # rounded: 0.1 % of 1000 is 1, not 0.99999
+
+
+def rests_on(percentile_key: str, ios: int) -> str:
+    """'p99.99 rests on 3 I/Os of 31,206' (beyond it, in the trial with the fewest I/Os)."""
+    tail = beyond(percentile_key, ios)
+    if tail < 1:
+        return (f"{percentile_key} rests on less than one I/O of {ios:,} (it is the slowest I/O, "
+                "not a percentile)")
+    return f"{percentile_key} rests on {tail:,.0f} I/O{'s' if round(tail) != 1 else ''} of {ios:,}"
+
+
+def thin_warnings(part: ExperimentResults, keys: Sequence[str] = PERCENTILE_KEYS,
+                  direction: str | None = None) -> list[str]:
+    """One sentence per workload whose highest thin percentile among ``keys`` has fewer than
+    :data:`FEW` I/Os beyond it, e.g. 'RND4K Q8T1 read: p99.99 rests on 3 I/Os of 31,206 (the
+    trial with the fewest I/Os): treat it as indicative.'"""
+    out = []
+    rows = [r for r in part.workloads if direction is None or r.side(direction)]
+    for row in rows:
+        ios = workload_ios(part, row, direction)
+        if not ios:
+            continue
+        fewest = min(ios)
+        thin = [k for k in keys if beyond(k, fewest) < FEW]
+        if thin:
+            names = ", ".join(thin[:-1])
+            also = f" ({names} too)" if names else ""
+            who = row.label + (f" ({direction})" if direction and row.read and row.write else "")
+            out.append(f"{who}: {rests_on(thin[-1], fewest)} (the trial with the fewest "
+                       f"I/Os){also}: treat {'them' if names else 'it'} as indicative; a longer "
+                       "runtime gives the tail more I/Os.")
+    return out
+
+
+def p99_warnings(part: ExperimentResults) -> list[str]:
+    """:func:`thin_warnings` for the p99 of each direction a row measured: what the tables of
+    the sweeps show."""
+    return [w for d in ("read", "write") for w in thin_warnings(part, ("p99",), d)]
+
+
+def io_count_table(cls: type, part: ExperimentResults, run: RunResults, tid: str, title: str,
+                   keys: Sequence[str] = PERCENTILE_KEYS[1:]) -> Table:
+    """Per workload: I/Os per trial (mean ± std over the repetitions, and the fewest), and how
+    many I/Os lie beyond each percentile in the trial with the fewest I/Os."""
+    cols = [*W_COLS, LABEL, Column("I/Os per trial", "ios_per_trial", 0, True),
+            Column("Fewest I/Os in a trial", "ios_min", 0),
+            *(Column(f"I/Os beyond {k}", f"ios_beyond_{k}", 1) for k in keys), N]
+    data: list[tuple[Any, ...]] = []
+    for row in part.workloads:
+        ios = workload_ios(part, row)
+        fewest = min(ios) if ios else None
+        mean = sum(ios) / len(ios) if ios else None
+        std = (None if mean is None or len(ios) < 2 else
+               (sum((x - mean) ** 2 for x in ios) / (len(ios) - 1)) ** 0.5)
+        data.append((*workload_cells(row), Stat(mean, std, len(ios)), fewest,
+                     *(beyond(k, fewest) if fewest is not None else None for k in keys),
+                     row.n))
+    notes = ("I/Os of a trial = bytes moved / block size. A trial's percentile p is read from "
+             "its own I/Os, (1 − p) × I/Os of them lie beyond it; the columns use the trial with "
+             f"the fewest I/Os. Fewer than {FEW} I/Os beyond a percentile: treat it as "
+             "indicative (a longer runtime gives the tail more I/Os).",)
+    return workload_table(part, run, tid, title, cols, data, extra_notes=notes, cls=cls)
+
+
+def fewest_text(part: ExperimentResults, row: WorkloadSummary) -> str:
+    """'at least 4,303 I/Os per trial' (the fewest of the repetitions), or '' when unknown."""
+    ios = workload_ios(part, row)
+    return f"at least {min(ios):,} I/Os per trial" if ios else ""
+
+
+def caption_counts(part: ExperimentResults, rows: Sequence[WorkloadSummary]) -> str:
+    """'I/Os per trial (the fewest of the repetitions): RND4K Q8T1 read 31,206; RND4K Q32T1 read 52,807.'"""
+    parts = [f"{row.label} {min(ios):,}" for row in rows if (ios := workload_ios(part, row))]
+    return ("I/Os per trial (the fewest of the repetitions): " + "; ".join(parts) + ".") if parts else ""
+
+
+# -- before a run: will the pooled I/Os reach the percentile the tables state? --------------------
+TYPICAL_IOPS_PER_QUEUED = 10_000   # a typical NVMe SSD at 4 KiB random: ~100 µs per I/O at QD1
+TYPICAL_BYTES_PER_S = 2e9          # ... and its sequential ceiling, for large blocks
+
+
+def expected_ios(workload: Workload, runtime_s: float, repetitions: int) -> int:
+    """I/Os a workload's measured repetitions will likely pool on a typical NVMe SSD (an
+    estimate for a warning, never a measurement: a slower drive gives fewer)."""
+    iops = min(TYPICAL_IOPS_PER_QUEUED * max(1, workload.outstanding),
+               TYPICAL_BYTES_PER_S / max(1, workload.bs_bytes))
+    return int(iops * runtime_s * repetitions)
+
+
+def reach_warnings(plan: Any) -> list[str]:
+    """One sentence per experiment whose weakest workload likely pools fewer I/Os than its
+    highest stated percentile needs (10 beyond it), e.g. before a 1 s tail-latency run.
+    ``plan`` is a RunPlan (app/experiments/plan.py), untyped here: the plan imports the
+    experiments, which import this module."""
+    out = []
+    for exp in plan.experiments:
+        measured = [t for t in plan.trials if t.experiment == exp.id and not t.warmup]
+        reps: dict[str, list[Any]] = {}
+        for t in measured:
+            reps.setdefault(t.workload.key, []).append(t)
+        if not reps:
+            continue
+        claim = exp.tail_claim
+        need = ios_needed(float(claim[1:]))
+        fewest = min((expected_ios(ts[0].workload, ts[0].runtime_s, len(ts)), ts[0].workload.label)
+                     for ts in reps.values())
+        if fewest[0] < need:
+            out.append(f"{exp.id}: {claim} needs {need:,} I/Os, {fewest[1]} will likely pool about "
+                       f"{fewest[0]:,} (at a typical NVMe SSD's speed); it will show as 'too few "
+                       "I/Os' unless the runtime or repetitions grow.")
+    return out

@@ -1,0 +1,216 @@
+"""The run folder: self-describing files written while the run goes on.
+
+``run.json`` is rewritten atomically (temp file + rename) after every trial, so a crash loses at
+most the trial in flight; ``trials.csv`` and ``samples.csv`` are appended and flushed; ``raw/``
+keeps each engine output byte for byte; ``commands.log`` every command with a time stamp.
+Loading a run reads data only, never code.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from app.engines.shell_quote import command_line
+from app.model.interval import SAMPLE_COLUMNS
+from app.model.percentiles import LAT_KEYS
+from app.model.run import Run
+from app.model.status import RunStatus
+from app.model.trial import TrialResult
+from app.paths.direct_io import direct_in_effect
+from app.paths.userdirs import user_data_dir
+from app.store.atomic_write import write_atomic
+
+SCHEMA_VERSION = 1
+STATUSES = tuple(RunStatus)  # run.json "status": see app.model.status
+TRIAL_COLUMNS = (
+    "index", "experiment", "label", "rw", "bs_bytes", "iodepth", "numjobs", "rwmixread",
+    "repetition", "warmup", "status", "runtime_s", "total_iops", "total_MBps",
+    *(f"{d}_{m}" for d in ("read", "write") for m in ("iops", "MBps", "io_bytes")),
+    "lat_kind", *(f"{d}_lat_{k}_us" for d in ("read", "write") for k in LAT_KEYS), "error",
+)
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON so that a reader sees the old file or the new one, never half.
+
+    The text is made first (a NaN raises ValueError before any file exists), written under a
+    new unpredictable temp name created exclusively without following links, fsynced and
+    renamed over ``path``; on any failure the temp file is removed, so no ``.tmp`` is left."""
+    text = json.dumps(data, indent=2, allow_nan=False) + "\n"
+    write_atomic(Path(path), text.encode("utf-8"))
+
+
+def default_runs_root() -> Path:
+    """Per-user data folder: XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows."""
+    return user_data_dir() / "runs"
+
+
+def trial_row(record: dict) -> dict:
+    """Flatten one trial record of run.json into a trials.csv row (units in column names)."""
+    t = TrialResult.from_json(record)
+    m = t.measurement
+    row = {"index": t.index, "experiment": t.experiment, "label": t.label,
+           **{k: t.workload.get(k) for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")},
+           "repetition": t.repetition, "warmup": t.warmup, "status": t.status,
+           "runtime_s": t.runtime_s, "total_iops": m.total_iops if m else None,
+           "total_MBps": m.total_MBps if m else None, "lat_kind": m.lat_kind if m else None,
+           "error": t.error}
+    for d in ("read", "write"):
+        side = m.side(d) if m else None
+        row.update({f"{d}_iops": side and side.iops, f"{d}_MBps": side and side.MBps,
+                    f"{d}_io_bytes": side and side.io_bytes})
+        row.update({f"{d}_lat_{k}_us": side.lat(k) if side else None for k in LAT_KEYS})
+    return row
+
+
+class RunStore:
+    """One run folder; created by :meth:`create`, reopened read-only by :func:`load_run`."""
+
+    def __init__(self, run_dir: Path, record: dict):
+        self.dir = run_dir
+        self.record = record
+        (run_dir / "raw").mkdir(exist_ok=True)
+
+    @classmethod
+    def create(cls, runs_root: Path, experiment_ids: list[str], record: dict) -> RunStore:
+        runs_root.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        name = f"{stamp}_{'+'.join(experiment_ids)}"
+        if len(name) > 120:
+            name = f"{stamp}_{len(experiment_ids)}-experiments"
+        run_dir, n = runs_root / name, 1
+        while True:
+            try:
+                run_dir.mkdir()
+                break
+            except FileExistsError:
+                n += 1
+                run_dir = runs_root / f"{name}-{n}"
+        full = {"schema_version": SCHEMA_VERSION, "status": RunStatus.RUNNING, "started_at": utc_now(),
+                "ended_at": None, **record, "trials": [], "summary": {}}
+        store = cls(run_dir, full)
+        store.save()
+        with open(run_dir / "trials.csv", "w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerow(TRIAL_COLUMNS)
+        with open(run_dir / "samples.csv", "w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerow(SAMPLE_COLUMNS)
+        return store
+
+    def run(self) -> Run:
+        """The run as typed so far (its record is what run.json holds)."""
+        return Run.from_json(self.record)
+
+    def save(self) -> None:
+        write_json_atomic(self.dir / "run.json", self.record)
+
+    def log_command(self, argv: list[str], note: str = "") -> None:
+        line = command_line(argv)
+        with open(self.dir / "commands.log", "a", encoding="utf-8") as handle:
+            handle.write(f"{utc_now()} {note + ': ' if note else ''}{line}\n")
+
+    def raw_paths(self, name: str) -> tuple[Path, Path, dict]:
+        """Where a trial's engine output is streamed byte for byte (stdout, stderr), and the
+        run.json entry naming them relative to the run folder."""
+        safe = re.sub(r"[^A-Za-z0-9._+-]", "_", name)
+        rel = {"stdout": f"raw/{safe}.out.json", "stderr": f"raw/{safe}.stderr.txt"}
+        return self.dir / rel["stdout"], self.dir / rel["stderr"], rel
+
+    def append_samples(self, rows: Iterable[dict]) -> None:
+        with open(self.dir / "samples.csv", "a", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, SAMPLE_COLUMNS)
+            for row in rows:
+                writer.writerow({k: _cell(row.get(k)) for k in SAMPLE_COLUMNS})
+
+    def add_trial(self, record: dict) -> None:
+        """Keep a finished (or failed) trial: run.json rewritten, one trials.csv row appended.
+        Runs that probed direct I/O (app/paths/direct_io.py) stamp the mode in effect on it."""
+        if "direct_io" in self.record:
+            record.setdefault("direct_in_effect", direct_in_effect(record, self.record["direct_io"]))
+        self.record["trials"].append(record)
+        with open(self.dir / "trials.csv", "a", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, TRIAL_COLUMNS)
+            writer.writerow({k: _cell(v) for k, v in trial_row(record).items()})
+        self.save()
+
+    def finish(self, status: RunStatus, summary: dict | None = None, error: str | None = None) -> None:
+        assert status in STATUSES
+        self.record.update(status=status, ended_at=utc_now(), summary=summary or {})
+        if error:
+            self.record["error"] = error
+        self.save()
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.10g}"
+    return value
+
+
+def load_run(run_dir: str | os.PathLike) -> dict:
+    """run.json of a run folder, with ``dir`` added; raises ValueError (one line) on a folder
+    that is not one, or whose run.json is unreadable or damaged.
+
+    run.json is read like any file a user names (app.store.input_files: a regular file, size-capped,
+    never a FIFO that would hang), and its top-level shape is checked here so that every
+    reader (export, the window, the vendor spec) fails with this one message, not a KeyError."""
+    from app.store.input_files import InputRefused, os_reason, read_input_bytes
+    path = Path(run_dir) / "run.json"
+    if not Path(run_dir).is_dir():
+        what = "it is a file" if Path(run_dir).exists() else "it does not exist"
+        raise ValueError(f"{run_dir} is not a run folder ({what})")
+
+    def no_constant(name: str):  # run.json is written with allow_nan=False: NaN is damage
+        raise ValueError(f"holds {name}, which the app never writes")
+    try:
+        data = read_input_bytes(path)
+    except FileNotFoundError:
+        raise ValueError(f"{run_dir} is not a run folder (no run.json)") from None
+    except InputRefused as exc:
+        raise ValueError(f"{path} {exc}") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read it: {os_reason(exc)}") from None
+    try:
+        record = json.loads(data, parse_constant=no_constant)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, NaN
+        reason = str(exc).splitlines()[0] if not isinstance(exc, RecursionError) else "nested too deeply"
+        raise ValueError(f"{path} is damaged: {reason}") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"{path} is damaged: not a JSON object")
+    if record.get("schema_version") != SCHEMA_VERSION:
+        raise ValueError(f"{path}: unsupported schema version {record.get('schema_version')!r}")
+    for key in ("trials", "experiments"):
+        items = record.get(key, [])
+        if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
+            raise ValueError(f"{path} is damaged: {key} is not a list of objects")
+    record["dir"] = str(Path(run_dir))
+    return record
+
+
+def open_run(run_dir: str | os.PathLike) -> Run:
+    """A run folder's run.json as the typed :class:`Run` (its descriptive blocks in ``extra``);
+    ValueError, one line naming the file and what is wrong, for anything that is not a run."""
+    return typed_run(load_run(run_dir), run_dir)
+
+
+def typed_run(record: dict, run_dir: str | os.PathLike) -> Run:
+    """A loaded run.json as the typed :class:`Run`; ValueError naming the file when its shape
+    is not a run's."""
+    try:
+        run = Run.from_json(record)
+        run.info  # noqa: B018 - the descriptive blocks are checked here, where a bad file is named
+        return run
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+        raise ValueError(f"{Path(run_dir) / 'run.json'} is damaged: {type(exc).__name__}: "
+                         f"{exc}".splitlines()[0]) from None

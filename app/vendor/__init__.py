@@ -1,0 +1,1 @@
+"""Vendor specs: the curated database, matching a spec to the measured drive and workloads, and the comparison's table and figure."""

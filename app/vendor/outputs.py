@@ -1,0 +1,107 @@
+"""The vendor comparison (app/vendor/specs.py) as a table and a figure: it is not an experiment, it
+reads the whole run, so it lives beside the experiments rather than in the registry."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.results.figure import READ, WRITE, Axis, Figure, HLine, Series
+from app.results.table import Column, Table
+from app.units import format_size
+from app.vendor.comparison import Measured, VendorComparison, VendorRow
+
+_SHORT = {"seq_read_mbps": "Seq. read", "seq_write_mbps": "Seq. write",
+          "rand_read_iops": "4K random read", "rand_write_iops": "4K random write"}
+
+
+def _compact(value: float, unit: str) -> str:
+    return f"{value / 1e6:.2f} M {unit}" if value >= 1e6 else f"{value:,.0f} {unit}"
+
+
+def _spec_name(spec: Mapping[str, Any]) -> str:
+    """'Samsung PM9A1 512 GB'; parts a spec does not state are left out (never 'None GB')."""
+    name = " ".join(str(x) for x in (spec.get("vendor"), spec.get("family")) if x)
+    cap = spec.get("capacity_gb")
+    return f"{name} {cap:g} GB" if isinstance(cap, (int, float)) else (name or "unnamed spec")
+
+
+def _tick(row: VendorRow) -> str:
+    """The metric and the vendor's figure, on two lines under the bar."""
+    return f"{_SHORT.get(row.metric, row.label)}\n{_compact(row.spec, row.unit)}"
+
+
+def _q_t(qd: object, threads: object) -> str:
+    """CrystalDiskMark's short form of queue depth and threads: 'Q32T16'."""
+    return f"Q{qd or 1}T{threads or 1}"
+
+
+def _bar_label(row: VendorRow, measured: Measured) -> str:
+    """Over the bar, in short lines (bars sit side by side): the percentage and value, the
+    measured workload, the vendor's set-up, and whether the two are like for like."""
+    setup = row.vendor_setup
+    vendor = (f"{format_size(setup.bs) + ' ' if setup.bs else ''}"
+              f"{_q_t(setup.qd, setup.threads)}{', assumed' if setup.assumed else ''}")
+    return "\n".join((
+        f"{row.pct:.0f} % ({measured.mean:,.0f} {row.unit})",
+        f"measured: {measured.label}", f"vendor: {vendor}",
+        "like for like" if row.like_for_like else
+        f"not like for like ({_q_t(*measured.q_t)} here)"))
+
+
+def vendor_figure(comparison: VendorComparison) -> Figure | None:
+    """Measured as % of the vendor's 'up to' figure, one bar per metric that was measured, read
+    and write in their colours; over each bar the measured workload, the vendor's set-up and
+    whether they are like for like."""
+    rows = [(r, r.pct, r.measured) for r in comparison.rows
+            if r.pct is not None and r.measured is not None]
+    if not rows:
+        return None
+    series = []
+    for direction, tint in (("read", READ), ("write", WRITE)):
+        mine = [(float(i), r, pct, m) for i, (r, pct, m) in enumerate(rows)
+                if ("write" in r.metric) == (direction == "write")]
+        if not mine:
+            continue
+        series.append(Series(
+            f"{direction}: measured as % of the vendor's figure", tuple(x for x, *_ in mine),
+            tuple(pct for _, _, pct, _ in mine), tuple(r.pct_std or 0.0 for _, r, _, _ in mine),
+            kind="bar", bar_width=0.5, color=tint,
+            point_labels=tuple(_bar_label(r, m) for _, r, _, m in mine)))
+    unmatched = [r.label for r, _, _ in rows if not r.like_for_like]
+    return Figure(
+        id="vendor-comparison", experiment="vendor",
+        title="Measured against the vendor spec: " + _spec_name(comparison.spec),
+        x_axis=Axis("Metric and the vendor's 'up to' value",
+                    tuple((float(i), _tick(r)) for i, (r, _, _) in enumerate(rows))),
+        y_axis=Axis("Measured / vendor spec (%)"), series=tuple(series),
+        hlines=(HLine(100.0, "vendor spec = 100 %", color=6),),
+        caption="Like for like means a measured workload with the vendor's queue depth and "
+                "threads (QD × threads); " + (
+                    "no like-for-like measurement for " + ", ".join(unmatched) + ": the nearest "
+                    "measurement (outstanding I/O closest to the vendor's) is shown, marked. "
+                    if unmatched else "every bar is like for like. ")
+        + "Vendor figures are 'up to' values under the vendor's own test conditions; see the "
+          "comparison table.")
+
+
+def vendor_table(cmp: VendorComparison) -> Table:
+    spec = cmp.spec
+    cols = [Column("Metric", "metric"), Column("Vendor 'up to'", "spec", 0),
+            Column("Unit", "unit"), Column("Vendor test conditions", "spec_conditions"),
+            Column("Vendor set-up compared", "vendor_setup"),
+            Column("Measured", "measured", 0, True), Column("Measured at", "measured_at"),
+            Column("Like for like", "match"),
+            Column("% of spec", "pct_of_spec", 1), Column("Why the gap", "explanation")]
+    rows = [(r.label, r.spec, r.unit, r.spec_conditions, r.vendor_at,
+             r.measured.stat.to_json() if r.measured else None, r.measured_at, r.match, r.pct,
+             r.explanation) for r in cmp.rows]
+    source = "" if cmp.link_known else " (from the spec; the negotiated link was not recorded)"
+    ceiling = (f"Interface ceiling: {cmp.interface} ≈ {cmp.ceiling_MBps:,.0f} MB/s raw "
+               f"link rate{source}." if cmp.interface else "Interface ceiling: unknown.")
+    notes = (f"Spec record `{spec.get('id')}` ({spec.get('source_kind')} source): "
+             f"{spec.get('source_url')}" + (f". {spec['notes']}" if spec.get("notes") else ""),
+             ceiling, "Measured: the workload with the vendor's queue depth and threads (like for "
+             "like), else the same outstanding I/O (QD × threads), else the nearest outstanding "
+             "I/O, which the 'Like for like' column then names; among equals the best mean.")
+    return Table("vendor-comparison", "Measured against the vendor spec", tuple(cols),
+                 tuple(rows), notes, "vendor")

@@ -1,0 +1,223 @@
+"""Vendor specs: curated 'up to' figures, matched to the tested drive; the comparison
+with what was measured is app/vendor/match.py.
+
+Where specs come from, first hit wins: the run's own ``vendor_spec`` (what the user
+entered for this drive, written into the run), then the user's edited specs
+(:func:`user_specs_path`), then ``resources/vendor_specs.json`` (loaded with importlib.resources,
+every record with its source). Matching is a case-insensitive regex search of ``model_regex``
+in the drive's model string, or a part number contained in it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from app.model.info import RunInfo
+from app.model.status import RunStatus
+from app.paths.userdirs import user_config_dir
+from app.store.atomic_write import write_atomic
+from app.store.run_folder import load_run, write_json_atomic
+
+METRICS = (  # key, label, unit, workload rw, block size (None = any), measured field
+    ("seq_read_mbps", "Sequential read", "MB/s", "read", None, "MBps"),
+    ("seq_write_mbps", "Sequential write", "MB/s", "write", None, "MBps"),
+    ("rand_read_iops", "4 KiB random read", "IOPS", "randread", 4096, "iops"),
+    ("rand_write_iops", "4 KiB random write", "IOPS", "randwrite", 4096, "iops"),
+)
+REQUIRED = ("id", "model_regex", "source_url", "source_kind")
+
+
+def load_specs() -> list[dict]:
+    """The curated records shipped in resources/vendor_specs.json."""
+    text = resources.files("resources").joinpath("vendor_specs.json").read_text(encoding="utf-8")
+    return json.loads(text)["specs"]
+
+
+def user_specs_path() -> Path:
+    """Per-user settings file for specs the user entered or edited."""
+    return user_config_dir() / "vendor_specs.json"
+
+
+class UserSpecsUnreadable(ValueError):
+    """The user's specs file exists but cannot be read as specs: it is left exactly as it is."""
+
+
+def read_user_specs(path: Path | None = None) -> list[dict]:
+    """The user's specs; [] when there is no file yet. Raises :class:`UserSpecsUnreadable` (one
+    line) for a file that exists but is not a specs file: what the user typed must never be
+    taken for "no specs" and then overwritten by the next save."""
+    path = path or user_specs_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
+        raise UserSpecsUnreadable(f"{path} cannot be read ({reason}); it was left as it is: "
+                                  "fix or move it, then save again") from None
+    specs = data.get("specs") if isinstance(data, dict) else None
+    if not isinstance(specs, list) or not all(isinstance(s, dict) for s in specs):
+        raise UserSpecsUnreadable(f"{path} is not a vendor specs file (no list of specs); it was "
+                                  "left as it is: fix or move it, then save again")
+    return specs
+
+
+def load_user_specs(path: Path | None = None) -> list[dict]:
+    """The user's specs for matching a drive: an unreadable file counts as none here (a run or
+    an export must not fail over it); saving refuses it instead (:func:`save_user_spec`)."""
+    try:
+        return read_user_specs(path)
+    except UserSpecsUnreadable:
+        return []
+
+
+def validate_spec(spec: dict) -> list[str]:
+    """Problems that make a record unusable (empty list = fine)."""
+    problems = [f"missing {k}" for k in REQUIRED if not spec.get(k)]
+    try:
+        re.compile(spec.get("model_regex") or "")
+    except re.error as exc:
+        problems.append(f"model_regex does not compile: {exc}")
+    for key, *_ in METRICS:
+        value = spec.get(key)
+        if value is not None and (not isinstance(value, (int, float)) or value <= 0):
+            problems.append(f"{key} must be a positive number or null")
+    return problems
+
+
+def user_spec(model: str, **values) -> dict:
+    """A record for a drive the user describes: matches its exact model string."""
+    spec = {"id": "user-" + re.sub(r"[^a-z0-9]+", "-", model.lower()).strip("-"),
+            "vendor": None, "family": model, "model_regex": "^" + re.escape(model.strip()) + "$",
+            "part_numbers": [], "capacity_gb": None, "interface": None,
+            "test_conditions": {"note": "entered by the user"},
+            "source_url": "entered by the user", "source_kind": "user", **values}
+    for key, *_ in METRICS:
+        spec.setdefault(key, None)
+    return spec
+
+
+def save_user_spec(spec: dict, path: Path | None = None) -> Path:
+    """Add or replace (same id) a user record; raises ValueError on an unusable one, and
+    :class:`UserSpecsUnreadable` (a ValueError) when the existing file cannot be read, which is
+    then left untouched. The previous file is kept as ``vendor_specs.json.bak``."""
+    problems = validate_spec(spec)
+    if problems:
+        raise ValueError("; ".join(problems))
+    path = path or user_specs_path()
+    specs = [s for s in read_user_specs(path) if s.get("id") != spec["id"]] + [spec]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():  # the last good file, one step back, in case the user regrets a save
+        write_atomic(path.with_name(path.name + ".bak"), path.read_bytes())
+    write_atomic(path, (json.dumps({"specs": specs}, indent=2) + "\n").encode("utf-8"))
+    return path
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s_-]+", "", text).lower()
+
+
+def match_spec(model: str | None, specs: list[dict]) -> dict | None:
+    """The first record whose model_regex is found in ``model`` (or whose part number it holds)."""
+    if not model or not model.strip():
+        return None
+    model = " ".join(model.split())
+    for spec in specs:
+        try:
+            if re.search(spec.get("model_regex") or r"(?!)", model, re.IGNORECASE):
+                return spec
+        except re.error:
+            continue
+    for spec in specs:
+        if any(p and _squash(p) in _squash(model) for p in spec.get("part_numbers") or []):
+            return spec
+    return None
+
+
+def drive_model(info: RunInfo) -> str | None:
+    return (info.drive.model if info.drive else None) or None
+
+
+def spec_for_run(info: RunInfo, user_specs: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+    """The spec to compare against: the run's own, the user's, then the curated list."""
+    return spec_with_origin(info, user_specs)[0]
+
+
+def spec_with_origin(info: RunInfo, user_specs: list[dict[str, Any]] | None = None
+                     ) -> tuple[dict[str, Any] | None, str | None]:
+    """:func:`spec_for_run` and where the spec came from (see :func:`spec_for_drive`)."""
+    return spec_for_drive(drive_model(info), info.vendor_spec, user_specs)
+
+
+def spec_for_drive(model: str | None, run_spec: Mapping[str, Any] | None = None,
+                   user_specs: list[dict[str, Any]] | None = None
+                   ) -> tuple[dict[str, Any] | None, str | None]:
+    """The spec for a drive model and where it came from: ``run`` (the run's ``vendor_spec``),
+    ``user`` (the user's specs file) or ``built-in``; the window names it so the user knows
+    which record an edit replaces."""
+    if run_spec:
+        return dict(run_spec), "run"
+    users = load_user_specs() if user_specs is None else user_specs
+    mine = match_spec(model, users)
+    if mine:
+        return mine, "user"
+    curated = match_spec(model, load_specs())
+    return (curated, "built-in") if curated else (None, None)
+
+
+def spec_at_run_start(drive: dict | None, user_specs: list[dict] | None = None) -> dict | None:
+    """The user's spec for this drive, for ``record["vendor_spec"]`` when a run starts.
+
+    Only the user's record is frozen into the run: it is what the user typed for this drive and
+    may later be edited or lost with the settings; curated records ship with the app and are
+    looked up again at export, so corrections to them reach old runs too."""
+    model = ((drive or {}).get("model") or None)
+    return match_spec(model, load_user_specs() if user_specs is None else user_specs)
+
+
+def entered_spec(model_match: str, values: dict, conditions: dict, interface: str | None,
+                 source: str | None, name: str | None = None) -> dict:
+    """A user record from the window's spec form (the same shape as :func:`user_spec`).
+
+    ``model_match`` is found anywhere in the drive's model string, ignoring case and runs of
+    spaces, so "990 PRO" covers every capacity while the drive's full model string (the form's
+    default) covers just that drive. ``conditions`` holds the vendor's test conditions
+    (seq_qd, rand_qd, threads); stating them is what makes the comparison fair."""
+    text = " ".join(model_match.split())
+    spec = user_spec(text, **{k: v for k, v in values.items() if v})
+    spec["model_regex"] = re.escape(text)
+    spec["family"] = (name or "").strip() or text
+    spec["vendor"] = ""  # part of the family/name text the user typed
+    spec["interface"] = interface or None
+    tc = {"seq_bs": None, "seq_qd": None, "rand_bs": "4KiB", "rand_qd": None, "threads": None,
+          "note": "entered by the user"}
+    tc.update({k: v for k, v in conditions.items() if v})
+    spec["test_conditions"] = tc
+    if source and source.strip():
+        spec["source_url"] = source.strip()
+    return spec
+
+
+def attach_spec_to_run(run_dir: str | os.PathLike, spec: dict) -> Path:
+    """Write ``spec`` into a finished run's run.json as ``vendor_spec`` (atomic rewrite).
+
+    Why: a run folder must re-export the same comparison anywhere, without this user's settings
+    file. Refused (ValueError) for an unusable spec or a run that still says ``running``: its
+    own process rewrites run.json after every trial and would drop the spec (or race us)."""
+    problems = validate_spec(spec)
+    if problems:
+        raise ValueError("; ".join(problems))
+    record = load_run(run_dir)
+    if record.get("status") == RunStatus.RUNNING:
+        raise ValueError(f"{run_dir} is still running (or was interrupted); the spec is kept in "
+                         "your settings only")
+    record.pop("dir", None)
+    record["vendor_spec"] = spec
+    path = Path(run_dir) / "run.json"
+    write_json_atomic(path, record)
+    return path

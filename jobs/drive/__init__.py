@@ -1,0 +1,1 @@
+"""Watching the drive during a run: the temperature sampler and the monitor."""

@@ -1,0 +1,161 @@
+"""Watching a whole run: the running experiment's own figure gains a point as each of its trials
+ends, the timeline has one block per experiment in its state, trial labels never overlap and the
+charts show the running experiment's stretch. Fed with the events of a real run (a course run's
+run.json from tests/fixtures), no engine needed.
+"""
+import json
+import os
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+from jobs.events import TrialFinished, TrialStarted  # noqa: E402
+from ui.window.report import results_so_far  # noqa: E402
+from ui.window.report.results_so_far import ResultsSoFar  # noqa: E402
+from ui.window.run.live_charts import LiveCharts  # noqa: E402
+from ui.window.run.planned import planned_from_json  # noqa: E402
+from ui.window.run.run_model import RunModel  # noqa: E402
+from ui.window.run.series import sample_row  # noqa: E402
+from ui.window.run.stretches import DONE, RUNNING, TO_DO  # noqa: E402
+
+RUN = next((Path(__file__).parents[2] / "fixtures" / "runs").glob("*_zero-queue+*")) / "run.json"
+
+
+@pytest.fixture
+def record():
+    return json.loads(RUN.read_text())
+
+
+@pytest.fixture
+def model(record):
+    """A model as RunPrepared leaves it: the plan known, no trial started."""
+    m = RunModel()
+    m.experiments = [{"id": x["id"], "title": x["title"], "params": x["params"],
+                      "repetitions": x["params"].get("repetitions", 1),
+                      "workload_keys": x["workload_keys"]} for x in record["experiments"]]
+    m.planned = {t.index: t for t in (planned_from_json(t) for t in record["planned_trials"])}
+    m.status, m.live, m.run_dir = "running", True, "/tmp/run"
+    m.reset.emit()
+    return m
+
+
+def play(model, trials, t0: float = 0.0) -> float:
+    """Each trial started, two samples, finished: what the worker sends."""
+    t = t0
+    for trial in trials:
+        model.apply(TrialStarted(trial["index"], trial["experiment"], trial["label"],
+                                 trial["repetition"], trial["warmup"], ("fio",), t, 1.0))
+        for _ in range(2):
+            t += 0.5
+            model.series.append(sample_row({"t_s": t, "read_MBps": 100.0, "read_iops": 1e3,
+                                            "read_lat_us": 50.0}))
+        model.samples_added.emit()
+        model.apply(TrialFinished(trial["index"], trial["label"], trial))
+    return t
+
+
+def test_a_sweep_figure_gains_a_point_when_a_trial_finishes(model, record, qtbot, monkeypatch):
+    monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.0)
+    view = ResultsSoFar(model)
+    qtbot.addWidget(view)
+    view.resize(500, 400)
+    view.show()
+    trials = record["trials"]
+    before = [t for t in trials if t["experiment"] not in ("queue-depth", "tail-latency",
+                                                           "slc-cache")]
+    play(model, before)
+    depth = [t for t in trials if t["experiment"] == "queue-depth"]
+    view.show_experiment("queue-depth")          # the charts tell it when the run gets there
+    assert view.points() == 0 and view.plot is None
+    shown = []
+    for trial in depth:
+        play(model, [trial])
+        assert "queue-depth" in view.figure_ids()[0] or view.figures
+        shown.append(view.points())
+    # the first repetition adds a point per queue depth; the second adds none (error bars grow)
+    assert shown[:3] == sorted(shown[:3]) and shown[0] < shown[2]
+    assert shown[2] > 0 and view.plot is not None
+    # only the shown experiment's figures were built
+    assert all(f.experiment in ("queue-depth", "") for f in view.figures)
+    redraws = view.redraws
+    play(model, [t for t in trials if t["experiment"] == "tail-latency"][:1])
+    assert view.redraws == redraws   # another experiment's trial: nothing redrawn
+
+
+def test_a_burst_of_short_trials_is_drawn_once_then_caught_up(model, record, qtbot,
+                                                               monkeypatch):
+    monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.5)
+    view = ResultsSoFar(model)
+    qtbot.addWidget(view)
+    view.show()
+    zero = [t for t in record["trials"] if t["experiment"] == "zero-queue"]
+    play(model, zero[:1])
+    drawn = view.points()
+    play(model, zero[1:4])                 # within the gap: put off, not drawn
+    assert view.redraws == 1 and view.points() == drawn
+    qtbot.waitUntil(lambda: view.redraws == 2, timeout=3000)
+    assert view.points() > drawn
+
+
+def test_redraws_wait_while_hidden(model, record, qtbot):
+    view = ResultsSoFar(model)
+    qtbot.addWidget(view)
+    play(model, record["trials"][:4])
+    assert view.redraws == 0
+    view.show()
+    assert view.redraws == 1 and view.points() > 0
+
+
+@pytest.fixture
+def charts(model, qtbot):
+    view = LiveCharts(model)
+    qtbot.addWidget(view)
+    view.timeline.setParent(view)
+    view.layout().insertWidget(0, view.timeline)
+    view.resize(900, 600)
+    view.show()
+    return view
+
+
+def test_timeline_has_one_block_per_experiment_in_its_state(charts, model, record, qtbot):
+    shown = []
+    charts.experiment_shown.connect(shown.append)
+    trials = record["trials"]
+    zero = [t for t in trials if t["experiment"] == "zero-queue"]
+    play(model, zero)
+    t_end = play(model, [t for t in trials if t["experiment"] == "block-size"][:1],
+                 t0=model.series.column("t_s")[-1])
+    items = charts.timeline.items
+    assert [i.id for i in items] == [x["id"] for x in record["experiments"]]
+    assert [i.state for i in items] == [DONE, RUNNING, TO_DO, TO_DO, TO_DO, TO_DO]
+    assert len(charts.timeline.block_rects()) == len(items)
+    assert shown[-1] == "block-size"
+    # the charts show the running experiment's stretch, not the whole run
+    lo, hi = charts.tp_plot.getViewBox().viewRange()[0]
+    assert lo == pytest.approx(items[1].start) and hi > t_end
+    # a click on the finished experiment shows its stretch and stops following
+    charts.show_experiment("zero-queue")
+    lo, hi = charts.tp_plot.getViewBox().viewRange()[0]
+    assert (lo, hi) == pytest.approx((items[0].start, items[0].end))
+    assert not charts.follow_box.isChecked() and shown[-1] == "zero-queue"
+    charts.show_experiment("block-size")
+    assert charts.follow_box.isChecked() and shown[-1] == "block-size"
+
+
+def test_trial_labels_never_overlap(charts, model, record, qtbot):
+    play(model, record["trials"])
+    charts.resize(420, 500)   # 32 trials on a narrow chart: not every label has room
+    qtbot.wait(20)
+    charts.follow_box.setChecked(False)
+    charts.tp_plot.setXRange(0, model.series.column("t_s")[-1], padding=0)  # the whole run
+    charts.view.grab()   # paints: the labels are placed while painting
+    boundaries = charts.boundaries[0]
+    rects = boundaries.label_rects
+    assert 0 < len(rects) < len(boundaries.texts)   # some left out: they would not fit
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            assert not a.intersects(b)
+    top = charts.tp_plot.getViewBox().sceneBoundingRect()
+    assert all(r.height() <= top.height() for r in rects)

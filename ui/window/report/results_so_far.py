@@ -1,0 +1,212 @@
+"""Results so far: the running experiment's own figure, drawn while the run goes on.
+
+Why: what a student watches a sweep for is the curve forming (IOPS against queue depth, MB/s
+against block size, the mix), and until now that appeared only after export. This view draws the
+export's own figure specs (app/report/outputs.py ``build_figures`` over the RunResults the run
+model rebuilds at each trial's end) with the export's drawing code (ui/render/draw.py), so each
+point appears when its trial ends and its error bar grows with the repetitions, and the findings
+(knee, crossover, exhaustion point) are worded by the same sentences as report.md as soon as the
+data supports them.
+
+Cost beside fio: it redraws only when a trial of the shown experiment ended (never per sample),
+builds only that experiment's figures, waits while hidden (a tab not in front) until shown, and
+redraws at most once every MIN_GAP_S while the run goes on: drawing a figure and placing its
+labels costs 60-400 ms of CPU, which a burst of 1-second trials must not pay each time.
+"""
+from __future__ import annotations
+
+import html
+import time
+from dataclasses import replace
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QSplitter,
+    QStackedWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.report.outputs import build_figures, findings
+from app.results.run_results import ExperimentResults
+from ui.window import theme
+from ui.window.run.run_model import RunModel
+
+MIN_GAP_S = 8.0
+WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
+           "error bar growing with the repetitions.")
+
+
+class ResultsSoFar(QWidget):
+    """Follows the run (or ``show_experiment``, the experiment the live charts show)."""
+
+    def __init__(self, model: RunModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.experiment: str | None = None     # shown experiment (None: none has results yet)
+        self.figures: list = []                # the shown experiment's figure specs
+        self.redraws = 0
+        self._drawn_key: tuple | None = None   # what the shown plot was drawn from
+        self._pending = False                  # a redraw waits for the view to be shown
+        self._last = float("-inf")             # monotonic time of the last drawing
+        self._later = QTimer(self)             # the redraw a recent one put off
+        self._later.setSingleShot(True)
+        self._later.timeout.connect(self._refresh)
+        self.selector = QComboBox()            # an experiment with several figures
+        self.selector.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.selector.setMinimumContentsLength(8)
+        self.selector.currentIndexChanged.connect(lambda _i: self._redraw())
+        self.title = QLabel()
+        self.message = QLabel(WAITING)
+        self.message.setWordWrap(True)
+        self.message.setMargin(12)
+        theme.set_tone(self.message, "muted")
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.message)
+        self.plot: QWidget | None = None
+        self.found = QTextBrowser()   # the findings so far, under a handle the user can drag
+        self.found.setMinimumHeight(2 * self.found.fontMetrics().lineSpacing())
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self.title, 1)
+        head.addWidget(self.selector, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 0, 2, 2)
+        layout.setSpacing(2)
+        layout.addLayout(head)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.stack)
+        self.split.addWidget(self.found)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 1)
+        self.split.setChildrenCollapsible(False)
+        layout.addWidget(self.split, 1)
+        model.reset.connect(self._on_reset)
+        model.summary_changed.connect(self._refresh)
+        self._on_reset()
+
+    # -- for the window and tests ---------------------------------------------------------------
+    def show_experiment(self, eid: str) -> None:
+        if eid != self.experiment:
+            self.experiment = eid
+            self._refresh()
+
+    def figure_ids(self) -> list[str]:
+        return [f.id for f in self.figures]
+
+    def points(self) -> int:
+        """Points with a value in the figure shown (every series of every panel; for tests)."""
+        fig = self._current()
+        parts = (fig.panels or (fig,)) if fig else ()
+        return sum(1 for p in parts for s in p.series for y in s.y if y is not None)
+
+    # -- model -> view --------------------------------------------------------------------------
+    def _on_reset(self) -> None:
+        self.experiment, self.figures, self._drawn_key = None, [], None
+        self._set_plot(None)
+        self.selector.clear()
+        self.selector.hide()
+        self.title.setText("<b>Results so far</b>")
+        self.title.setToolTip("")
+        self.found.clear()
+        self.found.hide()
+        self._refresh()
+
+    def _shown_part(self) -> ExperimentResults | None:
+        results = self.model.results
+        if results is None:
+            return None
+        if self.experiment is None:   # the latest experiment with a finished measured trial
+            started = [p for p in results.parts if p.workloads]
+            return started[-1] if started else None
+        return results.part(self.experiment)
+
+    def _refresh(self) -> None:
+        if not self.isVisible():
+            self._pending = True
+            return
+        self._pending = False
+        part = self._shown_part()
+        key = None if part is None else (part.id, len(part.trials), self.model.status)
+        if key == self._drawn_key:
+            return   # a warm-up or another experiment's trial ended: nothing new to draw
+        wait = self._last + MIN_GAP_S - time.monotonic()
+        same = self._drawn_key is not None and key is not None and key[0] == self._drawn_key[0]
+        if same and wait > 0 and not self.model.finished:
+            if not self._later.isActive():
+                self._later.start(int(wait * 1000) + 1)
+            return
+        self._later.stop()
+        self._drawn_key = key
+        if part is not None:
+            title = str(part.params.get("title") or part.id)
+            self.title.setText(f"<b>So far</b>: {html.escape(part.id)}")
+            self.title.setToolTip(f"Results so far of {title}: {len(part.trials)} measured "
+                                  "trials ended")
+        results = self.model.results   # not None when there is a part: the part is one of its
+        if part is None or results is None or not part.workloads:
+            self.figures = []
+            self.selector.hide()
+            self._set_plot(None)
+            self.found.hide()
+            return
+        self.figures = build_figures(results, only=part.id)
+        wanted = self.selector.currentData()
+        self.selector.blockSignals(True)
+        self.selector.clear()
+        for i, fig in enumerate(self.figures):   # short: the plot shows the whole title
+            self.selector.addItem(f"figure {i + 1} of {len(self.figures)}", fig.id)
+            self.selector.setItemData(i, fig.title, Qt.ItemDataRole.ToolTipRole)
+        ids = self.figure_ids()
+        self.selector.setCurrentIndex(ids.index(wanted) if wanted in ids else 0)
+        self.selector.blockSignals(False)
+        self.selector.setVisible(len(self.figures) > 1)
+        lines = findings(part, results)
+        self.found.setHtml("<br>".join(html.escape(line) for line in lines))
+        self.found.setVisible(bool(lines))
+        self._redraw()
+
+    def _current(self):
+        index = self.selector.currentIndex()
+        return self.figures[index] if 0 <= index < len(self.figures) else None
+
+    def _redraw(self) -> None:
+        fig = self._current()
+        if fig is None:
+            self._set_plot(None)
+            return
+        from ui.render.draw import figure_widget  # pyqtgraph loads with the first figure
+        from ui.render.style import SCREEN
+        # as many legend columns as this pane holds: a legend laid out for the Figures tab's
+        # width would push the plot out of a narrow pane
+        style = replace(SCREEN, width=max(200, self.stack.width()))
+        # labels placed once, at the pane's size (placing them is most of a redraw's cost)
+        plot = figure_widget(fig, style, place=False)
+        plot.resize(self.stack.size())
+        plot.setToolTip(fig.caption or fig.title)
+        self._set_plot(plot)
+        self.redraws += 1
+        self._last = time.monotonic()   # only a drawn figure counts: the first point is not put off
+
+    def _set_plot(self, plot: QWidget | None) -> None:
+        if self.plot is not None:
+            self.stack.removeWidget(self.plot)
+            self.plot.deleteLater()
+        self.plot = plot
+        if plot is not None:
+            self.stack.addWidget(plot)
+            self.stack.setCurrentWidget(plot)
+        else:
+            waiting = ("No run yet. " if self.model.status == "idle" else
+                       "Warm-ups run first and are not counted. ")
+            self.message.setText(waiting + WAITING)
+            self.stack.setCurrentWidget(self.message)
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if self._pending:
+            self._refresh()
