@@ -127,8 +127,13 @@ class OwnedFolder(DataDir):
         name = f"{TEST_FILE_PREFIX}{self.run_id}-{safe}-{secrets.token_hex(8)}{TEST_FILE_SUFFIX}"
         fd = self._open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
         self._files[name] = _ident(os.fstat(fd))
-        self._fds[name] = fd  # kept: the engine writes through it (engine_file)
-        os.ftruncate(fd, size_bytes)
+        if FD_PATHS:
+            self._fds[name] = fd  # kept: the engine writes through it (engine_file)
+        try:
+            os.ftruncate(fd, size_bytes)
+        finally:
+            if not FD_PATHS:
+                os.close(fd)  # Windows cannot delete a file the app still holds open
         return self.target.data_dir / name
 
     def engine_file(self, path: Path) -> tuple[Path, tuple[int, ...]]:
@@ -189,12 +194,12 @@ class OwnedFolder(DataDir):
                 log.warning("%s", exc)
                 return False
             st = None
-        if st is not None:  # else already gone: nothing to delete
-            self._unlink(path.name)
-        self._files.pop(path.name, None)
         fd = self._fds.pop(path.name, None)
         if fd is not None:
             os.close(fd)
+        if st is not None:  # else already gone: nothing to delete
+            self._unlink(path.name)
+        self._files.pop(path.name, None)
         return True
 
     def leftovers(self) -> list[tuple[Path, int]]:

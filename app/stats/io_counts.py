@@ -45,8 +45,7 @@ def workload_ios(part: ExperimentResults, row: WorkloadSummary,
     """Per measured trial of a workload row (its repetitions), the I/Os of ``direction``
     (default: the row's main direction)."""
     d = direction or row.direction
-    return [n for t in part.trials if t.workload_key == row.key
-            if (n := trial_ios(t, d)) is not None]
+    return [n for t in part.trials_by_key.get(row.key, ()) if (n := trial_ios(t, d)) is not None]
 
 
 

@@ -18,7 +18,7 @@ from app.results.figure import Figure
 from ui.render.labels import Labels, free_width
 from ui.render.ranges import legend_columns, log_ticks, x_range, x_values, y_range, y_values
 from ui.render.series import Geometry, draw_hlines, draw_markers, draw_series
-from ui.render.style import SCREEN, Style, sample_type, style_axis
+from ui.render.style import SCREEN, Style, as_text, sample_type, style_axis
 
 PANEL_COLUMNS = 3  # left axis, ViewBox, right axis (or the gap to the next panel)
 GRID_ALPHA = 0.18
@@ -68,7 +68,7 @@ class Drawn:
                 if p.right is not None:
                     p.right.setGeometry(p.vb.sceneBoundingRect())
                     p.right.linkedViewChanged(p.vb, p.right.XAxis)
-            self.labels.fit_titles(self.plot, self.fig.title, self.panels)
+            self.labels.fit_titles(self.plot, as_text(self.fig.title), self.panels)
             self.labels.place(self.panels)
         finally:
             self._busy = False
@@ -116,7 +116,7 @@ def draw(plot, fig: Figure, style: Style, place: bool = True) -> Drawn:
 
 def _title(plot, fig: Figure, style: Style, columns: int) -> None:
     free_width(plot.titleLabel)  # fitted to the width later (labels.fit_titles)
-    plot.setTitle(fig.title, size=f"{style.title_px}px", color="#000")
+    plot.setTitle(as_text(fig.title), size=f"{style.title_px}px", color="#000")
     plot.layout.setRowFixedHeight(0, int(style.title_px * 1.9))
     plot.titleLabel.setMaximumHeight(int(style.title_px * 1.9))
     if columns > 1:  # the title spans every panel

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from app.results.figure import error_ends
 from ui.render.ranges import view, x_values, y_axis_of, y_values
-from ui.render.style import DENSE_POINTS, Style, color
+from ui.render.style import DENSE_POINTS, Style, as_text, color
 
 
 @dataclass
@@ -32,7 +32,7 @@ def _box(panel, axis: str):
 def _legend_add(legend, item, name: str) -> None:
     if name not in legend._ssd_names:
         legend._ssd_names.add(name)
-        legend.addItem(item, name)
+        legend.addItem(item, as_text(name))
 
 
 def draw_series(panel, legend, s, position: int, style: Style, ranges: dict, labels) -> None:

@@ -14,10 +14,20 @@ prefix or a "x1e+06" multiplier from pyqtgraph (:func:`style_axis`).
 """
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass
 
 FIGURE_BACKGROUND = "#ffffff"   # figures keep the report's light style, in the window too
+
+
+def as_text(text) -> str:
+    """A figure's title, axis label or legend name for pyqtgraph, which renders them as rich
+    text: escaped, so a name from a shared run.json (``<img src="/dev/zero">``) is drawn as
+    the characters it is, never loaded as an image or read as markup."""
+    return html.escape("" if text is None else str(text), quote=False)
+
+
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 READ_COLOR, WRITE_COLOR = PALETTE[0], PALETTE[1]   # blue, vermillion: the two directions
 DIRECTION_COLORS = {"read": READ_COLOR, "write": WRITE_COLOR}
@@ -123,7 +133,7 @@ def style_axis(axis, label: str, style: Style, tick_lines: int = 1) -> None:
     axis.enableAutoSIPrefix(False)
     axis.setStyle(tickTextOffset=max(6, style.tick_px // 2), tickLength=style.tick_px // 2,
                   autoExpandTextSpace=True, maxTickLevel=1)  # no third, finest grid level
-    axis.setLabel(label, **{"font-size": f"{style.label_px}px", "color": "#000"})
+    axis.setLabel(as_text(label), **{"font-size": f"{style.label_px}px", "color": "#000"})
     thousands(axis)
     if axis.orientation == "bottom":  # room for tick text and the label without touching
         axis.setStyle(hideOverlappingLabels=style.tick_px * 2)  # end labels may overhang a bit

@@ -10,25 +10,49 @@ automatic collection off, a timer on the GUI thread collects instead. Installed 
 """
 from __future__ import annotations
 
+import gc
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
 from pyqtgraph.util.garbage_collector import GarbageCollector
+
+T = TypeVar("T")
 
 COLLECT_EVERY_S = 1.0
 _collector: GarbageCollector | None = None
+_loads = [0]          # loads going on in the background (read by the timer, a plain int)
+_loads_lock = threading.Lock()
+
+
+class _Collector(GarbageCollector):
+    """pyqtgraph's timer collector, which skips its turn while a big load is going on."""
+
+    def check(self):
+        if not _loads[0]:
+            super().check()
 
 
 def collect_on_gui_thread() -> None:
     """Call on the GUI thread with a QApplication running (the window's constructor does)."""
     global _collector
     if _collector is None:
-        _collector = GarbageCollector(interval=COLLECT_EVERY_S)
+        _collector = _Collector(interval=COLLECT_EVERY_S)
 
 
-def keep_out_of_collections() -> None:
-    """After a big run was loaded and is shown (on the GUI thread): its objects leave the
-    collector's generations (``gc.freeze``). A reopened run of 10,000 trials is a few million
-    dicts and lists parsed from run.json; they hold no reference cycles, are freed by their
-    reference counts when another run replaces them, and walking them again at every older-
-    generation collection froze the window for a second or more each time (then every
-    minute or so while the run is shown)."""
-    import gc
-    gc.freeze()
+def load_outside_collections(load: Callable[[], T]) -> T:
+    """``load()`` (a reopened run: run.json parsed on a background thread), its objects then
+    kept out of the collector's generations (``gc.freeze``). A run of 10,000 trials is a few
+    million dicts and lists: the timer's collections walked them while they were made and
+    again at every older-generation collection while the run was shown, a second or more of
+    the window's time each. They hold no reference cycles and are freed by their reference
+    counts when another run replaces them; the timer waits while a load goes on."""
+    with _loads_lock:
+        _loads[0] += 1
+    try:
+        result = load()
+        gc.freeze()
+        return result
+    finally:
+        with _loads_lock:
+            _loads[0] -= 1

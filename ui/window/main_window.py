@@ -26,7 +26,7 @@ from jobs.events import RunFinished
 from ui.window import theme
 from ui.window.background import Background
 from ui.window.closing import ClosingAndSettings
-from ui.window.gc_policy import collect_on_gui_thread, keep_out_of_collections
+from ui.window.gc_policy import collect_on_gui_thread, load_outside_collections
 from ui.window.layout import WindowLayout
 from ui.window.menus import build_menus
 from ui.window.report.figures_view import FiguresView, RunFiguresModel
@@ -261,13 +261,13 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
             self.statusBar().showMessage("A run is going on; open past runs after it ends.")
             return
         self.statusBar().showMessage(f"Opening {run_dir}...")
-        self.background.submit(lambda: load_past_run(run_dir), self._show_past,
+        self.background.submit(lambda: load_outside_collections(lambda: load_past_run(run_dir)),
+                               self._show_past,
                                lambda exc: self.statusBar().showMessage(f"Cannot open {run_dir}: {exc}"))
 
     def _show_past(self, past) -> None:
         if self.control.running:
             return
         self.model.load_past(past)
-        keep_out_of_collections()
         self.show_run_view(self.results)
         self.statusBar().showMessage(f"Showing {past.record.get('dir')} ({past.record.get('status')})")

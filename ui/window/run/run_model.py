@@ -275,8 +275,7 @@ class RunModel(QObject):
         if self.status == RunStatus.RUNNING:
             self.error = ("run.json still says running: the run goes on in another window or "
                           "terminal, or it was interrupted")
-        self.reset.emit()
-        self.summary_changed.emit()
-        self.state_changed.emit()
+        self.reset.emit()  # the views rebuild everything, the summary too: no summary_changed,
+        self.state_changed.emit()  # which made them word a 10,000-trial run's findings twice
         self.log_line.emit(f"reopened {self.run_dir} ({self.status}, {len(self.records)} trials, "
                            f"{past.samples} samples)", "info")
