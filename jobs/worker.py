@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from PySide6.QtCore import QThread, Signal
 
 from app.engines import EngineNotFound
-from app.experiments.params import ParamError
 from app.experiments.plan import RunPlan
 from app.model.status import RunStatus
+from app.params import ParamError
 from app.paths import TargetRefused
 from jobs.events import RunFinished
 from jobs.run.session import RunCancelledEarly, RunSession

@@ -60,7 +60,7 @@ class OneLineFormatter(logging.Formatter):
             record.exc_info, record.exc_text = exc_info, exc_text
         exc = exc_info[1] if exc_info else None
         if exc is not None:
-            from app.experiments.params import one_line
+            from app.params import one_line
             what = one_line(f"{type(exc).__name__}: {exc}", 200)
             # the same record reaches the rotating log through its own handler
             from ui import log_file
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def report_unexpected(exc: BaseException) -> int:
     """One line on stderr for an exception nothing else handled; the traceback goes to a log."""
-    from app.experiments.params import one_line
+    from app.params import one_line
     if _is_bad_input(exc):
         _say(f"error: {one_line(str(exc))}")
         return EXIT_BAD_INPUT
@@ -130,7 +130,7 @@ def report_unexpected(exc: BaseException) -> int:
 
 def _is_bad_input(exc: BaseException) -> bool:
     """Refusals of what the user gave that ui/cli/ did not catch itself."""
-    from app.experiments.params import ParamError
+    from app.params import ParamError
     from app.paths import TargetRefused
     from app.units import UnitError
     return isinstance(exc, (ParamError, TargetRefused, UnitError))

@@ -15,9 +15,9 @@ import statistics
 import pandas as pd
 
 from app.experiments import CATALOG
-from app.experiments.params import fields_of, format_value
 from app.model.info import Engine
 from app.model.run import Run
+from app.params import fields_of, format_value
 from app.runs import RunTables
 
 METRICS = (("iops", "IOPS", "{:,.0f}"), ("MBps", "MB/s", "{:,.1f}"),

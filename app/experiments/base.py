@@ -18,11 +18,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.params import ParamError, fields_of, param, validate
 from app.model.interval import Sample
 from app.model.summary import WorkloadSummary
 from app.model.trial import TrialResult
 from app.model.workload import Workload
+from app.params import ParamError, fields_of, param, validate
 from app.results.figure import Figure, mean
 from app.results.findings import NO_FINDINGS, Findings
 from app.results.table import Table, generic_table

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.base import DIRECTIONS, POW2_BS, Experiment, Rows, Samples, Trials
-from app.experiments.params import param
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
+from app.params import param
 from app.results.figure import (
     NEUTRAL,
     OTHER,

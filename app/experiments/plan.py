@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.experiments import CATALOG, PRESETS, Experiment, expand_ids
-from app.experiments.params import ParamError, build, fields_of
 from app.model.workload import Workload
+from app.params import ParamError, build, fields_of
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.base import DIRECTIONS, Experiment
-from app.experiments.params import param
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
+from app.params import param
 from app.results.figure import fmt
 from app.results.table import Column, Table, latency_kind, workload_table
 from app.units import KiB, MiB

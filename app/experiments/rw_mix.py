@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from app.experiments.base import Experiment
-from app.experiments.params import param
 from app.experiments.registry import register
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload
+from app.params import param
 from app.results.figure import (
     NEUTRAL,
     READ,

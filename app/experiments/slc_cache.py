@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.base import SIZE_MAX, SIZE_MIN, Experiment, Rows, Samples, Trials
-from app.experiments.params import param
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
 from app.model.workload import Workload
+from app.params import param
 from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Marker, Series, fmt, size_text
 from app.results.table import Column, Table, sweep_table
 from app.stats import analysis

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.base import Experiment, Rows, Samples, Trials
-from app.experiments.params import param
 from app.experiments.registry import register
 from app.model.workload import Workload
+from app.params import param
 from app.results.figure import NEUTRAL, WRITE, Axis, Figure, HLine, Series, fmt
 from app.results.table import Column, Table
 from app.stats.steady_state import (

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from app.experiments.base import Experiment, Rows, Samples, TailSpreads, Trials, ratio_text, spread_findings
 from app.experiments.exceedance import exceedance
-from app.experiments.params import param
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
+from app.params import param
 from app.results.figure import (
     OTHER,
     Axis,

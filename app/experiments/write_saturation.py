@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.base import Experiment, Rows, Samples, Trials
-from app.experiments.params import param
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
 from app.model.workload import Workload
+from app.params import param
 from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Series, fmt, size_text
 from app.results.table import Column, Table
 from app.units import KiB, MiB

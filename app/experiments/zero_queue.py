@@ -15,10 +15,10 @@ from app.experiments.base import (
     ratio_text,
     spread_findings,
 )
-from app.experiments.params import param
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
+from app.params import param
 from app.results.figure import (
     Axis,
     Figure,

@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from app.experiments.params import fields_of, format_value
 from app.model.summary import Stat, WorkloadSummary
+from app.params import fields_of, format_value
 from app.results.figure import as_stat
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from app.experiments.params import one_line
+from app.params import one_line
 from app.paths import TargetRefused
 from app.paths.target import NOT_TEXT, not_text
 from app.store.run_folder import default_runs_root

@@ -14,8 +14,8 @@ from typing import Any
 from app import __version__
 from app.engines.fio.host_sum import HOW
 from app.engines.fio.remote_result import LIVE_SERIES
-from app.experiments.params import values_json
 from app.host import host_info
+from app.params import values_json
 from app.paths import new_run_id
 from app.remote.smart import NOT_REMOTE
 from app.stats.plausibility import at_run_start

@@ -18,7 +18,7 @@ import shutil
 from app.drive.bounded import run_bounded
 from app.drive.smart import explain, no_data, parse_smartctl
 from app.drive.thermal import TemperatureSource, TemperatureUnavailable
-from app.experiments.params import one_line
+from app.params import one_line
 from app.remote.smart import NOT_REMOTE, SSH_ENV, command_text, remote_drive, ssh_argv
 from jobs.drive.monitor import DriveMonitor
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from app import __version__
 from app.drive.identity import describe_drive, temperature_source
 from app.engines.fio import FioEngine
-from app.experiments.params import values_json
 from app.experiments.plan import RunPlan, experiments_from_settings, plan_run
 from app.host import host_info
+from app.params import values_json
 from app.paths import CheckedTarget, OwnedFolder, check_target, new_run_id
 from app.paths.direct_io import probe_direct_io
 from app.stats.plausibility import at_run_start

@@ -1,5 +1,5 @@
 """Property tests of parameter parsing (point 6): for ANY text given as ANY parameter of
-ANY experiment, ``app.experiments.params.build`` returns an experiment or raises ParamError with a one-line
+ANY experiment, ``app.params.build`` returns an experiment or raises ParamError with a one-line
 message; never another exception. The same for the sizes and durations of app/units.py, which
 the window's form and the command line both use.
 """
@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.experiments import CATALOG
-from app.experiments.params import ParamError, build, coerce, fields_of, format_value
 from app.experiments.plan import experiments_from_settings
+from app.params import ParamError, build, coerce, fields_of, format_value
 from app.units import UnitError, parse_duration, parse_size
 
 SETTINGS = settings(max_examples=200, deadline=None, database=None,

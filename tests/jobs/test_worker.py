@@ -8,7 +8,7 @@ import threading  # noqa: E402
 from types import SimpleNamespace  # noqa: E402
 
 from app.engines import EngineNotFound  # noqa: E402
-from app.experiments.params import ParamError  # noqa: E402
+from app.params import ParamError  # noqa: E402
 from jobs.events import LogMessage, RunFinished  # noqa: E402
 from jobs.worker import RunPrepared, RunRefused, RunWorker  # noqa: E402
 

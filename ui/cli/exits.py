@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from app.experiments import params
+from app import params
 from ui.cli.terminal import terminal_text
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2  # cancelled runs: 128 + the signal
@@ -19,7 +19,7 @@ MAX_REASON = 400   # characters; a parser may quote a whole line of a file in it
 
 
 def one_line(text: str) -> str:
-    """app.experiments.params.one_line with the longer limit a file's reason needs (a quoted line), and
+    """app.params.one_line with the longer limit a file's reason needs (a quoted line), and
     nothing in it that a terminal would take for a command (it may quote a file)."""
     return terminal_text(params.one_line(text, MAX_REASON))
 

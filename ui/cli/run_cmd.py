@@ -15,10 +15,10 @@ from pathlib import Path
 
 from app.engines import EngineNotFound
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
-from app.experiments.params import ParamError, describe
 from app.experiments.plan import kept_note, kept_own, settings_with_preset
 from app.experiments.registry import expand_ids
 from app.model.status import RunStatus
+from app.params import ParamError, describe
 from app.paths import TargetRefused
 from app.stats.io_counts import reach_warnings
 from app.units import human_bytes

@@ -11,7 +11,7 @@ import traceback
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from app.experiments.params import one_line
+from app.params import one_line
 from ui import log_file
 
 

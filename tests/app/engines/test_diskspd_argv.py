@@ -21,8 +21,8 @@ from app.engines import diskspd as ds
 from app.engines.diskspd import DiskSpdEngine
 from app.engines.diskspd.xml import parse_xml_text
 from app.experiments import CATALOG
-from app.experiments.params import build
 from app.model.workload import Workload
+from app.params import build
 from app.units import MiB
 from jobs.engine import diskspd_live
 from jobs.engine.diskspd_live import DiskSpdLive, disk_key_for

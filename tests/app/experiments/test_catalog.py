@@ -6,8 +6,8 @@ import json
 import pytest
 
 from app.experiments import ALL, CATALOG, expand_ids
-from app.experiments.params import ParamError, build, describe
 from app.experiments.plan import experiments_from_settings, plan_run
+from app.params import ParamError, build, describe
 from app.units import GiB, KiB, MiB, UnitError, parse_duration, parse_size
 
 from conftest import run_cli

@@ -15,13 +15,13 @@ from typing import Any, ClassVar
 import pytest
 
 from app.experiments import CATALOG, IMPORTED, Experiment, expand_ids, register, results_for
-from app.experiments.params import param, values_json
 from app.experiments.plan import experiments_from_settings, plan_run
 from app.experiments.registry import unregister
 from app.model.interval import Sample
 from app.model.summary import WorkloadSummary
 from app.model.trial import TrialResult
 from app.model.workload import Workload
+from app.params import param, values_json
 from app.report.outputs import build_figures, build_tables, findings
 from app.results.figure import Axis, Figure, series_from
 from app.results.run_results import ExperimentResults, RunResults

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from app.experiments import CATALOG
-from app.experiments.params import ParamError, describe
 from app.experiments.plan import experiments_from_settings, plan_run, trial_kind
+from app.params import ParamError, describe
 from app.report.precondition import precondition_sentence
 
 from conftest import needs_fio, run_cli

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from app.experiments import CATALOG, all_ids
-from app.experiments.params import describe
+from app.params import describe
 
 from conftest import needs_fio, run_cli
 

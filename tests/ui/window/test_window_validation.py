@@ -1,7 +1,7 @@
 """Bad parameter values in the window (point 6): the reason beside the field, Run
 disabled with the reason as its tooltip and hint, and Run enabled again once the value is fixed.
 
-The same checks as the command line (app.experiments.params and the experiment dataclasses), so the window
+The same checks as the command line (app.params and the experiment dataclasses), so the window
 refuses exactly what ``ssd-profiler run --set`` refuses; nothing here starts a run.
 """
 import os

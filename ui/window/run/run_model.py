@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from app.engines.shell_quote import command_line
-from app.experiments.params import values_json
 from app.experiments.registry import results_for
 from app.model.run import Run
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
 from app.model.trial import TrialResult
+from app.params import values_json
 from app.results.build import build_results
 from app.results.run_results import RunResults
 from app.stats.steady_state import convergence_text

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
-from app.experiments.params import ParamError
 from app.experiments.plan import experiments_from_settings, kept_own, plan_run
+from app.params import ParamError
 from ui.window import theme
 from ui.window.setup.param_form import COMMON, ParamForm, common_values, field_title
 from ui.window.setup.plan_text import plan_message

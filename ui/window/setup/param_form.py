@@ -3,7 +3,7 @@
 One declaration in the experiment's module (app/experiments/) gives the widget kind, the default,
 the help text and the validation here, so a new parameter needs no UI code (the words shown are
 in field_labels.py). Values are kept as the text people type (``4k,64k``, ``30s``) and checked
-with ``app.experiments.params.coerce``; the message appears right under the field instead of in a dialog, so
+with ``app.params.coerce``; the message appears right under the field instead of in a dialog, so
 typing is never interrupted.
 
 The experiment's own parameters come first (what a student came to change: queue depths, block
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.experiments.base import Experiment
-from app.experiments.params import ParamError, build, coerce, describe, fields_of, parse_bool
+from app.params import ParamError, build, coerce, describe, fields_of, parse_bool
 from ui.window import theme
 from ui.window.setup.field_labels import choice_text, field_title, help_text
 from ui.window.widgets import em
@@ -196,8 +196,8 @@ class ParamForm(QWidget):
     def validate(self) -> dict[str, str]:
         """Show and return the message of every invalid field, beside that field.
 
-        Each field is checked alone first (app.experiments.params.coerce); when all pass, the experiment is
-        built from them (app.experiments.params.build), which adds the checks across fields (a block size
+        Each field is checked alone first (app.params.coerce); when all pass, the experiment is
+        built from them (app.params.build), which adds the checks across fields (a block size
         larger than the test file), so the form refuses exactly what a run would refuse."""
         errors: dict[str, str] = {}
         texts = self.texts()
