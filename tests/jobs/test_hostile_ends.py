@@ -73,7 +73,7 @@ def test_a_runs_folder_made_unwritable_mid_run_still_cleans_the_target(tmp_path)
 def test_a_full_runs_folder_ends_the_run_cleanly(tmp_path):
     target, runs, tmp = tmp_path / "t", tmp_path / "runs", tmp_path / "tmp"
     tmp.mkdir()
-    with mounted(["-t", "tmpfs", "-o", "size=400k", "tmpfs"], runs):
+    with mounted(["-t", "tmpfs", "-o", "size=200k", "tmpfs"], runs):
         eight = [a.replace("1,2,4", "1,2,4,8").replace("2s", "1s") for a in THREE]
         done = run_cli("run", *eight, "--target", str(target), "--out", str(runs),
                        env={"TMPDIR": str(tmp)})
