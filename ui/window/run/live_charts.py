@@ -92,7 +92,7 @@ class LiveCharts(ChartRange, QWidget):
         for plot, boundaries in zip((self.tp_plot, self.lat_plot, self.temp_plot), self.boundaries):
             boundaries.setZValue(-10)
             plot.addItem(boundaries, ignoreBounds=True)
-        self.empty_note = pg.TextItem("No samples yet: throughput and latency of each interval "
+        self.empty_note = pg.TextItem("No samples yet: each interval's throughput\nand latency "
                                       "appear here during a run.", anchor=(0.5, 0.5))
         self.empty_note.setParentItem(self.tp_plot.getViewBox())
         self.tp_plot.getViewBox().sigResized.connect(self._place_notes)
