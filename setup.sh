@@ -18,12 +18,18 @@ TEST_PACKAGES=(desktop-file-utils appstream lintian libwayland-client0 libwaylan
 
 install_system_packages() {  # the packages given, those not installed yet
   command -v dpkg-query >/dev/null || { echo "not a Debian/Ubuntu system: install fio, smartmontools and Xvfb yourself" >&2; return; }
+  local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  # an earlier install cut short (a machine image, a killed apt) stops apt-get with "dpkg was
+  # interrupted": finish it first, as apt-get itself asks
+  if [ -n "$(dpkg --audit 2>/dev/null)" ]; then
+    echo "finishing an interrupted package install: dpkg --configure -a" >&2
+    $sudo dpkg --configure -a >/dev/null
+  fi
   local missing=()
   for pkg in "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   [ ${#missing[@]} -eq 0 ] && return
-  local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   echo "installing system packages: ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
