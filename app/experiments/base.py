@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from app.model.interval import Sample
 from app.model.summary import WorkloadSummary
 from app.model.trial import TrialResult
-from app.model.workload import Workload
+from app.model.workload import RW_WORDS, Workload
 from app.params import ParamError, fields_of, param, validate
 from app.results.figure import Figure, mean
 from app.results.findings import NO_FINDINGS, Findings
@@ -48,7 +48,31 @@ Samples = tuple[Sample, ...]
 
 POW2_BS = tuple(KiB * 2**i for i in range(2, 11))  # 4 KiB .. 1 MiB
 SIZE_MIN, SIZE_MAX = 16 * MiB, 16 * 1024 * GiB
+#: Labels of common parameters that experiments declare again with their own defaults.
+RUNTIME, SIZE, WARMUP = "Runtime per trial", "Test file size", "Warm-up trial"
 DIRECTIONS = ("read", "write")
+RW_CHOICES = ("randread", "randwrite", "read", "write")
+BS_MAX = 64 * MiB
+
+
+# -- parameters several experiments declare, worded once ---------------------------------------
+def block_param(default: int, *, help: str = "block size", label: str = "Block size",
+                minimum: int = 512) -> Any:
+    """A block size: whole sectors, at most BS_MAX and no larger than the test file."""
+    return param(default, kind="size", minimum=minimum, maximum=BS_MAX, block=True, label=label,
+                 help=help)
+
+
+def depth_param(default: int) -> Any:
+    """fio's iodepth of each job (DiskSpd's -o)."""
+    return param(default, kind="int", minimum=1, maximum=1024, label="Queue depth",
+                 help="queue depth")
+
+
+def rw_param(default: str, *, help: str, choices: tuple[str, ...] = RW_CHOICES) -> Any:
+    """One access pattern and direction, in fio's words (randread...), said in words in forms."""
+    return param(default, kind="choice", choices=choices, choice_words=RW_WORDS,
+                 label="Access pattern", help=help)
 
 
 @dataclass(frozen=True)
@@ -62,25 +86,29 @@ class Experiment:
     needs_samples: ClassVar[bool] = False
     #: True when the measured trials are convergence rounds (steady-state): shown live as such.
     rounds_measured: ClassVar[bool] = False
+    #: False for the experiments `run all` leaves out (a quick check, long write runs).
+    in_all: ClassVar[bool] = True
     tail_claim: ClassVar[str] = "p99"   # the highest percentile its tables state (a pre-run check)
     #: Shared parameters whose value this experiment's meaning rests on (a sustained write's
     #: duration and volume): a setting for all experiments leaves them alone (plan.kept_own).
     keeps_own: ClassVar[frozenset[str]] = frozenset()
 
     runtime: float = param(30.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
-                           help="measured time per trial")
-    ramp: float = param(0.0, kind="duration", minimum=0.0, maximum=3600.0,
+                           label=RUNTIME, help="measured time per trial")
+    ramp: float = param(0.0, kind="duration", minimum=0.0, maximum=3600.0, label="Ramp-up time",
                         help="time fio runs before it starts counting (ramp_time)")
-    size: int = param(GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX,
+    size: int = param(GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX, label=SIZE,
                       help="size of the test file")
     repetitions: int = param(3, kind="int", minimum=1, maximum=100,
                              help="measured trials per workload (mean ± sample std)")
-    warmup: bool = param(True, kind="bool", help="one unmeasured warm-up trial per workload first")
-    randomize: bool = param(True, kind="bool",
+    warmup: bool = param(True, kind="bool", label=WARMUP,
+                         help="one unmeasured warm-up trial per workload first")
+    randomize: bool = param(True, kind="bool", label="Shuffle order",
                             help="shuffle workloads within each repetition round (seed recorded)")
-    direct: bool = param(True, kind="bool", help="direct I/O, bypassing the OS page cache")
+    direct: bool = param(True, kind="bool", label="Direct I/O",
+                         help="direct I/O, bypassing the OS page cache")
     interval: float = param(1.0, kind="duration", minimum=0.1, maximum=60.0,
-                            help="live sample interval")
+                            label="Live sample interval", help="live sample interval")
     precondition: str = param("none", kind="choice", choices=PRECONDITIONS,
                               help="the test file's state before measuring: none, fill (written "
                                    "end to end twice) or steady (fill, then 4 KiB random-write "

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import DIRECTIONS, POW2_BS, Experiment, Rows, Samples, Trials
+from app.experiments.base import BS_MAX, DIRECTIONS, POW2_BS, Experiment, Rows, Samples, Trials, depth_param
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
@@ -32,7 +32,6 @@ from app.results.table import Column, Table, sweep_table
 from app.stats import analysis
 from app.stats.derived import Crossover
 from app.stats.io_counts import p99_warnings
-from app.units import MiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -70,12 +69,13 @@ class BlockSize(Experiment):
     title: ClassVar[str] = "Block-size sweep"
     summary: ClassVar[str] = "IOPS to bandwidth crossover, random and sequential"
 
-    block_sizes: tuple[int, ...] = param(POW2_BS, kind="size_list", minimum=512, maximum=64 * MiB,
+    block_sizes: tuple[int, ...] = param(POW2_BS, kind="size_list", minimum=512, maximum=BS_MAX,
                                          block=True, help="block sizes to sweep")
     patterns: tuple[str, ...] = param(("random", "sequential"), kind="choice_list",
-                                      choices=("random", "sequential"), help="access patterns")
+                                      choices=("random", "sequential"), label="Access patterns",
+                                      help="access patterns")
     direction: str = param("read", kind="choice", choices=DIRECTIONS, help="read or write")
-    iodepth: int = param(8, kind="int", minimum=1, maximum=1024, help="queue depth")
+    iodepth: int = depth_param(8)
 
     def workloads(self) -> list[Workload]:
         return [Workload(_rw(pattern, self.direction), bs, self.iodepth)

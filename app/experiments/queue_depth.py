@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, Trials
+from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, rw_param
 from app.experiments.registry import register
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload
@@ -35,7 +35,7 @@ from app.results.table import Column, Table, latency_kind, sweep_table
 from app.stats import analysis
 from app.stats.derived import Knee, LittlesLawPoint
 from app.stats.io_counts import p99_warnings
-from app.units import KiB, MiB
+from app.units import KiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -66,12 +66,12 @@ class QueueDepth(Experiment):
     queue_depths: tuple[int, ...] = param((1, 2, 4, 8, 16, 32, 64, 128, 256), kind="int_list",
                                           minimum=1, maximum=1024,
                                           help="outstanding I/O levels to sweep")
-    sweep: str = param("iodepth", kind="choice", choices=("iodepth", "numjobs"),
+    sweep: str = param("iodepth", kind="choice", choices=("iodepth", "numjobs"), label="Sweep by",
+                       choice_words={"iodepth": "deeper queue, one job",
+                                     "numjobs": "more jobs, QD1 each"},
                        help="raise iodepth (one job) or numjobs (iodepth 1)")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                    help="block size")
-    rw: str = param("randread", kind="choice", choices=("randread", "randwrite", "read", "write"),
-                    help="access pattern and direction")
+    bs: int = block_param(4 * KiB)
+    rw: str = rw_param("randread", help="access pattern and direction")
 
     def workloads(self) -> list[Workload]:
         if self.sweep == "numjobs":

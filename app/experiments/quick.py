@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import DIRECTIONS, Experiment
+from app.experiments.base import DIRECTIONS, RUNTIME, Experiment
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
@@ -26,7 +26,8 @@ class Quick(Experiment):
     title: ClassVar[str] = "Quick check (CrystalDiskMark-style)"
     summary: ClassVar[str] = "SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1, read and write"
 
-    runtime: float = param(5.0, kind="duration", minimum=1.0, maximum=3600.0,
+    in_all: ClassVar[bool] = False   # a quick check, not a measurement for the report
+    runtime: float = param(5.0, kind="duration", minimum=1.0, maximum=3600.0, label=RUNTIME,
                            help="measured time per trial")
     profile: str = param("nvme", kind="choice", choices=("nvme", "default"),
                          help="nvme: SEQ128K Q32T1 and RND4K Q32T16; default: SEQ1M Q1T1, RND4K Q32T1")

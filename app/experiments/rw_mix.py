@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from app.experiments.base import Experiment
+from app.experiments.base import Experiment, block_param, depth_param
 from app.experiments.registry import register
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload
@@ -25,7 +25,7 @@ from app.results.figure import (
 )
 from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
 from app.stats.io_counts import p99_warnings
-from app.units import KiB, MiB
+from app.units import KiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -48,12 +48,11 @@ class RwMix(Experiment):
     summary: ClassVar[str] = "read/write asymmetry: IOPS and latency per direction"
 
     mixes: tuple[int, ...] = param((100, 70, 50, 0), kind="int_list", minimum=0, maximum=100,
-                                   help="read share in percent")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                    help="block size")
+                                   label="Read share (%)", help="read share in percent")
+    bs: int = block_param(4 * KiB)
     pattern: str = param("random", kind="choice", choices=("random", "sequential"),
-                         help="access pattern")
-    iodepth: int = param(8, kind="int", minimum=1, maximum=1024, help="queue depth")
+                         label="Access pattern", help="access pattern")
+    iodepth: int = depth_param(8)
 
     def workloads(self) -> list[Workload]:
         rw = "randrw" if self.pattern == "random" else "rw"

@@ -16,7 +16,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import SIZE_MAX, SIZE_MIN, Experiment, Rows, Samples, Trials
+from app.experiments.base import (
+    RUNTIME,
+    SIZE,
+    SIZE_MAX,
+    SIZE_MIN,
+    WARMUP,
+    Experiment,
+    Rows,
+    Samples,
+    Trials,
+    block_param,
+    depth_param,
+)
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
 from app.model.workload import Workload
@@ -63,18 +75,17 @@ class SlcCache(Experiment):
     summary: ClassVar[str] = "write until the fast cache runs out: GB before the drop, MB/s after"
     needs_samples: ClassVar[bool] = True
 
-    runtime: float = param(120.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
+    runtime: float = param(120.0, kind="duration", minimum=1.0, maximum=24 * 3600.0, label=RUNTIME,
                            help="how long to keep writing (the time bound)")
-    size: int = param(8 * GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX,
+    size: int = param(8 * GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX, label=SIZE,
                       help="size of the test file: no pre-fill, the measured writes create it "
                            "and wrap around it until the runtime ends (bounded by free space)")
     repetitions: int = param(1, kind="int", minimum=1, maximum=100,
                              help="measured trials (each one fills the cache again)")
-    warmup: bool = param(False, kind="bool",
+    warmup: bool = param(False, kind="bool", label=WARMUP,
                          help="a warm-up would fill the cache before the measurement: off")
-    bs: int = param(MiB, kind="size", minimum=4 * KiB, maximum=64 * MiB, block=True,
-                    help="block size")
-    iodepth: int = param(32, kind="int", minimum=1, maximum=1024, help="queue depth")
+    bs: int = block_param(MiB, minimum=4 * KiB)
+    iodepth: int = depth_param(32)
 
     def workloads(self) -> list[Workload]:
         return [Workload("write", self.bs, self.iodepth)]

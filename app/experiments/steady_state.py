@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, Trials
+from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, depth_param, rw_param
 from app.experiments.registry import register
 from app.model.workload import Workload
 from app.params import param
@@ -30,7 +30,7 @@ from app.stats.steady_state import (
     first_steady_round,
     window_at,
 )
-from app.units import KiB, MiB
+from app.units import KiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -68,6 +68,7 @@ class SteadyState(Experiment):
     title: ClassVar[str] = "Steady state (SNIA-style preconditioning and convergence)"
     summary: ClassVar[str] = ("precondition, then rounds of one workload until IOPS settle "
                               "(window of 5: excursion <= 20 %, slope <= 10 %)")
+    in_all: ClassVar[bool] = False   # up to 25 minutes of writing: run on purpose
 
     # Set from round and max_rounds (rounds run in order, no warm-up): not parameters here, so
     # the form and `experiments` show only what means something for this experiment.
@@ -80,11 +81,10 @@ class SteadyState(Experiment):
                          help="length of one round (one trial)")
     max_rounds: int = param(MAX_ROUNDS, kind="int", minimum=WINDOW, maximum=100,
                             help="rounds at most; the run stops at the round steady state holds")
-    rw: str = param("randwrite", kind="choice", choices=("randwrite", "randread", "write", "read"),
-                    help="the workload of each round")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                    help="block size")
-    iodepth: int = param(32, kind="int", minimum=1, maximum=1024, help="queue depth")
+    rw: str = rw_param("randwrite", choices=("randwrite", "randread", "write", "read"),
+                       help="the workload of each round")
+    bs: int = block_param(4 * KiB)
+    iodepth: int = depth_param(32)
     precondition: str = param("fill", kind="choice", choices=("none", "fill"),
                               help="fill: write the file end to end twice before the first round")
     precondition_rounds: int = field(default=MAX_ROUNDS)   # the rounds are this experiment's own

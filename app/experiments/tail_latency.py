@@ -7,7 +7,17 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, TailSpreads, Trials, ratio_text, spread_findings
+from app.experiments.base import (
+    Experiment,
+    Rows,
+    Samples,
+    TailSpreads,
+    Trials,
+    block_param,
+    ratio_text,
+    rw_param,
+    spread_findings,
+)
 from app.experiments.exceedance import exceedance
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
@@ -28,7 +38,7 @@ from app.results.figure import (
 from app.results.pooled import per_repetition_notes, pooled_of, pooled_points, pooled_table
 from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
 from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
-from app.units import KiB, MiB
+from app.units import KiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -47,10 +57,8 @@ class TailLatency(Experiment):
 
     queue_depths: tuple[int, ...] = param((8, 32), kind="int_list", minimum=1, maximum=1024,
                                           help="queue depths (a mid one and the knee)")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                    help="block size")
-    rw: str = param("randread", kind="choice", choices=("randread", "randwrite", "read", "write"),
-                    help="access pattern and direction")
+    bs: int = block_param(4 * KiB)
+    rw: str = rw_param("randread", help="access pattern and direction")
 
     def workloads(self) -> list[Workload]:
         return [Workload(self.rw, self.bs, qd) for qd in self.queue_depths]

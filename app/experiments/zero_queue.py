@@ -12,13 +12,13 @@ from app.experiments.base import (
     Samples,
     TailSpreads,
     Trials,
+    block_param,
     ratio_text,
     spread_findings,
 )
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
-from app.params import param
 from app.results.figure import (
     Axis,
     Figure,
@@ -34,7 +34,7 @@ from app.results.figure import (
 from app.results.pooled import per_repetition_notes, pooled_table
 from app.results.table import IOPS, MBPS, Table, lat_cells, latency_kind, rows_table
 from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
-from app.units import KiB, MiB
+from app.units import KiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -52,10 +52,10 @@ class ZeroQueue(Experiment):
     summary: ClassVar[str] = "one I/O in flight: the drive's own access time, avg and percentiles"
     tail_claim: ClassVar[str] = "p99.9"
 
-    random_bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                           help="block size of the random read and write")
-    seq_bs: int = param(128 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                        help="block size of the sequential read and write")
+    random_bs: int = block_param(4 * KiB, label="Random block size",
+                                 help="block size of the random read and write")
+    seq_bs: int = block_param(128 * KiB, label="Sequential block size",
+                              help="block size of the sequential read and write")
 
     def workloads(self) -> list[Workload]:
         return [Workload("randread", self.random_bs), Workload("randwrite", self.random_bs),

@@ -270,6 +270,7 @@ class RunInfo(Block):
     app_version: str | None = None
     origin: str | None = None
     max_temperature_c: float | None = None
+    error: str | None = None   # why the run failed (a failed or interrupted run)
 
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> RunInfo:

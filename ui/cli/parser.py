@@ -10,7 +10,8 @@ import argparse
 import textwrap
 
 from app import __version__
-from app.experiments import CATALOG, PRESETS, all_ids
+from app.experiments import CATALOG, PRESETS
+from app.experiments.registry import left_out_of_all
 from ui.cli import verbosity
 from ui.cli.remote_args import add_remote_arguments
 
@@ -122,8 +123,6 @@ def _catalog_commands(sub) -> None:
 
 
 def _run_command(sub) -> None:
-    left_ids = [eid for eid in CATALOG if eid not in all_ids()]
-    left_out = ", ".join(left_ids[:-1]) + " and " + left_ids[-1] if len(left_ids) > 1 else "".join(left_ids)
     r = _command(sub, "run", "run experiments on a folder of the drive to test",
                  "Run experiments with fio (or DiskSpd) on a test file in the folder --target "
                  "names. Everything is checked before anything is written: a device or system "
@@ -133,7 +132,7 @@ def _run_command(sub) -> None:
                  "Ctrl+C or kill stops the engine, keeps the finished trials and removes the test "
                  "file.")
     r.add_argument("experiments", nargs="+", metavar="EXPERIMENT",
-                   help=f"{', '.join(CATALOG)}, or all (every one but {left_out})")
+                   help=f"{', '.join(CATALOG)}, or all (every one but {left_out_of_all()})")
     r.add_argument("--target", required=True, metavar="DIR",
                    help="folder on the drive to test; the app writes only inside "
                         "DIR/ssd-profiler-data/")

@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cmd_experiments(args) -> int:
-    catalog = [{"id": cls.id, "title": cls.title, "summary": cls.summary,
+    catalog = [{"id": cls.id, "title": cls.title, "summary": cls.summary, "in_all": cls.in_all,
                 "parameters": describe(cls)} for cls in CATALOG.values()]
     if args.json:
         print(json.dumps(catalog, indent=2))

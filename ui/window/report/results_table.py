@@ -74,7 +74,7 @@ class ResultsTable(QWidget):
         self.model = model
         self.caption = QLabel()
         self.caption.setWordWrap(True)
-        self.trials = TrialsView(model.records)
+        self.trials = TrialsView(model.trials)
         self.workloads = _table(SUMMARY_COLUMNS)
         # the findings are a page of their own (the window gives it a tab): under the tables
         # a 1280x720 screen left them about three lines
@@ -117,7 +117,7 @@ class ResultsTable(QWidget):
         """Every row at once (a model reset), then one scroll and one caption: done per row,
         each counted all rows again (the caption's totals, the columns' widths on scrolling),
         so reopening a run took time in the square of its trials (8,000 trials: minutes)."""
-        self.trials.rows.show(self.model.records)
+        self.trials.rows.show(self.model.trials)
         self.trials.scrollToBottom()
         self._show_summary()
         self._show_caption()
@@ -131,16 +131,16 @@ class ResultsTable(QWidget):
                     "rows appear here as trials finish. Past runs open from the Runs tab.")
         else:
             text = (f"<b>Trials</b> of {html_text(m.run_dir or 'the run being prepared')}: "
-                    f"{trials_text(m.records, m.trial_count)}; status <b>{html_text(m.status)}</b>"
+                    f"{trials_text(m.trials, m.trial_count)}; status <b>{html_text(m.status)}</b>"
                     + (f" ({html_text(m.error)})" if m.error else ""))  # run.json's own text
-            throttled = sum(1 for r in m.records if r.get("throttled"))
+            throttled = sum(1 for t in m.trials if t.throttled)
             if throttled:
                 text += (f"; {theme.span('warning', f'{throttled} {THROTTLED}')} (hover "
                          "the Status cell for why)")
         self.caption.setText(text)
 
     def _add_trial(self, record: dict) -> None:
-        self.trials.rows.added()  # the run model appended ``record`` to its records
+        self.trials.rows.added()  # the run model appended the trial to its trials
         self.trials.scrollToBottom()
         self._show_caption()
 
