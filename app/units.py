@@ -1,6 +1,6 @@
 """Units in one place: parsing what users type, converting what engines print.
 
-Conventions (reference/engines.md):
+Conventions (fio's and DiskSpd's documented units):
 - MB/s is 10^6 B/s (what vendors quote); MiB/s is 2^20 B/s.
 - fio's ``bw`` is KiB/s; ``bw_bytes`` is B/s; ``*_ns`` are nanoseconds; fio 2.x latencies are µs.
 - Sizes typed by users: ``4k``, ``4K``, ``4KiB`` are 4096 bytes (binary, as fio reads them);

@@ -1,7 +1,7 @@
 """Export orchestration: a run folder -> tables, figures and report.md (docs/architecture.md).
 
 ``render(figure, png_path, svg_path)`` is injected so that this module (and all of ``app``)
-stays free of Qt: the command line passes ``ui.render.export.start_figure``, the window
+stays free of Qt: the command line passes ``ui.render.figure_files.start_figure``, the window
 ``render_figure``; tests of the data path may pass ``None`` (figures are then listed as not
 drawn). A renderer may return a callable that completes the files (a PNG still being encoded
 on another thread): it is called, and the files placed, once the next figure is drawn, so the
@@ -18,7 +18,7 @@ The summary is recomputed from the trials rather than read from ``run.json``, so
 crashed run (whose stored summary may be partial or missing) exports what finished, and so does
 a folder made from imported measurements (app/results/imported.py).
 
-The export writes only where :class:`app.report.folder.ExportFolder` allows it (a new or empty
+The export writes only where :class:`app.report.export_folder.ExportFolder` allows it (a new or empty
 folder, or an earlier export of the same run), and only the files listed above.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from app.report.folder import ExportFolder, run_identity, safe_stem
+from app.report.export_folder import ExportFolder, run_identity, safe_stem
 from app.report.markdown import report_markdown
 from app.report.outputs import build_figures, build_tables
 from app.results.figure import Figure
@@ -54,7 +54,7 @@ def export_run(run_dir: str | Path, out_dir: str | Path | None = None,
 
     Raises ValueError with a one-line reason, before writing anything, when ``run_dir`` is not
     a readable run, its run.json is damaged, or the export folder is refused (see
-    :mod:`app.report.folder`); OSError when the system refuses a write. ``warn`` gets one line
+    :mod:`app.report.export_folder`); OSError when the system refuses a write. ``warn`` gets one line
     for what is exported without (a damaged samples.csv), default: the log."""
     run_dir = Path(run_dir)
     loaded = load_results(run_dir, warn)

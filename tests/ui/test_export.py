@@ -61,7 +61,7 @@ def _isolated_user_specs(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def render():
-    from ui.render.export import ensure_app, render_figure
+    from ui.render.figure_files import ensure_app, render_figure
     ensure_app()
     return render_figure
 

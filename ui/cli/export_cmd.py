@@ -6,7 +6,7 @@ line on stdout.
 
 Exit 2 with one line, before anything is written, when RUN_DIR is not a readable run folder
 (a file, no run.json, a damaged run.json) or DIR may not be written (a symlink, a file, a
-non-empty folder that is not an earlier export of the same run: app.report.folder). A damaged
+non-empty folder that is not an earlier export of the same run: app.report.export_folder). A damaged
 samples.csv is not fatal: the export goes on without the live-sample figures and says so in one
 ``ssd-profiler: warning:`` line and in report.md. Exit 1 when the system refuses a write.
 """
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from app.report.export import Warn, export_run
-from app.report.folder import ExportFolder, run_identity
+from app.report.export_folder import ExportFolder, run_identity
 from app.store.run_folder import open_run
 from ui.cli import verbosity
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
@@ -27,7 +27,7 @@ def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
                    warn: Warn | None = None) -> Path:
     """Export with the real renderer (Qt offscreen when there is no display); the export
     folder (default ``<run_dir>/export``) holds report.md, tables/ and figures/."""
-    from ui.render.export import ensure_app, start_figure
+    from ui.render.figure_files import ensure_app, start_figure
     ensure_app()
     return export_run(run_dir, out_dir, start_figure, warn)
 

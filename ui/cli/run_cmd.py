@@ -22,8 +22,8 @@ from app.params import ParamError, describe
 from app.paths import TargetRefused
 from app.stats.io_counts import reach_warnings
 from app.units import human_bytes
-from ui.cli import text as cli_text
 from ui.cli import verbosity
+from ui.cli import views as cli_text
 from ui.cli.parser import build_parser
 from ui.cli.progress import progress_for
 from ui.cli.remote_args import check_remote_args, per_host_json, remote_spec

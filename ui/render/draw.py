@@ -1,12 +1,12 @@
 """Figure spec (app/results/figure.py) -> a pyqtgraph plot, in small named steps.
 
 One drawing path serves the window's results view (:func:`figure_widget`) and the export
-(ui/render/export.py), so what a user sees is what the report holds. Twin axes use a second
+(ui/render/figure_files.py), so what a user sees is what the report holds. Twin axes use a second
 ViewBox linked to the right axis (pyqtgraph's MultiplePlotAxes recipe); a figure with panels
 gets one ViewBox and pair of axes per panel, side by side in the PlotItem's own grid, under one
 title; the legend sits in its own row under the plot so it never hides data; log axes plot
 log10 (log2 for ``log2_x``) with ticks labelled in the axis unit. Series, error bars and
-markers are ui/render/series.py; label placement (clear of the data, inside the image) is
+markers are ui/render/plot_items.py; label placement (clear of the data, inside the image) is
 ui/render/labels.py, redone whenever the plot is resized.
 """
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 
 from app.results.figure import Figure
 from ui.render.labels import Labels, free_width
+from ui.render.plot_items import Geometry, draw_hlines, draw_markers, draw_series
 from ui.render.ranges import legend_columns, log_ticks, x_range, x_values, y_range, y_values
-from ui.render.series import Geometry, draw_hlines, draw_markers, draw_series
 from ui.render.style import SCREEN, Style, as_text, sample_type, style_axis
 
 PANEL_COLUMNS = 3  # left axis, ViewBox, right axis (or the gap to the next panel)

@@ -1,7 +1,7 @@
 """Exporting the shown run from the window without freezing it, and without painting off-thread.
 
 Why this split: ``app.report.export.export_run`` reads the run, writes tables and report.md (slow on a
-big samples.csv, fine in any thread), but calls ``ui.render.export.render_figure`` for every
+big samples.csv, fine in any thread), but calls ``ui.render.figure_files.render_figure`` for every
 figure, and that builds a pyqtgraph PlotWidget, shows it offscreen and grabs it: widget code,
 which Qt allows on the GUI thread only. So the export runs in its own thread, and its render
 callback hands each figure (a frozen spec plus two paths) to the GUI thread, which draws that one
@@ -12,7 +12,7 @@ The hand-back is a ``concurrent.futures.Future``: the thread-safe one-shot slot 
 "this exception". Cancelling (window closing) makes the waiting render call give up, after
 which export_run records the figures as not drawn and still writes report.md.
 
-The export folder follows the same rule as the command line (app.report.folder): never a
+The export folder follows the same rule as the command line (app.report.export_folder): never a
 folder that holds files the app did not write. A refusal is a ValueError whose one-line reason
 goes to ``failed`` as it is, for the message area, without a traceback in the log.
 """
@@ -120,7 +120,7 @@ class RunExporter(QObject):
             return
         try:
             if self._render is None:
-                from ui.render.export import render_figure
+                from ui.render.figure_files import render_figure
                 self._render = render_figure
             self._render(fig, png, svg)
         except BaseException as exc:  # noqa: BLE001 - handed back to the export thread

@@ -16,8 +16,9 @@ from PySide6.QtCore import QObject, Signal
 
 from app.engines.shell_quote import command_line
 from app.experiments.registry import results_for
-from app.model.run import Run
+from app.model.run import ExperimentSummary, Run
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
+from app.model.summary import WorkloadSummary
 from app.model.trial import TrialResult
 from app.params import values_json
 from app.results.build import build_results
@@ -86,7 +87,7 @@ class RunModel(QObject):
         self.experiments: list[dict] = []
         self.records: list[dict] = []           # as run.json holds them (the live charts')
         self.trials: list[TrialResult] = []     # the same trials, typed
-        self.summary: dict = {}
+        self.summary: dict[str, tuple[WorkloadSummary, ...]] = {}   # the rows shown, per experiment
         self.results: RunResults | None = None   # the shown run's results (app/results/)
         self.kept_samples: list[Sample] = []     # of experiments whose results read them
         self._shown: tuple[str, str | None] = ("idle", None)   # status, error before a Run
@@ -235,16 +236,16 @@ class RunModel(QObject):
         """Workloads whose repetitions have all finished get their mean ± std row now."""
         run = Run(RunStatus.RUNNING, tuple(self.experiments), tuple(self.trials), {})
         self.results = build_results(run, self.kept_samples)
-        full = self.results.summary_json()
-        reps = {x["id"]: x.get("repetitions", 1) for x in self.experiments}
-        self.summary = {eid: {"workloads": [r for r in part["workloads"] if r["n"] >= reps.get(eid, 1)],
-                              "findings": {}} for eid, part in full.items()}
+        reps = {x["id"]: x["repetitions"] for x in self.experiments}
+        self.summary = {p.id: tuple(r for r in p.workloads if r.n >= reps.get(p.id, 1))
+                        for p in self.results.parts}
         self.summary_changed.emit()
 
     def _on_RunFinished(self, e: RunFinished) -> None:
         self.status, self.error, self.current = e.status, e.error, None
         self.run_dir = e.run_dir
-        self.summary = dict(e.summary)
+        self.summary = ({p.id: p.workloads for p in e.results.parts} if e.results is not None else
+                        {eid: ExperimentSummary.from_json(s).workloads for eid, s in e.summary.items()})
         self.results = e.results
         self.log_line.emit(run_end_text(e.status, self, e.run_dir),
                            "info" if e.status == RunStatus.DONE else "warning")
@@ -255,7 +256,7 @@ class RunModel(QObject):
     def load_past(self, past: PastRun) -> None:
         """Show a run from its folder: charts from samples.csv, table from run.json."""
         self._clear()
-        record, run = past.record, past.results.run
+        run = past.results.run
         info = run.info
         self.run_dir = str(past.results.folder) if past.results.folder else None
         self.status, self.error = str(run.status), info.error
@@ -274,7 +275,8 @@ class RunModel(QObject):
         self.planned = {t.index: t for t in planned}
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
         self.series.extend(past.block, past.samples)
-        self.summary = dict(record.get("summary") or {})
+        self.summary = ({eid: s.workloads for eid, s in run.summary.items()}   # as written
+                        or {p.id: p.workloads for p in past.results.parts})  # a crashed run's
         self.results = past.results
         if self.status == RunStatus.RUNNING:
             self.error = ("run.json still says running: the run goes on in another window or "
