@@ -45,6 +45,7 @@ class Axis:
     ticks: tuple[tuple[float, str], ...] = ()
     include_zero: bool = True
     log: bool = False               # log10 scale; ticks at 1-2-5 decades unless ``ticks`` given
+    per_left: float | None = None   # a right axis locked to the left: right = left × per_left
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class Series:
     point_labels: tuple[str, ...] | None = None
     color: int | None = None        # palette index; None = position in the figure
     dash: bool = False
+    dot: bool = False               # dotted, triangles: a third statistic beside solid and dashed
     bar_width: float = 0.8
     xerr: tuple[float | tuple[float, float], ...] | None = None  # as err, along x
 
@@ -153,6 +155,21 @@ def lat_kind(summary: Mapping[str, Any]) -> str | None:
 def lat_axis_label(kind: str | None, what: str = "Latency", unit: str = "µs") -> str:
     """E.g. 'Latency (µs, total latency)': the unit and which latency fio measured."""
     return f"{what} ({unit}, {LATENCY_KINDS.get(kind or '', 'latency of unknown kind')})"
+
+
+def spans_decade(series: Iterable[Series], along: str = "y") -> bool:
+    """True when the positive values (``along`` "y" or "x") of the series drawn on one axis
+    span more than a factor of ten: on a linear axis the low ones would be squashed into a few
+    pixels (a mean beside its p99.9 reads as flat)."""
+    values = [v for s in series for v in (s.x if along == "x" else s.y) if v is not None and v > 0]
+    return bool(values) and max(values) > 10 * min(values)
+
+
+def latency_axis(label: str, series: Iterable[Series], along: str = "y", **kw: Any) -> Axis:
+    """A latency axis, log10 (and saying so) when its values span more than a decade."""
+    if spans_decade(series, along):
+        return Axis(label + ", log scale", log=True, **kw)
+    return Axis(label, **kw)
 
 
 def lat_unit(stats: Iterable[StatLike]) -> tuple[str, float]:
