@@ -43,6 +43,9 @@ def draw_series(panel, legend, s, position: int, style: Style, ranges: dict, lab
     tint = color(s.color, position)
     vb = _box(panel, s.axis)
     xs, ys = x_values(fig, s.x), y_values(fig, s.y, s.axis)
+    if s.kind == "line" and _log_y(panel, s):  # a zero drops to the bottom of a log axis
+        bottom = (ranges.get(s.axis) or (0.0, 1.0))[0]
+        ys = [bottom if v is None and y is not None and y == 0 else v for v, y in zip(ys, s.y)]
     kept = [(i, x, y) for i, (x, y) in enumerate(zip(xs, ys)) if x is not None and y is not None]
     keep, X, Y = [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
     if s.kind == "bar":

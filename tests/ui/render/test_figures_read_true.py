@@ -25,6 +25,7 @@ from app.report.outputs import build_figures  # noqa: E402
 from app.results.figure import spans_decade  # noqa: E402
 from app.store.run_folder import load_run  # noqa: E402
 from ui.render.placement import Box  # noqa: E402
+from ui.render.ranges import x_values, y_values  # noqa: E402
 from ui.render.style import REPORT  # noqa: E402
 
 from conftest import FIXTURES, results_of  # noqa: E402
@@ -119,6 +120,13 @@ def _marker_problems(widget) -> list[str]:
                 if as_text(text) not in legend]
     for panel in widget._ssd.panels:
         curves = _curves(panel)
+        traces = [c for _, c in curves if len(c) > 1]
+        for s in panel.fig.series:  # the exceedance plot's percentiles: marks on their curve
+            if s.kind == "scatter" and "percentiles" in s.name:
+                for x, y in zip(x_values(panel.fig, s.x), y_values(panel.fig, s.y, s.axis)):
+                    at = _scene(panel.vb, x, y)
+                    if min((_distance(at, c) for c in traces), default=math.inf) > PX:
+                        problems.append(f"{s.name}: a percentile at {at} is on no drawn curve")
         for vb in (panel.vb, panel.right):
             for item in (vb.addedItems if vb is not None else []):
                 if isinstance(item, pg.ScatterPlotItem) and item.opts["symbol"] == "star":
@@ -166,8 +174,6 @@ def _error_bar_problems(widget, name: str) -> list[str]:
     """Every point of a series of means has an error bar drawn through it (and one along x on
     the queue-depth trade-off)."""
     import pyqtgraph as pg
-
-    from ui.render.ranges import x_values, y_values
     if any(k in name for k in NOT_MEANS):
         return []
     problems = []
