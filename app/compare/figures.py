@@ -170,7 +170,7 @@ def _live(eid, part, workloads, samples, runs, labels) -> list[Figure]:
                               color=RUN_COLORS[i % len(RUN_COLORS)]) for x, y in traces]
             drawn += bool(traces)
         if drawn > 1:
-            panels.append(Figure(id=w, title=w, x_axis=Axis(f"{w}: time, repetitions back to back (s)"),
+            panels.append(Figure(id=w, title=w, x_axis=Axis(f"{w}: time (s)"),
                                  y_axis=Axis("MB/s per interval"), series=tuple(series)))
     chunks = [panels[i:i + LIVE_PANELS] for i in range(0, len(panels), LIVE_PANELS)]
     caption = ("Per-interval MB/s (read + write, 10^6 B/s) from samples.csv: each workload's "
