@@ -175,7 +175,8 @@ class Histogram:
         a run of empty buckets the fraction holds until the next bucket's lower edge, so the
         curve runs flat to the slowest I/Os rather than ending (or sloping) before them: a
         percentile lying out there is drawn on it."""
-        n, slower, out = self.ios, self.ios, []
+        n, slower = self.ios, self.ios
+        out: list[tuple[float, float]] = []
         for i, c in self.counts:
             low, high = bucket_bounds(i)
             if out and slower > 0 and low > out[-1][0]:
