@@ -166,12 +166,13 @@ def legend_names(fig: Figure) -> list[str]:
 
 PLOT_SHARE = 0.82   # of the image width, roughly what the axes leave to the plot area
 MIN_TICK_SHARE = 0.6
+MIN_TICK_PX = 8     # legible on a screen
 
 
 def category_tick_px(fig: Figure, style: Style, columns: int = 1) -> int:
     """The tick font size at which the widest category label (bars) fits its slot at the
     figure's size: labels of neighbouring slots never overlap; never below 60 % of the
-    style's tick size (long names are wrapped onto lines by the figure builders)."""
+    style's tick size nor 8 px (long names are wrapped onto lines by the figure builders)."""
     from PySide6.QtGui import QFontMetrics
     ticks, span = fig.x_axis.ticks, x_range(fig)
     if not ticks or span is None or not any(s.kind == "bar" for s in fig.series):
@@ -181,5 +182,6 @@ def category_tick_px(fig: Figure, style: Style, columns: int = 1) -> int:
     widest = max(metrics.horizontalAdvance(line) for _, t in ticks for line in t.split("\n"))
     if widest <= 0.9 * slot:
         return style.tick_px
-    return max(int(style.tick_px * 0.9 * slot / widest), int(style.tick_px * MIN_TICK_SHARE))
+    floor = max(int(style.tick_px * MIN_TICK_SHARE), min(style.tick_px, MIN_TICK_PX))
+    return max(int(style.tick_px * 0.9 * slot / widest), floor)
 
