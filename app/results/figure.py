@@ -12,7 +12,11 @@ is the sample std across repetitions (0 where n < 2, so no bar is drawn), or a (
 pair for an interval that is not symmetric (a percentile's 95 % CI), drawn in full, never
 cut at zero; a series drops points whose y is missing rather than drawing zeros. With ``log2_x``
 the x values stay in their unit (e.g. KiB) and the renderer plots log2(x) with ticks at the
-given values; an axis with ``log`` is a log10 axis, values again in their unit.
+given values; an axis with ``log`` is a log10 axis, values again in their unit. A latency axis
+is log, and says so, when its values span more than a decade (:func:`latency_axis`). A right
+axis with ``per_left`` is locked to the left one (right value = left value × per_left), so a
+marker computed on both curves scaled alike is where the drawn curves meet. Every marker and
+horizontal line is named in the legend.
 
 Colours are palette indices (ui/render/style.py holds the colours): :data:`READ` and
 :data:`WRITE` always mean the two directions, in every figure; anything else (queue depths,
