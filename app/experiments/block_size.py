@@ -25,18 +25,21 @@ from app.results.figure import (
     kib_ticks,
     lat_axis_label,
     lat_unit,
+    latency_axis,
     scaled,
     series_from,
 )
 from app.results.table import Column, Table, sweep_table
 from app.stats import analysis
 from app.stats.derived import Crossover
-from app.stats.io_counts import p99_warnings
+from app.stats.io_counts import p99_warnings, supports
+from app.units import MiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
 
 PATTERNS = (("random", True), ("sequential", False))
+LAT_STATS = {"mean": {}, "p99": {"dash": True}, "p99.9": {"dot": True}}  # line style of each
 
 
 def _rw(pattern: str, direction: str) -> str:
@@ -105,7 +108,7 @@ class BlockSize(Experiment):
         rows = part.workloads
         found = part.found(Crossovers) or Crossovers({})
         figures, lat_series, ticks = [], [], []
-        unit, factor = lat_unit([r.lat(s) for r in rows for s in ("mean", "p99")])
+        unit, factor = lat_unit([r.lat(s) for r in rows for s in LAT_STATS])
         for p, (pattern, is_random) in enumerate(PATTERNS):
             mine = _pattern_rows(rows, is_random)
             if not mine:
@@ -113,21 +116,25 @@ class BlockSize(Experiment):
             kib = [r.workload["bs_bytes"] / 1024 for r in mine]
             ticks += kib
             figures.append(_throughput(pattern, mine, kib, found.by_pattern.get(pattern)))
-            for stat, label, dash in (("mean", "mean", False), ("p99", "p99", True)):
-                s = series_from(f"{pattern} {label}",
-                                [(k, scaled(r.lat(stat), factor)) for k, r in zip(kib, mine)],
-                                color=OTHER[p], dash=dash)
+            for stat, line in LAT_STATS.items():
+                # a percentile only where every repetition has 10 I/Os beyond it (io_counts)
+                s = series_from(f"{pattern} {stat}",
+                                [(k, scaled(r.lat(stat), factor)) for k, r in zip(kib, mine)
+                                 if stat == "mean" or supports(part, r, stat)],
+                                color=OTHER[p], **line)
                 if s:
                     lat_series.append(s)
         if lat_series:
+            y_axis = latency_axis(lat_axis_label(run.lat_kind, unit=unit), lat_series)
             figures.append(Figure(
                 id="block-size-latency", experiment=cls.id,
                 title="Block-size sweep: latency against block size",
                 x_axis=Axis("Block size (KiB, log2 scale)", kib_ticks(ticks), include_zero=False),
-                y_axis=Axis(lat_axis_label(run.lat_kind, unit=unit)), series=tuple(lat_series),
-                log2_x=True,
+                y_axis=y_axis, series=tuple(lat_series), log2_x=True,
                 caption="Means over the repetitions, error bars ± one sample std; solid: mean, "
-                        "dashed: p99."))
+                        "dashed: p99, dotted: p99.9 (only where every repetition has at least "
+                        "10 I/Os beyond it)." + (" Latency on a log axis: it spans more than a "
+                                                 "decade." if y_axis.log else "")))
         return figures
 
     @classmethod
@@ -160,6 +167,11 @@ def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],
         series_from("MB/s", [(k, r.total_MBps) for k, r in zip(kib, mine)], axis="right",
                     color=NEUTRAL, dash=True)) if s]
     markers, caption = [], (cross.note if cross else None) or ""
+    peaks = [max(s.y) for s in series]
+    per_left = peaks[1] / peaks[0] if len(peaks) == 2 and peaks[0] > 0 else None
+    if per_left:  # the crossover is computed on IOPS and MB/s each over its peak: draw them so
+        caption = ("Both axes are scaled so that peak IOPS and peak MB/s are level: the "
+                   "crossover line is where the drawn curves cross. " + caption).strip()
     if cross and cross.crossover_bs_bytes:
         x = cross.crossover_bs_bytes / 1024
         markers.append(Marker(x, None, f"IOPS→bandwidth crossover ≈ {x:.0f} KiB"))
@@ -172,5 +184,5 @@ def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],
         id=f"block-size-throughput-{pattern}", experiment=BlockSize.id,
         title=f"Block-size sweep, {pattern} {direction}, QD{qd}: IOPS and MB/s",
         x_axis=Axis("Block size (KiB, log2 scale)", kib_ticks(kib), include_zero=False),
-        y_axis=Axis("Throughput (IOPS)"), y2_axis=Axis("Bandwidth (MB/s)"),
+        y_axis=Axis("Throughput (IOPS)"), y2_axis=Axis("Bandwidth (MB/s)", per_left=per_left),
         series=tuple(series), markers=tuple(markers), log2_x=True, caption=caption)

@@ -26,9 +26,11 @@ from app.results.figure import (
     fmt,
     lat_axis_label,
     lat_unit,
+    latency_axis,
     mean,
     scaled,
     series_from,
+    std,
 )
 from app.results.pooled import pooled_of, pooled_series
 from app.results.table import Column, Table, latency_kind, sweep_table
@@ -107,29 +109,39 @@ class QueueDepth(Experiment):
         knee = replace(found, knee_lat_us=found.knee_lat_us * factor) if found else None
         pts = [(lt, io, f"QD{q}") for q, s, r in zip(levels, lats, rows)
                if (lt := mean(s)) is not None and (io := r.total_iops.mean) is not None]
+        spread = [(std(s), std(r.total_iops)) for s, r in zip(lats, rows)
+                  if mean(s) is not None and r.total_iops.mean is not None]  # ± along x, y
         w = rows[0].workload
         what = f"{w['rw']} {w['bs_bytes'] // 1024} KiB"
         tint = direction_color(rows[0].direction)
         sweep = "numjobs" if any((r.workload.get("numjobs") or 1) > 1 for r in rows) else "iodepth"
+        line = (Series("IOPS at each queue depth", tuple(p[0] for p in pts),
+                       tuple(p[1] for p in pts), tuple(e[1] for e in spread), kind="line",
+                       point_labels=tuple(p[2] for p in pts), color=tint,
+                       xerr=tuple(e[0] for e in spread)),) if pts else ()
+        x_axis = latency_axis(lat_axis_label(kind, "Mean latency", unit), line, "x",
+                              include_zero=False)
         trade = Figure(
             id="queue-depth-tradeoff", experiment=cls.id,
             title=f"Queue-depth sweep ({what}, {sweep}): throughput against latency",
-            x_axis=Axis(lat_axis_label(kind, "Mean latency", unit)),
-            y_axis=Axis("Throughput (IOPS)"),
-            series=(Series("IOPS at each queue depth", tuple(p[0] for p in pts),
-                           tuple(p[1] for p in pts), kind="line",
-                           point_labels=tuple(p[2] for p in pts), color=tint),) if pts else (),
+            x_axis=x_axis, y_axis=Axis("Throughput (IOPS)"), series=line,
             markers=tuple(_knee_markers(knee, pts)),
-            caption=f"Peak {fmt(knee.peak_iops)} IOPS at QD{knee.peak_level}." if knee else "")
+            caption=(f"Peak {fmt(knee.peak_iops)} IOPS at QD{knee.peak_level}. " if knee else "")
+            + "Means over the repetitions, error bars ± one sample std of IOPS (vertical) and "
+              "of mean latency (horizontal).")
         ticks = tuple((float(q), str(q)) for q in levels)
         sweep_series = [s for s in (
             series_from("IOPS", list(zip(levels, (r.total_iops for r in rows))), color=tint),
             series_from("mean latency", list(zip(levels, lats)), axis="right", color=NEUTRAL,
                         dash=True),
             pooled_series("p99 latency, pooled (95 % CI)", levels, rows, "p99", factor,
-                          axis="right", color=OTHER[2], dash=True))
+                          axis="right", color=OTHER[2], dash=True),
+            pooled_series("p99.9 latency, pooled (95 % CI)", levels, rows, "p99.9", factor,
+                          axis="right", color=OTHER[3], dot=True))
             if s]
         pooled = any(s.name.startswith("p99") for s in sweep_series)
+        lat_axis = latency_axis(lat_axis_label(kind, "Latency" if pooled else "Mean latency", unit),
+                                [s for s in sweep_series if s.axis == "right"])
         use_log = len(levels) > 1 and all(q > 0 and math.log2(q).is_integer() for q in levels)
         vs = Figure(
             id="queue-depth-sweep", experiment=cls.id,
@@ -137,11 +149,11 @@ class QueueDepth(Experiment):
             x_axis=Axis(f"Outstanding I/O (iodepth × numjobs{', log2 scale' if use_log else ''})",
                         ticks, include_zero=False),
             y_axis=Axis("Throughput (IOPS)"),
-            y2_axis=Axis(lat_axis_label(kind, "Latency" if pooled else "Mean latency", unit)),
-            series=tuple(sweep_series), log2_x=use_log,
+            y2_axis=lat_axis, series=tuple(sweep_series), log2_x=use_log,
             caption="Means over the repetitions, error bars ± one sample std." + (
-                " p99: of all I/Os of the repetitions (merged histogram), error bars its 95 % "
-                "interval." if pooled else ""))
+                " p99 and p99.9: of all I/Os of the repetitions (merged histogram), error bars "
+                "their 95 % interval; left out where fewer than 10 I/Os lie beyond them."
+                if pooled else ""))
         return [trade, vs]
 
     @classmethod

@@ -19,13 +19,14 @@ from app.results.figure import (
     fmt,
     lat_axis_label,
     lat_unit,
+    latency_axis,
     mean,
     scaled,
     series_from,
 )
 from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
-from app.stats.io_counts import p99_warnings
-from app.units import KiB
+from app.stats.io_counts import p99_warnings, supports
+from app.units import KiB, MiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -87,11 +88,15 @@ class RwMix(Experiment):
         unit, factor = lat_unit([r.lat(s, d) for r in rows for s in ("mean", "p99")
                                  for d in ("read", "write")])
         for d, color in (("read", READ), ("write", WRITE)):
-            for stat, dash in (("mean", False), ("p99", True)):
+            for stat, line in (("mean", {}), ("p99", {"dash": True}), ("p99.9", {"dot": True})):
+                # a percentile only where every repetition has 10 I/Os beyond it (io_counts)
                 s = series_from(f"{d} {stat}", [(x, scaled(r.lat(stat, d), factor))
-                                                for x, r in zip(share, rows)], color=color, dash=dash)
+                                                for x, r in zip(share, rows)
+                                                if stat == "mean" or supports(part, r, stat, d)],
+                                color=color, **line)
                 if s:
                     lat.append(s)
+        lat_axis = latency_axis(lat_axis_label(run.lat_kind, unit=unit), lat)
         w = rows[0].workload
         pattern = "random" if w["rw"].startswith("rand") else "sequential"
         what = f"{pattern} {w['bs_bytes'] // 1024} KiB, QD{w['iodepth']}"
@@ -102,9 +107,12 @@ class RwMix(Experiment):
                        y_axis=Axis("Throughput (IOPS)"), series=tuple(iops)),
                 Figure(id="rw-mix-latency", experiment=cls.id,
                        title=f"Read/write mix ({what}): latency per direction", x_axis=x_axis,
-                       y_axis=Axis(lat_axis_label(run.lat_kind, unit=unit)), series=tuple(lat),
+                       y_axis=lat_axis, series=tuple(lat),
                        caption="Means over the repetitions, error bars ± one sample std; solid: "
-                               "mean, dashed: p99.")]
+                               "mean, dashed: p99, dotted: p99.9 (only where every repetition "
+                               "has at least 10 I/Os beyond it)."
+                               + (" Latency on a log axis: it spans more than a decade."
+                                  if lat_axis.log else ""))]
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:

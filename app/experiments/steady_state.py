@@ -19,7 +19,7 @@ from app.experiments.base import Experiment, Rows, Samples, Trials, block_param,
 from app.experiments.registry import register
 from app.model.workload import Workload
 from app.params import param
-from app.results.figure import NEUTRAL, WRITE, Axis, Figure, HLine, Series, fmt
+from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Series, fmt
 from app.results.table import Column, Table
 from app.stats.steady_state import (
     DATA_EXCURSION,
@@ -144,10 +144,13 @@ class SteadyState(Experiment):
             series.append(Series("least-squares slope of the window", xs,
                                  tuple(avg + window.slope * (x - mid) for x in xs),
                                  color=NEUTRAL, dash=True))
+            band = f"window average ± {DATA_EXCURSION:.0%}"  # one legend entry, both lines
             hlines = [HLine(avg, f"window average {fmt(avg)} IOPS", color=NEUTRAL),
-                      HLine(avg * 1.1, "+10 %", color=NEUTRAL), HLine(avg * 0.9, "-10 %", color=NEUTRAL)]
+                      HLine(avg * (1 + DATA_EXCURSION), band, color=OTHER[1]),
+                      HLine(avg * (1 - DATA_EXCURSION), band, color=OTHER[1])]
         return [Figure("steady-state-convergence", "Steady state: IOPS per round",
-                       Axis("Round", tuple((float(i), str(i)) for i, _ in points)),
+                       Axis("Round", tuple((float(i), str(i)) for i, _ in points),
+                            include_zero=False),
                        Axis("IOPS"), series=tuple(series), hlines=tuple(hlines),
                        experiment=cls.id, caption=_verdict(f))]
 

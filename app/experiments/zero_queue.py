@@ -27,20 +27,22 @@ from app.results.figure import (
     grouped_bars,
     lat_axis_label,
     lat_unit,
+    latency_axis,
     mean,
     scaled,
     size_text,
 )
 from app.results.pooled import per_repetition_notes, pooled_table
 from app.results.table import IOPS, MBPS, Table, lat_cells, latency_kind, rows_table
-from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
-from app.units import KiB
+from app.stats.io_counts import caption_counts, fewest_text, io_count_table, supports, thin_warnings
+from app.units import KiB, MiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
 
 TABLE_STATS = ("mean", "p50", "p95", "p99", "p99.9")
-FIGURE_STATS = (("mean", "mean"), ("p95", "p95"), ("p99", "p99"))
+FIGURE_STATS = (("mean", "mean"), ("p95", "p95"), ("p99", "p99"), ("p99.9", "p99.9"),
+                ("p99.99", "p99.99"))  # a percentile is drawn where the I/O count supports it
 IO_KEYS = ("p95", "p99", "p99.9")  # the table's percentiles
 
 
@@ -82,19 +84,22 @@ class ZeroQueue(Experiment):
 
     @classmethod
     def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
-        """Mean, p95 and p99 at QD1, read beside write, one panel per access pattern and block
-        size (each with its own axis: 4 KiB bars are no slivers beside 128 KiB ones), every
-        bar labelled with its value (p99.9 is in the table)."""
+        """Mean, p95, p99, p99.9 and p99.99 at QD1, read beside write, one panel per access
+        pattern and block size (each with its own axis: 4 KiB bars are no slivers beside 128 KiB
+        ones), every bar labelled with its value; a percentile only where every repetition has
+        10 I/Os beyond it (app/stats/io_counts.py), a log axis when the bars span a decade."""
         groups: dict[tuple[bool, int], list[WorkloadSummary]] = {}
         for r in part.workloads:
             w = r.workload
             groups.setdefault((w["rw"].startswith("rand"), w["bs_bytes"]), []).append(r)
         kind = run.lat_kind
-        panels = [_panel(random, bs, rows, kind) for (random, bs), rows in groups.items()]
+        panels = [_panel(part, random, bs, rows, kind) for (random, bs), rows in groups.items()]
         n = sorted({r.n for r in part.workloads})
         caption = (f"Bars: means over n = {'/'.join(map(str, n))} repetitions, error bars ± one "
                    "sample std, value on each bar; one panel per block size, each with its own "
-                   "latency axis. " + caption_counts(part, part.workloads))
+                   "latency axis (log where the bars span more than a decade); a percentile is "
+                   "drawn where every repetition has at least 10 I/Os beyond it. "
+                   + caption_counts(part, part.workloads))
         title = "Zero-queue baselines (QD1): latency, read and write"
         if len(panels) == 1:
             return [replace(panels[0], id="zero-queue-latency", experiment=cls.id,
@@ -118,17 +123,25 @@ class ZeroQueue(Experiment):
         return out + thin_warnings(part, IO_KEYS)
 
 
-def _panel(random: bool, bs: int, rows: list[WorkloadSummary], kind: str | None) -> Figure:
+def _panel(part: ExperimentResults, random: bool, bs: int, rows: list[WorkloadSummary],
+           kind: str | None) -> Figure:
     """Read and write bars of one block size, statistic by statistic."""
     by_direction = {r.direction: r for r in rows}
     directions = [d for d in DIRECTIONS if d in by_direction]
-    unit, factor = lat_unit([by_direction[d].lat(s) for d in directions for s, _ in FIGURE_STATS])
-    groups = [(d, [scaled(by_direction[d].lat(s), factor) for s, _ in FIGURE_STATS])
-              for d in directions]
-    series, ticks = grouped_bars([name for _, name in FIGURE_STATS], groups,
+    stats = [(s, name) for s, name in FIGURE_STATS  # p99.99 only where it can be drawn
+             if s != "p99.99" or any(supports(part, by_direction[d], s) for d in directions)]
+    unit, factor = lat_unit([by_direction[d].lat(s) for d in directions for s, _ in stats])
+    groups = [(d, [scaled(by_direction[d].lat(s), factor)
+                   if s == "mean" or supports(part, by_direction[d], s) else None
+                   for s, _ in stats]) for d in directions]
+    names = []
+    for s, name in stats:  # an empty slot says why it is empty
+        thin = [d for d in directions if s != "mean" and not supports(part, by_direction[d], s)]
+        names.append(name + (f"\n({', '.join(thin)}:\ntoo few I/Os)" if thin else ""))
+    series, ticks = grouped_bars(names, groups,
                                  colors=tuple(direction_color(d) for d in directions))
     what = f"{size_text(bs)} {'random' if random else 'sequential'}"
     label = rows[0].label.rsplit(" ", 1)[0]
     return Figure(id=f"zero-queue-{label.lower()}", title=what,
                   x_axis=Axis(f"{what} ({label}): statistic", ticks),
-                  y_axis=Axis(lat_axis_label(kind, unit=unit)), series=series)
+                  y_axis=latency_axis(lat_axis_label(kind, unit=unit), series), series=series)
