@@ -33,7 +33,6 @@ from app.results.table import Column, Table, sweep_table
 from app.stats import analysis
 from app.stats.derived import Crossover
 from app.stats.io_counts import p99_warnings, supports
-from app.units import MiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults

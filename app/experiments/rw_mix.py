@@ -26,7 +26,7 @@ from app.results.figure import (
 )
 from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
 from app.stats.io_counts import p99_warnings, supports
-from app.units import KiB, MiB
+from app.units import KiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults

@@ -35,7 +35,7 @@ from app.results.figure import (
 from app.results.pooled import per_repetition_notes, pooled_table
 from app.results.table import IOPS, MBPS, Table, lat_cells, latency_kind, rows_table
 from app.stats.io_counts import caption_counts, fewest_text, io_count_table, supports, thin_warnings
-from app.units import KiB, MiB
+from app.units import KiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults

@@ -16,6 +16,7 @@ from typing import Any
 
 from app.results.figure import Figure
 from ui.render.labels import Labels, free_width
+from ui.render.plot_items import Geometry, draw_hlines, draw_markers, draw_series
 from ui.render.ranges import (
     category_tick_px,
     legend_columns,
@@ -26,7 +27,6 @@ from ui.render.ranges import (
     y_range,
     y_values,
 )
-from ui.render.plot_items import Geometry, draw_hlines, draw_markers, draw_series
 from ui.render.style import SCREEN, Style, as_text, sample_type, style_axis
 
 PANEL_COLUMNS = 3  # left axis, ViewBox, right axis (or the gap to the next panel)
