@@ -1,10 +1,18 @@
-"""Tail latency: p50 .. p99.99 at a mid queue depth and at the knee: how far the
-slowest I/Os reach beyond the median (the spread itself is computed in base.py, shared with
-the zero-queue baselines)."""
+"""Tail latency: p50 .. p99.99 at the knee and at saturation: how far the slowest I/Os reach
+beyond the median (the spread itself is computed in base.py, shared with the zero-queue
+baselines).
+
+Why the depths follow the queue-depth sweep: the tail at the knee (the most throughput before
+latency climbs) and at saturation (the peak) is what a reader wants to set side by side, and a
+preset QD8/QD32 matches neither on most drives. When queue-depth ran earlier in the same run,
+with the same access pattern and block size, the runner asks :meth:`TailLatency.follow` for
+the depths it measured (app/stats/knee.py); otherwise the presets run, and the findings say which.
+"""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from app.experiments.base import Experiment, Rows, Samples, TailSpreads, Trials, ratio_text, spread_findings
@@ -27,12 +35,14 @@ from app.results.figure import (
 )
 from app.results.pooled import per_repetition_notes, pooled_of, pooled_points, pooled_table
 from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
+from app.stats.derived import Knee
 from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
 from app.units import KiB, MiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
 
+PRESET_DEPTHS = (8, 32)
 TAIL_STATS = ("p50", "p95", "p99", "p99.9", "p99.99")
 TABLE_STATS = ("mean", *TAIL_STATS)
 
@@ -42,11 +52,16 @@ TABLE_STATS = ("mean", *TAIL_STATS)
 class TailLatency(Experiment):
     id: ClassVar[str] = "tail-latency"
     title: ClassVar[str] = "Tail latency"
-    summary: ClassVar[str] = "p50 .. p99.99 at a mid queue depth and at the knee"
+    summary: ClassVar[str] = "p50 .. p99.99 at the knee and at saturation"
     tail_claim: ClassVar[str] = "p99.99"
 
-    queue_depths: tuple[int, ...] = param((8, 32), kind="int_list", minimum=1, maximum=1024,
-                                          help="queue depths (a mid one and the knee)")
+    queue_depths: tuple[int, ...] = param(PRESET_DEPTHS, kind="int_list", minimum=1, maximum=1024,
+                                          help="queue depths when not taken from the knee "
+                                               "(the presets: a mid one and a deep one)")
+    depths_from: str = param("knee", kind="choice", choices=("knee", "preset"),
+                             help="knee: the knee and saturation depths queue-depth measured "
+                                  "earlier in the same run (same pattern and block size), when "
+                                  "queue_depths is left at its presets; preset: queue_depths")
     bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
                     help="block size")
     rw: str = param("randread", kind="choice", choices=("randread", "randwrite", "read", "write"),
@@ -54,6 +69,32 @@ class TailLatency(Experiment):
 
     def workloads(self) -> list[Workload]:
         return [Workload(self.rw, self.bs, qd) for qd in self.queue_depths]
+
+    def follow(self, earlier: Sequence[ExperimentResults]) -> tuple[TailLatency, str] | None:
+        """At the knee and the saturation point of a queue-depth sweep of the same pattern and
+        block size that ran before (None: keep the depths as set)."""
+        if self.depths_from != "knee" or self.queue_depths != PRESET_DEPTHS:
+            return None
+        for part in reversed(earlier):
+            knee = getattr(part.findings, "knee", None)
+            same = [r for r in part.workloads
+                    if r.workload.get("rw") == self.rw and r.workload.get("bs_bytes") == self.bs]
+            if isinstance(knee, Knee) and same and len(same) == len(part.workloads):
+                return self._at(knee, part.id)
+        return None
+
+    def _at(self, knee: Knee, source: str) -> tuple[TailLatency, str]:
+        at = knee.knee_level
+        saturation = max(knee.peak_level, knee.p90_level)
+        said = f"the peak, QD{saturation}"
+        if saturation <= at:   # the sweep peaked at its knee: two doublings past it
+            saturation, said = min(at * 4, 1024), f"QD{min(at * 4, 1024)}, two doublings past it"
+        if saturation == at:
+            saturation, said = at // 4 or 1, f"QD{at // 4 or 1}, as the knee is the deepest allowed"
+        knee_said = f"the knee, QD{at}" if knee.reached else f"QD{at}, the deepest level (no knee)"
+        note = (f"Depths from the {source} sweep of this run: {knee_said} ({knee.rule}), and "
+                f"saturation at {said}; not the presets QD{PRESET_DEPTHS[0]}/QD{PRESET_DEPTHS[1]}.")
+        return replace(self, queue_depths=(at, saturation)), note
 
     @classmethod
     def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> TailSpreads:
@@ -110,7 +151,7 @@ class TailLatency(Experiment):
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         spread = part.found(TailSpreads) or TailSpreads({})
-        out = []
+        out = [depths_sentence(part)]
         for r in part.workloads:
             s = spread.of(r.label)
             ios = fewest_text(part, r)
@@ -120,6 +161,17 @@ class TailLatency(Experiment):
                        f"{ratio_text(s.p99_9_over_p50 if s else None)}, p99.99/p50 = "
                        f"{ratio_text(s.p99_99_over_p50 if s else None)}" + (f" ({ios})." if ios else "."))
         return out + thin_warnings(part, TAIL_STATS[1:])
+
+
+def depths_sentence(part: ExperimentResults) -> str:
+    """Where the queue depths came from: the knee of this run's sweep, or the presets."""
+    followed = part.params.get("followed")
+    if isinstance(followed, str) and followed:
+        return followed
+    depths = "/".join(f"QD{d}" for d in sorted({r.outstanding for r in part.workloads}))
+    return (f"Depths {depths} are set in advance (presets or as given), not measured knee or "
+            "saturation points: run queue-depth before tail-latency in the same run to measure "
+            "at its knee.")
 
 
 def _percentiles_caption(rows: tuple[WorkloadSummary, ...], n: str) -> str:

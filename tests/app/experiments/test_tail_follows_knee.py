@@ -1,0 +1,81 @@
+"""One knee story: tail-latency measures at the knee and saturation point the queue-depth sweep of
+the same run found (and says so); without that sweep it says its depths are presets. The
+in-run case uses the real fio with tiny runtimes."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from app.experiments import CATALOG
+from app.model.summary import WorkloadSummary
+from app.results.run_results import ExperimentResults
+
+from conftest import TINY, run_cli, run_json
+
+KNEE_SWEEP = [(1, 13e3, 75), (2, 25e3, 78), (4, 47e3, 83), (8, 80e3, 99), (16, 110e3, 145),
+              (32, 125e3, 255), (64, 132e3, 485), (128, 140e3, 915), (256, 150e3, 1700)]
+
+
+def _sweep(rw: str = "randread", points=KNEE_SWEEP) -> ExperimentResults:
+    from tests.ui.render.synthetic import row
+    rows = tuple(WorkloadSummary.from_json(row(rw, 4096, q, iops, {"mean": lat}))
+                 for q, iops, lat in points)
+    return ExperimentResults("queue-depth", {"id": "queue-depth"}, rows, (),
+                             CATALOG["queue-depth"].findings(rows, (), ()))
+
+
+def test_tail_latency_takes_the_knee_and_the_peak_of_the_sweep():
+    tail = CATALOG["tail-latency"]()
+    followed, note = tail.follow([_sweep()])
+    assert followed.queue_depths == (32, 256)
+    assert note.startswith("Depths from the queue-depth sweep of this run: the knee, QD32 (the "
+                           "knee is the smallest queue depth beyond which doubling")
+    assert "saturation at the peak, QD256" in note and "not the presets QD8/QD32" in note
+    assert [w.iodepth for w in followed.workloads()] == [32, 256]
+
+
+def test_tail_latency_keeps_its_depths_when_the_sweep_is_not_comparable_or_they_are_set():
+    tail = CATALOG["tail-latency"]
+    assert tail().follow([_sweep("randwrite")]) is None          # another access pattern
+    assert tail(queue_depths=(4, 64)).follow([_sweep()]) is None  # set by the user
+    assert tail(depths_from="preset").follow([_sweep()]) is None
+    assert tail().follow([]) is None
+    # a sweep that peaks at its knee: saturation two doublings past it
+    flat = [(1, 10e3, 100), (2, 19e3, 105), (4, 18.5e3, 200), (8, 18e3, 420)]
+    followed, note = tail().follow([_sweep(points=flat)])
+    assert followed.queue_depths == (2, 8) and "two doublings past it" in note
+
+
+@pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")
+def test_in_one_run_tail_latency_measures_at_the_measured_knee(tmp_path):
+    target, runs = tmp_path / "target", tmp_path / "runs"
+    target.mkdir()
+    done = run_cli("run", "queue-depth", "tail-latency", "-v", "--target", str(target), *TINY,
+                   "--set", "repetitions=1", "--set", "warmup=false", "--out", str(runs),
+                   "--set", "queue-depth.queue_depths=1,4,16")
+    assert done.returncode == 0, done.stderr
+    record = run_json(done.stdout.strip().splitlines()[-1])
+    knee = record["summary"]["queue-depth"]["findings"]["knee"]
+    tail = next(e for e in record["experiments"] if e["id"] == "tail-latency")
+    depths = tail["params"]["queue_depths"]
+    assert depths[0] == knee["knee_level"] and len(depths) == 2 and depths[1] != depths[0]
+    ran = sorted({t["workload"]["iodepth"] for t in record["trials"]
+                  if t["experiment"] == "tail-latency"})
+    assert ran == sorted(depths)
+    planned = sorted({t["workload"]["iodepth"] for t in record["planned_trials"]
+                      if t["experiment"] == "tail-latency"})
+    assert planned == sorted(depths) and len(record["trials"]) == len(record["planned_trials"])
+    assert tail["followed"].startswith("Depths from the queue-depth sweep of this run")
+    assert tail["followed"] in done.stdout   # the findings say so
+    assert "tail-latency: Depths from the queue-depth sweep" in done.stderr
+
+
+@pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")
+def test_alone_tail_latency_says_its_depths_are_presets(tmp_path):
+    target = tmp_path / "target"
+    target.mkdir()
+    done = run_cli("run", "tail-latency", "--target", str(target), *TINY, "--set",
+                   "repetitions=1", "--set", "warmup=false", "--out", str(tmp_path / "runs"))
+    assert done.returncode == 0, done.stderr
+    assert "Depths QD8/QD32 are set in advance (presets or as given)" in done.stdout
