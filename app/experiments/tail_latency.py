@@ -151,7 +151,7 @@ class TailLatency(Experiment):
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         spread = part.found(TailSpreads) or TailSpreads({})
-        out = [depths_sentence(part)]
+        out = []
         for r in part.workloads:
             s = spread.of(r.label)
             ios = fewest_text(part, r)
@@ -160,15 +160,18 @@ class TailLatency(Experiment):
                        f"{ratio_text(s.p99_over_p50 if s else None)}, p99.9/p50 = "
                        f"{ratio_text(s.p99_9_over_p50 if s else None)}, p99.99/p50 = "
                        f"{ratio_text(s.p99_99_over_p50 if s else None)}" + (f" ({ios})." if ios else "."))
-        return out + thin_warnings(part, TAIL_STATS[1:])
+        return out + [depths_sentence(part, run)] + thin_warnings(part, TAIL_STATS[1:])
 
 
-def depths_sentence(part: ExperimentResults) -> str:
+def depths_sentence(part: ExperimentResults, run: RunResults) -> str:
     """Where the queue depths came from: the knee of this run's sweep, or the presets."""
     followed = part.params.get("followed")
     if isinstance(followed, str) and followed:
         return followed
     depths = "/".join(f"QD{d}" for d in sorted({r.outstanding for r in part.workloads}))
+    if any(p.id == "queue-depth" for p in run.parts):
+        return (f"Depths {depths} were set in advance (presets or as given), not taken from "
+                "the knee of this run's queue-depth sweep.")
     return (f"Depths {depths} are set in advance (presets or as given), not measured knee or "
             "saturation points: run queue-depth before tail-latency in the same run to measure "
             "at its knee.")
