@@ -3,9 +3,10 @@
 Why this rule: a sweep has several notable points and naming each a "knee" left readers with
 three answers (the maximum of IOPS / latency sits early, where latency has barely moved; 90 % of
 the peak can sit deep in the plateau of a drive whose IOPS creep up slowly). What a reader sees
-on the IOPS-against-queue-depth curve is where it flattens; the rule says that in numbers:
-the knee is the smallest depth beyond which doubling the outstanding I/O adds less than
-:data:`STEP` more IOPS. The peak and the first depth reaching 90 % of it are reported beside it
+on the IOPS-against-queue-depth curve is where it flattens for good; the rule says that in
+numbers: the knee is the smallest depth from which every further doubling of the outstanding
+I/O adds less than :data:`STEP` more IOPS ("every": one noisy flat step before a climb is not
+the knee). The peak and the first depth reaching 90 % of it are reported beside it
 as what they are. See docs/architecture.md ("The one currency") for where findings go.
 """
 from __future__ import annotations
@@ -15,8 +16,8 @@ import math
 from app.stats.derived import Knee
 
 STEP = 0.10  # the IOPS a doubling must still add (10 %) for the curve to count as climbing
-RULE = ("the knee is the smallest queue depth beyond which doubling the outstanding I/O adds "
-        f"less than {STEP * 100:.0f} % more IOPS")
+RULE = ("the knee is the smallest queue depth from which every further doubling of the "
+        f"outstanding I/O adds less than {STEP * 100:.0f} % more IOPS")
 _EPS = 1e-9
 
 
@@ -42,8 +43,9 @@ def knee(points) -> Knee | None:
     lowest level reaching 90 % of the peak.
 
     points: dicts {"level", "iops", "lat_us" (mean latency)}, in any order. Points with missing
-    or non-positive latency, IOPS or level are skipped; None when no point remains. When every
-    step still adds :data:`STEP` or more, the knee is the deepest level and ``reached`` False.
+    or non-positive latency, IOPS or level are skipped; None when no point remains. When the
+    last step still adds :data:`STEP` or more, the knee is the deepest level and ``reached``
+    False.
     """
     rows = []
     for p in points:
@@ -55,11 +57,10 @@ def knee(points) -> Knee | None:
         return None
     rows.sort(key=lambda r: r[0])
     rows = [r for i, r in enumerate(rows) if i == 0 or r[0] != rows[i - 1][0]]
-    at = next((i for i in range(len(rows) - 1)
-               if gain_per_doubling(rows[i][0], rows[i][1], rows[i + 1][0], rows[i + 1][1])
-               < STEP), None)
-    reached = at is not None or len(rows) == 1
-    best = rows[at if at is not None else -1]
+    climbs = [gain_per_doubling(a[0], a[1], b[0], b[1]) >= STEP for a, b in zip(rows, rows[1:])]
+    at = len(climbs) - next((i for i, up in enumerate(reversed(climbs)) if up), len(climbs))
+    reached = at < len(rows) - 1 or len(rows) == 1
+    best = rows[at]
     peak = max(rows, key=lambda r: r[1])  # max() keeps the first of equals
     p90 = next(r for r in rows if r[1] >= 0.9 * peak[1] - _EPS)
     return Knee(knee_level=best[0], knee_iops=best[1], knee_lat_us=best[2],

@@ -30,7 +30,7 @@ def test_tail_latency_takes_the_knee_and_the_peak_of_the_sweep():
     followed, note = tail.follow([_sweep()])
     assert followed.queue_depths == (32, 256)
     assert note.startswith("Depths from the queue-depth sweep of this run: the knee, QD32 (the "
-                           "knee is the smallest queue depth beyond which doubling")
+                           "knee is the smallest queue depth from which every further")
     assert "saturation at the peak, QD256" in note and "not the presets QD8/QD32" in note
     assert [w.iodepth for w in followed.workloads()] == [32, 256]
 
