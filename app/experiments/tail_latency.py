@@ -84,17 +84,24 @@ class TailLatency(Experiment):
         return None
 
     def _at(self, knee: Knee, source: str) -> tuple[TailLatency, str]:
-        at = knee.knee_level
-        saturation = max(knee.peak_level, knee.p90_level)
-        said = f"the peak, QD{saturation}"
-        if saturation <= at:   # the sweep peaked at its knee: two doublings past it
-            saturation, said = min(at * 4, 1024), f"QD{min(at * 4, 1024)}, two doublings past it"
-        if saturation == at:
-            saturation, said = at // 4 or 1, f"QD{at // 4 or 1}, as the knee is the deepest allowed"
-        knee_said = f"the knee, QD{at}" if knee.reached else f"QD{at}, the deepest level (no knee)"
-        note = (f"Depths from the {source} sweep of this run: {knee_said} ({knee.rule}), and "
-                f"saturation at {said}; not the presets QD{PRESET_DEPTHS[0]}/QD{PRESET_DEPTHS[1]}.")
-        return replace(self, queue_depths=(at, saturation)), note
+        """The knee and the saturation point (the peak, or 90 % of it when the peak is at the
+        knee); a sweep without a knee gives its 90 %-of-peak depth and its deepest one."""
+        at, peak = knee.knee_level, max(knee.peak_level, knee.p90_level)
+        head = f"Depths from the {source} sweep of this run ({knee.rule}): "
+        if not knee.reached:
+            low = knee.p90_level if knee.p90_level < at else max(at // 4, 1)
+            depths = (low, at) if low != at else (at, min(at * 4, 1024))
+            said = (f"no knee within it (IOPS still grew at its deepest level, QD{at}), so "
+                    f"QD{depths[0]} and QD{depths[1]}")
+        elif peak > at:
+            depths, said = (at, peak), f"the knee, QD{at}, and saturation at the peak, QD{peak}"
+        else:
+            deeper = min(at * 4, 1024) if at < 1024 else at // 4
+            depths = (at, deeper)
+            said = (f"the knee, QD{at}, and QD{deeper}, two doublings away, as the sweep peaked "
+                    "at its knee")
+        note = head + said + f"; not the presets QD{PRESET_DEPTHS[0]}/QD{PRESET_DEPTHS[1]}."
+        return replace(self, queue_depths=depths), note
 
     @classmethod
     def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> TailSpreads:
