@@ -189,7 +189,7 @@ def _knee_markers(knee: Knee | None, pts: list[tuple[float, float, str]]) -> lis
     if knee is None:
         return []
     names: dict[int, list[str]] = {}
-    for level, name in ((knee.knee_level, "knee" if knee.reached else "no knee yet"),
+    for level, name in ((knee.knee_level, "knee" if knee.reached else "deepest, no knee"),
                         (knee.p90_level, "90 % of peak"),
                         (knee.peak_level, "peak")):
         names.setdefault(level, []).append(name)

@@ -93,8 +93,7 @@ class TrialRunner(EngineStarts):
                 if self.cancel.is_set():
                     raise _Cancelled
                 exp, trials, followed = follow_earlier(exp, trials, self.store)
-                if followed:
-                    yield LogMessage(f"{exp.id}: {followed}")
+                yield from followed
                 test_file = self.owner.new_test_file(exp.id, exp.size)
                 self._held.begin(trials, test_file)  # their start-up overlaps the fill below
                 yield from self._prepare(exp, trials, test_file)
