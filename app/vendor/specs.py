@@ -2,8 +2,9 @@
 with what was measured is app/vendor/match.py.
 
 Where specs come from, first hit wins: the run's own ``vendor_spec`` (what the user
-entered for this drive, written into the run), then the user's edited specs
-(:func:`user_specs_path`), then ``resources/vendor_specs.json`` (loaded with importlib.resources,
+entered for this drive, or ``--vendor-spec``, written into the run), then the user's edited specs
+(:func:`user_specs_path`: one entered for this very drive by serial or volume first, see
+:class:`app.vendor.record.DriveKey`), then ``resources/vendor_specs.json`` (loaded with importlib.resources,
 every record with its source). Matching is a case-insensitive regex search of ``model_regex``
 in the drive's model string, or a part number contained in it.
 """
@@ -21,7 +22,6 @@ from app.model.info import RunInfo
 from app.model.status import RunStatus
 from app.paths.userdirs import user_config_dir
 from app.store.atomic_write import write_atomic
-from app.store.input_files import read_input_text
 from app.store.run_folder import load_run, write_json_atomic
 from app.vendor.record import DriveKey, VendorSpec
 
@@ -189,34 +189,6 @@ def spec_at_run_start(drive: dict | None, user_specs: list[dict] | None = None) 
     key = drive_key_of(drive)
     users = load_user_specs() if user_specs is None else user_specs
     return attached_spec(key, users) or match_spec(key.model, users)
-
-
-def spec_from_argument(value: str, user_specs: list[dict] | None = None) -> dict:
-    """``--vendor-spec MODEL-ID|FILE``: a record of the built-in list or of the user's specs by
-    its id, or a JSON file holding one record (or ``{"specs": [one]}``). ValueError (one line
-    saying what to change) for anything else."""
-    path = Path(value).expanduser()
-    if path.is_file():
-        try:
-            data = json.loads(read_input_text(path, 1 << 20))
-        except (OSError, ValueError) as exc:
-            reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
-            raise ValueError(f"--vendor-spec {value}: cannot be read as JSON ({reason})") from None
-        specs = data.get("specs") if isinstance(data, dict) and "specs" in data else [data]
-        if not isinstance(specs, list) or len(specs) != 1 or not isinstance(specs[0], dict):
-            raise ValueError(f"--vendor-spec {value}: expected one spec record (an object with "
-                             "id, model_regex, source_url, source_kind and the 'up to' figures)")
-        spec = {"source_kind": "user", "model_regex": "", **specs[0]}
-        problems = [p for p in validate_spec(spec) if p != "missing model_regex"]
-        if problems:
-            raise ValueError(f"--vendor-spec {value}: " + "; ".join(problems))
-        return spec
-    known = (load_user_specs() if user_specs is None else user_specs) + load_specs()
-    found = next((s for s in known if s.get("id") == value), None)
-    if found is None:
-        raise ValueError(f"--vendor-spec {value}: no such file and no spec with this id "
-                         "(ids: resources/vendor_specs.json, e.g. samsung-pm9a1-512gb)")
-    return found
 
 
 def entered_spec(model_match: str, values: dict, conditions: dict, interface: str | None,

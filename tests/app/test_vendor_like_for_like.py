@@ -11,6 +11,7 @@ import pytest
 from app.vendor import match as vendor_compare
 from app.vendor import outputs as vendor_outputs
 from app.vendor import specs as vendor
+from app.vendor.argument import spec_from_argument
 from app.vendor.record import DriveKey, VendorSpec
 
 from conftest import TINY, info_of, parts_of, run_cli, run_json, tree
@@ -107,19 +108,19 @@ def test_a_spec_entered_for_a_drive_without_model_attaches_to_its_serial_or_volu
 
 
 def test_vendor_spec_argument_is_an_id_or_a_file(tmp_path):
-    assert vendor.spec_from_argument("samsung-pm9a1-512gb", [])["family"] == "PM9A1"
+    assert spec_from_argument("samsung-pm9a1-512gb", [])["family"] == "PM9A1"
     one = tmp_path / "one.json"
     one.write_text(json.dumps(PM9A1))
-    assert vendor.spec_from_argument(str(one), [])["id"] == "student-pm9a1"
+    assert spec_from_argument(str(one), [])["id"] == "student-pm9a1"
     one.write_text(json.dumps({"specs": [PM9A1]}))
-    assert vendor.spec_from_argument(str(one), [])["id"] == "student-pm9a1"
+    assert spec_from_argument(str(one), [])["id"] == "student-pm9a1"
     for text, says in (("{", "cannot be read as JSON"), ("[1, 2]", "one spec record"),
                        (json.dumps({**PM9A1, "rand_read_iops": -1}), "rand_read_iops")):
         one.write_text(text)
         with pytest.raises(ValueError, match=says):
-            vendor.spec_from_argument(str(one), [])
+            spec_from_argument(str(one), [])
     with pytest.raises(ValueError, match="no such file and no spec with this id"):
-        vendor.spec_from_argument("no-such-drive", [])
+        spec_from_argument("no-such-drive", [])
 
 
 @pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")

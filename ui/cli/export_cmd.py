@@ -20,7 +20,7 @@ from pathlib import Path
 from app.report.export import Warn, export_run
 from app.report.folder import ExportFolder, run_identity
 from app.store.run_folder import open_run
-from app.vendor.specs import spec_from_argument
+from app.vendor.argument import spec_from_argument
 from ui.cli import verbosity
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 

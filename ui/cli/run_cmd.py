@@ -22,7 +22,8 @@ from app.params import ParamError, describe
 from app.paths import TargetRefused
 from app.stats.io_counts import reach_warnings
 from app.units import human_bytes
-from app.vendor.specs import attach_spec_to_run, spec_from_argument
+from app.vendor.argument import spec_from_argument
+from app.vendor.specs import attach_spec_to_run
 from ui.cli import text as cli_text
 from ui.cli import verbosity
 from ui.cli.parser import build_parser

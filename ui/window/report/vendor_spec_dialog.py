@@ -142,8 +142,10 @@ class VendorSpecDialog(QDialog):
         buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
         where = QLabel(f"Saved in your settings ({vendor.user_specs_path()}) for every run on a "
-                       "drive whose model contains the text above, and written into the shown "
-                       "run's run.json when that run has ended, so its export uses it anywhere.")
+                       "drive whose model contains the text above (and for this very drive, by "
+                       "its serial or volume, when its model does not contain it), and written "
+                       "into the shown run's run.json when that run has ended, so its export "
+                       "uses it anywhere.")
         where.setWordWrap(True)
         theme.set_tone(where, "muted")
         layout = QVBoxLayout(self)
