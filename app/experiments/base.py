@@ -157,6 +157,11 @@ class Experiment:
         (tail-latency measures at the knee queue-depth found)."""
         return None
 
+    def follow_note(self, before: Sequence[Experiment]) -> str | None:
+        """What a plan (``--dry-run``) should say when :meth:`follow` may change this experiment
+        once ``before`` (the experiments planned ahead of it) have run; None: nothing."""
+        return None
+
     # -- results: from the typed results of a run (app/results/), see docs/architecture.md --------
 
     @classmethod

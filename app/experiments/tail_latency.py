@@ -83,6 +83,14 @@ class TailLatency(Experiment):
                 return self._at(knee, part.id)
         return None
 
+    def follow_note(self, before: Sequence[Experiment]) -> str | None:
+        sweeps = [e for e in before if e.id == "queue-depth" and getattr(e, "rw", None) == self.rw
+                  and getattr(e, "bs", None) == self.bs]
+        if self.depths_from != "knee" or self.queue_depths != PRESET_DEPTHS or not sweeps:
+            return None
+        return (f"{self.id}: the depths listed are its presets; the run replaces them by the knee "
+                "and saturation point the queue-depth sweep measures first.")
+
     def _at(self, knee: Knee, source: str) -> tuple[TailLatency, str]:
         """The knee and the saturation point (the peak, or 90 % of it when the peak is at the
         knee); a sweep without a knee gives its 90 %-of-peak depth and its deepest one."""

@@ -125,5 +125,7 @@ def print_plan(stream, planned) -> None:
         + ".\n"
         f"Block sizes: {', '.join(sorted({block_label(t.workload.bs_bytes) for t, _ in planned.commands}))}."
         "\nNothing was written: this was a dry run.", markup=False, soft_wrap=True)
-    for warning in reach_warnings(planned.plan):
+    exps = planned.plan.experiments
+    notes = [n for i, e in enumerate(exps) if (n := e.follow_note(exps[:i]))]
+    for warning in [*reach_warnings(planned.plan), *notes]:
         console.print(f"Note: {warning}", markup=False, soft_wrap=True)

@@ -52,6 +52,16 @@ def test_tail_latency_keeps_its_depths_when_the_sweep_is_not_comparable_or_they_
     assert followed.queue_depths == (4, 8) and "no knee within it" in note
 
 
+def test_a_plan_says_the_depths_will_follow_the_knee(tmp_path):
+    qd, tail = CATALOG["queue-depth"](), CATALOG["tail-latency"]()
+    assert "replaces them by the knee" in tail.follow_note([qd])
+    assert tail.follow_note([]) is None and tail.follow_note([CATALOG["queue-depth"](rw="randwrite")]) is None
+    (tmp_path / "t").mkdir()
+    done = run_cli("run", "queue-depth", "tail-latency", "--target", str(tmp_path / "t"),
+                   "--dry-run")
+    assert done.returncode == 0 and "Note: tail-latency: the depths listed are its presets" in done.stdout
+
+
 @pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")
 def test_in_one_run_tail_latency_measures_at_the_measured_knee(tmp_path):
     target, runs = tmp_path / "target", tmp_path / "runs"
