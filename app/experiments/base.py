@@ -177,6 +177,19 @@ class Experiment:
         needed (steady state reached), else None. Most experiments run every planned trial."""
         return None
 
+    def follow(self, earlier: Sequence[ExperimentResults]) -> tuple[Experiment, str] | None:
+        """Asked by the runner when this experiment's turn comes, with the results of the
+        experiments that ran before it in the same run: a copy whose parameters follow what
+        they measured, with one sentence saying so (run.json keeps it as ``followed``), or None
+        to run as planned. The copy must list as many workloads, so the plan keeps its count
+        (tail-latency measures at the knee queue-depth found)."""
+        return None
+
+    def follow_note(self, before: Sequence[Experiment]) -> str | None:
+        """What a plan (``--dry-run``) should say when :meth:`follow` may change this experiment
+        once ``before`` (the experiments planned ahead of it) have run; None: nothing."""
+        return None
+
     # -- results: from the typed results of a run (app/results/), see docs/architecture.md --------
 
     @classmethod

@@ -1,8 +1,10 @@
 """Queue-depth sweep: throughput against latency, the knee and Little's Law.
 
-4 KiB random read at iodepth 1..256 (or numjobs 1..32 at iodepth 1). The knee is the maximum
-of IOPS / mean latency (Kleinrock's power), with the first level reaching 90 % of the peak
-beside it; Little's Law compares L = IOPS × latency with the outstanding I/O requested.
+4 KiB random read at iodepth 1..256 (or numjobs 1..32 at iodepth 1). One knee, by one rule
+(app/stats/knee.py: where doubling the queue stops adding 10 % IOPS), with the peak and the first
+level reaching 90 % of it named for what they are; Little's Law compares L = IOPS × latency with
+the outstanding I/O requested. A tail-latency experiment later in the same run measures at the
+knee and the saturation point found here (app/experiments/tail_latency.py).
 """
 from __future__ import annotations
 
@@ -163,10 +165,7 @@ class QueueDepth(Experiment):
         law = [p.ratio for p in f.littles_law if p.ratio is not None]
         out = []
         if knee:
-            out.append(f"Knee (maximum IOPS / mean latency) at QD{knee.knee_level}: "
-                       f"{fmt(knee.knee_iops)} IOPS at {fmt(knee.knee_lat_us, 1)} µs. Peak "
-                       f"{fmt(knee.peak_iops)} IOPS at QD{knee.peak_level}; 90 % of the peak "
-                       f"is first reached at QD{knee.p90_level}.")
+            out.append(knee_sentence(knee))
         if law:
             lo, hi = min(law), max(law)
             verdict = ("the requested queue is kept full" if lo >= 0.9 else
@@ -182,18 +181,36 @@ def _p99(row: WorkloadSummary) -> Stat | None:
     return Stat(pooled.values.get("p99") if pooled else None, None, 1)
 
 
+def knee_sentence(knee: Knee) -> str:
+    """The one knee, its rule, and the peak and 90 %-of-peak points named for what they are."""
+    if knee.reached:
+        head = (f"Knee at QD{knee.knee_level}: {fmt(knee.knee_iops)} IOPS at "
+                f"{fmt(knee.knee_lat_us, 1)} µs mean latency ({knee.rule or 'see the method'}).")
+    else:
+        head = (f"No knee within the sweep: IOPS still grew at QD{knee.knee_level}, the deepest "
+                f"level ({knee.rule or 'see the method'}).")
+    peak = f" ({fmt(knee.peak_lat_us, 1)} µs mean latency)" if knee.peak_lat_us else ""
+    return (head + f" Also marked, and not knees: the peak, {fmt(knee.peak_iops)} IOPS at "
+            f"QD{knee.peak_level}{peak}, and the first depth reaching 90 % of the peak, "
+            f"QD{knee.p90_level}.")
+
+
 def _knee_markers(knee: Knee | None, pts: list[tuple[float, float, str]]) -> list[Marker]:
-    """The knee, and the first level reaching 90 % of the peak (one marker when they agree)."""
+    """The knee (the one the findings name), then the peak and the first level reaching 90 %
+    of it, each labelled as what it is; points that coincide share one marker."""
     if knee is None:
         return []
-    if knee.p90_level == knee.knee_level:
-        return [Marker(knee.knee_lat_us, knee.knee_iops,
-                       f"knee = 90 % of peak: QD{knee.knee_level}")]
-    markers = [Marker(knee.knee_lat_us, knee.knee_iops,
-                      f"knee: QD{knee.knee_level} (max IOPS/latency)")]
-    lat90 = next((p[0] for p in pts if p[2] == f"QD{knee.p90_level}"), None)
-    if lat90 is not None:
-        markers.append(Marker(lat90, knee.p90_iops, f"90 % of peak: QD{knee.p90_level}"))
+    names: dict[int, list[str]] = {}
+    for level, name in ((knee.knee_level, "knee" if knee.reached else "deepest, no knee"),
+                        (knee.p90_level, "90 % of peak"),
+                        (knee.peak_level, "peak")):
+        names.setdefault(level, []).append(name)
+    lat = {p[2]: (p[0], p[1]) for p in pts}
+    markers = []
+    for level, said in names.items():
+        if f"QD{level}" in lat:
+            x, y = lat[f"QD{level}"]
+            markers.append(Marker(x, y, f"{' = '.join(said)}: QD{level}"))
     return markers
 
 

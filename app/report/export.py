@@ -27,8 +27,9 @@ import errno
 import logging
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from app.report.export_folder import ExportFolder, run_identity, safe_stem
 from app.report.markdown import report_markdown
@@ -49,7 +50,8 @@ DAMAGE = (KeyError, TypeError, AttributeError, IndexError, ValueError)
 
 
 def export_run(run_dir: str | Path, out_dir: str | Path | None = None,
-               render: Render | None = None, warn: Warn | None = None) -> Path:
+               render: Render | None = None, warn: Warn | None = None,
+               vendor_spec: Mapping[str, Any] | None = None) -> Path:
     """Export a run folder; returns the export folder (default ``<run_dir>/export``).
 
     Raises ValueError with a one-line reason, before writing anything, when ``run_dir`` is not
@@ -60,17 +62,18 @@ def export_run(run_dir: str | Path, out_dir: str | Path | None = None,
     loaded = load_results(run_dir, warn)
     notes = (loaded.samples_note,) if loaded.samples_note else ()
     return export_results(loaded.results, Path(out_dir) if out_dir else run_dir / "export", render,
-                          notes)
+                          notes, vendor_spec)
 
 
 def export_results(results: RunResults, out_dir: Path, render: Render | None = None,
-                   notes: tuple[str, ...] = ()) -> Path:
+                   notes: tuple[str, ...] = (), vendor_spec: Mapping[str, Any] | None = None) -> Path:
     """The export of ``results`` into ``out_dir``; everything is computed and every check made
-    before the first file is written."""
+    before the first file is written. ``vendor_spec`` (a spec record) replaces the run's own
+    spec for this export (``export --vendor-spec``)."""
     folder = ExportFolder(out_dir, run_identity(results.run.info.started_at, results.folder))
     where = (results.folder or Path(".")) / "run.json"
     try:
-        comparison = vendor_compare.compare_results(results)
+        comparison = vendor_compare.compare_results(results, vendor_spec)
         tables = build_tables(results, comparison)
         figures = build_figures(results, comparison)
         texts = {}

@@ -167,10 +167,12 @@ def vendor_section(info: RunInfo, comparison: VendorComparison | None, tables: S
         return lines + [f"no vendor spec for {model}: enter one (the drive's 'up to' figures with "
                         f"their source) in the window (Report > Enter/edit vendor spec...) or in `{vendor_hint}`, "
                         "then export again.", ""]
+    if comparison.drive_mismatch:
+        lines += [f"**Not the measured drive?** {comparison.drive_mismatch}", ""]
     lines += _tables("vendor", tables, table_files)
     for fig in (f for f in figures if f.experiment == "vendor"):
         lines += _figure_lines(fig, drawn, problems)
-    kind = comparison.spec.get("source_kind")
+    kind = comparison.spec.source_kind
     if kind in ("secondary", "review"):
         lines += [f"The spec record comes from a {kind} source; check it against "
                   "the vendor's page before quoting it.", ""]

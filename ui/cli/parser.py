@@ -158,6 +158,7 @@ def _run_command(sub) -> None:
                         "are then RAM's, not a drive's")
     r.add_argument("--wait", type=_wait_seconds, default=0.0, metavar="SECONDS",
                    help="when another run is using the target folder, wait up to this long")
+    _vendor_spec(r, "written into the run folder when the run ends")
     add_remote_arguments(r)  # --remote HOST[:PORT]: a folder on a fio server
 
 
@@ -190,3 +191,11 @@ def _result_commands(sub) -> None:
     x.add_argument("--out", metavar="DIR",
                    help="where to write (default: RUN_DIR/export); an existing folder must be empty "
                         "or an earlier export of the same run")
+    _vendor_spec(x, "used for this export instead of the run's own or a matching one")
+
+
+def _vendor_spec(parser, what: str) -> None:
+    parser.add_argument("--vendor-spec", metavar="MODEL-ID|FILE",
+                        help="the drive's vendor 'up to' figures to compare with: an id of the "
+                             "built-in list (e.g. samsung-pm9a1-512gb) or of your saved specs, or "
+                             f"a JSON file holding one spec record; {what}")

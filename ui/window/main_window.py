@@ -128,7 +128,7 @@ class MainWindow(QMainWindow):
         self.experiment_panel.plan_changed.connect(lambda _plan: self._update_actions())
         self.drive_panel.check_changed.connect(self._on_target_checked)
         self.drive_panel.info.described.connect(
-            lambda d: self.report_bar.set_drive(d.model if d else None, d.model_note if d else ""))
+            lambda d: self.report_bar.set_drive(d.vendor_key if d else None, d.model_note if d else ""))
         self.drive_panel.target_changed.connect(lambda _t: self._update_actions())
         self.charts.iops_toggled.connect(lambda on: setattr(self.settings, "show_iops", on))
         self.runs_browser.open_requested.connect(self.open_run)

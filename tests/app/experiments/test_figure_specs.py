@@ -144,7 +144,7 @@ def test_vendor_figure_states_both_sides(run):
     fig = run[2]["vendor-comparison"]
     labels = [t for s in fig.series for t in s.point_labels]
     assert all("measured: " in t and "vendor: " in t for t in labels)
-    assert all(t.splitlines()[-1].startswith(("like for like", "not like for like")) for t in labels)
+    assert all(t.splitlines()[-1].startswith(("like for like", "best available")) for t in labels)
 
 
 def test_slc_cache_plan_text_matches_what_runs():

@@ -211,7 +211,8 @@ def test_attach_spec_to_run_rewrites_only_an_ended_run(tmp_path):
     vendor.attach_spec_to_run(folder, spec)
     stored = json.loads((folder / "run.json").read_text())
     assert stored["vendor_spec"] == spec and "dir" not in stored
-    assert vendor.spec_with_origin(RunInfo.read(stored), user_specs=[]) == (spec, "run")
+    found, origin = vendor.spec_with_origin(RunInfo.read(stored), user_specs=[])
+    assert (found.to_json(), origin) == (spec, "run")
     with pytest.raises(ValueError, match="source_url"):
         vendor.attach_spec_to_run(folder, {**spec, "source_url": ""})
     (folder / "run.json").write_text(json.dumps({**record, "status": "running"}))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -24,7 +25,16 @@ from app.params import values_json
 from app.results.build import build_results
 from app.results.run_results import RunResults
 from app.stats.steady_state import convergence_text
-from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
+from jobs.events import (
+    LogMessage,
+    PlanFollowed,
+    RunFinished,
+    RunStarted,
+    Sample,
+    TrialFailed,
+    TrialFinished,
+    TrialStarted,
+)
 from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
 from ui.window.run.planned import PlannedTrial, planned_from_json
@@ -195,6 +205,13 @@ class RunModel(QObject):
                 if r.experiment == t.experiment
                 and r.precondition == bool(t.precondition) and r.index < t.index]
         return convergence_text(done, planned)
+
+    def _on_PlanFollowed(self, e: PlanFollowed) -> None:
+        """Tail-latency at the measured knee: its params and planned labels follow, live."""
+        self.experiments = [{**x, **e.entry} if x["id"] == e.experiment else x
+                            for x in self.experiments]
+        self.planned.update({i: replace(self.planned[i], label=label)
+                             for i, label in e.labels.items() if i in self.planned})
 
     def _on_TrialStarted(self, e: TrialStarted) -> None:
         trial = self.planned.get(e.index) or PlannedTrial(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.drive.facts import DriveFacts, PcieLink, SmartHealth
 from app.units import human_bytes
+from app.vendor.record import DriveKey
 
 if TYPE_CHECKING:
     from app.drive.thermal import TemperatureSource
@@ -47,6 +48,12 @@ class DriveSummary:
     medium: str = ""          # "ext4 on LVM vg-root on nvme0n1p3 on nvme0n1" (app/paths/medium.py)
     medium_note: str = ""     # what the medium means for the numbers ("" on a plain drive)
     medium_kind: str = ""     # drive | virtual | loop | overlay | network | fuse | ram | zram
+    serial: str | None = None  # masked, as run.json records it: a vendor spec attaches to it
+
+    @property
+    def vendor_key(self) -> DriveKey:
+        """The drive as a vendor spec sees it (a spec entered for it attaches to it)."""
+        return DriveKey(self.model, self.serial, self.device or self.mountpoint)
 
 
 @dataclass(frozen=True)
@@ -177,7 +184,7 @@ def summarize(path: str, d: DriveFacts) -> DriveSummary:
                                      d.temperature_reason or "", d.warning_temp_c),
         temperature_tip=_temperature_tip(d),
         temperature_source=d.temperature_source, warning_c=d.warning_temp_c,
-        probe=d.probe, model=d.model,
+        probe=d.probe, model=d.model, serial=d.serial,
         model_note=d.identity_note or ("virtual disk" if d.bus == "virtual" else ""))
 
 
