@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, Trials
+from app.experiments.base import Experiment, Rows, Samples, Trials, stat_text
 from app.experiments.registry import register
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload
@@ -30,12 +30,13 @@ from app.results.figure import (
     scaled,
     series_from,
 )
+from app.results.findings import Headline
 from app.results.pooled import pooled_of, pooled_series
 from app.results.table import Column, Table, latency_kind, sweep_table
 from app.stats import analysis
 from app.stats.derived import Knee, LittlesLawPoint
 from app.stats.io_counts import p99_warnings
-from app.units import KiB, MiB
+from app.units import KiB, MiB, ratio
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -162,6 +163,53 @@ class QueueDepth(Experiment):
             out.append(f"Little's Law: measured L = IOPS × latency over outstanding I/O lies "
                        f"between {lo:.2f} and {hi:.2f}; {verdict}.")
         return out + p99_warnings(part)
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """The trade-off across the sweep, the knee with its rule and evidence, Little's Law."""
+        f = part.found(QueueDepthFindings) or NOTHING
+        rows = sorted(part.workloads, key=lambda r: r.outstanding)
+        out = []
+        if len(rows) > 1:
+            lo, hi = rows[0], rows[-1]
+            out.append(f"From QD{lo.outstanding} to QD{hi.outstanding}, IOPS go from "
+                       f"{stat_text(lo.total_iops)} to {stat_text(hi.total_iops)} while mean "
+                       f"latency goes from {stat_text(lo.lat('mean'), 'µs')} to "
+                       f"{stat_text(hi.lat('mean'), 'µs')}.")
+        knee = f.knee
+        at = {r.outstanding: r for r in rows}
+        if knee and knee.knee_level in at:
+            k = at[knee.knee_level]
+            text = (f"Knee at QD{knee.knee_level} (rule: the depth with the most IOPS per µs of "
+                    f"mean latency): {stat_text(k.total_iops)} IOPS at "
+                    f"{stat_text(k.lat('mean'), 'µs')}.")
+            if knee.peak_level != knee.knee_level and knee.peak_level in at and k.total_iops.mean:
+                p = at[knee.peak_level]
+                gain = (p.total_iops.mean or 0) / k.total_iops.mean
+                lat = mean(p.lat("mean")) or 0
+                text += (f" Going on to the peak at QD{knee.peak_level} "
+                         f"({stat_text(p.total_iops)} IOPS) buys {ratio(gain)} the IOPS for "
+                         f"{ratio(lat / knee.knee_lat_us) if knee.knee_lat_us else '–'} the "
+                         "latency.")
+            out.append(text + f" 90 % of the peak IOPS is first reached at QD{knee.p90_level}.")
+        law = [p for p in f.littles_law if p.ratio is not None]
+        if law:
+            items = ", ".join(f"QD{p.level} {p.ratio:.2f}" for p in law)
+            lo_r = min(p.ratio for p in law if p.ratio is not None)
+            verdict = ("the device keeps the requested queue full" if lo_r >= 0.9 else
+                       "at the lower ratios part of the time is spent outside the device "
+                       "(host-side overhead)")
+            out.append(f"Little's Law check (L = IOPS × mean latency, over the outstanding I/O "
+                       f"asked for; 1.00 means the queue was kept full): {items}; {verdict}.")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        knee = (part.found(QueueDepthFindings) or NOTHING).knee
+        row = next((r for r in part.workloads if knee and r.outstanding == knee.knee_level), None)
+        if knee is None or row is None:
+            return None
+        return Headline(f"knee at QD{knee.knee_level}: IOPS", stat_text(row.total_iops), row.n)
 
 
 def _p99(row: WorkloadSummary) -> Stat | None:

@@ -1,4 +1,5 @@
-"""Export orchestration: a run folder -> tables, figures and report.md (docs/architecture.md).
+"""Export orchestration: a run folder -> tables, figures, report.md, report.html and report.pdf
+(docs/architecture.md, docs/report.md).
 
 ``render(figure, png_path, svg_path)`` is injected so that this module (and all of ``app``)
 stays free of Qt: the command line passes ``ui.render.export.start_figure``, the window
@@ -10,7 +11,7 @@ encoding overlaps the drawing; ``None`` means the files are complete.
 Layout of the export folder (default ``<run_dir>/export``)::
 
     .ssd-profiler-export.json   the marker: this folder is an export of that run (export_folder)
-    report.md
+    report.md  report.html (self-contained)  report.pdf (when a ``pdf`` printer is given)
     tables/<id>.csv  tables/<id>.md
     figures/<id>.png figures/<id>.svg
 
@@ -30,8 +31,10 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from app.report.document_build import build_document
 from app.report.folder import ExportFolder, run_identity, safe_stem
-from app.report.markdown import report_markdown
+from app.report.html import document_html
+from app.report.markdown import document_markdown
 from app.report.outputs import build_figures, build_tables
 from app.results.figure import Figure
 from app.results.load import load_results
@@ -43,13 +46,16 @@ from app.vendor import specs as vendor
 log = logging.getLogger(__name__)
 
 Render = Callable[[Figure, Path, Path], Callable[[], object] | None]
+#: Prints report.pdf from the report's HTML (figures embedded as PNG): ui/render/pdf.py.
+Print = Callable[[str], bytes]
 Warn = Callable[[str], None]
 #: What a damaged run.json (or a bug reading one) raises while the report is being computed.
 DAMAGE = (KeyError, TypeError, AttributeError, IndexError, ValueError)
 
 
 def export_run(run_dir: str | Path, out_dir: str | Path | None = None,
-               render: Render | None = None, warn: Warn | None = None) -> Path:
+               render: Render | None = None, warn: Warn | None = None,
+               pdf: Print | None = None) -> Path:
     """Export a run folder; returns the export folder (default ``<run_dir>/export``).
 
     Raises ValueError with a one-line reason, before writing anything, when ``run_dir`` is not
@@ -60,11 +66,11 @@ def export_run(run_dir: str | Path, out_dir: str | Path | None = None,
     loaded = load_results(run_dir, warn)
     notes = (loaded.samples_note,) if loaded.samples_note else ()
     return export_results(loaded.results, Path(out_dir) if out_dir else run_dir / "export", render,
-                          notes)
+                          notes, pdf)
 
 
 def export_results(results: RunResults, out_dir: Path, render: Render | None = None,
-                   notes: tuple[str, ...] = ()) -> Path:
+                   notes: tuple[str, ...] = (), pdf: Print | None = None) -> Path:
     """The export of ``results`` into ``out_dir``; everything is computed and every check made
     before the first file is written."""
     folder = ExportFolder(out_dir, run_identity(results.run.info.started_at, results.folder))
@@ -82,7 +88,8 @@ def export_results(results: RunResults, out_dir: Path, render: Render | None = N
         raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
     images = [f"figures/{safe_stem(f.id)}.{ext}" for f in figures for ext in ("png", "svg")] \
         if render else []
-    folder.check_names([*texts, *images, "report.md"])
+    reports = ["report.md", "report.html"] + (["report.pdf"] if pdf else [])
+    folder.check_names([*texts, *images, *reports])
     folder.claim()
     try:
         for name, text in texts.items():
@@ -91,12 +98,15 @@ def export_results(results: RunResults, out_dir: Path, render: Render | None = N
                        for t in tables}
         drawn, problems = _draw(folder, figures, render)
         try:
-            text = report_markdown(results, tables, table_files, figures, drawn, problems,
-                                   comparison, vendor_hint=str(vendor.user_specs_path()),
-                                   notes=list(notes))
+            doc = build_document(results, tables, table_files, figures, drawn, problems,
+                                 comparison, vendor_hint=str(vendor.user_specs_path()),
+                                 notes=list(notes))
         except DAMAGE as exc:
             raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
-        folder.write("report.md", _utf8(text))
+        folder.write("report.md", _utf8(document_markdown(doc)))
+        folder.write("report.html", _utf8(document_html(doc, folder.read)))
+        if pdf is not None:
+            folder.write("report.pdf", pdf(document_html(doc, folder.read, images="png")))
     finally:
         folder.close()
     return folder.dir
