@@ -41,14 +41,25 @@ def spread_caveat(part: ExperimentResults) -> str | None:
     if not noisy:
         return None
     return (f"Run-to-run spread (sample std / mean) above {SPREAD_LIMIT:.0%} for {len(noisy)} of "
-            f"{len(part.workloads)} workloads: " + "; ".join(noisy)
-            + ". Longer runtimes or more repetitions narrow it.")
+            f"{len(part.workloads)} workloads: " + "; ".join(noisy) + ".")
+
+
+#: The remedies, said once in the caveats of the whole run rather than under every experiment.
+SPREAD_REMEDY = ("Where an experiment's caveats report a run-to-run spread above "
+                 f"{SPREAD_LIMIT:.0%}, longer runtimes or more repetitions narrow it.")
+THIN_REMEDY = ("Where a percentile rests on fewer than 10 I/Os beyond it, it is indicative only: "
+               "a longer runtime gives the tail more I/Os.")
+
+
+def short_io_caveat(sentence: str) -> str:
+    """A thin-percentile sentence without its remedy (:data:`THIN_REMEDY` says it once)."""
+    return sentence.removesuffix(_THIN) + "as indicative."
 
 
 def experiment_caveats(part: ExperimentResults, results: RunResults,
                        io_caveats: Iterable[str]) -> list[str]:
     """The caveats of one experiment: thin percentiles, plausibility flags, spread."""
-    out = list(io_caveats)
+    out = [short_io_caveat(c) for c in io_caveats]
     out += plausibility_sentences(part, results.run.info)
     spread = spread_caveat(part)
     if spread:
@@ -59,8 +70,9 @@ def experiment_caveats(part: ExperimentResults, results: RunResults,
 
 
 def run_caveats(results: RunResults, problems: Mapping[str, str], notes: Iterable[str] = (),
-                has_vendor_spec: bool = True) -> list[str]:
-    """The caveats of the whole run, most important first."""
+                has_vendor_spec: bool = True, remedies: Iterable[str] = ()) -> list[str]:
+    """The caveats of the whole run, most important first; ``remedies`` last (what narrows the
+    per-experiment caveats the document has stated)."""
     run, info = results.run, results.run.info
     drive = info.drive
     out = []
@@ -83,7 +95,7 @@ def run_caveats(results: RunResults, problems: Mapping[str, str], notes: Iterabl
         out.append(f"Only {len(run.trials)} of {planned} planned trials ran (run {run.status}); "
                    "the tables show what finished.")
     out += [f"Figure {fid} was not drawn: {why}." for fid, why in problems.items()]
-    return out
+    return out + list(remedies)
 
 
 def _throttle(results: RunResults) -> list[str]:

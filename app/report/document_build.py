@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from app.experiments.registry import results_for
 from app.model.status import RunStatus
-from app.report.caveats import run_caveats
+from app.report.caveats import SPREAD_REMEDY, THIN_REMEDY, run_caveats
 from app.report.document import Block, Bullets, DocTable, Document, Paragraph, Section
 from app.report.experiment_section import Files, Said, doc_figure, doc_table, experiment_section
 from app.report.methodology import common_precondition, methodology_section
@@ -114,7 +114,9 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
     n = len(results.parts) + 2
     sections.append(vendor_section(n, results, comparison, tables, table_files, figures, drawn,
                                    problems, vendor_hint, said))
-    caveats = [c for c in run_caveats(results, problems, notes, comparison is not None)
+    remedies = [r for r, cue in ((THIN_REMEDY, "as indicative."), (SPREAD_REMEDY, "Run-to-run spread"))
+                if any(cue in x for x in said.sentences)]
+    caveats = [c for c in run_caveats(results, problems, notes, comparison is not None, remedies)
                if said.first(c)]
     sections.append(Section(f"{n + 1}. Caveats of the whole run", (
         Bullets(tuple(caveats)) if caveats else Paragraph("None found."),), anchor="caveats"))
