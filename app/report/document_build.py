@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from app.experiments.registry import results_for
 from app.model.status import RunStatus
 from app.report.caveats import SPREAD_REMEDY, THIN_REMEDY, run_caveats
-from app.report.document import Block, Bullets, DocTable, Document, Paragraph, Section
+from app.report.document import Block, Bullets, DocFigure, DocTable, Document, Paragraph, Section
 from app.report.experiment_section import Files, Said, doc_figure, doc_table, experiment_section
 from app.report.methodology import common_precondition, methodology_section
 from app.results.figure import Figure
@@ -75,11 +75,12 @@ def vendor_section(number: int, results: RunResults, comparison: VendorCompariso
     return Section(title, tuple(blocks), anchor="vendor")
 
 
-def raw_files_section(number: int, doc_tables: Sequence[DocTable], figure_files: Iterable[str],
-                      folder: str | None) -> Section:
+def raw_files_section(number: int, doc_tables: Sequence[DocTable],
+                      doc_figures: Sequence[DocFigure], folder: str | None) -> Section:
     items = [f"Table {t.number} ({t.caption}): " + " · ".join(f"[{f}]({f})" for f in t.files)
              for t in doc_tables if t.files]
-    items += [f"[{f}]({f})" for f in figure_files]
+    items += [f"Figure {f.number}: " + " · ".join(f"[{x}]({x})" for x in (f.png, f.svg) if x)
+              for f in doc_figures if f.png]
     where = f" in the run folder `{folder}`" if folder else " in the run folder"
     items.append(f"Raw measurements{where}: `run.json` (every trial with the engine's numbers), "
                  "`trials.csv`, `samples.csv` (per-interval samples) and `raw/` (the engine's own "
@@ -123,9 +124,8 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
     sections.append(methodology_section(results, str(n + 2)))
     doc = Document(f"SSD Profiler report: {_drive_name(results)}", tuple(sections),
                    tuple(preamble))
-    files = [f for fig in doc.figures() for f in (fig.png, fig.svg) if f]
     return Document(doc.title, (*doc.sections, raw_files_section(
-        n + 3, doc.tables(), files, folder)), doc.preamble)
+        n + 3, doc.tables(), doc.figures(), folder)), doc.preamble)
 
 
 def _drive_name(results: RunResults) -> str:

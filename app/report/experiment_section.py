@@ -29,6 +29,7 @@ Files = Mapping[str, tuple[str, str]]
 _ONCE = ("Preconditioning:", "Parameters:", "Engine:", "Cells: mean ± sample std")
 _WORKLOAD_NOTE = re.compile(r"^[^`]*: `rw=")
 _INTERVAL = re.compile(r"^([\d,]+\.?\d*) \[([\d,]+\.?\d*), ([\d,]+\.?\d*)\]$")  # pooled cells
+_EMPTY = "No rows: the trials finished but gave this table nothing to show (the findings say why)."
 _LEFT_OUT = ("precondition", "precondition_rounds", "randomize")  # said in Methodology / Setup
 
 
@@ -66,7 +67,8 @@ def cell(column: Column, value: Any) -> str:
     return str(value).replace("\n", " ")
 
 
-def doc_table(table: Table, number: str, files: Sequence[str], said: Said) -> DocTable:
+def doc_table(table: Table, number: str, files: Sequence[str], said: Said,
+              empty: str = "No finished trials.") -> DocTable:
     shown = [c for c in table.columns if c.where != "csv"]
     index = [table.columns.index(c) for c in shown]
     rows = tuple(tuple(cell(c, row[i]) for c, i in zip(shown, index)) for row in table.rows)
@@ -76,7 +78,7 @@ def doc_table(table: Table, number: str, files: Sequence[str], said: Said) -> Do
     notes = tuple(n for n in table.notes if not n.startswith(_ONCE)
                   and not _WORKLOAD_NOTE.match(n) and said.first(n))
     return DocTable(number, table.title, tuple(c.name for c in shown), rows, numeric, notes,
-                    tuple(files))
+                    tuple(files), empty)
 
 
 def doc_figure(fig: Figure, number: str, drawn: Files, problems: Mapping[str, str],
@@ -125,7 +127,8 @@ def experiment_section(part: ExperimentResults, number: int, results: RunResults
     results_blocks: list[Block | Section] = []             # a finding is not written again
     mine = [t for t in tables if t.experiment == part.id]
     for k, table in enumerate(mine, 1):
-        results_blocks.append(doc_table(table, f"{number}.{k}", table_files.get(table.id, ()), said))
+        results_blocks.append(doc_table(table, f"{number}.{k}", table_files.get(table.id, ()), said,
+                                        _EMPTY if part.workloads else "No finished trials."))
     own = precondition_sentence(part.params)
     for k, fig in enumerate((f for f in figures if f.experiment == part.id), 1):
         results_blocks.append(doc_figure(fig, f"{number}.{k}", drawn, problems, own))

@@ -22,7 +22,7 @@ body { font-family: sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1e
 table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 90%; }
 th, td { border: 1px solid #999; padding: 2px 6px; vertical-align: top; }
 th { background: #eee; }
-td.num { text-align: right; }
+td.num { text-align: right; white-space: nowrap; }
 figure { margin: 1em 0; }
 figure img, figure svg { max-width: 100%; height: auto; }
 figcaption, .caption { font-size: 90%; }
