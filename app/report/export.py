@@ -28,7 +28,7 @@ import errno
 import logging
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from app.report.document_build import build_document
@@ -46,8 +46,9 @@ from app.vendor import specs as vendor
 log = logging.getLogger(__name__)
 
 Render = Callable[[Figure, Path, Path], Callable[[], object] | None]
-#: Prints report.pdf from the report's HTML (figures embedded as PNG): ui/render/pdf.py.
-Print = Callable[[str], bytes]
+#: Prints report.pdf from the report's HTML, whose figures name export files, given with their
+#: bytes (ui/render/pdf.py).
+Print = Callable[[str, Mapping[str, bytes]], bytes]
 Warn = Callable[[str], None]
 #: What a damaged run.json (or a bug reading one) raises while the report is being computed.
 DAMAGE = (KeyError, TypeError, AttributeError, IndexError, ValueError)
@@ -106,7 +107,9 @@ def export_results(results: RunResults, out_dir: Path, render: Render | None = N
         folder.write("report.md", _utf8(document_markdown(doc)))
         folder.write("report.html", _utf8(document_html(doc, folder.read)))
         if pdf is not None:
-            folder.write("report.pdf", pdf(document_html(doc, folder.read, images="png")))
+            names = [x for f in doc.figures() for x in (f.svg, f.png) if x]
+            files = {n: data for n in names if (data := folder.read(n)) is not None}
+            folder.write("report.pdf", pdf(document_html(doc, folder.read, images="names"), files))
     finally:
         folder.close()
     return folder.dir

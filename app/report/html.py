@@ -1,8 +1,8 @@
 """report.html: the typed report document (app/report/document.py) as one self-contained HTML
 file, the file to hand in: every figure is embedded (its SVG as a ``data:`` image when given, else its PNG as a
 ``data:`` URI), the style sheet is inline, nothing is fetched, so it opens offline and survives
-being mailed on its own. The PDF is printed from the same HTML (ui/render/pdf.py), with the
-figures as PNG (``images="png"``): Qt's rich-text engine draws no inline SVG.
+being mailed on its own. The PDF is printed from the same document (ui/render/pdf.py), its
+figures named by file (``images="names"``) for the printer to place as vectors.
 """
 from __future__ import annotations
 
@@ -74,6 +74,11 @@ def _figure(f: DocFigure, load: Load, images: str, width: int) -> list[str]:
     head = f"Figure {f.number}: {f.title}"
     if f.png is None:
         return [f"<p><i>{inline(head)} was not drawn: {inline(f.missing or '')}.</i></p>"]
+    if images == "names":  # the PDF printer places the files itself (ui/render/pdf.py)
+        picture = f'<img src="{html.escape(f.svg or f.png, quote=True)}" width="{width}">'
+        # plain blocks: Qt's rich text knows no <figure>, and after a list it would indent one
+        return [f"<p>{picture}</p>",
+                f"<p class=\"caption\"><b>{inline(head)}.</b> {inline(f.caption)}</p>"]
     svg = load(f.svg) if images == "svg" and f.svg else None
     if svg:  # as an image of its own: each SVG keeps its ids (clip paths) to itself
         picture = (f'<img src="data:image/svg+xml;base64,{base64.b64encode(svg).decode("ascii")}" '
@@ -108,10 +113,11 @@ def _block(block: Block | Section, load: Load, images: str, width: int) -> list[
 
 def document_html(doc: Document, load: Load, images: str = "svg", width: int = 640) -> str:
     """The whole document; ``images`` "svg" embeds each figure's SVG (vector, the HTML file),
-    "png" its PNG at ``width`` pixels (the PDF's input)."""
+    "png" its PNG at ``width`` pixels, "names" only names its SVG file (the PDF's input: the
+    printer places the figures as vectors) and uses the print style sheet."""
     lines = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              f"<title>{inline(doc.title)}</title>",
-             f"<style>{PRINT_STYLE if images == 'png' else STYLE}</style>", "</head>",
+             f"<style>{STYLE if images == 'svg' else PRINT_STYLE}</style>", "</head>",
              "<body>", f"<h1>{inline(doc.title)}</h1>"]
     for block in (*doc.preamble, *doc.sections):
         lines += _block(block, load, images, width)

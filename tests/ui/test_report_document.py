@@ -109,11 +109,18 @@ def test_html_is_one_self_contained_file_with_every_figure(export):
     assert "Table 1: Key results" in html and "Figure 7.1: " in html
 
 
-def test_pdf_has_pages_and_every_figure(export):
+def test_pdf_has_pages_and_every_figure_as_vectors(export):
+    """Each figure is drawn from its SVG (vectors: its title is text in the PDF, beside the
+    caption that repeats it), not a raster image."""
     pypdf = pytest.importorskip("pypdf")
     reader = pypdf.PdfReader(export / "report.pdf")
     assert len(reader.pages) >= 10
-    assert sum(len(page.images) for page in reader.pages) == 13
+    assert sum(len(page.images) for page in reader.pages) == 0
+    text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+    titles = re.findall(r"^!\[Figure [\d.]+: ([^\]]+)\]", (export / "report.md").read_text(), re.M)
+    assert len(titles) == 13
+    for title in titles:
+        assert text.count(title) == 2, title   # drawn in the figure, and in its caption
     first = " ".join(reader.pages[0].extract_text().split())
     assert "Summary Table 1: Key results" in first
     assert "Raw measurements in the run folder" in " ".join(" ".join(p.extract_text().split()) for p in reader.pages[-3:])

@@ -46,7 +46,7 @@ class RunExporter(QObject):
     finished = Signal(str)
     failed = Signal(str)
     _render_requested = Signal(object, object, object, object)   # figure, png, svg, future
-    _print_requested = Signal(object, object)                     # html, future
+    _print_requested = Signal(object, object, object)             # html, files, future
 
     def __init__(self, render: Callable | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -110,12 +110,12 @@ class RunExporter(QObject):
         self._emit(self._render_requested, fig, Path(png), Path(svg), done)
         self._wait(done)
 
-    def _print_on_gui(self, html: str) -> bytes:
+    def _print_on_gui(self, html: str, files) -> bytes:
         """The PDF printer export_run calls: Qt's text engine prints on the GUI thread too."""
         if self._cancel.is_set():
             raise ExportCancelled("the window was closed")
         done: Future = Future()
-        self._emit(self._print_requested, html, done)
+        self._emit(self._print_requested, html, files, done)
         return self._wait(done)
 
     def _wait(self, done: Future):
@@ -144,11 +144,11 @@ class RunExporter(QObject):
         self.drawn += 1
         self.progress.emit(self.drawn, fig.title)
 
-    def _print_here(self, html: str, done: Future) -> None:
+    def _print_here(self, html: str, files, done: Future) -> None:
         if not done.set_running_or_notify_cancel():
             return
         try:
             from ui.render.pdf import html_to_pdf
-            done.set_result(html_to_pdf(html))
+            done.set_result(html_to_pdf(html, files))
         except BaseException as exc:  # noqa: BLE001 - handed back to the export thread
             done.set_exception(exc)
