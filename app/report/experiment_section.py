@@ -118,8 +118,10 @@ def experiment_section(part: ExperimentResults, number: int, results: RunResults
     title = part.params.get("title") or getattr(cls, "title", "") or part.id
     purpose = getattr(cls, "summary", "")
     blocks: list[Block | Section] = []
-    if purpose:
-        blocks.append(Paragraph(f"**Purpose.** {purpose[0].upper()}{purpose[1:]}."))
+    if purpose:  # "p50 .. p99.99 at ..." keeps its lower case; a word gets a capital
+        first = purpose.split(" ", 1)[0]
+        lead = purpose[0].upper() + purpose[1:] if first.isalpha() else purpose
+        blocks.append(Paragraph(f"**Purpose.** {lead}."))
     blocks += [Paragraph(" ".join(setup_text(part, common_precondition)))]
     measured = bool(part.workloads)
     found = [w for w in (cls.words(part, results) if measured else [])

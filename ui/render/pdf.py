@@ -102,25 +102,25 @@ def _place_figures(doc: QTextDocument, files: Mapping[str, bytes], figures: SvgF
 
 
 def html_to_pdf(html: str, files: Mapping[str, bytes], title: str = "SSD Profiler report") -> bytes:
-    """An A4 PDF of ``html`` whose images name ``files`` (export file name -> bytes); needs a
-    Q(Gui)Application (ui.render.export.ensure_app)."""
+    """An A4 PDF of ``html`` whose images name ``files`` (export file name -> bytes), titled as
+    the HTML's <title> (else ``title``); needs a Q(Gui)Application (ensure_app)."""
+    document = QTextDocument()
+    document.setDocumentMargin(0)
+    document.setHtml(html)
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buffer)
-    writer.setTitle(title)
+    writer.setTitle(document.metaInformation(QTextDocument.MetaInformation.DocumentTitle) or title)
     writer.setCreator("SSD Profiler")
     writer.setResolution(RESOLUTION)
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4),
                                      QPageLayout.Orientation.Portrait,
                                      QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
                                      QPageLayout.Unit.Millimeter))
-    document = QTextDocument()
     handler = SvgFigure(document)
     handler.width = float(writer.width())   # the page's paintable width, in device pixels
     document.documentLayout().registerHandler(FIGURE, handler)
-    document.setDocumentMargin(0)
-    document.setHtml(html)
     _place_figures(document, files, handler)
     document.print_(writer)
     del writer  # ends the PDF: the file is complete once the writer is gone
