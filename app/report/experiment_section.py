@@ -120,7 +120,7 @@ def experiment_section(part: ExperimentResults, number: int, results: RunResults
     blocks: list[Block | Section] = []
     if purpose:  # "p50 .. p99.99 at ..." keeps its lower case; a word gets a capital
         first = purpose.split(" ", 1)[0]
-        lead = purpose[0].upper() + purpose[1:] if first.isalpha() else purpose
+        lead = purpose if first[1:2].isdigit() else purpose[0].upper() + purpose[1:]
         blocks.append(Paragraph(f"**Purpose.** {lead}."))
     blocks += [Paragraph(" ".join(setup_text(part, common_precondition)))]
     measured = bool(part.workloads)
