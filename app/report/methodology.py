@@ -84,18 +84,19 @@ def common_precondition(results: RunResults) -> str:
 
 
 def engine_line(results: RunResults) -> str | None:
-    """The engine's options every trial shares (per-trial workload and path options left out;
-    the runtime differs per experiment and is in each Setup)."""
+    """The engine's options as the first trial ran them (workload, path, runtime and size left
+    out: they differ per experiment and are in each Setup)."""
     trial = next((t for t in results.run.trials if t.extra.get("argv")), None)
     if trial is None:
         return None
     skip = ("--name=", "--filename=", "--trigger-file=", "--rw=", "--bs=", "--iodepth=",
-            "--numjobs=", "--rwmixread=", "--runtime=")
+            "--numjobs=", "--rwmixread=", "--runtime=", "--size=")
     argv = trial.extra.get("job_argv") or trial.extra["argv"]
     opts = " ".join(str(a) for a in argv[1:] if not str(a).startswith(skip))
     engine = results.run.info.engine
     name = (engine.version or engine.name) if engine else None
-    return f"Engine options of every trial ({name or 'engine'}): `{opts}`."
+    return (f"Engine options ({name or 'engine'}, as the first trial ran them; the workload, "
+            f"runtime and size of each experiment are in its Setup): `{opts}`.")
 
 
 def methodology_section(results: RunResults, number: str) -> Section:
