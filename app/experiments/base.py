@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.model.interval import Sample
-from app.model.summary import WorkloadSummary
+from app.model.summary import Stat, WorkloadSummary
 from app.model.trial import TrialResult
 from app.model.workload import RW_WORDS, Workload
 from app.params import ParamError, fields_of, param, validate
 from app.results.figure import Figure, mean
-from app.results.findings import NO_FINDINGS, Findings
+from app.results.findings import NO_FINDINGS, Findings, Headline
 from app.results.table import Table, generic_table
 from app.stats import analysis
 from app.stats.derived import TailSpread
@@ -36,7 +36,7 @@ from app.stats.steady_state import (
     PRECONDITIONS,
     WINDOW,
 )
-from app.units import GiB, KiB, MiB, format_size, human_bytes
+from app.units import GiB, KiB, MiB, format_size, human_bytes, mean_pm
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -213,6 +213,18 @@ class Experiment:
         """One-sentence findings for report.md and the results view."""
         return []
 
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """The findings stated in words with their evidence, for the report (docs/report.md):
+        what a student writes under "Analysis". Default: the one-line :meth:`sentences`."""
+        return cls.sentences(part, run)
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        """The report's summary row of this experiment (None: the report uses the first
+        workload's IOPS)."""
+        return None
+
 
 # -- helpers more than one experiment uses (experiment modules never import each other, so the
 # order they are imported in, which is the catalog order, stays the one __init__.py states) ----
@@ -260,3 +272,17 @@ def prefill_note(experiments: Sequence[Experiment]) -> str:
 def ratio_text(x: float | None) -> str:
     """A ratio for a sentence, e.g. '3.2×'."""
     return "n/a" if x is None else f"{x:.1f}×"
+
+
+def stat_text(stat: Stat | None, unit: str = "") -> str:
+    """A statistic for a sentence: '71.7 ± 3.6 µs' (app/units.py precision; '–' unknown)."""
+    if stat is None or stat.mean is None:
+        return "–"
+    return mean_pm(stat.mean, stat.std) + (f" {unit}" if unit else "")
+
+
+def values_text(values: Sequence[float | None], unit: str = "", with_n: bool = True) -> str:
+    """Mean ± sample std of per-repetition values for a sentence, with their n:
+    '7.12 ± 0.25 GB (n = 2)'."""
+    stat = Stat.from_json(analysis.summarize(list(values)))
+    return stat_text(stat, unit) + (f" (n = {stat.n})" if with_n else "")

@@ -9,7 +9,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import BS_MAX, DIRECTIONS, POW2_BS, Experiment, Rows, Samples, Trials, depth_param
+from app.experiments.base import (
+    BS_MAX,
+    DIRECTIONS,
+    POW2_BS,
+    Experiment,
+    Rows,
+    Samples,
+    Trials,
+    depth_param,
+    stat_text,
+)
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
@@ -28,11 +38,14 @@ from app.results.figure import (
     latency_axis,
     scaled,
     series_from,
+    size_text,
 )
+from app.results.findings import Headline
 from app.results.table import Column, Table, sweep_table
 from app.stats import analysis
 from app.stats.derived import Crossover
 from app.stats.io_counts import p99_warnings, supports
+from app.units import KiB, ratio, sig
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -154,6 +167,50 @@ class BlockSize(Experiment):
                        f"{fmt(c.peak_MBps)} MB/s; MB/s reaches 90 % of its peak at "
                        f"{saturated} KiB.")
         return out + p99_warnings(part)
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Per pattern: how IOPS fall and MB/s rise across the sweep, where the two meet (the
+        rule in words) and where MB/s saturates; then random against sequential."""
+        found = part.found(Crossovers) or Crossovers({})
+        out = []
+        for pattern, is_random in PATTERNS:
+            mine = _pattern_rows(part.workloads, is_random)
+            c = found.by_pattern.get(pattern)
+            if not mine or c is None:
+                continue
+            lo, hi = mine[0], mine[-1]
+            top = max(mine, key=lambda r: r.total_MBps.mean or 0)
+            text = (f"{pattern.capitalize()}: IOPS fall from {stat_text(lo.total_iops)} at "
+                    f"{size_text(lo.workload['bs_bytes'])} to {stat_text(hi.total_iops)} at "
+                    f"{size_text(hi.workload['bs_bytes'])}, while MB/s rise to a peak of "
+                    f"{stat_text(top.total_MBps, 'MB/s')} at {size_text(top.workload['bs_bytes'])}")
+            if c.crossover_bs_bytes and c.below_bs_bytes and c.above_bs_bytes:
+                text += (f"; the IOPS-to-bandwidth crossover (where IOPS and MB/s, each divided "
+                         f"by its own peak, are equal) is at about {sig(c.crossover_bs_bytes / KiB)}"
+                         f" KiB, between {size_text(c.below_bs_bytes)} and "
+                         f"{size_text(c.above_bs_bytes)}")
+            elif c.note:
+                text += f"; {c.note}"
+            out.append(text + f"; MB/s first reach 90 % of their peak at "
+                       f"{size_text(c.bw_saturation_bs_bytes)}.")
+        small = [r for r in part.workloads if r.workload["bs_bytes"] == min(
+            x.workload["bs_bytes"] for x in part.workloads)]
+        rnd = next((r for r in small if _is_random(r)), None)
+        seq = next((r for r in small if not _is_random(r)), None)
+        if rnd and seq and rnd.total_iops.mean and seq.total_iops.mean:
+            out.append(f"At {size_text(rnd.workload['bs_bytes'])}, sequential access gives "
+                       f"{ratio(seq.total_iops.mean / rnd.total_iops.mean)} the IOPS of random "
+                       f"access ({stat_text(seq.total_iops)} against {stat_text(rnd.total_iops)}).")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        if not part.workloads:
+            return None
+        top = max(part.workloads, key=lambda r: r.total_MBps.mean or 0)
+        return Headline(f"peak throughput ({top.label})", stat_text(top.total_MBps, "MB/s"),
+                        top.n)
 
 
 def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],

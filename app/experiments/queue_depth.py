@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, rw_param
+from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, rw_param, stat_text
 from app.experiments.registry import register
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload
@@ -34,12 +34,13 @@ from app.results.figure import (
     series_from,
     std,
 )
+from app.results.findings import Headline
 from app.results.pooled import pooled_of, pooled_series
 from app.results.table import Column, Table, latency_kind, sweep_table
 from app.stats import analysis
 from app.stats.derived import Knee, LittlesLawPoint
 from app.stats.io_counts import p99_warnings
-from app.units import KiB
+from app.units import KiB, ratio
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -174,11 +175,65 @@ class QueueDepth(Experiment):
                        f"between {lo:.2f} and {hi:.2f}; {verdict}.")
         return out + p99_warnings(part)
 
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """The trade-off across the sweep, the knee with its rule and evidence, Little's Law."""
+        f = part.found(QueueDepthFindings) or NOTHING
+        rows = sorted(part.workloads, key=lambda r: r.outstanding)
+        out = []
+        if len(rows) > 1:
+            lo, hi = rows[0], rows[-1]
+            out.append(f"From QD{lo.outstanding} to QD{hi.outstanding}, IOPS go from "
+                       f"{stat_text(lo.total_iops)} to {stat_text(hi.total_iops)} while mean "
+                       f"latency goes from {stat_text(lo.lat('mean'), 'µs')} to "
+                       f"{stat_text(hi.lat('mean'), 'µs')}.")
+        knee = f.knee
+        at = {r.outstanding: r for r in rows}
+        if knee:
+            out.append(_knee_words(knee, at.get(knee.knee_level), at.get(knee.peak_level)))
+        law = [p for p in f.littles_law if p.ratio is not None]
+        if law:
+            items = ", ".join(f"QD{p.level} {p.ratio:.2f}" for p in law)
+            lo_r = min(p.ratio for p in law if p.ratio is not None)
+            verdict = ("the device keeps the requested queue full" if lo_r >= 0.9 else
+                       "at the lower ratios part of the time is spent outside the device "
+                       "(host-side overhead)")
+            out.append(f"Little's Law check (L = IOPS × mean latency, over the outstanding I/O "
+                       f"asked for; 1.00 means the queue was kept full): {items}; {verdict}.")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        knee = (part.found(QueueDepthFindings) or NOTHING).knee
+        row = next((r for r in part.workloads if knee and r.outstanding == knee.knee_level), None)
+        if knee is None or row is None:
+            return None
+        return Headline(f"knee at QD{knee.knee_level}: IOPS", stat_text(row.total_iops), row.n)
+
 
 def _p99(row: WorkloadSummary) -> Stat | None:
     """The pooled p99 of the row's main direction as a mean-only statistic (for the unit)."""
     pooled = pooled_of(row)
     return Stat(pooled.values.get("p99") if pooled else None, None, 1)
+
+
+def _knee_words(knee: Knee, k: WorkloadSummary | None, p: WorkloadSummary | None) -> str:
+    """:func:`knee_sentence` for the report: the rows' mean ± std at 3 significant digits, and
+    what going on from the knee to the peak costs."""
+    if k is None or p is None:
+        return knee_sentence(knee)
+    rule = f" ({knee.rule})" if knee.rule else ""
+    head = (f"Knee at QD{knee.knee_level}: {stat_text(k.total_iops)} IOPS at "
+            f"{stat_text(k.lat('mean'), 'µs')} mean latency{rule}." if knee.reached else
+            f"No knee within the sweep: IOPS still grew at QD{knee.knee_level}, the deepest "
+            f"level{rule}.")
+    text = (head + f" Also marked, and not knees: the peak, {stat_text(p.total_iops)} IOPS at "
+            f"QD{knee.peak_level}, and the first depth reaching 90 % of the peak, QD{knee.p90_level}.")
+    if knee.reached and p is not k and k.total_iops.mean and mean(k.lat("mean")):
+        gain = (p.total_iops.mean or 0) / k.total_iops.mean
+        lat = (mean(p.lat("mean")) or 0) / (mean(k.lat("mean")) or 1)
+        text += f" Going on from the knee to the peak buys {ratio(gain)} the IOPS for {ratio(lat)} the latency."
+    return text
 
 
 def knee_sentence(knee: Knee) -> str:

@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import DIRECTIONS, RUNTIME, Experiment
+from app.experiments.base import DIRECTIONS, RUNTIME, Experiment, stat_text
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
 from app.params import param
 from app.results.figure import fmt
+from app.results.findings import Headline
 from app.results.table import Column, Table, latency_kind, workload_table
 from app.units import KiB, MiB
 
@@ -80,3 +81,22 @@ class Quick(Experiment):
                 best, row = max(rows, key=lambda p: p[0].MBps.mean or 0)
                 out.append(f"Best {direction}: {fmt(best.MBps.mean, 1)} MB/s ({row.label}).")
         return out
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Each test's read and write MB/s, as CrystalDiskMark lists them."""
+        out = []
+        for d in DIRECTIONS:
+            said = [f"{r.label.rsplit(' ', 1)[0]} {stat_text(side.MBps, 'MB/s')}"
+                    for r in part.workloads if (side := r.side(d)) and not r.side(
+                        "write" if d == "read" else "read")]
+            if said:
+                out.append(f"{d.capitalize()}: " + "; ".join(said) + ".")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        row = next((r for r in part.workloads if r.workload.get("rw") == "read"), None)
+        if row is None or row.read is None:
+            return None
+        return Headline(f"sequential read ({row.label})", stat_text(row.read.MBps, "MB/s"), row.n)

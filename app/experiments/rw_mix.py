@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from app.experiments.base import Experiment, block_param, depth_param
+from app.experiments.base import Experiment, block_param, depth_param, stat_text
 from app.experiments.registry import register
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload
@@ -24,9 +24,10 @@ from app.results.figure import (
     scaled,
     series_from,
 )
+from app.results.findings import Headline
 from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
 from app.stats.io_counts import p99_warnings, supports
-from app.units import KiB
+from app.units import KiB, ratio
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -127,3 +128,33 @@ class RwMix(Experiment):
                 text += f" (writes {write / read:.2f}× reads)"
             out.append(text + ".")
         return out + p99_warnings(part)
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Pure reads against pure writes, then what mixing does to each direction's latency."""
+        by_share = {_share(r): r for r in part.workloads}
+        out = []
+        reads, writes = by_share.get(100), by_share.get(0)
+        if reads and writes and reads.total_iops.mean and writes.total_iops.mean:
+            out.append(f"Pure reads reach {stat_text(reads.total_iops)} IOPS and pure writes "
+                       f"{stat_text(writes.total_iops)} IOPS: writes give "
+                       f"{ratio(writes.total_iops.mean / reads.total_iops.mean)} the IOPS of reads "
+                       f"(mean latency {stat_text(reads.lat('mean', 'read'), 'µs')} read, "
+                       f"{stat_text(writes.lat('mean', 'write'), 'µs')} write).")
+        for r in sorted(part.workloads, key=lambda r: -_share(r)):
+            read, write = r.lat("mean", "read"), r.lat("mean", "write")
+            if not (read and write and read.mean and write.mean):
+                continue
+            out.append(f"{_share(r)} % reads: {stat_text(r.total_iops)} IOPS in total; reads "
+                       f"wait {stat_text(read, 'µs')}, writes {stat_text(write, 'µs')} "
+                       f"({ratio(write.mean / read.mean)} the reads' latency).")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        mixed = [r for r in part.workloads if 0 < _share(r) < 100]
+        row = min(mixed, key=lambda r: abs(_share(r) - 70)) if mixed else None
+        if row is None:
+            return None
+        return Headline(f"total IOPS at {_share(row)} % reads ({row.label})",
+                        stat_text(row.total_iops), row.n)

@@ -28,17 +28,19 @@ from app.experiments.base import (
     Trials,
     block_param,
     depth_param,
+    values_text,
 )
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
 from app.model.workload import Workload
 from app.params import param
 from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Marker, Series, fmt, size_text
+from app.results.findings import Headline
 from app.results.table import Column, Table, sweep_table
 from app.stats import analysis
 from app.stats.derived import CacheExhaustion
 from app.stats.io_counts import p99_warnings
-from app.units import GiB, KiB, MiB
+from app.units import GiB, KiB, MiB, sig
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -174,6 +176,43 @@ class SlcCache(Experiment):
                 out.append(f"Rep {t.repetition}: {f.note} in {f.total_gb:.2f} "
                            f"GB written; mean {fmt(f.MBps_before)} MB/s.")
         return out + p99_warnings(part)
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Where the cache ran out (GB written, seconds) and the speed after it, over the
+        repetitions; or that no drop was seen, with how much was written."""
+        found = [t.found for t in _found(part)]
+        drops = [f for f in found if f.drop_observed]
+        out = []
+        if drops:
+            out.append(f"The write speed dropped (the SLC cache ran out) in {len(drops)} of "
+                       f"{len(found)} repetitions, after {values_text([f.gb_before_drop for f in drops], 'GB')}"
+                       f" written, {values_text([f.t_drop_s for f in drops], 's')} into the "
+                       f"write: from {values_text([f.MBps_before for f in drops], 'MB/s')} before "
+                       f"to {values_text([f.MBps_after for f in drops], 'MB/s')} after (the "
+                       "post-cache speed).")
+        calm = [f for f in found if not f.drop_observed]
+        if calm:
+            most = max(f.total_gb for f in calm)
+            out.append(f"No drop in {len(calm)} of {len(found)} repetitions: the write held "
+                       f"{values_text([f.MBps_before for f in calm], 'MB/s')} over up to "
+                       f"{sig(most)} GB written, so any SLC cache (or the host's write cache in "
+                       "front of the drive) holds more than that; a longer runtime finds its end.")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        found = [t.found for t in _found(part)]
+        drops = [f for f in found if f.drop_observed]
+        if drops:
+            return Headline("GB written before the write speed dropped",
+                            values_text([f.gb_before_drop for f in drops], "GB", with_n=False),
+                            len(drops))
+        if not found:
+            return None
+        return Headline(f"no drop in {sig(max(f.total_gb for f in found))} GB; sustained write",
+                        values_text([f.MBps_before for f in found], "MB/s", with_n=False),
+                        len(found))
 
 
 def _found(part: ExperimentResults) -> tuple[TrialExhaustion, ...]:

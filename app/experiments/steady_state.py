@@ -20,6 +20,7 @@ from app.experiments.registry import register
 from app.model.workload import Workload
 from app.params import param
 from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Series, fmt
+from app.results.findings import Headline
 from app.results.table import Column, Table
 from app.stats.steady_state import (
     DATA_EXCURSION,
@@ -30,7 +31,7 @@ from app.stats.steady_state import (
     first_steady_round,
     window_at,
 )
-from app.units import KiB
+from app.units import KiB, count, sig
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -157,6 +158,29 @@ class SteadyState(Experiment):
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         return [_verdict(part.found(Convergence) or NOT_RUN)]
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """The verdict with the IOPS of the rounds it judged."""
+        f = part.found(Convergence) or NOT_RUN
+        known = [x for x in f.rounds_iops if x is not None]
+        out = [_verdict(f)]
+        if known:
+            out.append(f"The rounds measured {sig(min(known))} to {sig(max(known))} IOPS; the "
+                       f"last round {sig(known[-1])} IOPS ({count(len(known))} rounds).")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        f = part.found(Convergence) or NOT_RUN
+        known = [x for x in f.rounds_iops if x is not None]
+        if not known:
+            return None
+        if f.steady and f.round:
+            return Headline(f"steady state reached in round {f.round}: last-round IOPS",
+                            sig(known[-1]), len(known))
+        return Headline(f"steady state not reached in {len(known)} rounds: last-round IOPS",
+                        sig(known[-1]), len(known))
 
 
 def _verdict(f: Convergence) -> str:

@@ -25,6 +25,7 @@ from app.experiments.base import (
     ratio_text,
     rw_param,
     spread_findings,
+    stat_text,
 )
 from app.experiments.exceedance import exceedance
 from app.experiments.registry import register
@@ -43,11 +44,12 @@ from app.results.figure import (
     scaled,
     series_from,
 )
+from app.results.findings import Headline
 from app.results.pooled import per_repetition_notes, pooled_of, pooled_points, pooled_table
 from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
 from app.stats.derived import Knee
 from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
-from app.units import KiB
+from app.units import KiB, ratio
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -184,6 +186,40 @@ class TailLatency(Experiment):
                        f"{ratio_text(s.p99_9_over_p50 if s else None)}, p99.99/p50 = "
                        f"{ratio_text(s.p99_99_over_p50 if s else None)}" + (f" ({ios})." if ios else "."))
         return out + [depths_sentence(part, run)] + thin_warnings(part, TAIL_STATS[1:])
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Per queue depth: the median, the tail, how many times the median the tail is, and
+        the I/Os it rests on; then how the tail grows with the queue."""
+        spread = part.found(TailSpreads) or TailSpreads({})
+        out = []
+        for r in part.workloads:
+            s = spread.of(r.label)
+            amp = s.p99_9_over_p50 if s else None
+            out.append(f"{r.label}: p50 {stat_text(r.lat('p50'), 'µs')}, p99 "
+                       f"{stat_text(r.lat('p99'), 'µs')}, p99.9 {stat_text(r.lat('p99.9'), 'µs')}"
+                       f"; tail amplification p99.9/p50 = {ratio(amp)}"
+                       + (f" ({fewest_text(part, r)})." if fewest_text(part, r) else "."))
+        rows = sorted(part.workloads, key=lambda r: r.outstanding)
+        if len(rows) > 1:
+            lo, hi = rows[0], rows[-1]
+            a, b = mean(lo.lat("p99.9")), mean(hi.lat("p99.9"))
+            c, d = mean(lo.lat("p50")), mean(hi.lat("p50"))
+            if a and b and c and d:
+                out.append(f"From QD{lo.outstanding} to QD{hi.outstanding} the median grows "
+                           f"{ratio(d / c)} and the p99.9 {ratio(b / a)}.")
+        return [*out, depths_sentence(part, run)]
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        rows = sorted(part.workloads, key=lambda r: r.outstanding)
+        if not rows:
+            return None
+        row = rows[-1]
+        s = (part.found(TailSpreads) or TailSpreads({})).of(row.label)
+        amp = f" ({ratio(s.p99_9_over_p50)} the p50)" if s and s.p99_9_over_p50 else ""
+        return Headline(f"p99.9 latency at QD{row.outstanding}",
+                        stat_text(row.lat("p99.9"), "µs") + amp, row.n)
 
 
 def depths_sentence(part: ExperimentResults, run: RunResults) -> str:

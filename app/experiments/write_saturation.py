@@ -13,12 +13,24 @@ import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import RUNTIME, WARMUP, Experiment, Rows, Samples, Trials, block_param, depth_param
+from app.experiments.base import (
+    RUNTIME,
+    WARMUP,
+    Experiment,
+    Rows,
+    Samples,
+    Trials,
+    block_param,
+    depth_param,
+    stat_text,
+    values_text,
+)
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
 from app.model.workload import Workload
 from app.params import param
 from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Series, fmt, size_text
+from app.results.findings import Headline
 from app.results.table import Column, Table
 from app.units import KiB
 
@@ -130,6 +142,28 @@ class WriteSaturation(Experiment):
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         return [_sentence(f) for f in _found(part)]
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """First against last IOPS over the repetitions, and the data written."""
+        found = _found(part)
+        if not found:
+            row = part.workloads[0] if part.workloads else None
+            return [f"No trial lasted the three live sample intervals needed to trace IOPS "
+                    f"against data written (each wrote its volume sooner); over the whole trial "
+                    f"the writes averaged {stat_text(row.total_iops)} IOPS."] if row else []
+        return [f"Write IOPS went from {values_text([f.iops_first for f in found])} at first to "
+                f"{values_text([f.iops_last for f in found])} at the end, after "
+                f"{values_text([f.gb_written for f in found], 'GB', with_n=False)} written per "
+                "repetition (medians of the first 10 % and the last 20 % of the intervals)."]
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        found = _found(part)
+        if not found:
+            return None
+        return Headline("write IOPS at the end (last 20 % of the intervals)",
+                        values_text([f.iops_last for f in found], with_n=False), len(found))
 
 
 def _found(part: ExperimentResults) -> tuple[TrialSaturation, ...]:

@@ -15,6 +15,7 @@ from app.experiments.base import (
     block_param,
     ratio_text,
     spread_findings,
+    stat_text,
 )
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
@@ -32,10 +33,11 @@ from app.results.figure import (
     scaled,
     size_text,
 )
+from app.results.findings import Headline
 from app.results.pooled import per_repetition_notes, pooled_table
 from app.results.table import IOPS, MBPS, Table, lat_cells, latency_kind, rows_table
 from app.stats.io_counts import caption_counts, fewest_text, io_count_table, supports, thin_warnings
-from app.units import KiB
+from app.units import KiB, ratio
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -121,6 +123,40 @@ class ZeroQueue(Experiment):
                        f"{ratio_text(s.p99_over_p50 if s else None)}"
                        f"{'; ' + ios if ios else ''}).")
         return out + thin_warnings(part, IO_KEYS)
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Per block size: read against write latency at QD1, and how far each tail reaches."""
+        spread = part.found(TailSpreads) or TailSpreads({})
+        kind = latency_kind(part.workloads)
+        out = []
+        groups: dict[str, dict[str, WorkloadSummary]] = {}
+        for r in part.workloads:
+            groups.setdefault(r.label.rsplit(" ", 1)[0], {})[r.direction] = r
+        for label, rows in groups.items():
+            said = [f"{d} {stat_text(r.lat('mean'), 'µs')} ({stat_text(r.total_MBps, 'MB/s')})"
+                    for d, r in rows.items()]
+            text = f"{label} at QD1, mean {kind} latency: " + "; ".join(said)
+            read, write = (mean(rows[d].lat("mean")) if d in rows else None for d in DIRECTIONS)
+            if read and write:
+                text += (f": writes take {ratio(write / read)} the time of reads"
+                         if write >= read else f": reads take {ratio(read / write)} the time of writes")
+            out.append(text + ".")
+        for r in part.workloads:
+            s = spread.of(r.label)
+            if s and s.p99_9_over_p50:
+                out.append(f"{r.label}: tail amplification p99.9/p50 = {ratio(s.p99_9_over_p50)} "
+                           f"(p50 {stat_text(r.lat('p50'), 'µs')}, p99.9 "
+                           f"{stat_text(r.lat('p99.9'), 'µs')}; {fewest_text(part, r)}).")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        row = next((r for r in part.workloads if r.workload.get("rw") == "randread"), None)
+        if row is None:
+            return None
+        return Headline(f"{row.label}: mean {latency_kind(part.workloads)} latency at QD1",
+                        stat_text(row.lat("mean"), "µs"), row.n)
 
 
 def _panel(part: ExperimentResults, random: bool, bs: int, rows: list[WorkloadSummary],

@@ -1,5 +1,6 @@
-"""`ssd-profiler export RUN_DIR [--out DIR] [--vendor-spec MODEL-ID|FILE]`: tables, figures and
-report.md for a run (the spec given replaces the run's own for this export only).
+"""`ssd-profiler export RUN_DIR [--out DIR] [--vendor-spec MODEL-ID|FILE]`: tables, figures,
+report.md, report.html and report.pdf for a run (the spec given replaces the run's own for this
+export only).
 
 Works without a display: the renderer runs Qt offscreen (QT_QPA_PLATFORM=offscreen is set
 before the QApplication exists when no display is available). The export folder is the last
@@ -28,10 +29,12 @@ from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
                    warn: Warn | None = None, vendor_spec: dict | None = None) -> Path:
     """Export with the real renderer (Qt offscreen when there is no display); the export
-    folder (default ``<run_dir>/export``) holds report.md, tables/ and figures/."""
+    folder (default ``<run_dir>/export``) holds report.md, report.html, report.pdf, tables/ and
+    figures/."""
     from ui.render.figure_files import ensure_app, start_figure
+    from ui.render.pdf import html_to_pdf
     ensure_app()
-    return export_run(run_dir, out_dir, start_figure, warn, vendor_spec)
+    return export_run(run_dir, out_dir, start_figure, warn, vendor_spec, html_to_pdf)
 
 
 def _warn(line: str) -> None:

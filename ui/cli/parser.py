@@ -182,10 +182,10 @@ def _result_commands(sub) -> None:
     c.add_argument("--out", metavar="DIR",
                    help="also write comparison.csv, comparison.md, report.md and figures/ here")
     _json(c, "the comparison")
-    x = _command(sub, "export", "write tables, figures and report.md for a run folder",
-                 "Write a run's report-ready folder: figures (PNG and SVG), tables (CSV and "
-                 "Markdown) and report.md. No display is needed. The export folder is the last "
-                 "line on stdout.")
+    x = _command(sub, "export", "write the report (Markdown, HTML, PDF), tables and figures",
+                 "Write a run's report-ready folder: report.md, report.html (one self-contained "
+                 "file) and report.pdf, figures (PNG and SVG), tables (CSV and Markdown). No "
+                 "display is needed. The export folder is the last line on stdout.")
     x.add_argument("run_dir", metavar="RUN_DIR",
                    help="a run folder (it holds run.json), as `run` printed it")
     x.add_argument("--out", metavar="DIR",

@@ -222,7 +222,7 @@ def _overlaps(widget) -> list[str]:
 
 
 def _check(name, fig) -> list[str]:
-    from ui.render.export import laid_out
+    from ui.render.figure_files import laid_out
     with laid_out(fig, REPORT) as widget:
         return (_marker_problems(widget) + _log_problems(widget)
                 + _error_bar_problems(widget, name) + _overlaps(widget))
@@ -230,7 +230,7 @@ def _check(name, fig) -> list[str]:
 
 @pytest.fixture(scope="module")
 def app():
-    from ui.render.export import ensure_app
+    from ui.render.figure_files import ensure_app
     return ensure_app()
 
 

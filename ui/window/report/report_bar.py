@@ -150,7 +150,8 @@ class ReportBar(QWidget):
         for widget in (self.export_action, self.export_to_action, self.export_button,
                        self.export_to_button):
             widget.setEnabled(ready and not busy)
-        tip = ("Tables, figures (PNG and SVG) and report.md of the shown run" if ready else
+        tip = ("report.md, report.html and report.pdf, tables and figures of the shown run"
+               if ready else
                "No ended run is shown: run one, or reopen one from the Runs tab")
         self.export_button.setToolTip(tip)
         shown = self.figures.current
@@ -221,11 +222,12 @@ class ReportBar(QWidget):
     def _on_exported(self, out_dir: str) -> None:
         self.progress.setVisible(False)
         self.last_export = out_dir
-        self._set_status(f"Exported {self.exporter.drawn} figures, tables, report.md to:", None,
+        self._set_status(f"Exported the report (.md, .html, .pdf), {self.exporter.drawn} figures "
+                         "and tables to:", None,
                          out_dir)
         self.open_button.setVisible(True)
         self.log_line.emit(f"exported the report to {out_dir} ({self.exporter.drawn} figures; "
-                           "open report.md)", "info")
+                           "open report.html or report.pdf)", "info")
         self._update()
 
     def _on_failed(self, message: str) -> None:
