@@ -122,7 +122,7 @@ class Experiment:
         value that would fail later in a Workload or in fio is refused here, naming its field."""
         validate(self)
         for field in fields_of(self):
-            if not field.metadata.get("block"):
+            if not field.metadata["block"]:
                 continue
             value = getattr(self, field.name)
             too_big = [bs for bs in (value if isinstance(value, tuple) else (value,))

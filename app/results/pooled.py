@@ -103,7 +103,8 @@ def per_repetition_notes(rows: Sequence[WorkloadSummary], run: RunResults) -> tu
     if any(pooled_of(r, d) for r in rows for d in directions(r)):
         return ("Percentile cells: mean ± std of each repetition's own percentile; the pooled "
                 "percentiles of all I/Os, with 95 % intervals, are in the 'pooled' table.",)
-    if (run.record.get("engine") or {}).get("name") == "diskspd":
+    engine = run.run.info.engine
+    if engine is not None and engine.name == "diskspd":
         return ("Percentile cells: mean ± std of each repetition's own percentile; DiskSpd "
                 "reports percentiles without histogram bins, so no pooled percentiles of all "
                 "I/Os are given.",)

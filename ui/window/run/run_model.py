@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.engines.shell_quote import command_line
 from app.experiments.registry import results_for
+from app.model.info import Remote
 from app.model.run import ExperimentSummary, Run
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
 from app.model.summary import WorkloadSummary
@@ -89,7 +90,7 @@ class RunModel(QObject):
         self.error: str | None = None
         self.engine_version = ""
         self.temperature_note = ""
-        self.remote: dict | None = None  # run.json's target.remote: which live series it lacks
+        self.remote: Remote | None = None  # run.json's target.remote: which live series it lacks
         self.open_ended = False        # steady state may end the run early: ETA "up to"
         self.round_experiments: set[str] = set()   # experiments whose trials are rounds
         self._sampled: set[str] = set()
@@ -154,7 +155,8 @@ class RunModel(QObject):
         self._clear()
         self.run_started, self.live = started, True
         self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version or "", RunStatus.RUNNING
-        self.temperature_note, self.remote = e.temperature_note, e.remote
+        self.temperature_note = e.temperature_note
+        self.remote = Remote.from_json(e.remote, "target.remote")
         self.open_ended = e.plan.open_ended
         self.round_experiments = {x.id for x in e.plan.experiments if x.rounds_measured}
         self._sampled = {x.id for x in e.plan.experiments if results_for(x.id).needs_samples}
@@ -279,8 +281,7 @@ class RunModel(QObject):
         self.status, self.error = str(run.status), info.error
         self.engine_version = info.engine.version or "" if info.engine else ""
         self.temperature_note = info.temperature.reason or "" if info.temperature else ""
-        remote = info.target.remote if info.target else None
-        self.remote = remote.to_json() if remote is not None else None
+        self.remote = info.target.remote if info.target else None
         self.experiments = [{"id": x["id"], "title": x.get("title", x["id"]),
                              "repetitions": (x.get("params") or {}).get("repetitions", 1),
                              "workload_keys": x.get("workload_keys") or []}
