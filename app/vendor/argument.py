@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app.store.input_files import read_input_text
 from app.vendor.specs import load_specs, load_user_specs, validate_spec
+
+MAX_BYTES = 1 << 20  # a spec record is a few KiB; anything far larger is not one
 
 
 def spec_from_argument(value: str, user_specs: list[dict] | None = None) -> dict:
@@ -17,7 +18,9 @@ def spec_from_argument(value: str, user_specs: list[dict] | None = None) -> dict
     path = Path(value).expanduser()
     if path.is_file():
         try:
-            data = json.loads(read_input_text(path, 1 << 20))
+            if path.stat().st_size > MAX_BYTES:
+                raise ValueError(f"larger than {MAX_BYTES >> 10} KiB, not a spec file")
+            data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
             raise ValueError(f"--vendor-spec {value}: cannot be read as JSON ({reason})") from None
