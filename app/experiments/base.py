@@ -49,6 +49,10 @@ Samples = tuple[Sample, ...]
 POW2_BS = tuple(KiB * 2**i for i in range(2, 11))  # 4 KiB .. 1 MiB
 SIZE_MIN, SIZE_MAX = 16 * MiB, 16 * 1024 * GiB
 DIRECTIONS = ("read", "write")
+PRECISIONS = ("off", "0.5%", "1%", "2%", "3%", "5%", "10%")
+#: The parameters of a precision target: experiments whose meaning is their duration or volume
+#: keep their own (``keeps_own``).
+PRECISION_PARAMS = frozenset({"precision", "min_time", "max_time"})
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,8 @@ class Experiment:
     needs_samples: ClassVar[bool] = False
     #: True when the measured trials are convergence rounds (steady-state): shown live as such.
     rounds_measured: ClassVar[bool] = False
+    #: With a precision target, the percentile whose pooled 95 % interval must also be within it.
+    precision_tail: ClassVar[float | None] = None
     tail_claim: ClassVar[str] = "p99"   # the highest percentile its tables state (a pre-run check)
     #: Shared parameters whose value this experiment's meaning rests on (a sustained write's
     #: duration and volume): a setting for all experiments leaves them alone (plan.kept_own).
@@ -81,6 +87,15 @@ class Experiment:
     direct: bool = param(True, kind="bool", help="direct I/O, bypassing the OS page cache")
     interval: float = param(1.0, kind="duration", minimum=0.1, maximum=60.0,
                             help="live sample interval")
+    precision: str = param("off", kind="choice", choices=PRECISIONS,
+                           help="measure each workload until the 95 % interval of its mean IOPS "
+                                "and MB/s is within ± this (at least 2 repetitions; between "
+                                "min_time and max_time per workload); off: runtime per trial")
+    min_time: float = param(20.0, kind="duration", minimum=2.0, maximum=24 * 3600.0,
+                            help="with precision: least measured time per workload (2 repetitions)")
+    max_time: float = param(90.0, kind="duration", minimum=4.0, maximum=24 * 3600.0,
+                            help="with precision: most measured time per workload, over all its "
+                                 "repetitions; a workload that reaches it says 'not reached'")
     precondition: str = param("none", kind="choice", choices=PRECONDITIONS,
                               help="the test file's state before measuring: none, fill (written "
                                    "end to end twice) or steady (fill, then 4 KiB random-write "
@@ -93,6 +108,9 @@ class Experiment:
         """Every instance is checked, however it was made (CLI, window, saved JSON, code), so a
         value that would fail later in a Workload or in fio is refused here, naming its field."""
         validate(self)
+        if self.precision != "off" and self.max_time < self.min_time:
+            raise ParamError("max_time", f"is below min_time ({self.min_time:g} s); "
+                                         "raise max_time or lower min_time")
         for field in fields_of(self):
             if not field.metadata.get("block"):
                 continue
@@ -129,6 +147,14 @@ class Experiment:
             return None
         return Workload(PRECONDITION_RW, PRECONDITION_BS, PRECONDITION_QD)
 
+    def precision_target(self) -> float | None:
+        """The relative half-width each workload is measured to (0.02 for '2%'); None when off
+        or when this experiment's meaning is its duration or volume (``keeps_own`` names
+        precision): those keep their own rules (docs/precision.md)."""
+        if self.precision == "off" or "precision" in type(self).keeps_own:
+            return None
+        return float(self.precision.rstrip("%")) / 100
+
     def io_bytes(self) -> int | None:
         """Bytes each trial moves before it ends (runtime stays the bound); None: time-based."""
         return None
@@ -141,7 +167,8 @@ class Experiment:
         """True when a trial's result decides whether the next trial runs (steady-state
         rounds, an early stop): the next trial then starts only once this one's result is read,
         never under the end of its engine (jobs/run/held_starts.py)."""
-        return self.open_ended() or type(self).stop_early is not Experiment.stop_early
+        return (self.open_ended() or type(self).stop_early is not Experiment.stop_early
+                or self.precision_target() is not None)
 
     def stop_early(self, iops: list[float | None]) -> str | None:
         """Asked by the runner after each measured trial of this experiment, with the total IOPS

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import SIZE_MAX, SIZE_MIN, Experiment, Rows, Samples, Trials
+from app.experiments.base import PRECISION_PARAMS, SIZE_MAX, SIZE_MIN, Experiment, Rows, Samples, Trials
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
 from app.model.workload import Workload
@@ -58,7 +58,7 @@ class CacheFindings:
 @dataclass(frozen=True)
 class SlcCache(Experiment):
     id: ClassVar[str] = "slc-cache"
-    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"})
+    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"}) | PRECISION_PARAMS
     title: ClassVar[str] = "Sustained sequential write (SLC cache)"
     summary: ClassVar[str] = "write until the fast cache runs out: GB before the drop, MB/s after"
     needs_samples: ClassVar[bool] = True

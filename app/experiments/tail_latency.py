@@ -44,6 +44,7 @@ class TailLatency(Experiment):
     title: ClassVar[str] = "Tail latency"
     summary: ClassVar[str] = "p50 .. p99.99 at a mid queue depth and at the knee"
     tail_claim: ClassVar[str] = "p99.99"
+    precision_tail: ClassVar[float | None] = 99.9
 
     queue_depths: tuple[int, ...] = param((8, 32), kind="int_list", minimum=1, maximum=1024,
                                           help="queue depths (a mid one and the knee)")

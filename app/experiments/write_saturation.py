@@ -13,7 +13,7 @@ import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, Trials
+from app.experiments.base import PRECISION_PARAMS, Experiment, Rows, Samples, Trials
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
 from app.model.workload import Workload
@@ -54,7 +54,7 @@ class SaturationFindings:
 @dataclass(frozen=True)
 class WriteSaturation(Experiment):
     id: ClassVar[str] = "write-saturation"
-    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"})
+    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"}) | PRECISION_PARAMS
     title: ClassVar[str] = "Write saturation (SNIA WSAT, file-level)"
     summary: ClassVar[str] = "4 KiB random writes for N times the file: IOPS against GB written"
     needs_samples: ClassVar[bool] = True
