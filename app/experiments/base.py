@@ -75,6 +75,15 @@ class Experiment:
 
     runtime: float = param(30.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
                            help="measured time per trial")
+    precision: str = param("off", kind="choice", choices=PRECISIONS,
+                           help="measure each workload until the 95 % interval of its mean IOPS "
+                                "and MB/s is within ± this (at least 2 repetitions; between "
+                                "min_time and max_time per workload); off: runtime per trial")
+    min_time: float = param(20.0, kind="duration", minimum=2.0, maximum=24 * 3600.0,
+                            help="with precision: least measured time per workload (2 repetitions)")
+    max_time: float = param(90.0, kind="duration", minimum=4.0, maximum=24 * 3600.0,
+                            help="with precision: most measured time per workload, over all its "
+                                 "repetitions; a workload that reaches it says 'not reached'")
     ramp: float = param(0.0, kind="duration", minimum=0.0, maximum=3600.0,
                         help="time fio runs before it starts counting (ramp_time)")
     size: int = param(GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX,
@@ -87,15 +96,6 @@ class Experiment:
     direct: bool = param(True, kind="bool", help="direct I/O, bypassing the OS page cache")
     interval: float = param(1.0, kind="duration", minimum=0.1, maximum=60.0,
                             help="live sample interval")
-    precision: str = param("off", kind="choice", choices=PRECISIONS,
-                           help="measure each workload until the 95 % interval of its mean IOPS "
-                                "and MB/s is within ± this (at least 2 repetitions; between "
-                                "min_time and max_time per workload); off: runtime per trial")
-    min_time: float = param(20.0, kind="duration", minimum=2.0, maximum=24 * 3600.0,
-                            help="with precision: least measured time per workload (2 repetitions)")
-    max_time: float = param(90.0, kind="duration", minimum=4.0, maximum=24 * 3600.0,
-                            help="with precision: most measured time per workload, over all its "
-                                 "repetitions; a workload that reaches it says 'not reached'")
     precondition: str = param("none", kind="choice", choices=PRECONDITIONS,
                               help="the test file's state before measuring: none, fill (written "
                                    "end to end twice) or steady (fill, then 4 KiB random-write "

@@ -16,6 +16,7 @@ from app.model.info import Drive, Host, RunInfo, Target
 from app.model.status import RunStatus, TrialStatus
 from app.model.summary import Stat
 from app.report.outputs import finding, findings
+from app.report.precision import precision_section
 from app.results.figure import LATENCY_KINDS, Figure
 from app.results.plausibility import method_lines
 from app.results.run_results import ExperimentResults, RunResults
@@ -238,6 +239,7 @@ def report_markdown(results: RunResults, tables: Sequence[Table], table_files: F
         lines += experiment_section(part, results, tables, table_files, figures, drawn, problems)
     lines += vendor_section(info, comparison, tables, table_files, figures, drawn, problems,
                             vendor_hint)
+    lines += precision_section(results)  # empty for fixed-time runs
     lines += anomalies(results, problems, notes)
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -15,6 +15,7 @@ achieved ±.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from app.experiments.plan import Trial
@@ -22,6 +23,8 @@ from app.model.interval import Interval
 from app.model.trial import TrialResult
 from app.stats.histogram import Histogram
 from app.stats.precision import MeanInterval, combined, percentile_relative, series_interval, within
+from jobs.engine.process import EngineProcess
+from jobs.events import PrecisionUpdate
 
 
 @dataclass
@@ -51,6 +54,7 @@ class PrecisionWatch:
         self._MBps: list[float] = []
         self._elapsed = 0.0
         self.stopped = False
+        self.achieved: float | None = None  # the workload's ± after the last live interval
 
     def skip(self, trial: Trial) -> bool:
         """A repetition not needed: its workload reached the target over the earlier ones."""
@@ -58,6 +62,18 @@ class PrecisionWatch:
 
     def begin(self, trial: Trial) -> None:
         self._iops, self._MBps, self._elapsed, self.stopped = [], [], 0.0, False
+        self.achieved = None
+
+    def after(self, trial: Trial, interval: Interval, proc: EngineProcess, exited: bool
+              ) -> Iterator[PrecisionUpdate]:
+        """After each live interval of a trial with a target: how precisely its workload is
+        known now (the live view's ±), and fio's graceful stop once that is within the target."""
+        if trial.precision is None or trial.warmup:
+            return
+        stop = self.add(trial, interval)
+        yield PrecisionUpdate(trial.index, self.achieved, trial.precision)
+        if stop and not exited:
+            proc.stop("precision")
 
     def add(self, trial: Trial, interval: Interval) -> bool:
         """One live interval of ``trial``; True once the trial has run its minimum and the
@@ -68,10 +84,12 @@ class PrecisionWatch:
         self._iops.append(interval.read_iops + interval.write_iops)
         self._MBps.append(interval.read_MBps + interval.write_MBps)
         self._elapsed += interval.duration_s
-        if self.stopped or self._elapsed < (trial.min_s or 0.0):
-            return False
         done = self._of(trial)
         now = self._workload_interval(done, self._iops, self._MBps, None)
+        rels = [_rel(i) for i in now]
+        self.achieved = None if None in rels else max(r for r in rels if r is not None)
+        if self.stopped or self._elapsed < (trial.min_s or 0.0):
+            return False
         if not all(within(i, trial.precision) for i in now) or not self._tail_ios_met(trial, done):
             return False
         self.stopped = True

@@ -223,8 +223,7 @@ class TrialRunner(EngineStarts):
                     sample = self._sample(trial, interval)
                     samples.add(sample)
                     yield sample
-                    if not exited and self._watch.add(trial, interval):  # known to ±target
-                        proc.stop("precision")
+                    yield from self._watch.after(trial, interval, proc, exited)
                 if exited:
                     break
                 if following is not None and proc.io_done.is_set():
