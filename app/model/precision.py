@@ -30,7 +30,7 @@ class Precision:
 
     def text(self) -> str:
         """E.g. '±0.8 %' or '±4.8 %, target ±2 %: not reached'."""
-        got = "± n/a" if self.achieved is None else f"±{self.achieved * 100:.1f} %"
+        got = "± unknown (too few or drifting samples)" if self.achieved is None else f"±{self.achieved * 100:.1f} %"
         tail = "" if self.tail is None else (
             f"; {self.tail} ±{self.tail_rel * 100:.1f} %" if self.tail_rel is not None
             else f"; {self.tail} ± n/a")

@@ -134,10 +134,10 @@ class PrecisionWatch:
         """The workload's IOPS and MB/s intervals: finished repetitions (with fio's means when
         ``means``) and, live, the running one's series."""
         out = []
-        for k, series in enumerate((done.iops, done.MBps)):
-            running = [] if (iops if k == 0 else mbps) is None else [iops if k == 0 else mbps]
-            runs = [series_interval(s) for s in [*series, *running]]
-            out.append(combined(runs, means[k] if means else None))
+        for finished, running, fio in ((done.iops, iops, means[0] if means else None),
+                                       (done.MBps, mbps, means[1] if means else None)):
+            series = [*finished, *([running] if running is not None else [])]
+            out.append(combined([series_interval(s) for s in series], fio))
         return out
 
     def _tail_relative(self, done: _Workload) -> float:
@@ -157,4 +157,4 @@ class PrecisionWatch:
             return False
         pooled = Histogram.merged(done.hists).ios
         running = sum(self._iops) * (self._elapsed / max(len(self._iops), 1))
-        return pooled + running >= pooled * (rel / trial.precision) ** 2
+        return pooled + running >= pooled * (rel / (trial.precision or rel)) ** 2

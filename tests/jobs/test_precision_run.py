@@ -44,3 +44,16 @@ def test_a_drifting_series_reaches_the_maximum_and_says_so(tmp_path, fake_fio_en
     assert len(trials) == 3  # every planned repetition, each to its maximum (12 s / 3)
     assert all(t["stopped_by"] is None and t["precision"]["stopped"] == "time" for t in trials)
     assert "target ±2 %: not reached" in done.stdout
+
+
+def test_the_export_states_the_achieved_precision(tmp_path, fake_fio_env):
+    done = _run(tmp_path, fake_fio_env, [1000.0 * (1 + 0.02 * i) for i in range(100)])
+    out = tmp_path / "export"
+    exported = run_cli("export", json.loads(done.stdout)["run_dir"], "--out", str(out),
+                       env=fake_fio_env)
+    assert exported.returncode == 0, exported.stderr
+    report = (out / "report.md").read_text()
+    assert "## Precision" in report and "0 of 1 reached the target" in report
+    assert "target ±2 %: not reached" in report  # in its table and in its section
+    csv_text = "".join(p.read_text() for p in out.rglob("*.csv"))
+    assert "precision_reached" in csv_text and "false" in csv_text
