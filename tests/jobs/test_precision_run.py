@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from app.stats.precision import naive_interval
 from tests.conftest import run_cli, run_json
 
 SETTINGS = ["--set", "queue-depth.queue_depths=1", "--set", "warmup=false", "--set", "size=16MiB",
@@ -57,3 +58,13 @@ def test_the_export_states_the_achieved_precision(tmp_path, fake_fio_env):
     assert "target ±2 %: not reached" in report  # in its table and in its section
     csv_text = "".join(p.read_text() for p in out.rglob("*.csv"))
     assert "precision_reached" in csv_text and "false" in csv_text
+
+
+def test_an_autocorrelated_series_is_not_stopped_by_a_naive_interval(tmp_path, fake_fio_env):
+    """Runs of 5 intervals at -2 % and +2 %: at its minimum (10 intervals) the textbook interval
+    over the raw samples is ±1.5 % and would stop; batch means wait for more."""
+    series = [1000.0 * (1.02 if (i // 5) % 2 else 0.98) for i in range(100)]
+    assert naive_interval(series[:10]).relative < 0.02
+    done = _run(tmp_path, fake_fio_env, series)
+    trials = [t for t in run_json(json.loads(done.stdout)["run_dir"])["trials"] if not t["warmup"]]
+    assert all(t["measurement"]["read"]["runtime_ms"] > 3000 for t in trials)
