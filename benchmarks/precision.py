@@ -76,7 +76,10 @@ class ThrottledLoop:
 
 
 def truth_iops(workload: dict) -> float:
-    return min(IOPS_LIMIT, BPS_LIMIT / workload["bs"])
+    return min(IOPS_LIMIT, BPS_LIMIT / workload["bs_bytes"])
+
+
+SAVE = Path(tempfile.gettempdir()) / "precision-bench-results"
 
 
 def run(target: Path, experiments: list[str], extra: list[str], preexec=None) -> tuple[float, dict]:
@@ -88,6 +91,8 @@ def run(target: Path, experiments: list[str], extra: list[str], preexec=None) ->
     wall = time.monotonic() - t0
     if proc.returncode != 0:
         raise SystemExit(f"run failed (rc {proc.returncode}): {proc.stderr[-2000:]}")
+    SAVE.mkdir(exist_ok=True)  # each run's --json kept, whatever happens to this script
+    (SAVE / f"{time.strftime('%H%M%S')}-{'precision' if extra else 'fixed'}.json").write_text(proc.stdout)
     return wall, json.loads(proc.stdout)
 
 

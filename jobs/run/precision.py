@@ -27,6 +27,11 @@ from jobs.engine.process import EngineProcess
 from jobs.events import PrecisionUpdate
 
 
+#: An interval shorter than this share of the sample interval (a job's first or last, cut by
+#: its start or stop) is left out of the statistics: its few I/Os make it the noisiest sample.
+PARTIAL = 0.75
+
+
 @dataclass
 class _Workload:
     """One workload's finished repetitions: their per-interval series and fio's final means."""
@@ -81,9 +86,10 @@ class PrecisionWatch:
         its own interval; a tail workload also needs the I/Os its percentile asks for)."""
         if trial.precision is None or trial.warmup:
             return False
-        self._iops.append(interval.read_iops + interval.write_iops)
-        self._MBps.append(interval.read_MBps + interval.write_MBps)
         self._elapsed += interval.duration_s
+        if interval.duration_s >= PARTIAL * trial.interval_s:  # a cut interval: too few I/Os
+            self._iops.append(interval.read_iops + interval.write_iops)
+            self._MBps.append(interval.read_MBps + interval.write_MBps)
         done = self._of(trial)
         now = self._workload_interval(done, self._iops, self._MBps, None)
         rels = [_rel(i) for i in now]
