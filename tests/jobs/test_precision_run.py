@@ -68,3 +68,22 @@ def test_an_autocorrelated_series_is_not_stopped_by_a_naive_interval(tmp_path, f
     done = _run(tmp_path, fake_fio_env, series)
     trials = [t for t in run_json(json.loads(done.stdout)["run_dir"])["trials"] if not t["warmup"]]
     assert all(t["measurement"]["read"]["runtime_ms"] > 3000 for t in trials)
+
+
+def test_a_tail_workload_runs_until_its_percentile_is_known_and_says_which(tmp_path,
+                                                                          fake_fio_env):
+    """The fake fio gives no histogram: the pooled p99.9 has no interval, so every repetition
+    runs to its maximum and the outcome names the percentile that was not reached."""
+    target = tmp_path / "target"
+    target.mkdir()
+    done = run_cli("run", "tail-latency", "--target", str(target), *SETTINGS[2:],
+                   "--set", "tail-latency.queue_depths=1", "--out", str(tmp_path / "runs"),
+                   "--json", env={**fake_fio_env, "FAKE_FIO_MODE": "series",
+                                  "FAKE_FIO_SERIES": ",".join(["1000"] * 100)}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    row = doc["summary"]["tail-latency"]["workloads"][0]
+    assert row["precision"]["tail"] == "p99.9" and not row["precision"]["reached"]
+    assert row["precision"]["iops"] < 0.02  # the mean was known; the tail was not
+    trials = [t for t in run_json(doc["run_dir"])["trials"] if not t["warmup"]]
+    assert len(trials) == 3 and all(t["stopped_by"] is None for t in trials)
