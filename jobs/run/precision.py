@@ -26,7 +26,6 @@ from app.stats.precision import MeanInterval, combined, percentile_relative, ser
 from jobs.engine.process import EngineProcess
 from jobs.events import PrecisionUpdate
 
-
 #: An interval shorter than this share of the sample interval (a job's first or last, cut by
 #: its start or stop) is left out of the statistics: its few I/Os make it the noisiest sample.
 PARTIAL = 0.75
