@@ -76,14 +76,12 @@ class Experiment:
     runtime: float = param(30.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
                            help="measured time per trial")
     precision: str = param("off", kind="choice", choices=PRECISIONS,
-                           help="measure each workload until the 95 % interval of its mean IOPS "
-                                "and MB/s is within ± this (at least 2 repetitions; between "
-                                "min_time and max_time per workload); off: runtime per trial")
+                           help="instead of runtime: measure each workload until its mean is "
+                                "known to ± this (95 %)")
     min_time: float = param(20.0, kind="duration", minimum=2.0, maximum=24 * 3600.0,
-                            help="with precision: least measured time per workload (2 repetitions)")
+                            help="with precision: least time per workload")
     max_time: float = param(90.0, kind="duration", minimum=4.0, maximum=24 * 3600.0,
-                            help="with precision: most measured time per workload, over all its "
-                                 "repetitions; a workload that reaches it says 'not reached'")
+                            help="with precision: most time per workload (then 'not reached')")
     ramp: float = param(0.0, kind="duration", minimum=0.0, maximum=3600.0,
                         help="time fio runs before it starts counting (ramp_time)")
     size: int = param(GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX,

@@ -16,14 +16,14 @@ LABELS = {
     "iodepth": "Queue depth", "mixes": "Read share (%)", "bs": "Block size",
     "pattern": "Access pattern", "queue_depths": "Queue depths", "sweep": "Sweep by",
     "rw": "Access pattern", "profile": "Profile",
-    "precision": "Precision (±, 95 %) instead of runtime", "min_time": "Min time per workload",
+    "precision": "Precision (±)", "min_time": "Min time per workload",
     "max_time": "Max time per workload",
 }
 
 CHOICES = {
     "randread": "random read", "randwrite": "random write", "read": "sequential read",
     "write": "sequential write", "iodepth": "deeper queue, one job",
-    "numjobs": "more jobs, QD1 each", "off": "off: runtime per trial",
+    "numjobs": "more jobs, QD1 each",
 }
 # choices whose words above would be wrong for a field (direction: read/write is the direction)
 PLAIN_CHOICE_FIELDS = {"direction", "patterns", "pattern", "profile"}
