@@ -78,7 +78,7 @@ class Experiment:
     precision: str = param("off", kind="choice", choices=PRECISIONS,
                            help="instead of runtime: measure each workload until its mean is "
                                 "known to ± this (95 %)")
-    min_time: float = param(20.0, kind="duration", minimum=2.0, maximum=24 * 3600.0,
+    min_time: float = param(10.0, kind="duration", minimum=2.0, maximum=24 * 3600.0,
                             help="with precision: least time per workload")
     max_time: float = param(90.0, kind="duration", minimum=4.0, maximum=24 * 3600.0,
                             help="with precision: most time per workload (then 'not reached')")
