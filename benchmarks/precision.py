@@ -5,9 +5,11 @@ throttled with the block cgroup (v2 io.max when the unified hierarchy has the io
 else v1 blkio.throttle.*): IOPS_LIMIT read and write IOPS and BPS_LIMIT bytes/s, so every
 workload's truth is min(IOPS_LIMIT, BPS_LIMIT / block size) I/Os per second as long as the
 disk under the image is faster (checked: the unthrottled virtual disk does ~280 4 KiB random
-reads/s at QD1, 2.3x the limit; under other load it can fall below it). The app's CLI runs in that cgroup, once with the fixed-time defaults and once
-with ``--precision 2%``, alternated (ROUNDS times) in one sitting; then once with the precision
-target on the plain (unthrottled, noisy) virtual disk.
+reads/s at QD1, 2.3x the limit; under other load it can fall below it). The app's CLI runs in
+that cgroup, once with the fixed-time defaults and once with ``--precision 2%``, alternated
+(--rounds times) in one sitting; then once with the precision target on the plain
+(unthrottled, noisy) virtual disk. The experiments default to zero-queue (the course's QD1
+baselines): the whole course suite takes over an hour per fixed-time run.
 
 Prints per run: wall time; per workload: IOPS, its error against the truth, its stated ±
 (the fixed-time run's ± is the 95 % t-interval over its repetitions) and whether the target
