@@ -51,7 +51,7 @@ class Trial:
                 "direct": self.direct, "interval_s": self.interval_s,
                 **({"precondition": True} if self.precondition else {}),
                 **({"io_bytes": self.io_bytes} if self.io_bytes else {}),
-                **({"precision": self.precision, "min_s": self.min_s} if self.precision else {})}
+                **({"precision_target": self.precision, "min_s": self.min_s} if self.precision else {})}
 
 
 def trial_kind(warmup: bool, repetition: int, precondition: bool = False, word: str = "rep") -> str:
@@ -91,8 +91,10 @@ class RunPlan:
 
     @property
     def open_ended(self) -> bool:
-        """True when trials may be skipped once steady state holds: say "up to", not "about"."""
-        return any(e.open_ended() for e in self.experiments)
+        """True when trials may be skipped or cut short (steady state holds, a precision target
+        is reached): say "up to", not "about"."""
+        return (any(e.open_ended() for e in self.experiments)
+                or any(t.precision is not None for t in self.trials))
 
 
 def plan_experiment(exp: Experiment, rng: random.Random, start: int = 0) -> list[Trial]:
