@@ -143,6 +143,8 @@ def _run_settings(args) -> dict[str, str]:
     """--set pairs over the preset's values (app.experiments.plan.settings_with_preset); a line
     says which experiments keep their own value of a setting given for all (plan.kept_own)."""
     settings = settings_with_preset(args.experiments, args.preset, _settings(args.settings))
+    if getattr(args, "precision", None):
+        settings["precision"] = args.precision.strip().rstrip("%").strip() + "%"
     try:
         kept = kept_own(expand_ids(args.experiments), settings)
     except KeyError:

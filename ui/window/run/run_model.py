@@ -29,6 +29,7 @@ from app.stats.steady_state import convergence_text
 from jobs.events import (
     LogMessage,
     PlanFollowed,
+    PrecisionUpdate,
     RunFinished,
     RunStarted,
     Sample,
@@ -104,6 +105,7 @@ class RunModel(QObject):
         self._shown: tuple[str, str | None] = ("idle", None)   # status, error before a Run
         self.boundaries: list[tuple[float, PlannedTrial]] = []
         self.current: PlannedTrial | None = None
+        self.precision: dict[str, str] = {}  # workload label -> its ± now (a precision target)
         self.current_started = 0.0       # monotonic, when the current trial started
         self.run_started = 0.0
         self.done_expected_s = 0.0
@@ -160,6 +162,7 @@ class RunModel(QObject):
         self.open_ended = e.plan.open_ended
         self.round_experiments = {x.id for x in e.plan.experiments if x.rounds_measured}
         self._sampled = {x.id for x in e.plan.experiments if results_for(x.id).needs_samples}
+        self.precision = {}
         self.planned = {t.index: PlannedTrial(t.index, t.experiment, t.workload.label, t.repetition,
                                               t.warmup, t.runtime_s + t.ramp_s, t.workload.reads,
                                               t.workload.writes, t.precondition)
@@ -232,6 +235,11 @@ class RunModel(QObject):
         if trial is not None and trial.experiment in self._sampled:   # the SLC curve, live
             self.kept_samples.append(e)
         self.samples_added.emit()
+
+    def _on_PrecisionUpdate(self, e: PrecisionUpdate) -> None:
+        trial = self.planned.get(e.trial)
+        if trial is not None:
+            self.precision[f"{trial.experiment} {trial.label}"] = e.text()
 
     def _on_TrialFinished(self, e: TrialFinished) -> None:
         self._trial_ended(dict(e.record))
