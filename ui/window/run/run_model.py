@@ -25,7 +25,7 @@ from app.stats.steady_state import convergence_text
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
-from ui.window.run.planned import PlannedTrial, planned_from_json
+from ui.window.run.planned import PlannedTrial
 from ui.window.run.series import SampleSeries, break_row, sample_row
 
 if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the first run
@@ -264,9 +264,7 @@ class RunModel(QObject):
                              "repetitions": (x.get("params") or {}).get("repetitions", 1),
                              "workload_keys": x.get("workload_keys") or []}
                             for x in record.get("experiments") or []]
-        planned = [planned_from_json(t) for t in record.get("planned_trials") or []]
-        planned += [planned_from_json(t) for t in record.get("trials") or []]
-        self.planned = {t.index: t for t in planned}
+        self.planned = dict(past.planned)   # made and checked off the GUI thread
         self.records = [dict(t) for t in record.get("trials") or []]
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
         self.series.extend(past.block, past.samples)
