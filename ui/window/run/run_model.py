@@ -39,7 +39,7 @@ from jobs.events import (
 )
 from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
-from ui.window.run.planned import PlannedTrial, planned_from_json
+from ui.window.run.planned import PlannedTrial
 from ui.window.run.series import SampleSeries, break_row, sample_row
 
 if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the first run
@@ -294,11 +294,9 @@ class RunModel(QObject):
                              "repetitions": (x.get("params") or {}).get("repetitions", 1),
                              "workload_keys": x.get("workload_keys") or []}
                             for x in run.experiments]
-        self.records = [t.to_json() for t in run.trials]
         self.trials = list(run.trials)
-        planned = [planned_from_json(t) for t in info.planned_trials or ()]
-        planned += [planned_from_json(t) for t in self.records]
-        self.planned = {t.index: t for t in planned}
+        self.planned = dict(past.planned)   # made and checked off the GUI thread
+        self.records = [dict(t) for t in past.record.get("trials") or []]
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
         self.series.extend(past.block, past.samples)
         self.summary = ({eid: s.workloads for eid, s in run.summary.items()}   # as written
