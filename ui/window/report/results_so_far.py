@@ -10,8 +10,10 @@ data supports them.
 
 Cost beside fio: it redraws only when a trial of the shown experiment ended (never per sample),
 builds only that experiment's figures, waits while hidden (a tab not in front) until shown, and
-redraws at most once every MIN_GAP_S while the run goes on: drawing a figure and placing its
-labels costs 60-400 ms of CPU, which a burst of 1-second trials must not pay each time.
+draws a newer state of the same figure into the plot that shows it (ui/render/redraw.py: no new
+PlotWidget, no relayout of the pane), at most once every MIN_GAP_S while the run goes on (a burst
+of 1-second trials is drawn once, then caught up). In this narrow pane the figure's title sits
+above the plot, wrapped, and long legend entries wrap, so neither widens the plot past the pane.
 """
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ from app.results.run_results import ExperimentResults
 from ui.window import theme
 from ui.window.run.run_model import RunModel
 
-MIN_GAP_S = 8.0
+MIN_GAP_S = 2.0
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
            "error bar growing with the repetitions.")
 
@@ -61,6 +63,10 @@ class ResultsSoFar(QWidget):
         self.selector.setMinimumContentsLength(8)
         self.selector.currentIndexChanged.connect(lambda _i: self._redraw())
         self.title = QLabel()
+        self.figure_title = QLabel()   # the shown figure's title, wrapped (the pane is narrow)
+        self.figure_title.setWordWrap(True)
+        self.figure_title.setTextFormat(Qt.TextFormat.PlainText)   # a run.json's own words
+        self.figure_title.hide()
         self.message = QLabel(WAITING)
         self.message.setWordWrap(True)
         self.message.setMargin(12)
@@ -78,6 +84,7 @@ class ResultsSoFar(QWidget):
         layout.setContentsMargins(2, 0, 2, 2)
         layout.setSpacing(2)
         layout.addLayout(head)
+        layout.addWidget(self.figure_title)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.stack)
         self.split.addWidget(self.found)
@@ -179,24 +186,36 @@ class ResultsSoFar(QWidget):
         if fig is None:
             self._set_plot(None)
             return
+        from ui.render.redraw import redraw
+        self.figure_title.setText(fig.title)
+        width = max(200, self.stack.width())
+        drawn = self.plot._ssd if self.plot is not None else None
+        if drawn is None or drawn.style.width != width or not redraw(drawn, fig):
+            self._set_plot(self._new_plot(fig, width))
+        assert self.plot is not None
+        self.plot.setToolTip(fig.caption or fig.title)
+        self.redraws += 1
+        self._last = time.monotonic()   # only a drawn figure counts: the first point is not put off
+
+    def _new_plot(self, fig, width: int) -> QWidget:
         from ui.render.draw import figure_widget  # pyqtgraph loads with the first figure
+        from ui.render.redraw import fit_narrow
         from ui.render.style import SCREEN
         # as many legend columns as this pane holds: a legend laid out for the Figures tab's
         # width would push the plot out of a narrow pane
-        style = replace(SCREEN, width=max(200, self.stack.width()))
+        style = replace(SCREEN, width=width)
         # labels placed once, at the pane's size (placing them is most of a redraw's cost)
         plot = figure_widget(fig, style, place=False)
+        fit_narrow(plot._ssd, width)   # the title above the plot, wrapped; so is the legend
         plot.resize(self.stack.size())
-        plot.setToolTip(fig.caption or fig.title)
-        self._set_plot(plot)
-        self.redraws += 1
-        self._last = time.monotonic()   # only a drawn figure counts: the first point is not put off
+        return plot
 
     def _set_plot(self, plot: QWidget | None) -> None:
         if self.plot is not None:
             self.stack.removeWidget(self.plot)
             self.plot.deleteLater()
         self.plot = plot
+        self.figure_title.setVisible(plot is not None)
         if plot is not None:
             self.stack.addWidget(plot)
             self.stack.setCurrentWidget(plot)
