@@ -55,6 +55,7 @@ def redraw(drawn: Drawn, fig: Figure) -> bool:
         draw_hlines(panel, legend, drawn.style)
         draw_markers(panel, drawn.style, labels)
     drawn.fig = fig
+    drawn.generation += 1
     drawn.schedule()
     return True
 

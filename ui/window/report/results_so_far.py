@@ -34,13 +34,24 @@ from PySide6.QtWidgets import (
 )
 
 from app.report.outputs import build_figures, findings
+from app.results.figure import Figure
 from app.results.run_results import ExperimentResults
 from ui.window import theme
 from ui.window.run.run_model import RunModel
 
 MIN_GAP_S = 2.0
+SETTLE_MS = 150   # labels are placed once the plot's resizes after a redraw have settled
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
            "error bar growing with the repetitions.")
+
+
+def without_point_labels(fig: Figure) -> Figure:
+    """The figure without the values written at its points and bars: in a pane a third of the
+    Figures tab's width they crowd each other, and placing them clear of the data is most of a
+    redraw's cost (the Results tab has the values; findings' markers keep their labels)."""
+    parts = tuple(without_point_labels(p) for p in fig.panels)
+    return replace(fig, panels=parts, series=tuple(replace(s, point_labels=None)
+                                                   for s in fig.series))
 
 
 class ResultsSoFar(QWidget):
@@ -186,6 +197,7 @@ class ResultsSoFar(QWidget):
         if fig is None:
             self._set_plot(None)
             return
+        fig = without_point_labels(fig)
         from ui.render.redraw import redraw
         self.figure_title.setText(fig.title)
         width = max(200, self.stack.width())
@@ -207,6 +219,7 @@ class ResultsSoFar(QWidget):
         # labels placed once, at the pane's size (placing them is most of a redraw's cost)
         plot = figure_widget(fig, style, place=False)
         fit_narrow(plot._ssd, width)   # the title above the plot, wrapped; so is the legend
+        plot._ssd.settle_ms = SETTLE_MS
         plot.resize(self.stack.size())
         return plot
 
