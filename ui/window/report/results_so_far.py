@@ -60,6 +60,7 @@ class ResultsSoFar(QWidget):
     def __init__(self, model: RunModel, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
+        self.setAutoFillBackground(True)   # opaque: a redraw never repaints the window beneath
         self.experiment: str | None = None     # shown experiment (None: none has results yet)
         self.figures: list = []                # the shown experiment's figure specs
         self.redraws = 0
@@ -173,15 +174,17 @@ class ResultsSoFar(QWidget):
             self.found.hide()
             return
         self.figures = build_figures(results, only=part.id)
-        wanted = self.selector.currentData()
-        self.selector.blockSignals(True)
-        self.selector.clear()
-        for i, fig in enumerate(self.figures):   # short: the plot shows the whole title
-            self.selector.addItem(f"figure {i + 1} of {len(self.figures)}", fig.id)
-            self.selector.setItemData(i, fig.title, Qt.ItemDataRole.ToolTipRole)
         ids = self.figure_ids()
-        self.selector.setCurrentIndex(ids.index(wanted) if wanted in ids else 0)
-        self.selector.blockSignals(False)
+        listed = [self.selector.itemData(i) for i in range(self.selector.count())]
+        if ids != listed:   # rebuilt only when it changes: each rebuild lays the pane out again
+            wanted = self.selector.currentData()
+            self.selector.blockSignals(True)
+            self.selector.clear()
+            for i, fig in enumerate(self.figures):   # short: the plot shows the whole title
+                self.selector.addItem(f"figure {i + 1} of {len(self.figures)}", fig.id)
+                self.selector.setItemData(i, fig.title, Qt.ItemDataRole.ToolTipRole)
+            self.selector.setCurrentIndex(ids.index(wanted) if wanted in ids else 0)
+            self.selector.blockSignals(False)
         self.selector.setVisible(len(self.figures) > 1)
         lines = findings(part, results)
         self.found.setHtml("<br>".join(html.escape(line) for line in lines))
