@@ -22,6 +22,10 @@ MAX_ITEMS = 100     # most values in one list: each is a workload, times repetit
 _MAX_MESSAGE = 300
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,60}", re.ASCII)
 _INT_RE = re.compile(r"\s*([+-]?\d+)\s*", re.ASCII)
+#: How a value of each kind is typed (a hint under a form field); kinds not listed need none.
+KIND_HINTS = {"duration": "e.g. 30s, 500ms, 2m", "size": "e.g. 4k, 64KiB, 1GiB (k = KiB)",
+              "size_list": "comma-separated, e.g. 4k,64k,1MiB",
+              "int_list": "comma-separated, e.g. 1,4,16"}
 
 
 def one_line(text: str, limit: int = _MAX_MESSAGE) -> str:
@@ -42,16 +46,25 @@ class ParamError(ValueError):
         super().__init__(f"{shown}: {self.message}")
 
 
-def param(default: Any, *, kind: str, help: str, minimum: float | None = None,
-          maximum: float | None = None, choices: tuple[str, ...] | None = None,
+def param(default: Any, *, kind: str, help: str, label: str | None = None,
+          minimum: float | None = None, maximum: float | None = None,
+          choices: tuple[str, ...] | None = None, choice_words: Mapping[str, str] | None = None,
           block: bool = False) -> Any:
-    """Declare a tunable parameter (use as a dataclass field default). ``minimum``/``maximum``
-    bound every item of a list kind; ``block`` marks a block size: a multiple of SECTOR bytes
-    and no larger than the experiment's test file (checked in Experiment.__post_init__)."""
+    """Declare a tunable parameter (use as a dataclass field default). ``label`` is what forms
+    call it (default: its name in words; the name stays what ``--set`` takes and run.json
+    records), ``help`` what it is; ``choice_words`` say a choice in words ("random read" for
+    randread). ``minimum``/``maximum`` bound every item of a list kind; ``block`` marks a block
+    size: a multiple of SECTOR bytes and no larger than the experiment's test file (checked in
+    Experiment.__post_init__)."""
     assert kind in KINDS, kind
-    meta = {"kind": kind, "help": help, "minimum": minimum, "maximum": maximum, "choices": choices,
-            "block": block}
+    meta = {"kind": kind, "help": help, "label": label, "minimum": minimum, "maximum": maximum,
+            "choices": choices, "choice_words": choice_words, "block": block}
     return dataclasses.field(default=default, metadata=meta)
+
+
+def label_of(field: dataclasses.Field[Any]) -> str:
+    """What a form calls ``field``: its declared label, else its name in words."""
+    return field.metadata["label"] or field.name.replace("_", " ").capitalize()
 
 
 def fields_of(cls_or_obj: Any) -> list[dataclasses.Field[Any]]:
@@ -222,8 +235,10 @@ def describe(cls: Any) -> list[dict[str, Any]]:
         out.append({
             "name": f.name, "kind": meta["kind"], "unit": unit_of(meta["kind"]),
             "default": list(default) if isinstance(default, tuple) else default,
-            "default_text": format_value(meta["kind"], default), "help": meta["help"],
+            "default_text": format_value(meta["kind"], default), "label": label_of(f),
+            "help": meta["help"], "hint": KIND_HINTS.get(meta["kind"]),
             "choices": list(meta["choices"]) if meta["choices"] else None,
+            "choice_words": dict(meta["choice_words"]) if meta["choice_words"] else None,
             "minimum": meta["minimum"], "maximum": meta["maximum"],
             "multiple_of": SECTOR if meta.get("block") else None,
         })

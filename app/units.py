@@ -1,6 +1,6 @@
 """Units in one place: parsing what users type, converting what engines print.
 
-Conventions (reference/engines.md):
+Conventions (fio's and DiskSpd's documented units):
 - MB/s is 10^6 B/s (what vendors quote); MiB/s is 2^20 B/s.
 - fio's ``bw`` is KiB/s; ``bw_bytes`` is B/s; ``*_ns`` are nanoseconds; fio 2.x latencies are µs.
 - Sizes typed by users: ``4k``, ``4K``, ``4KiB`` are 4096 bytes (binary, as fio reads them);
@@ -156,3 +156,64 @@ def duration_text(seconds: float | None) -> str:
     h, rest = divmod(s, 3600)
     m, s = divmod(rest, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+# -- numbers in a report: sensible precision in one place (docs/report.md) -----------------------
+# A mean carries 3 significant digits and its ± is written to the same decimal place, so no
+# number claims more precision than its spread allows ("15,500 ± 16,800 µs", not
+# "15,510.2 ± 16,764.5 µs"); a count of I/Os is a whole number.
+
+SIGNIFICANT = 3
+
+
+def _decimals(value: float, significant: int = SIGNIFICANT) -> int:
+    """Decimal places that show ``value`` to ``significant`` digits (negative: round to tens...)."""
+    if value == 0 or not math.isfinite(value):
+        return 0
+    return significant - 1 - math.floor(math.log10(abs(value)))
+
+
+def _at(value: float, decimals: int) -> str:
+    """``value`` rounded to ``decimals`` places (negative: to tens, hundreds), with separators."""
+    rounded = round(value, decimals)
+    if decimals <= 0:
+        return f"{int(rounded):,}"
+    return f"{rounded:,.{decimals}f}"
+
+
+def sig(value: float | None, significant: int = SIGNIFICANT) -> str:
+    """A measured value to 3 significant digits: 71.66 -> '71.7', 13827 -> '13,800',
+    0.01234 -> '0.0123'; '–' when unknown."""
+    if value is None or not math.isfinite(value):
+        return "–"
+    decimals = _decimals(value, significant)
+    # rounding can add a digit (99.96 -> 100.0): decide the places on the rounded value
+    decimals = _decimals(round(value, decimals), significant) if value else 0
+    return _at(value, decimals)
+
+
+def mean_pm(mean: float | None, std: float | None) -> str:
+    """'71.7 ± 3.6', '13,800 ± 700', '15,500 ± 16,800': the mean to 3 significant digits, the
+    sample std to the same decimal place ('± <0.1' when it rounds to nothing but is not 0)."""
+    if mean is None or not math.isfinite(mean):
+        return "–"
+    text = sig(mean)
+    if std is None or not math.isfinite(std):
+        return text
+    decimals = _decimals(round(mean, _decimals(mean)))
+    spread = _at(abs(std), decimals)
+    if std and round(abs(std), decimals) == 0:
+        spread = "<" + ("1" if decimals <= 0 else f"{10 ** -decimals:.{decimals}f}")
+    return f"{text} ± {spread}"
+
+
+def count(value: float | None) -> str:
+    """A number of I/Os (or rounds, trials) as a whole number: 27.7 -> '28', 13321 -> '13,321'."""
+    if value is None or not math.isfinite(value):
+        return "–"
+    return f"{round(value):,}"
+
+
+def ratio(value: float | None) -> str:
+    """A ratio to 3 significant digits: 31.72 -> '31.7×', 2.04 -> '2.04×'."""
+    return "–" if value is None or not math.isfinite(value) else f"{sig(value)}×"

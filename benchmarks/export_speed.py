@@ -116,8 +116,8 @@ def _timed(record, key, function):
 def breakdown(run_dir: Path, out: Path) -> tuple[float, dict, dict]:
     """One export with each stage timed: (total, {stage: s}, {figure: {stage: s}})."""
     import app.report.export as report
-    import ui.render.export as export
-    from app.report.folder import ExportFolder
+    import ui.render.figure_files as export
+    from app.report.export_folder import ExportFolder
     stages = defaultdict(float)
     figures = defaultdict(lambda: dict.fromkeys(FIGURE_STAGES, 0.0))
     current = [""]
@@ -181,7 +181,7 @@ def main() -> int:
     parser.add_argument("run_dir", nargs="?", help="a run folder (default: a synthetic one)")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    from ui.render.export import ensure_app, start_figure
+    from ui.render.figure_files import ensure_app, start_figure
     ensure_app()
     with tempfile.TemporaryDirectory() as tmp:
         run_dir = Path(args.run_dir) if args.run_dir else synthetic_run(Path(tmp) / "run")

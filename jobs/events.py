@@ -75,4 +75,16 @@ class RunFinished:
         return self.results.summary_json() if self.results else {}
 
 
-Event = RunStarted | LogMessage | TrialStarted | Sample | TrialFinished | TrialFailed | RunFinished
+@dataclass(frozen=True)
+class PlanFollowed:
+    """An experiment whose parameters follow what the run measured before it, decided when its
+    turn came (jobs/run/follow.py): run.json's new ``experiments[i]`` entry (params,
+    workload_keys and the ``followed`` sentence) and the label each of its trials now runs."""
+
+    experiment: str
+    entry: Mapping[str, Any]
+    labels: Mapping[int, str]
+
+
+Event = (RunStarted | LogMessage | PlanFollowed | TrialStarted | Sample | TrialFinished
+         | TrialFailed | RunFinished)

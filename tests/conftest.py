@@ -13,7 +13,7 @@ import pytest
 from hypothesis import settings
 
 REPO = Path(__file__).resolve().parents[1]
-# genuine engine outputs, copied byte for byte from ../shared/fixtures (tests/fixtures/PROVENANCE.md)
+# genuine engine outputs, copied byte for byte (tests/fixtures/PROVENANCE.md says from where)
 FIXTURES = REPO / "tests" / "fixtures"
 FAKES = REPO / "tests" / "fakes"
 TINY = ["--set", "runtime=1s", "--set", "size=32MiB"]

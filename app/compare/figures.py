@@ -27,7 +27,7 @@ import pandas as pd
 from app.compare.compute import measured, plan_order
 from app.model.info import Drive, RunInfo
 from app.model.summary import Stat
-from app.results.figure import OTHER, Axis, Figure, Series, grouped_bars, lat_unit, scaled
+from app.results.figure import OTHER, Axis, Figure, Series, grouped_bars, lat_unit, latency_axis, scaled
 from app.runs import RunTables
 
 RUN_COLORS = OTHER
@@ -144,12 +144,14 @@ def _bars(eid, part, slots, runs, labels, column, slug, title, unit) -> Figure |
                "error bars ± one sample std (none with n = 1); one colour per run, the first run "
                "is the one the others are compared with."
                + (" p99 is each repetition's own p99, averaged." if slug == "lat-p99" else ""))
+    label = title if title == unit else f"{title} ({unit})"
+    y_axis = latency_axis(label, series) if column.startswith("lat_") else Axis(label)
+    if y_axis.log:
+        caption += " Latency on a log axis (it spans more than a decade): bars rise from its bottom."
     return Figure(id=f"compare-{eid}-{slug}", experiment=eid, caption=caption,
                   title=f"{eid}: {title if title.isupper() else title.lower()} per workload, "
                         "run by run",
-                  x_axis=Axis("Workload", ticks=ticks),
-                  y_axis=Axis(title if title == unit else f"{title} ({unit})"),
-                  series=series)
+                  x_axis=Axis("Workload", ticks=ticks), y_axis=y_axis, series=series)
 
 
 def _live(eid, part, workloads, samples, runs, labels) -> list[Figure]:
@@ -158,19 +160,22 @@ def _live(eid, part, workloads, samples, runs, labels) -> list[Figure]:
         return []
     panels = []
     for w in workloads:
-        series = []
+        series, drawn = [], 0
         for i, run in enumerate(runs):
-            x, y = _trace(part[(part["run"] == run) & (part["workload"] == w)],
-                          samples[samples["run"] == run])
-            if len(x):
-                series.append(Series(labels.get(run, run), tuple(x), tuple(y),
-                                     color=RUN_COLORS[i % len(RUN_COLORS)]))
-        if len(series) > 1:
+            traces = _traces(part[(part["run"] == run) & (part["workload"] == w)],
+                             samples[samples["run"] == run])
+            # one trace per repetition (a gap between them, never a line joining two), one
+            # legend entry per run: the renderer lists a name once
+            series += [Series(labels.get(run, run), tuple(x), tuple(y),
+                              color=RUN_COLORS[i % len(RUN_COLORS)]) for x, y in traces]
+            drawn += bool(traces)
+        if drawn > 1:
             panels.append(Figure(id=w, title=w, x_axis=Axis(f"{w}: time (s)"),
                                  y_axis=Axis("MB/s per interval"), series=tuple(series)))
     chunks = [panels[i:i + LIVE_PANELS] for i in range(0, len(panels), LIVE_PANELS)]
     caption = ("Per-interval MB/s (read + write, 10^6 B/s) from samples.csv: each workload's "
-               "measured repetitions back to back in repetition order; one colour per run.")
+               "measured repetitions back to back in repetition order, each its own trace; one "
+               "colour per run.")
     out = []
     for k, chunk in enumerate(chunks, 1):
         more = f" ({k} of {len(chunks)})" if len(chunks) > 1 else ""
@@ -182,9 +187,10 @@ def _live(eid, part, workloads, samples, runs, labels) -> list[Figure]:
     return out
 
 
-def _trace(trials: pd.DataFrame, samples: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """x (s) and MB/s of a run's measured repetitions of one workload, back to back."""
-    xs, ys, offset = [], [], 0.0
+def _traces(trials: pd.DataFrame, samples: pd.DataFrame) -> list[tuple[np.ndarray, np.ndarray]]:
+    """x (s) and MB/s of each of a run's measured repetitions of one workload, laid back to back
+    on one time axis, one pair per repetition."""
+    out, offset = [], 0.0
     starts = dict(zip(trials["trial"], trials["start_s"]))
     for trial in dict.fromkeys(trials.sort_values("repetition")["trial"]):
         rows = samples[samples["trial"] == trial].sort_values("t_s")
@@ -195,15 +201,16 @@ def _trace(trials: pd.DataFrame, samples: pd.DataFrame) -> tuple[np.ndarray, np.
         if start is None or start != start or start > t[0]:  # no start time: one interval before
             start = t[0] - 1.0
         local = t - start
-        xs.append(local + offset)
-        ys.append(rows["read_MBps"].fillna(0).to_numpy(dtype=float)
-                  + rows["write_MBps"].fillna(0).to_numpy(dtype=float))
+        out.append((local + offset, rows["read_MBps"].fillna(0).to_numpy(dtype=float)
+                    + rows["write_MBps"].fillna(0).to_numpy(dtype=float)))
         offset += float(local[-1])
-    if not xs:
-        return np.array([]), np.array([])
-    x, y = np.concatenate(xs), np.concatenate(ys)
-    if len(x) > MAX_POINTS:  # bin means keep the level that a stride would alias
-        edges = np.arange(0, len(x), math.ceil(len(x) / MAX_POINTS))
-        counts = np.diff(np.append(edges, len(x)))
-        x, y = np.add.reduceat(x, edges) / counts, np.add.reduceat(y, edges) / counts
-    return x, y
+    return [_binned(x, y, MAX_POINTS // len(out)) for x, y in out]
+
+
+def _binned(x: np.ndarray, y: np.ndarray, points: int) -> tuple[np.ndarray, np.ndarray]:
+    """At most ``points`` points: bin means keep the level that a stride would alias."""
+    if len(x) <= max(points, 1):
+        return x, y
+    edges = np.arange(0, len(x), math.ceil(len(x) / max(points, 1)))
+    counts = np.diff(np.append(edges, len(x)))
+    return np.add.reduceat(x, edges) / counts, np.add.reduceat(y, edges) / counts

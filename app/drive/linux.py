@@ -2,7 +2,7 @@
 
 lsblk (``-J -b``: JSON, sizes in bytes) gives the tree and udev's model/serial/transport; sysfs
 gives what lsblk does not: the whole disk behind a partition or a dm/LVM/LUKS/md stack, the NVMe
-controller (firmware, hwmon, PCIe link) and the rotational flag. Facts: reference/devices.md §4.1.
+controller (firmware, hwmon, PCIe link) and the rotational flag.
 Every reader takes ``sysfs_root`` so tests can point it at a fake tree; parsers are pure.
 Virtual disks report ``rotational=1`` whatever they are, so their flag is ``None`` (unknown).
 """

@@ -3,7 +3,7 @@
 APFS volumes live in a synthesized container disk (``disk3``); the drive is the container's
 physical store's parent: volume ``disk3s1`` -> ``APFSPhysicalStores[0]`` ``disk0s2`` ->
 ``ParentWholeDisk`` ``disk0``. Identity, SMART and I/O counters belong to ``disk0``, never to the
-container. Facts: reference/devices.md §4.3 (from documentation and issue reports, not run here).
+container. From Apple's documentation and users' reports, not run here.
 ``resolve`` is pure (it takes a lookup function) so tests feed it canned plists.
 """
 from __future__ import annotations

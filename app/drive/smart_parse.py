@@ -3,8 +3,8 @@
 Why our own parser beside pySMART: the live temperature poll needs ``smartctl -j -A`` (which
 pySMART cannot ask for) and misses ``warning_temp_time``; saved outputs come as text from every
 smartctl version and locale: CRLF line ends and thousands separators ``,`` ``.`` ``’`` NBSP
-(Windows code page) or NARROW NBSP, e.g. ``500.107.862.016``. Facts and JSON paths:
-../shared/reference/devices.md §2. The normalized dict has every key of ``FIELDS`` (``None`` when
+(Windows code page) or NARROW NBSP, e.g. ``500.107.862.016``. The JSON paths are
+smartctl's own (``smartctl -j``). The normalized dict has every key of ``FIELDS`` (``None`` when
 the output does not state it); temperatures are °C, times minutes, bytes bytes.
 ``warning_temp_c``/``critical_temp_c``: NVMe WCTEMP/CCTEMP, ATA SCT recommended/limit maximum,
 SCSI trip temperature. ``host_writes_source`` says how ``host_writes_bytes`` was derived, because

@@ -1,6 +1,6 @@
 """Drive temperature: where it can be read, in order of preference, and why not when it can't.
 
-Order (reference/devices.md §1): the drive's own hwmon directory in sysfs (Linux NVMe, or SATA
+Order: the drive's own hwmon directory in sysfs (Linux NVMe, or SATA
 with ``drivetemp``; readable without root), then ``smartctl -j -A`` (root on Linux, usually not
 on Windows NVMe or macOS), then psutil's sensors (Linux only, and only when the drive's group is
 unambiguous, since psutil lumps all NVMe drives into one ``nvme`` list). A source is kept only

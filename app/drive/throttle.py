@@ -1,6 +1,6 @@
 """Thermal throttling signals for one trial (pure functions, no I/O).
 
-Three signals; any one flags the trial (reference/devices.md §2.1):
+Three signals; any one flags the trial:
 1. ``above_warning``: a temperature sample at or above the drive's warning threshold (NVMe
    WCTEMP; ATA SCT recommended maximum), passed in or taken from the SMART snapshots.
 2. ``warning_time_rising``: the NVMe Warning (or Critical) Composite Temperature Time counter,

@@ -4,7 +4,7 @@ One ``powershell -NoProfile -NonInteractive -Command`` run prints one JSON objec
 ``PhysicalDisk``, ``Disk``, ``Partition`` and ``Volume`` lists; the join is Partition.DiskNumber
 = Disk.Number = PhysicalDisk.DeviceId (non-pooled disks). Read-only cmdlets normally work
 unelevated [U]. ``ConvertTo-Json`` emits enum numbers (BusType 17 = NVMe) but may emit names,
-and a one-element list as a bare object; both forms are read. Facts: reference/devices.md §4.2.
+and a one-element list as a bare object; both forms are read.
 smartctl addresses the disk as ``/dev/pdN`` (= ``\\\\.\\PhysicalDriveN``).
 """
 from __future__ import annotations

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.model.interval import Sample
-from app.model.summary import WorkloadSummary
+from app.model.summary import Stat, WorkloadSummary
 from app.model.trial import TrialResult
-from app.model.workload import Workload
+from app.model.workload import RW_WORDS, Workload
 from app.params import ParamError, fields_of, param, validate
 from app.results.figure import Figure, mean
-from app.results.findings import NO_FINDINGS, Findings
+from app.results.findings import NO_FINDINGS, Findings, Headline
 from app.results.table import Table, generic_table
 from app.stats import analysis
 from app.stats.derived import TailSpread
@@ -36,7 +36,7 @@ from app.stats.steady_state import (
     PRECONDITIONS,
     WINDOW,
 )
-from app.units import GiB, KiB, MiB, format_size, human_bytes
+from app.units import GiB, KiB, MiB, format_size, human_bytes, mean_pm
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -48,7 +48,31 @@ Samples = tuple[Sample, ...]
 
 POW2_BS = tuple(KiB * 2**i for i in range(2, 11))  # 4 KiB .. 1 MiB
 SIZE_MIN, SIZE_MAX = 16 * MiB, 16 * 1024 * GiB
+#: Labels of common parameters that experiments declare again with their own defaults.
+RUNTIME, SIZE, WARMUP = "Runtime per trial", "Test file size", "Warm-up trial"
 DIRECTIONS = ("read", "write")
+RW_CHOICES = ("randread", "randwrite", "read", "write")
+BS_MAX = 64 * MiB
+
+
+# -- parameters several experiments declare, worded once ---------------------------------------
+def block_param(default: int, *, help: str = "block size", label: str = "Block size",
+                minimum: int = 512) -> Any:
+    """A block size: whole sectors, at most BS_MAX and no larger than the test file."""
+    return param(default, kind="size", minimum=minimum, maximum=BS_MAX, block=True, label=label,
+                 help=help)
+
+
+def depth_param(default: int) -> Any:
+    """fio's iodepth of each job (DiskSpd's -o)."""
+    return param(default, kind="int", minimum=1, maximum=1024, label="Queue depth",
+                 help="queue depth")
+
+
+def rw_param(default: str, *, help: str, choices: tuple[str, ...] = RW_CHOICES) -> Any:
+    """One access pattern and direction, in fio's words (randread...), said in words in forms."""
+    return param(default, kind="choice", choices=choices, choice_words=RW_WORDS,
+                 label="Access pattern", help=help)
 
 
 @dataclass(frozen=True)
@@ -62,25 +86,29 @@ class Experiment:
     needs_samples: ClassVar[bool] = False
     #: True when the measured trials are convergence rounds (steady-state): shown live as such.
     rounds_measured: ClassVar[bool] = False
+    #: False for the experiments `run all` leaves out (a quick check, long write runs).
+    in_all: ClassVar[bool] = True
     tail_claim: ClassVar[str] = "p99"   # the highest percentile its tables state (a pre-run check)
     #: Shared parameters whose value this experiment's meaning rests on (a sustained write's
     #: duration and volume): a setting for all experiments leaves them alone (plan.kept_own).
     keeps_own: ClassVar[frozenset[str]] = frozenset()
 
     runtime: float = param(30.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
-                           help="measured time per trial")
-    ramp: float = param(0.0, kind="duration", minimum=0.0, maximum=3600.0,
+                           label=RUNTIME, help="measured time per trial")
+    ramp: float = param(0.0, kind="duration", minimum=0.0, maximum=3600.0, label="Ramp-up time",
                         help="time fio runs before it starts counting (ramp_time)")
-    size: int = param(GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX,
+    size: int = param(GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX, label=SIZE,
                       help="size of the test file")
     repetitions: int = param(3, kind="int", minimum=1, maximum=100,
                              help="measured trials per workload (mean ± sample std)")
-    warmup: bool = param(True, kind="bool", help="one unmeasured warm-up trial per workload first")
-    randomize: bool = param(True, kind="bool",
+    warmup: bool = param(True, kind="bool", label=WARMUP,
+                         help="one unmeasured warm-up trial per workload first")
+    randomize: bool = param(True, kind="bool", label="Shuffle order",
                             help="shuffle workloads within each repetition round (seed recorded)")
-    direct: bool = param(True, kind="bool", help="direct I/O, bypassing the OS page cache")
+    direct: bool = param(True, kind="bool", label="Direct I/O",
+                         help="direct I/O, bypassing the OS page cache")
     interval: float = param(1.0, kind="duration", minimum=0.1, maximum=60.0,
-                            help="live sample interval")
+                            label="Live sample interval", help="live sample interval")
     precondition: str = param("none", kind="choice", choices=PRECONDITIONS,
                               help="the test file's state before measuring: none, fill (written "
                                    "end to end twice) or steady (fill, then 4 KiB random-write "
@@ -149,6 +177,19 @@ class Experiment:
         needed (steady state reached), else None. Most experiments run every planned trial."""
         return None
 
+    def follow(self, earlier: Sequence[ExperimentResults]) -> tuple[Experiment, str] | None:
+        """Asked by the runner when this experiment's turn comes, with the results of the
+        experiments that ran before it in the same run: a copy whose parameters follow what
+        they measured, with one sentence saying so (run.json keeps it as ``followed``), or None
+        to run as planned. The copy must list as many workloads, so the plan keeps its count
+        (tail-latency measures at the knee queue-depth found)."""
+        return None
+
+    def follow_note(self, before: Sequence[Experiment]) -> str | None:
+        """What a plan (``--dry-run``) should say when :meth:`follow` may change this experiment
+        once ``before`` (the experiments planned ahead of it) have run; None: nothing."""
+        return None
+
     # -- results: from the typed results of a run (app/results/), see docs/architecture.md --------
 
     @classmethod
@@ -171,6 +212,18 @@ class Experiment:
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """One-sentence findings for report.md and the results view."""
         return []
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """The findings stated in words with their evidence, for the report (docs/report.md):
+        what a student writes under "Analysis". Default: the one-line :meth:`sentences`."""
+        return cls.sentences(part, run)
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        """The report's summary row of this experiment (None: the report uses the first
+        workload's IOPS)."""
+        return None
 
 
 # -- helpers more than one experiment uses (experiment modules never import each other, so the
@@ -219,3 +272,17 @@ def prefill_note(experiments: Sequence[Experiment]) -> str:
 def ratio_text(x: float | None) -> str:
     """A ratio for a sentence, e.g. '3.2×'."""
     return "n/a" if x is None else f"{x:.1f}×"
+
+
+def stat_text(stat: Stat | None, unit: str = "") -> str:
+    """A statistic for a sentence: '71.7 ± 3.6 µs' (app/units.py precision; '–' unknown)."""
+    if stat is None or stat.mean is None:
+        return "–"
+    return mean_pm(stat.mean, stat.std) + (f" {unit}" if unit else "")
+
+
+def values_text(values: Sequence[float | None], unit: str = "", with_n: bool = True) -> str:
+    """Mean ± sample std of per-repetition values for a sentence, with their n:
+    '7.12 ± 0.25 GB (n = 2)'."""
+    stat = Stat.from_json(analysis.summarize(list(values)))
+    return stat_text(stat, unit) + (f" (n = {stat.n})" if with_n else "")

@@ -9,7 +9,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import DIRECTIONS, POW2_BS, Experiment, Rows, Samples, Trials
+from app.experiments.base import (
+    BS_MAX,
+    DIRECTIONS,
+    POW2_BS,
+    Experiment,
+    Rows,
+    Samples,
+    Trials,
+    depth_param,
+    stat_text,
+)
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
@@ -25,19 +35,23 @@ from app.results.figure import (
     kib_ticks,
     lat_axis_label,
     lat_unit,
+    latency_axis,
     scaled,
     series_from,
+    size_text,
 )
+from app.results.findings import Headline
 from app.results.table import Column, Table, sweep_table
 from app.stats import analysis
 from app.stats.derived import Crossover
-from app.stats.io_counts import p99_warnings
-from app.units import MiB
+from app.stats.io_counts import p99_warnings, supports
+from app.units import KiB, ratio, sig
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
 
 PATTERNS = (("random", True), ("sequential", False))
+LAT_STATS = {"mean": {}, "p99": {"dash": True}, "p99.9": {"dot": True}}  # line style of each
 
 
 def _rw(pattern: str, direction: str) -> str:
@@ -70,12 +84,13 @@ class BlockSize(Experiment):
     title: ClassVar[str] = "Block-size sweep"
     summary: ClassVar[str] = "IOPS to bandwidth crossover, random and sequential"
 
-    block_sizes: tuple[int, ...] = param(POW2_BS, kind="size_list", minimum=512, maximum=64 * MiB,
+    block_sizes: tuple[int, ...] = param(POW2_BS, kind="size_list", minimum=512, maximum=BS_MAX,
                                          block=True, help="block sizes to sweep")
     patterns: tuple[str, ...] = param(("random", "sequential"), kind="choice_list",
-                                      choices=("random", "sequential"), help="access patterns")
+                                      choices=("random", "sequential"), label="Access patterns",
+                                      help="access patterns")
     direction: str = param("read", kind="choice", choices=DIRECTIONS, help="read or write")
-    iodepth: int = param(8, kind="int", minimum=1, maximum=1024, help="queue depth")
+    iodepth: int = depth_param(8)
 
     def workloads(self) -> list[Workload]:
         return [Workload(_rw(pattern, self.direction), bs, self.iodepth)
@@ -105,7 +120,7 @@ class BlockSize(Experiment):
         rows = part.workloads
         found = part.found(Crossovers) or Crossovers({})
         figures, lat_series, ticks = [], [], []
-        unit, factor = lat_unit([r.lat(s) for r in rows for s in ("mean", "p99")])
+        unit, factor = lat_unit([r.lat(s) for r in rows for s in LAT_STATS])
         for p, (pattern, is_random) in enumerate(PATTERNS):
             mine = _pattern_rows(rows, is_random)
             if not mine:
@@ -113,21 +128,25 @@ class BlockSize(Experiment):
             kib = [r.workload["bs_bytes"] / 1024 for r in mine]
             ticks += kib
             figures.append(_throughput(pattern, mine, kib, found.by_pattern.get(pattern)))
-            for stat, label, dash in (("mean", "mean", False), ("p99", "p99", True)):
-                s = series_from(f"{pattern} {label}",
-                                [(k, scaled(r.lat(stat), factor)) for k, r in zip(kib, mine)],
-                                color=OTHER[p], dash=dash)
+            for stat, line in LAT_STATS.items():
+                # a percentile only where every repetition has 10 I/Os beyond it (io_counts)
+                s = series_from(f"{pattern} {stat}",
+                                [(k, scaled(r.lat(stat), factor)) for k, r in zip(kib, mine)
+                                 if stat == "mean" or supports(part, r, stat)],
+                                color=OTHER[p], **line)
                 if s:
                     lat_series.append(s)
         if lat_series:
+            y_axis = latency_axis(lat_axis_label(run.lat_kind, unit=unit), lat_series)
             figures.append(Figure(
                 id="block-size-latency", experiment=cls.id,
                 title="Block-size sweep: latency against block size",
                 x_axis=Axis("Block size (KiB, log2 scale)", kib_ticks(ticks), include_zero=False),
-                y_axis=Axis(lat_axis_label(run.lat_kind, unit=unit)), series=tuple(lat_series),
-                log2_x=True,
+                y_axis=y_axis, series=tuple(lat_series), log2_x=True,
                 caption="Means over the repetitions, error bars ± one sample std; solid: mean, "
-                        "dashed: p99."))
+                        "dashed: p99, dotted: p99.9 (only where every repetition has at least "
+                        "10 I/Os beyond it)." + (" Latency on a log axis: it spans more than a "
+                                                 "decade." if y_axis.log else "")))
         return figures
 
     @classmethod
@@ -149,6 +168,50 @@ class BlockSize(Experiment):
                        f"{saturated} KiB.")
         return out + p99_warnings(part)
 
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Per pattern: how IOPS fall and MB/s rise across the sweep, where the two meet (the
+        rule in words) and where MB/s saturates; then random against sequential."""
+        found = part.found(Crossovers) or Crossovers({})
+        out = []
+        for pattern, is_random in PATTERNS:
+            mine = _pattern_rows(part.workloads, is_random)
+            c = found.by_pattern.get(pattern)
+            if not mine or c is None:
+                continue
+            lo, hi = mine[0], mine[-1]
+            top = max(mine, key=lambda r: r.total_MBps.mean or 0)
+            text = (f"{pattern.capitalize()}: IOPS fall from {stat_text(lo.total_iops)} at "
+                    f"{size_text(lo.workload['bs_bytes'])} to {stat_text(hi.total_iops)} at "
+                    f"{size_text(hi.workload['bs_bytes'])}, while MB/s rise to a peak of "
+                    f"{stat_text(top.total_MBps, 'MB/s')} at {size_text(top.workload['bs_bytes'])}")
+            if c.crossover_bs_bytes and c.below_bs_bytes and c.above_bs_bytes:
+                text += (f"; the IOPS-to-bandwidth crossover (where IOPS and MB/s, each divided "
+                         f"by its own peak, are equal) is at about {sig(c.crossover_bs_bytes / KiB)}"
+                         f" KiB, between {size_text(c.below_bs_bytes)} and "
+                         f"{size_text(c.above_bs_bytes)}")
+            elif c.note:
+                text += f"; {c.note}"
+            out.append(text + f"; MB/s first reach 90 % of their peak at "
+                       f"{size_text(c.bw_saturation_bs_bytes)}.")
+        small = [r for r in part.workloads if r.workload["bs_bytes"] == min(
+            x.workload["bs_bytes"] for x in part.workloads)]
+        rnd = next((r for r in small if _is_random(r)), None)
+        seq = next((r for r in small if not _is_random(r)), None)
+        if rnd and seq and rnd.total_iops.mean and seq.total_iops.mean:
+            out.append(f"At {size_text(rnd.workload['bs_bytes'])}, sequential access gives "
+                       f"{ratio(seq.total_iops.mean / rnd.total_iops.mean)} the IOPS of random "
+                       f"access ({stat_text(seq.total_iops)} against {stat_text(rnd.total_iops)}).")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        if not part.workloads:
+            return None
+        top = max(part.workloads, key=lambda r: r.total_MBps.mean or 0)
+        return Headline(f"peak throughput ({top.label})", stat_text(top.total_MBps, "MB/s"),
+                        top.n)
+
 
 def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],
                 cross: Crossover | None) -> Figure:
@@ -160,6 +223,11 @@ def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],
         series_from("MB/s", [(k, r.total_MBps) for k, r in zip(kib, mine)], axis="right",
                     color=NEUTRAL, dash=True)) if s]
     markers, caption = [], (cross.note if cross else None) or ""
+    peaks = [max(s.y) for s in series]
+    per_left = peaks[1] / peaks[0] if len(peaks) == 2 and peaks[0] > 0 else None
+    if per_left:  # the crossover is computed on IOPS and MB/s each over its peak: draw them so
+        caption = ("Both axes are scaled so that peak IOPS and peak MB/s are level: the "
+                   "crossover line is where the drawn curves cross. " + caption).strip()
     if cross and cross.crossover_bs_bytes:
         x = cross.crossover_bs_bytes / 1024
         markers.append(Marker(x, None, f"IOPS→bandwidth crossover ≈ {x:.0f} KiB"))
@@ -172,5 +240,5 @@ def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],
         id=f"block-size-throughput-{pattern}", experiment=BlockSize.id,
         title=f"Block-size sweep, {pattern} {direction}, QD{qd}: IOPS and MB/s",
         x_axis=Axis("Block size (KiB, log2 scale)", kib_ticks(kib), include_zero=False),
-        y_axis=Axis("Throughput (IOPS)"), y2_axis=Axis("Bandwidth (MB/s)"),
+        y_axis=Axis("Throughput (IOPS)"), y2_axis=Axis("Bandwidth (MB/s)", per_left=per_left),
         series=tuple(series), markers=tuple(markers), log2_x=True, caption=caption)

@@ -68,7 +68,7 @@ def _from_histograms(rows: Sequence[WorkloadSummary], hists: Sequence[Histogram]
         color = OTHER[i % len(OTHER)]
         curve = [(ns / 1000 * factor, f) for ns, f in hist.exceedance()]
         if curve:
-            lowest = min(lowest, curve[-1][1])
+            lowest = min([lowest] + [f for _, f in curve if f > 0])  # the last is 0: the drop
             series.append(Series(f"{name(r)}, {hist.ios:,} I/Os", tuple(x for x, _ in curve),
                                  tuple(y for _, y in curve), color=color))
         pooled = pooled_of(r)

@@ -43,6 +43,12 @@ class UnregisteredResults:
     def sentences(self, part: ExperimentResults, run: RunResults) -> list[str]:
         return []
 
+    def words(self, part: ExperimentResults, run: RunResults) -> list[str]:
+        return self.sentences(part, run)
+
+    def headline(self, part: ExperimentResults, run: RunResults) -> None:
+        return None
+
 
 class _Imported(UnregisteredResults):
     """Imported job entries: one row per job and direction, as the engine reported them

@@ -1,8 +1,10 @@
 """Queue-depth sweep: throughput against latency, the knee and Little's Law.
 
-4 KiB random read at iodepth 1..256 (or numjobs 1..32 at iodepth 1). The knee is the maximum
-of IOPS / mean latency (Kleinrock's power), with the first level reaching 90 % of the peak
-beside it; Little's Law compares L = IOPS × latency with the outstanding I/O requested.
+4 KiB random read at iodepth 1..256 (or numjobs 1..32 at iodepth 1). One knee, by one rule
+(app/stats/knee.py: where doubling the queue stops adding 10 % IOPS), with the peak and the first
+level reaching 90 % of it named for what they are; Little's Law compares L = IOPS × latency with
+the outstanding I/O requested. A tail-latency experiment later in the same run measures at the
+knee and the saturation point found here (app/experiments/tail_latency.py).
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, Trials
+from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, rw_param, stat_text
 from app.experiments.registry import register
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload
@@ -26,16 +28,19 @@ from app.results.figure import (
     fmt,
     lat_axis_label,
     lat_unit,
+    latency_axis,
     mean,
     scaled,
     series_from,
+    std,
 )
+from app.results.findings import Headline
 from app.results.pooled import pooled_of, pooled_series
 from app.results.table import Column, Table, latency_kind, sweep_table
 from app.stats import analysis
 from app.stats.derived import Knee, LittlesLawPoint
 from app.stats.io_counts import p99_warnings
-from app.units import KiB, MiB
+from app.units import KiB, ratio
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -66,12 +71,12 @@ class QueueDepth(Experiment):
     queue_depths: tuple[int, ...] = param((1, 2, 4, 8, 16, 32, 64, 128, 256), kind="int_list",
                                           minimum=1, maximum=1024,
                                           help="outstanding I/O levels to sweep")
-    sweep: str = param("iodepth", kind="choice", choices=("iodepth", "numjobs"),
+    sweep: str = param("iodepth", kind="choice", choices=("iodepth", "numjobs"), label="Sweep by",
+                       choice_words={"iodepth": "deeper queue, one job",
+                                     "numjobs": "more jobs, QD1 each"},
                        help="raise iodepth (one job) or numjobs (iodepth 1)")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                    help="block size")
-    rw: str = param("randread", kind="choice", choices=("randread", "randwrite", "read", "write"),
-                    help="access pattern and direction")
+    bs: int = block_param(4 * KiB)
+    rw: str = rw_param("randread", help="access pattern and direction")
 
     def workloads(self) -> list[Workload]:
         if self.sweep == "numjobs":
@@ -107,29 +112,39 @@ class QueueDepth(Experiment):
         knee = replace(found, knee_lat_us=found.knee_lat_us * factor) if found else None
         pts = [(lt, io, f"QD{q}") for q, s, r in zip(levels, lats, rows)
                if (lt := mean(s)) is not None and (io := r.total_iops.mean) is not None]
+        spread = [(std(s), std(r.total_iops)) for s, r in zip(lats, rows)
+                  if mean(s) is not None and r.total_iops.mean is not None]  # ± along x, y
         w = rows[0].workload
         what = f"{w['rw']} {w['bs_bytes'] // 1024} KiB"
         tint = direction_color(rows[0].direction)
         sweep = "numjobs" if any((r.workload.get("numjobs") or 1) > 1 for r in rows) else "iodepth"
+        line = (Series("IOPS at each queue depth", tuple(p[0] for p in pts),
+                       tuple(p[1] for p in pts), tuple(e[1] for e in spread), kind="line",
+                       point_labels=tuple(p[2] for p in pts), color=tint,
+                       xerr=tuple(e[0] for e in spread)),) if pts else ()
+        x_axis = latency_axis(lat_axis_label(kind, "Mean latency", unit), line, "x",
+                              include_zero=False)
         trade = Figure(
             id="queue-depth-tradeoff", experiment=cls.id,
             title=f"Queue-depth sweep ({what}, {sweep}): throughput against latency",
-            x_axis=Axis(lat_axis_label(kind, "Mean latency", unit)),
-            y_axis=Axis("Throughput (IOPS)"),
-            series=(Series("IOPS at each queue depth", tuple(p[0] for p in pts),
-                           tuple(p[1] for p in pts), kind="line",
-                           point_labels=tuple(p[2] for p in pts), color=tint),) if pts else (),
+            x_axis=x_axis, y_axis=Axis("Throughput (IOPS)"), series=line,
             markers=tuple(_knee_markers(knee, pts)),
-            caption=f"Peak {fmt(knee.peak_iops)} IOPS at QD{knee.peak_level}." if knee else "")
+            caption=(f"Peak {fmt(knee.peak_iops)} IOPS at QD{knee.peak_level}. " if knee else "")
+            + "Means over the repetitions, error bars ± one sample std of IOPS (vertical) and "
+              "of mean latency (horizontal).")
         ticks = tuple((float(q), str(q)) for q in levels)
         sweep_series = [s for s in (
             series_from("IOPS", list(zip(levels, (r.total_iops for r in rows))), color=tint),
             series_from("mean latency", list(zip(levels, lats)), axis="right", color=NEUTRAL,
                         dash=True),
             pooled_series("p99 latency, pooled (95 % CI)", levels, rows, "p99", factor,
-                          axis="right", color=OTHER[2], dash=True))
+                          axis="right", color=OTHER[2], dash=True),
+            pooled_series("p99.9 latency, pooled (95 % CI)", levels, rows, "p99.9", factor,
+                          axis="right", color=OTHER[3], dot=True))
             if s]
         pooled = any(s.name.startswith("p99") for s in sweep_series)
+        lat_axis = latency_axis(lat_axis_label(kind, "Latency" if pooled else "Mean latency", unit),
+                                [s for s in sweep_series if s.axis == "right"])
         use_log = len(levels) > 1 and all(q > 0 and math.log2(q).is_integer() for q in levels)
         vs = Figure(
             id="queue-depth-sweep", experiment=cls.id,
@@ -137,11 +152,11 @@ class QueueDepth(Experiment):
             x_axis=Axis(f"Outstanding I/O (iodepth × numjobs{', log2 scale' if use_log else ''})",
                         ticks, include_zero=False),
             y_axis=Axis("Throughput (IOPS)"),
-            y2_axis=Axis(lat_axis_label(kind, "Latency" if pooled else "Mean latency", unit)),
-            series=tuple(sweep_series), log2_x=use_log,
+            y2_axis=lat_axis, series=tuple(sweep_series), log2_x=use_log,
             caption="Means over the repetitions, error bars ± one sample std." + (
-                " p99: of all I/Os of the repetitions (merged histogram), error bars its 95 % "
-                "interval." if pooled else ""))
+                " p99 and p99.9: of all I/Os of the repetitions (merged histogram), error bars "
+                "their 95 % interval; left out where fewer than 10 I/Os lie beyond them."
+                if pooled else ""))
         return [trade, vs]
 
     @classmethod
@@ -151,10 +166,7 @@ class QueueDepth(Experiment):
         law = [p.ratio for p in f.littles_law if p.ratio is not None]
         out = []
         if knee:
-            out.append(f"Knee (maximum IOPS / mean latency) at QD{knee.knee_level}: "
-                       f"{fmt(knee.knee_iops)} IOPS at {fmt(knee.knee_lat_us, 1)} µs. Peak "
-                       f"{fmt(knee.peak_iops)} IOPS at QD{knee.peak_level}; 90 % of the peak "
-                       f"is first reached at QD{knee.p90_level}.")
+            out.append(knee_sentence(knee))
         if law:
             lo, hi = min(law), max(law)
             verdict = ("the requested queue is kept full" if lo >= 0.9 else
@@ -163,6 +175,41 @@ class QueueDepth(Experiment):
                        f"between {lo:.2f} and {hi:.2f}; {verdict}.")
         return out + p99_warnings(part)
 
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """The trade-off across the sweep, the knee with its rule and evidence, Little's Law."""
+        f = part.found(QueueDepthFindings) or NOTHING
+        rows = sorted(part.workloads, key=lambda r: r.outstanding)
+        out = []
+        if len(rows) > 1:
+            lo, hi = rows[0], rows[-1]
+            out.append(f"From QD{lo.outstanding} to QD{hi.outstanding}, IOPS go from "
+                       f"{stat_text(lo.total_iops)} to {stat_text(hi.total_iops)} while mean "
+                       f"latency goes from {stat_text(lo.lat('mean'), 'µs')} to "
+                       f"{stat_text(hi.lat('mean'), 'µs')}.")
+        knee = f.knee
+        at = {r.outstanding: r for r in rows}
+        if knee:
+            out.append(_knee_words(knee, at.get(knee.knee_level), at.get(knee.peak_level)))
+        law = [p for p in f.littles_law if p.ratio is not None]
+        if law:
+            items = ", ".join(f"QD{p.level} {p.ratio:.2f}" for p in law)
+            lo_r = min(p.ratio for p in law if p.ratio is not None)
+            verdict = ("the device keeps the requested queue full" if lo_r >= 0.9 else
+                       "at the lower ratios part of the time is spent outside the device "
+                       "(host-side overhead)")
+            out.append(f"Little's Law check (L = IOPS × mean latency, over the outstanding I/O "
+                       f"asked for; 1.00 means the queue was kept full): {items}; {verdict}.")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        knee = (part.found(QueueDepthFindings) or NOTHING).knee
+        row = next((r for r in part.workloads if knee and r.outstanding == knee.knee_level), None)
+        if knee is None or row is None:
+            return None
+        return Headline(f"knee at QD{knee.knee_level}: IOPS", stat_text(row.total_iops), row.n)
+
 
 def _p99(row: WorkloadSummary) -> Stat | None:
     """The pooled p99 of the row's main direction as a mean-only statistic (for the unit)."""
@@ -170,18 +217,55 @@ def _p99(row: WorkloadSummary) -> Stat | None:
     return Stat(pooled.values.get("p99") if pooled else None, None, 1)
 
 
+def _knee_words(knee: Knee, k: WorkloadSummary | None, p: WorkloadSummary | None) -> str:
+    """:func:`knee_sentence` for the report: the rows' mean ± std at 3 significant digits, and
+    what going on from the knee to the peak costs."""
+    if k is None or p is None:
+        return knee_sentence(knee)
+    rule = f" ({knee.rule})" if knee.rule else ""
+    head = (f"Knee at QD{knee.knee_level}: {stat_text(k.total_iops)} IOPS at "
+            f"{stat_text(k.lat('mean'), 'µs')} mean latency{rule}." if knee.reached else
+            f"No knee within the sweep: IOPS still grew at QD{knee.knee_level}, the deepest "
+            f"level{rule}.")
+    text = (head + f" Also marked, and not knees: the peak, {stat_text(p.total_iops)} IOPS at "
+            f"QD{knee.peak_level}, and the first depth reaching 90 % of the peak, QD{knee.p90_level}.")
+    if knee.reached and p is not k and k.total_iops.mean and mean(k.lat("mean")):
+        gain = (p.total_iops.mean or 0) / k.total_iops.mean
+        lat = (mean(p.lat("mean")) or 0) / (mean(k.lat("mean")) or 1)
+        text += f" Going on from the knee to the peak buys {ratio(gain)} the IOPS for {ratio(lat)} the latency."
+    return text
+
+
+def knee_sentence(knee: Knee) -> str:
+    """The one knee, its rule, and the peak and 90 %-of-peak points named for what they are."""
+    if knee.reached:
+        head = (f"Knee at QD{knee.knee_level}: {fmt(knee.knee_iops)} IOPS at "
+                f"{fmt(knee.knee_lat_us, 1)} µs mean latency ({knee.rule or 'see the method'}).")
+    else:
+        head = (f"No knee within the sweep: IOPS still grew at QD{knee.knee_level}, the deepest "
+                f"level ({knee.rule or 'see the method'}).")
+    peak = f" ({fmt(knee.peak_lat_us, 1)} µs mean latency)" if knee.peak_lat_us else ""
+    return (head + f" Also marked, and not knees: the peak, {fmt(knee.peak_iops)} IOPS at "
+            f"QD{knee.peak_level}{peak}, and the first depth reaching 90 % of the peak, "
+            f"QD{knee.p90_level}.")
+
+
 def _knee_markers(knee: Knee | None, pts: list[tuple[float, float, str]]) -> list[Marker]:
-    """The knee, and the first level reaching 90 % of the peak (one marker when they agree)."""
+    """The knee (the one the findings name), then the peak and the first level reaching 90 %
+    of it, each labelled as what it is; points that coincide share one marker."""
     if knee is None:
         return []
-    if knee.p90_level == knee.knee_level:
-        return [Marker(knee.knee_lat_us, knee.knee_iops,
-                       f"knee = 90 % of peak: QD{knee.knee_level}")]
-    markers = [Marker(knee.knee_lat_us, knee.knee_iops,
-                      f"knee: QD{knee.knee_level} (max IOPS/latency)")]
-    lat90 = next((p[0] for p in pts if p[2] == f"QD{knee.p90_level}"), None)
-    if lat90 is not None:
-        markers.append(Marker(lat90, knee.p90_iops, f"90 % of peak: QD{knee.p90_level}"))
+    names: dict[int, list[str]] = {}
+    for level, name in ((knee.knee_level, "knee" if knee.reached else "deepest, no knee"),
+                        (knee.p90_level, "90 % of peak"),
+                        (knee.peak_level, "peak")):
+        names.setdefault(level, []).append(name)
+    lat = {p[2]: (p[0], p[1]) for p in pts}
+    markers = []
+    for level, said in names.items():
+        if f"QD{level}" in lat:
+            x, y = lat[f"QD{level}"]
+            markers.append(Marker(x, y, f"{' = '.join(said)}: QD{level}"))
     return markers
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import DIRECTIONS, Experiment
+from app.experiments.base import DIRECTIONS, RUNTIME, Experiment, stat_text
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
 from app.params import param
 from app.results.figure import fmt
+from app.results.findings import Headline
 from app.results.table import Column, Table, latency_kind, workload_table
 from app.units import KiB, MiB
 
@@ -26,7 +27,8 @@ class Quick(Experiment):
     title: ClassVar[str] = "Quick check (CrystalDiskMark-style)"
     summary: ClassVar[str] = "SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1, read and write"
 
-    runtime: float = param(5.0, kind="duration", minimum=1.0, maximum=3600.0,
+    in_all: ClassVar[bool] = False   # a quick check, not a measurement for the report
+    runtime: float = param(5.0, kind="duration", minimum=1.0, maximum=3600.0, label=RUNTIME,
                            help="measured time per trial")
     profile: str = param("nvme", kind="choice", choices=("nvme", "default"),
                          help="nvme: SEQ128K Q32T1 and RND4K Q32T16; default: SEQ1M Q1T1, RND4K Q32T1")
@@ -79,3 +81,22 @@ class Quick(Experiment):
                 best, row = max(rows, key=lambda p: p[0].MBps.mean or 0)
                 out.append(f"Best {direction}: {fmt(best.MBps.mean, 1)} MB/s ({row.label}).")
         return out
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Each test's read and write MB/s, as CrystalDiskMark lists them."""
+        out = []
+        for d in DIRECTIONS:
+            said = [f"{r.label.rsplit(' ', 1)[0]} {stat_text(side.MBps, 'MB/s')}"
+                    for r in part.workloads if (side := r.side(d)) and not r.side(
+                        "write" if d == "read" else "read")]
+            if said:
+                out.append(f"{d.capitalize()}: " + "; ".join(said) + ".")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        row = next((r for r in part.workloads if r.workload.get("rw") == "read"), None)
+        if row is None or row.read is None:
+            return None
+        return Headline(f"sequential read ({row.label})", stat_text(row.read.MBps, "MB/s"), row.n)

@@ -15,8 +15,6 @@ from app.experiments.fallback import IMPORTED, ImportedResults, UnregisteredResu
 
 #: id -> class, in registration order (= catalog order); a live dict shared by every importer.
 CATALOG: dict[str, type[Experiment]] = {}
-#: Experiments `run all` leaves out (a quick check, and two long write runs).
-NOT_IN_ALL = {"quick", "steady-state", "write-saturation"}
 
 PRESETS: dict[str, dict[str, str]] = {
     "course": {},
@@ -27,7 +25,7 @@ PRESETS: dict[str, dict[str, str]] = {
 PRESET_TITLES = {"course": "Course defaults", "quick": "Quick (5 s trials, 1 repetition)"}
 
 __all__ = ["CATALOG", "IMPORTED", "PRESETS", "PRESET_TITLES", "all_ids", "expand_ids", "register",
-           "results_for", "unregister"]
+           "left_out_of_all", "results_for", "unregister"]
 
 
 def register(cls: type[Experiment]) -> type[Experiment]:
@@ -56,8 +54,14 @@ def results_for(eid: str) -> type[Experiment] | UnregisteredResults:
 
 
 def all_ids() -> list[str]:
-    """What `run all` means, in catalog order."""
-    return [eid for eid in CATALOG if eid not in NOT_IN_ALL]
+    """What `run all` means, in catalog order: every experiment that says it is in it."""
+    return [eid for eid, cls in CATALOG.items() if cls.in_all]
+
+
+def left_out_of_all() -> str:
+    """The experiments `run all` leaves out, in words: 'quick, steady-state and write-saturation'."""
+    left = [eid for eid in CATALOG if eid not in all_ids()]
+    return ", ".join(left[:-1]) + " and " + left[-1] if len(left) > 1 else "".join(left)
 
 
 def expand_ids(names: list[str]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from app.experiments.base import Experiment
+from app.experiments.base import Experiment, block_param, depth_param, stat_text
 from app.experiments.registry import register
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload
@@ -19,13 +19,15 @@ from app.results.figure import (
     fmt,
     lat_axis_label,
     lat_unit,
+    latency_axis,
     mean,
     scaled,
     series_from,
 )
+from app.results.findings import Headline
 from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
-from app.stats.io_counts import p99_warnings
-from app.units import KiB, MiB
+from app.stats.io_counts import p99_warnings, supports
+from app.units import KiB, ratio
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -48,12 +50,11 @@ class RwMix(Experiment):
     summary: ClassVar[str] = "read/write asymmetry: IOPS and latency per direction"
 
     mixes: tuple[int, ...] = param((100, 70, 50, 0), kind="int_list", minimum=0, maximum=100,
-                                   help="read share in percent")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                    help="block size")
+                                   label="Read share (%)", help="read share in percent")
+    bs: int = block_param(4 * KiB)
     pattern: str = param("random", kind="choice", choices=("random", "sequential"),
-                         help="access pattern")
-    iodepth: int = param(8, kind="int", minimum=1, maximum=1024, help="queue depth")
+                         label="Access pattern", help="access pattern")
+    iodepth: int = depth_param(8)
 
     def workloads(self) -> list[Workload]:
         rw = "randrw" if self.pattern == "random" else "rw"
@@ -88,11 +89,15 @@ class RwMix(Experiment):
         unit, factor = lat_unit([r.lat(s, d) for r in rows for s in ("mean", "p99")
                                  for d in ("read", "write")])
         for d, color in (("read", READ), ("write", WRITE)):
-            for stat, dash in (("mean", False), ("p99", True)):
+            for stat, line in (("mean", {}), ("p99", {"dash": True}), ("p99.9", {"dot": True})):
+                # a percentile only where every repetition has 10 I/Os beyond it (io_counts)
                 s = series_from(f"{d} {stat}", [(x, scaled(r.lat(stat, d), factor))
-                                                for x, r in zip(share, rows)], color=color, dash=dash)
+                                                for x, r in zip(share, rows)
+                                                if stat == "mean" or supports(part, r, stat, d)],
+                                color=color, **line)
                 if s:
                     lat.append(s)
+        lat_axis = latency_axis(lat_axis_label(run.lat_kind, unit=unit), lat)
         w = rows[0].workload
         pattern = "random" if w["rw"].startswith("rand") else "sequential"
         what = f"{pattern} {w['bs_bytes'] // 1024} KiB, QD{w['iodepth']}"
@@ -103,9 +108,12 @@ class RwMix(Experiment):
                        y_axis=Axis("Throughput (IOPS)"), series=tuple(iops)),
                 Figure(id="rw-mix-latency", experiment=cls.id,
                        title=f"Read/write mix ({what}): latency per direction", x_axis=x_axis,
-                       y_axis=Axis(lat_axis_label(run.lat_kind, unit=unit)), series=tuple(lat),
+                       y_axis=lat_axis, series=tuple(lat),
                        caption="Means over the repetitions, error bars ± one sample std; solid: "
-                               "mean, dashed: p99.")]
+                               "mean, dashed: p99, dotted: p99.9 (only where every repetition "
+                               "has at least 10 I/Os beyond it)."
+                               + (" Latency on a log axis: it spans more than a decade."
+                                  if lat_axis.log else ""))]
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
@@ -120,3 +128,33 @@ class RwMix(Experiment):
                 text += f" (writes {write / read:.2f}× reads)"
             out.append(text + ".")
         return out + p99_warnings(part)
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Pure reads against pure writes, then what mixing does to each direction's latency."""
+        by_share = {_share(r): r for r in part.workloads}
+        out = []
+        reads, writes = by_share.get(100), by_share.get(0)
+        if reads and writes and reads.total_iops.mean and writes.total_iops.mean:
+            out.append(f"Pure reads reach {stat_text(reads.total_iops)} IOPS and pure writes "
+                       f"{stat_text(writes.total_iops)} IOPS: writes give "
+                       f"{ratio(writes.total_iops.mean / reads.total_iops.mean)} the IOPS of reads "
+                       f"(mean latency {stat_text(reads.lat('mean', 'read'), 'µs')} read, "
+                       f"{stat_text(writes.lat('mean', 'write'), 'µs')} write).")
+        for r in sorted(part.workloads, key=lambda r: -_share(r)):
+            read, write = r.lat("mean", "read"), r.lat("mean", "write")
+            if not (read and write and read.mean and write.mean):
+                continue
+            out.append(f"{_share(r)} % reads: {stat_text(r.total_iops)} IOPS in total; reads "
+                       f"wait {stat_text(read, 'µs')}, writes {stat_text(write, 'µs')} "
+                       f"({ratio(write.mean / read.mean)} the reads' latency).")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        mixed = [r for r in part.workloads if 0 < _share(r) < 100]
+        row = min(mixed, key=lambda r: abs(_share(r) - 70)) if mixed else None
+        if row is None:
+            return None
+        return Headline(f"total IOPS at {_share(row)} % reads ({row.label})",
+                        stat_text(row.total_iops), row.n)

@@ -16,17 +16,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import SIZE_MAX, SIZE_MIN, Experiment, Rows, Samples, Trials
+from app.experiments.base import (
+    RUNTIME,
+    SIZE,
+    SIZE_MAX,
+    SIZE_MIN,
+    WARMUP,
+    Experiment,
+    Rows,
+    Samples,
+    Trials,
+    block_param,
+    depth_param,
+    values_text,
+)
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
 from app.model.workload import Workload
 from app.params import param
 from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Marker, Series, fmt, size_text
+from app.results.findings import Headline
 from app.results.table import Column, Table, sweep_table
 from app.stats import analysis
 from app.stats.derived import CacheExhaustion
 from app.stats.io_counts import p99_warnings
-from app.units import GiB, KiB, MiB
+from app.units import GiB, KiB, MiB, sig
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -63,18 +77,17 @@ class SlcCache(Experiment):
     summary: ClassVar[str] = "write until the fast cache runs out: GB before the drop, MB/s after"
     needs_samples: ClassVar[bool] = True
 
-    runtime: float = param(120.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
+    runtime: float = param(120.0, kind="duration", minimum=1.0, maximum=24 * 3600.0, label=RUNTIME,
                            help="how long to keep writing (the time bound)")
-    size: int = param(8 * GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX,
+    size: int = param(8 * GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX, label=SIZE,
                       help="size of the test file: no pre-fill, the measured writes create it "
                            "and wrap around it until the runtime ends (bounded by free space)")
     repetitions: int = param(1, kind="int", minimum=1, maximum=100,
                              help="measured trials (each one fills the cache again)")
-    warmup: bool = param(False, kind="bool",
+    warmup: bool = param(False, kind="bool", label=WARMUP,
                          help="a warm-up would fill the cache before the measurement: off")
-    bs: int = param(MiB, kind="size", minimum=4 * KiB, maximum=64 * MiB, block=True,
-                    help="block size")
-    iodepth: int = param(32, kind="int", minimum=1, maximum=1024, help="queue depth")
+    bs: int = block_param(MiB, minimum=4 * KiB)
+    iodepth: int = depth_param(32)
 
     def workloads(self) -> list[Workload]:
         return [Workload("write", self.bs, self.iodepth)]
@@ -163,6 +176,43 @@ class SlcCache(Experiment):
                 out.append(f"Rep {t.repetition}: {f.note} in {f.total_gb:.2f} "
                            f"GB written; mean {fmt(f.MBps_before)} MB/s.")
         return out + p99_warnings(part)
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Where the cache ran out (GB written, seconds) and the speed after it, over the
+        repetitions; or that no drop was seen, with how much was written."""
+        found = [t.found for t in _found(part)]
+        drops = [f for f in found if f.drop_observed]
+        out = []
+        if drops:
+            out.append(f"The write speed dropped (the SLC cache ran out) in {len(drops)} of "
+                       f"{len(found)} repetitions, after {values_text([f.gb_before_drop for f in drops], 'GB')}"
+                       f" written, {values_text([f.t_drop_s for f in drops], 's')} into the "
+                       f"write: from {values_text([f.MBps_before for f in drops], 'MB/s')} before "
+                       f"to {values_text([f.MBps_after for f in drops], 'MB/s')} after (the "
+                       "post-cache speed).")
+        calm = [f for f in found if not f.drop_observed]
+        if calm:
+            most = max(f.total_gb for f in calm)
+            out.append(f"No drop in {len(calm)} of {len(found)} repetitions: the write held "
+                       f"{values_text([f.MBps_before for f in calm], 'MB/s')} over up to "
+                       f"{sig(most)} GB written, so any SLC cache (or the host's write cache in "
+                       "front of the drive) holds more than that; a longer runtime finds its end.")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        found = [t.found for t in _found(part)]
+        drops = [f for f in found if f.drop_observed]
+        if drops:
+            return Headline("GB written before the write speed dropped",
+                            values_text([f.gb_before_drop for f in drops], "GB", with_n=False),
+                            len(drops))
+        if not found:
+            return None
+        return Headline(f"no drop in {sig(max(f.total_gb for f in found))} GB; sustained write",
+                        values_text([f.MBps_before for f in found], "MB/s", with_n=False),
+                        len(found))
 
 
 def _found(part: ExperimentResults) -> tuple[TrialExhaustion, ...]:

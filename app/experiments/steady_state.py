@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, Trials
+from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, depth_param, rw_param
 from app.experiments.registry import register
 from app.model.workload import Workload
 from app.params import param
-from app.results.figure import NEUTRAL, WRITE, Axis, Figure, HLine, Series, fmt
+from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Series, fmt
+from app.results.findings import Headline
 from app.results.table import Column, Table
 from app.stats.steady_state import (
     DATA_EXCURSION,
@@ -30,7 +31,7 @@ from app.stats.steady_state import (
     first_steady_round,
     window_at,
 )
-from app.units import KiB, MiB
+from app.units import KiB, count, sig
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -68,6 +69,7 @@ class SteadyState(Experiment):
     title: ClassVar[str] = "Steady state (SNIA-style preconditioning and convergence)"
     summary: ClassVar[str] = ("precondition, then rounds of one workload until IOPS settle "
                               "(window of 5: excursion <= 20 %, slope <= 10 %)")
+    in_all: ClassVar[bool] = False   # up to 25 minutes of writing: run on purpose
 
     # Set from round and max_rounds (rounds run in order, no warm-up): not parameters here, so
     # the form and `experiments` show only what means something for this experiment.
@@ -80,11 +82,10 @@ class SteadyState(Experiment):
                          help="length of one round (one trial)")
     max_rounds: int = param(MAX_ROUNDS, kind="int", minimum=WINDOW, maximum=100,
                             help="rounds at most; the run stops at the round steady state holds")
-    rw: str = param("randwrite", kind="choice", choices=("randwrite", "randread", "write", "read"),
-                    help="the workload of each round")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                    help="block size")
-    iodepth: int = param(32, kind="int", minimum=1, maximum=1024, help="queue depth")
+    rw: str = rw_param("randwrite", choices=("randwrite", "randread", "write", "read"),
+                       help="the workload of each round")
+    bs: int = block_param(4 * KiB)
+    iodepth: int = depth_param(32)
     precondition: str = param("fill", kind="choice", choices=("none", "fill"),
                               help="fill: write the file end to end twice before the first round")
     precondition_rounds: int = field(default=MAX_ROUNDS)   # the rounds are this experiment's own
@@ -144,16 +145,42 @@ class SteadyState(Experiment):
             series.append(Series("least-squares slope of the window", xs,
                                  tuple(avg + window.slope * (x - mid) for x in xs),
                                  color=NEUTRAL, dash=True))
+            band = f"window average ± {DATA_EXCURSION:.0%}"  # one legend entry, both lines
             hlines = [HLine(avg, f"window average {fmt(avg)} IOPS", color=NEUTRAL),
-                      HLine(avg * 1.1, "+10 %", color=NEUTRAL), HLine(avg * 0.9, "-10 %", color=NEUTRAL)]
+                      HLine(avg * (1 + DATA_EXCURSION), band, color=OTHER[1]),
+                      HLine(avg * (1 - DATA_EXCURSION), band, color=OTHER[1])]
         return [Figure("steady-state-convergence", "Steady state: IOPS per round",
-                       Axis("Round", tuple((float(i), str(i)) for i, _ in points)),
+                       Axis("Round", tuple((float(i), str(i)) for i, _ in points),
+                            include_zero=False),
                        Axis("IOPS"), series=tuple(series), hlines=tuple(hlines),
                        experiment=cls.id, caption=_verdict(f))]
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         return [_verdict(part.found(Convergence) or NOT_RUN)]
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """The verdict with the IOPS of the rounds it judged."""
+        f = part.found(Convergence) or NOT_RUN
+        known = [x for x in f.rounds_iops if x is not None]
+        out = [_verdict(f)]
+        if known:
+            out.append(f"The rounds measured {sig(min(known))} to {sig(max(known))} IOPS; the "
+                       f"last round {sig(known[-1])} IOPS ({count(len(known))} rounds).")
+        return out
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        f = part.found(Convergence) or NOT_RUN
+        known = [x for x in f.rounds_iops if x is not None]
+        if not known:
+            return None
+        if f.steady and f.round:
+            return Headline(f"steady state reached in round {f.round}: last-round IOPS",
+                            sig(known[-1]), len(known))
+        return Headline(f"steady state not reached in {len(known)} rounds: last-round IOPS",
+                        sig(known[-1]), len(known))
 
 
 def _verdict(f: Convergence) -> str:

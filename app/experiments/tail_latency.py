@@ -1,13 +1,32 @@
-"""Tail latency: p50 .. p99.99 at a mid queue depth and at the knee: how far the
-slowest I/Os reach beyond the median (the spread itself is computed in base.py, shared with
-the zero-queue baselines)."""
+"""Tail latency: p50 .. p99.99 at the knee and at saturation: how far the slowest I/Os reach
+beyond the median (the spread itself is computed in base.py, shared with the zero-queue
+baselines).
+
+Why the depths follow the queue-depth sweep: the tail at the knee (the most throughput before
+latency climbs) and at saturation (the peak) is what a reader wants to set side by side, and a
+preset QD8/QD32 matches neither on most drives. When queue-depth ran earlier in the same run,
+with the same access pattern and block size, the runner asks :meth:`TailLatency.follow` for
+the depths it measured (app/stats/knee.py); otherwise the presets run, and the findings say which.
+"""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, TailSpreads, Trials, ratio_text, spread_findings
+from app.experiments.base import (
+    Experiment,
+    Rows,
+    Samples,
+    TailSpreads,
+    Trials,
+    block_param,
+    ratio_text,
+    rw_param,
+    spread_findings,
+    stat_text,
+)
 from app.experiments.exceedance import exceedance
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
@@ -25,14 +44,17 @@ from app.results.figure import (
     scaled,
     series_from,
 )
+from app.results.findings import Headline
 from app.results.pooled import per_repetition_notes, pooled_of, pooled_points, pooled_table
 from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
+from app.stats.derived import Knee
 from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
-from app.units import KiB, MiB
+from app.units import KiB, ratio
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
 
+PRESET_DEPTHS = (8, 32)
 TAIL_STATS = ("p50", "p95", "p99", "p99.9", "p99.99")
 TABLE_STATS = ("mean", *TAIL_STATS)
 
@@ -42,18 +64,62 @@ TABLE_STATS = ("mean", *TAIL_STATS)
 class TailLatency(Experiment):
     id: ClassVar[str] = "tail-latency"
     title: ClassVar[str] = "Tail latency"
-    summary: ClassVar[str] = "p50 .. p99.99 at a mid queue depth and at the knee"
+    summary: ClassVar[str] = "p50 .. p99.99 at the knee and at saturation"
     tail_claim: ClassVar[str] = "p99.99"
 
-    queue_depths: tuple[int, ...] = param((8, 32), kind="int_list", minimum=1, maximum=1024,
-                                          help="queue depths (a mid one and the knee)")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                    help="block size")
-    rw: str = param("randread", kind="choice", choices=("randread", "randwrite", "read", "write"),
-                    help="access pattern and direction")
+    queue_depths: tuple[int, ...] = param(PRESET_DEPTHS, kind="int_list", minimum=1, maximum=1024,
+                                          help="queue depths when not taken from the knee "
+                                               "(the presets: a mid one and a deep one)")
+    depths_from: str = param("knee", kind="choice", choices=("knee", "preset"),
+                             help="knee: the knee and saturation depths queue-depth measured "
+                                  "earlier in the same run (same pattern and block size), when "
+                                  "queue_depths is left at its presets; preset: queue_depths")
+    bs: int = block_param(4 * KiB)
+    rw: str = rw_param("randread", help="access pattern and direction")
 
     def workloads(self) -> list[Workload]:
         return [Workload(self.rw, self.bs, qd) for qd in self.queue_depths]
+
+    def follow(self, earlier: Sequence[ExperimentResults]) -> tuple[TailLatency, str] | None:
+        """At the knee and the saturation point of a queue-depth sweep of the same pattern and
+        block size that ran before (None: keep the depths as set)."""
+        if self.depths_from != "knee" or self.queue_depths != PRESET_DEPTHS:
+            return None
+        for part in reversed(earlier):
+            knee = getattr(part.findings, "knee", None)
+            same = [r for r in part.workloads
+                    if r.workload.get("rw") == self.rw and r.workload.get("bs_bytes") == self.bs]
+            if isinstance(knee, Knee) and same and len(same) == len(part.workloads):
+                return self._at(knee, part.id)
+        return None
+
+    def follow_note(self, before: Sequence[Experiment]) -> str | None:
+        sweeps = [e for e in before if e.id == "queue-depth" and getattr(e, "rw", None) == self.rw
+                  and getattr(e, "bs", None) == self.bs]
+        if self.depths_from != "knee" or self.queue_depths != PRESET_DEPTHS or not sweeps:
+            return None
+        return (f"{self.id}: the depths listed are its presets; the run replaces them by the knee "
+                "and saturation point the queue-depth sweep measures first.")
+
+    def _at(self, knee: Knee, source: str) -> tuple[TailLatency, str]:
+        """The knee and the saturation point (the peak, or 90 % of it when the peak is at the
+        knee); a sweep without a knee gives its 90 %-of-peak depth and its deepest one."""
+        at, peak = knee.knee_level, max(knee.peak_level, knee.p90_level)
+        head = f"Depths from the {source} sweep of this run ({knee.rule}): "
+        if not knee.reached:
+            low = knee.p90_level if knee.p90_level < at else max(at // 4, 1)
+            depths = (low, at) if low != at else (at, min(at * 4, 1024))
+            said = (f"no knee within it (IOPS still grew at its deepest level, QD{at}), so "
+                    f"QD{depths[0]} and QD{depths[1]}")
+        elif peak > at:
+            depths, said = (at, peak), f"the knee, QD{at}, and saturation at the peak, QD{peak}"
+        else:
+            deeper = min(at * 4, 1024) if at < 1024 else at // 4
+            depths = (at, deeper)
+            said = (f"the knee, QD{at}, and QD{deeper}, two doublings away, as the sweep peaked "
+                    "at its knee")
+        note = head + said + f"; not the presets QD{PRESET_DEPTHS[0]}/QD{PRESET_DEPTHS[1]}."
+        return replace(self, queue_depths=depths), note
 
     @classmethod
     def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> TailSpreads:
@@ -119,7 +185,55 @@ class TailLatency(Experiment):
                        f"{ratio_text(s.p99_over_p50 if s else None)}, p99.9/p50 = "
                        f"{ratio_text(s.p99_9_over_p50 if s else None)}, p99.99/p50 = "
                        f"{ratio_text(s.p99_99_over_p50 if s else None)}" + (f" ({ios})." if ios else "."))
-        return out + thin_warnings(part, TAIL_STATS[1:])
+        return out + [depths_sentence(part, run)] + thin_warnings(part, TAIL_STATS[1:])
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Per queue depth: the median, the tail, how many times the median the tail is, and
+        the I/Os it rests on; then how the tail grows with the queue."""
+        spread = part.found(TailSpreads) or TailSpreads({})
+        out = []
+        for r in part.workloads:
+            s = spread.of(r.label)
+            amp = s.p99_9_over_p50 if s else None
+            out.append(f"{r.label}: p50 {stat_text(r.lat('p50'), 'µs')}, p99 "
+                       f"{stat_text(r.lat('p99'), 'µs')}, p99.9 {stat_text(r.lat('p99.9'), 'µs')}"
+                       f"; tail amplification p99.9/p50 = {ratio(amp)}"
+                       + (f" ({fewest_text(part, r)})." if fewest_text(part, r) else "."))
+        rows = sorted(part.workloads, key=lambda r: r.outstanding)
+        if len(rows) > 1:
+            lo, hi = rows[0], rows[-1]
+            a, b = mean(lo.lat("p99.9")), mean(hi.lat("p99.9"))
+            c, d = mean(lo.lat("p50")), mean(hi.lat("p50"))
+            if a and b and c and d:
+                out.append(f"From QD{lo.outstanding} to QD{hi.outstanding} the median grows "
+                           f"{ratio(d / c)} and the p99.9 {ratio(b / a)}.")
+        return [*out, depths_sentence(part, run)]
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        rows = sorted(part.workloads, key=lambda r: r.outstanding)
+        if not rows:
+            return None
+        row = rows[-1]
+        s = (part.found(TailSpreads) or TailSpreads({})).of(row.label)
+        amp = f" ({ratio(s.p99_9_over_p50)} the p50)" if s and s.p99_9_over_p50 else ""
+        return Headline(f"p99.9 latency at QD{row.outstanding}",
+                        stat_text(row.lat("p99.9"), "µs") + amp, row.n)
+
+
+def depths_sentence(part: ExperimentResults, run: RunResults) -> str:
+    """Where the queue depths came from: the knee of this run's sweep, or the presets."""
+    followed = part.params.get("followed")
+    if isinstance(followed, str) and followed:
+        return followed
+    depths = "/".join(f"QD{d}" for d in sorted({r.outstanding for r in part.workloads}))
+    if any(p.id == "queue-depth" for p in run.parts):
+        return (f"Depths {depths} were set in advance (presets or as given), not taken from "
+                "the knee of this run's queue-depth sweep.")
+    return (f"Depths {depths} are set in advance (presets or as given), not measured knee or "
+            "saturation points: run queue-depth before tail-latency in the same run to measure "
+            "at its knee.")
 
 
 def _percentiles_caption(rows: tuple[WorkloadSummary, ...], n: str) -> str:

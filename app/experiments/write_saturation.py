@@ -13,14 +13,26 @@ import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, Trials
+from app.experiments.base import (
+    RUNTIME,
+    WARMUP,
+    Experiment,
+    Rows,
+    Samples,
+    Trials,
+    block_param,
+    depth_param,
+    stat_text,
+    values_text,
+)
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
 from app.model.workload import Workload
 from app.params import param
 from app.results.figure import NEUTRAL, OTHER, WRITE, Axis, Figure, HLine, Series, fmt, size_text
+from app.results.findings import Headline
 from app.results.table import Column, Table
-from app.units import KiB, MiB
+from app.units import KiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -59,14 +71,16 @@ class WriteSaturation(Experiment):
     summary: ClassVar[str] = "4 KiB random writes for N times the file: IOPS against GB written"
     needs_samples: ClassVar[bool] = True
 
-    runtime: float = param(1800.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
+    in_all: ClassVar[bool] = False   # half an hour of writing: run on purpose
+    runtime: float = param(1800.0, kind="duration", minimum=1.0, maximum=24 * 3600.0, label=RUNTIME,
                            help="the longest a trial may take (it ends when the volume is written)")
     repetitions: int = param(1, kind="int", minimum=1, maximum=100, help="measured trials")
-    warmup: bool = param(False, kind="bool", help="a warm-up would write before the measurement: off")
+    warmup: bool = param(False, kind="bool", label=WARMUP,
+                         help="a warm-up would write before the measurement: off")
     volume: int = param(4, kind="int", minimum=1, maximum=100,
                         help="data to write per trial, in multiples of the test file's size")
-    bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True, help="block size")
-    iodepth: int = param(32, kind="int", minimum=1, maximum=1024, help="queue depth")
+    bs: int = block_param(4 * KiB)
+    iodepth: int = depth_param(32)
 
     def workloads(self) -> list[Workload]:
         return [Workload("randwrite", self.bs, self.iodepth)]
@@ -128,6 +142,28 @@ class WriteSaturation(Experiment):
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         return [_sentence(f) for f in _found(part)]
+
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """First against last IOPS over the repetitions, and the data written."""
+        found = _found(part)
+        if not found:
+            row = part.workloads[0] if part.workloads else None
+            return [f"No trial lasted the three live sample intervals needed to trace IOPS "
+                    f"against data written (each wrote its volume sooner); over the whole trial "
+                    f"the writes averaged {stat_text(row.total_iops)} IOPS."] if row else []
+        return [f"Write IOPS went from {values_text([f.iops_first for f in found])} at first to "
+                f"{values_text([f.iops_last for f in found])} at the end, after "
+                f"{values_text([f.gb_written for f in found], 'GB', with_n=False)} written per "
+                "repetition (medians of the first 10 % and the last 20 % of the intervals)."]
+
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        found = _found(part)
+        if not found:
+            return None
+        return Headline("write IOPS at the end (last 20 % of the intervals)",
+                        values_text([f.iops_last for f in found], with_n=False), len(found))
 
 
 def _found(part: ExperimentResults) -> tuple[TrialSaturation, ...]:

@@ -12,13 +12,14 @@ from app.experiments.base import (
     Samples,
     TailSpreads,
     Trials,
+    block_param,
     ratio_text,
     spread_findings,
+    stat_text,
 )
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
-from app.params import param
 from app.results.figure import (
     Axis,
     Figure,
@@ -27,20 +28,23 @@ from app.results.figure import (
     grouped_bars,
     lat_axis_label,
     lat_unit,
+    latency_axis,
     mean,
     scaled,
     size_text,
 )
+from app.results.findings import Headline
 from app.results.pooled import per_repetition_notes, pooled_table
 from app.results.table import IOPS, MBPS, Table, lat_cells, latency_kind, rows_table
-from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
-from app.units import KiB, MiB
+from app.stats.io_counts import caption_counts, fewest_text, io_count_table, supports, thin_warnings
+from app.units import KiB, ratio
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
 
 TABLE_STATS = ("mean", "p50", "p95", "p99", "p99.9")
-FIGURE_STATS = (("mean", "mean"), ("p95", "p95"), ("p99", "p99"))
+FIGURE_STATS = (("mean", "mean"), ("p95", "p95"), ("p99", "p99"), ("p99.9", "p99.9"),
+                ("p99.99", "p99.99"))  # a percentile is drawn where the I/O count supports it
 IO_KEYS = ("p95", "p99", "p99.9")  # the table's percentiles
 
 
@@ -52,10 +56,10 @@ class ZeroQueue(Experiment):
     summary: ClassVar[str] = "one I/O in flight: the drive's own access time, avg and percentiles"
     tail_claim: ClassVar[str] = "p99.9"
 
-    random_bs: int = param(4 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                           help="block size of the random read and write")
-    seq_bs: int = param(128 * KiB, kind="size", minimum=512, maximum=64 * MiB, block=True,
-                        help="block size of the sequential read and write")
+    random_bs: int = block_param(4 * KiB, label="Random block size",
+                                 help="block size of the random read and write")
+    seq_bs: int = block_param(128 * KiB, label="Sequential block size",
+                              help="block size of the sequential read and write")
 
     def workloads(self) -> list[Workload]:
         return [Workload("randread", self.random_bs), Workload("randwrite", self.random_bs),
@@ -82,19 +86,22 @@ class ZeroQueue(Experiment):
 
     @classmethod
     def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
-        """Mean, p95 and p99 at QD1, read beside write, one panel per access pattern and block
-        size (each with its own axis: 4 KiB bars are no slivers beside 128 KiB ones), every
-        bar labelled with its value (p99.9 is in the table)."""
+        """Mean, p95, p99, p99.9 and p99.99 at QD1, read beside write, one panel per access
+        pattern and block size (each with its own axis: 4 KiB bars are no slivers beside 128 KiB
+        ones), every bar labelled with its value; a percentile only where every repetition has
+        10 I/Os beyond it (app/stats/io_counts.py), a log axis when the bars span a decade."""
         groups: dict[tuple[bool, int], list[WorkloadSummary]] = {}
         for r in part.workloads:
             w = r.workload
             groups.setdefault((w["rw"].startswith("rand"), w["bs_bytes"]), []).append(r)
         kind = run.lat_kind
-        panels = [_panel(random, bs, rows, kind) for (random, bs), rows in groups.items()]
+        panels = [_panel(part, random, bs, rows, kind) for (random, bs), rows in groups.items()]
         n = sorted({r.n for r in part.workloads})
         caption = (f"Bars: means over n = {'/'.join(map(str, n))} repetitions, error bars ± one "
                    "sample std, value on each bar; one panel per block size, each with its own "
-                   "latency axis. " + caption_counts(part, part.workloads))
+                   "latency axis (log where the bars span more than a decade); a percentile is "
+                   "drawn where every repetition has at least 10 I/Os beyond it. "
+                   + caption_counts(part, part.workloads))
         title = "Zero-queue baselines (QD1): latency, read and write"
         if len(panels) == 1:
             return [replace(panels[0], id="zero-queue-latency", experiment=cls.id,
@@ -117,18 +124,60 @@ class ZeroQueue(Experiment):
                        f"{'; ' + ios if ios else ''}).")
         return out + thin_warnings(part, IO_KEYS)
 
+    @classmethod
+    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
+        """Per block size: read against write latency at QD1, and how far each tail reaches."""
+        spread = part.found(TailSpreads) or TailSpreads({})
+        kind = latency_kind(part.workloads)
+        out = []
+        groups: dict[str, dict[str, WorkloadSummary]] = {}
+        for r in part.workloads:
+            groups.setdefault(r.label.rsplit(" ", 1)[0], {})[r.direction] = r
+        for label, rows in groups.items():
+            said = [f"{d} {stat_text(r.lat('mean'), 'µs')} ({stat_text(r.total_MBps, 'MB/s')})"
+                    for d, r in rows.items()]
+            text = f"{label} at QD1, mean {kind} latency: " + "; ".join(said)
+            read, write = (mean(rows[d].lat("mean")) if d in rows else None for d in DIRECTIONS)
+            if read and write:
+                text += (f": writes take {ratio(write / read)} the time of reads"
+                         if write >= read else f": reads take {ratio(read / write)} the time of writes")
+            out.append(text + ".")
+        for r in part.workloads:
+            s = spread.of(r.label)
+            if s and s.p99_9_over_p50:
+                out.append(f"{r.label}: tail amplification p99.9/p50 = {ratio(s.p99_9_over_p50)} "
+                           f"(p50 {stat_text(r.lat('p50'), 'µs')}, p99.9 "
+                           f"{stat_text(r.lat('p99.9'), 'µs')}; {fewest_text(part, r)}).")
+        return out
 
-def _panel(random: bool, bs: int, rows: list[WorkloadSummary], kind: str | None) -> Figure:
+    @classmethod
+    def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
+        row = next((r for r in part.workloads if r.workload.get("rw") == "randread"), None)
+        if row is None:
+            return None
+        return Headline(f"{row.label}: mean {latency_kind(part.workloads)} latency at QD1",
+                        stat_text(row.lat("mean"), "µs"), row.n)
+
+
+def _panel(part: ExperimentResults, random: bool, bs: int, rows: list[WorkloadSummary],
+           kind: str | None) -> Figure:
     """Read and write bars of one block size, statistic by statistic."""
     by_direction = {r.direction: r for r in rows}
     directions = [d for d in DIRECTIONS if d in by_direction]
-    unit, factor = lat_unit([by_direction[d].lat(s) for d in directions for s, _ in FIGURE_STATS])
-    groups = [(d, [scaled(by_direction[d].lat(s), factor) for s, _ in FIGURE_STATS])
-              for d in directions]
-    series, ticks = grouped_bars([name for _, name in FIGURE_STATS], groups,
+    stats = [(s, name) for s, name in FIGURE_STATS  # p99.99 only where it can be drawn
+             if s != "p99.99" or any(supports(part, by_direction[d], s) for d in directions)]
+    unit, factor = lat_unit([by_direction[d].lat(s) for d in directions for s, _ in stats])
+    groups = [(d, [scaled(by_direction[d].lat(s), factor)
+                   if s == "mean" or supports(part, by_direction[d], s) else None
+                   for s, _ in stats]) for d in directions]
+    names = []
+    for s, name in stats:  # an empty slot says why it is empty
+        thin = [d for d in directions if s != "mean" and not supports(part, by_direction[d], s)]
+        names.append(name + (f"\n({', '.join(thin)}:\ntoo few I/Os)" if thin else ""))
+    series, ticks = grouped_bars(names, groups,
                                  colors=tuple(direction_color(d) for d in directions))
     what = f"{size_text(bs)} {'random' if random else 'sequential'}"
     label = rows[0].label.rsplit(" ", 1)[0]
     return Figure(id=f"zero-queue-{label.lower()}", title=what,
                   x_axis=Axis(f"{what} ({label}): statistic", ticks),
-                  y_axis=Axis(lat_axis_label(kind, unit=unit)), series=series)
+                  y_axis=latency_axis(lat_axis_label(kind, unit=unit), series), series=series)

@@ -153,6 +153,19 @@ READERS["Link | str | None"] = _link_or_text
 
 
 @dataclass(frozen=True, kw_only=True)
+class Medium(Block):
+    """What the target folder sits on (app/paths/medium.py): a plain drive, or a virtual disk,
+    loop image, network share... whose ``note`` says what that means for the numbers."""
+
+    kind: str | None = None
+    note: str | None = None
+    line: str | None = None
+
+
+_block(Medium)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Drive(Block):
     """The drive under the target folder; with several remote hosts, each host's in ``hosts``."""
 
@@ -168,6 +181,7 @@ class Drive(Block):
     disk_name: str | None = None
     fstype: str | None = None
     remote: str | None = None
+    medium: Medium | None = None
     hosts: tuple[Drive, ...] | None = None
 
     @property
@@ -270,6 +284,7 @@ class RunInfo(Block):
     app_version: str | None = None
     origin: str | None = None
     max_temperature_c: float | None = None
+    error: str | None = None   # why the run failed (a failed or interrupted run)
 
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> RunInfo:

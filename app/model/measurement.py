@@ -53,6 +53,7 @@ class DirectionResult:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     KEYS = ("io_bytes", "iops", "MBps", "MiBps", "runtime_ms", "lat_kind", "lat_us", "hist_ns")
+    NUMBERS = ("iops", "MBps", "io_bytes", "MiBps", "runtime_ms")   # read as they are (None: absent)
 
     def lat(self, key: str) -> float | None:
         """One latency statistic in µs (``mean``, ``p99.9``, ...), None when absent."""
@@ -61,8 +62,7 @@ class DirectionResult:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DirectionResult:
         kind, lat, bins = data.get("lat_kind"), data.get("lat_us"), data.get("hist_ns")
-        return cls(iops=data.get("iops"), MBps=data.get("MBps"), io_bytes=data.get("io_bytes"),
-                   MiBps=data.get("MiBps"), runtime_ms=data.get("runtime_ms"),
+        return cls(**{k: data.get(k) for k in cls.NUMBERS},
                    lat_kind=LatencyKind(kind) if kind else None,
                    lat_us=None if lat is None else frozen(lat),
                    hist=Histogram.from_bins(bins) if bins else None, extra=unknown(data, cls.KEYS))
@@ -99,6 +99,7 @@ class Measurement:
 
     KEYS = ("engine", "engine_version", "source", "job", "status", "error", "workload",
             "read", "write", "total")
+    TEXTS = ("engine", "status", "engine_version", "source", "job", "error")   # None: absent
 
     @property
     def failed(self) -> bool:
@@ -120,12 +121,11 @@ class Measurement:
     def from_json(cls, data: Mapping[str, Any]) -> Measurement:
         total = data.get("total")
         side = {d: DirectionResult.from_json(data[d]) if data.get(d) else None for d in DIRECTIONS}
-        return cls(engine=data.get("engine"), status=data.get("status"),
-                   read=side["read"], write=side["write"],
-                   total_iops=(total or {}).get("iops"), total_MBps=(total or {}).get("MBps"),
-                   workload=frozen(data.get("workload")), engine_version=data.get("engine_version"),
-                   source=data.get("source"), job=data.get("job"), error=data.get("error"),
-                   has_total=total is not None, extra=unknown(data, cls.KEYS))
+        totals = total or {}
+        return cls(**{k: data.get(k) for k in cls.TEXTS}, read=side["read"], write=side["write"],
+                   total_iops=totals.get("iops"), total_MBps=totals.get("MBps"),
+                   workload=frozen(data.get("workload")), has_total=total is not None,
+                   extra=unknown(data, cls.KEYS))
 
     def to_json(self) -> dict[str, Any]:
         total = {"iops": self.total_iops, "MBps": self.total_MBps} if self.has_total else None

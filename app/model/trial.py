@@ -39,6 +39,22 @@ class TrialResult:
         return self.status is TrialStatus.DONE and not self.warmup and self.measurement is not None
 
     @property
+    def precondition(self) -> bool:
+        """A preconditioning round (precondition=steady), not one of the experiment's trials."""
+        return bool(self.extra.get("precondition"))
+
+    @property
+    def throttled(self) -> bool:
+        """Thermal throttling was suspected during the trial (app/drive/throttle.py)."""
+        return bool(self.extra.get("throttled"))
+
+    @property
+    def throttle(self) -> Mapping[str, Any]:
+        """The throttle check: which signals fired and what they saw ({} when not recorded)."""
+        found = self.extra.get("throttle")
+        return found if isinstance(found, Mapping) else {}
+
+    @property
     def outstanding(self) -> int:
         return outstanding(self.workload)
 

@@ -12,6 +12,9 @@ from typing import Any
 from app.units import block_label
 
 RW_MODES = ("read", "write", "randread", "randwrite", "randrw", "rw")
+#: The single-direction modes in words, for choices people pick (a form's "random read").
+RW_WORDS = {"randread": "random read", "randwrite": "random write", "read": "sequential read",
+            "write": "sequential write"}
 _MIXED = ("randrw", "rw")
 
 

@@ -114,6 +114,15 @@ class HeldDir:
         where, kw = self._at(name)
         return os.open(where, NEW_FILE, mode, **kw)
 
+    def read(self, name: str) -> bytes:
+        """The bytes of the regular file ``name`` here (no link followed; OSError otherwise)."""
+        where, kw = self._at(name)
+        fd = os.open(where, os.O_RDONLY | NOFOLLOW | CLOEXEC, **kw)
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise OSError(f"{name} is not a regular file")
+            return handle.read()
+
     def unlink(self, name: str) -> None:
         where, kw = self._at(name)
         os.unlink(where, **kw)

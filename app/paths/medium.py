@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -53,6 +54,16 @@ class Medium:
     def line(self) -> str:
         """E.g. 'ext4 on LVM vg-root on LUKS on nvme0n1p3 on nvme0n1'."""
         return " on ".join(self.stack) if self.stack else (self.fs_type or "unknown")
+
+    @classmethod
+    def from_json(cls, record: object) -> Medium | None:
+        """run.json's ``medium`` (None: a record from before it was written)."""
+        if not isinstance(record, Mapping):
+            return None
+        stack = record.get("stack")
+        return cls(str(record.get("kind") or ""), record.get("fs_type"), record.get("mount_point"),
+                   record.get("source"), tuple(stack) if isinstance(stack, list) else (),
+                   str(record.get("note") or ""))
 
     def to_json(self) -> dict:
         out = asdict(self)

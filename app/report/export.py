@@ -1,7 +1,8 @@
-"""Export orchestration: a run folder -> tables, figures and report.md (docs/architecture.md).
+"""Export orchestration: a run folder -> tables, figures, report.md, report.html and report.pdf
+(docs/architecture.md, docs/report.md).
 
 ``render(figure, png_path, svg_path)`` is injected so that this module (and all of ``app``)
-stays free of Qt: the command line passes ``ui.render.export.start_figure``, the window
+stays free of Qt: the command line passes ``ui.render.figure_files.start_figure``, the window
 ``render_figure``; tests of the data path may pass ``None`` (figures are then listed as not
 drawn). A renderer may return a callable that completes the files (a PNG still being encoded
 on another thread): it is called, and the files placed, once the next figure is drawn, so the
@@ -10,7 +11,7 @@ encoding overlaps the drawing; ``None`` means the files are complete.
 Layout of the export folder (default ``<run_dir>/export``)::
 
     .ssd-profiler-export.json   the marker: this folder is an export of that run (export_folder)
-    report.md
+    report.md  report.html (self-contained)  report.pdf (when a ``pdf`` printer is given)
     tables/<id>.csv  tables/<id>.md
     figures/<id>.png figures/<id>.svg
 
@@ -18,7 +19,7 @@ The summary is recomputed from the trials rather than read from ``run.json``, so
 crashed run (whose stored summary may be partial or missing) exports what finished, and so does
 a folder made from imported measurements (app/results/imported.py).
 
-The export writes only where :class:`app.report.folder.ExportFolder` allows it (a new or empty
+The export writes only where :class:`app.report.export_folder.ExportFolder` allows it (a new or empty
 folder, or an earlier export of the same run), and only the files listed above.
 """
 from __future__ import annotations
@@ -27,11 +28,14 @@ import errno
 import logging
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
-from app.report.folder import ExportFolder, run_identity, safe_stem
-from app.report.markdown import report_markdown
+from app.report.document_build import build_document
+from app.report.export_folder import ExportFolder, run_identity, safe_stem
+from app.report.html import document_html
+from app.report.markdown import document_markdown
 from app.report.outputs import build_figures, build_tables
 from app.results.figure import Figure
 from app.results.load import load_results
@@ -43,34 +47,40 @@ from app.vendor import specs as vendor
 log = logging.getLogger(__name__)
 
 Render = Callable[[Figure, Path, Path], Callable[[], object] | None]
+#: Prints report.pdf from the report's HTML, whose figures name export files, given with their
+#: bytes (ui/render/pdf.py).
+Print = Callable[[str, Mapping[str, bytes]], bytes]
 Warn = Callable[[str], None]
 #: What a damaged run.json (or a bug reading one) raises while the report is being computed.
 DAMAGE = (KeyError, TypeError, AttributeError, IndexError, ValueError)
 
 
 def export_run(run_dir: str | Path, out_dir: str | Path | None = None,
-               render: Render | None = None, warn: Warn | None = None) -> Path:
+               render: Render | None = None, warn: Warn | None = None,
+               vendor_spec: Mapping[str, Any] | None = None, pdf: Print | None = None) -> Path:
     """Export a run folder; returns the export folder (default ``<run_dir>/export``).
 
     Raises ValueError with a one-line reason, before writing anything, when ``run_dir`` is not
     a readable run, its run.json is damaged, or the export folder is refused (see
-    :mod:`app.report.folder`); OSError when the system refuses a write. ``warn`` gets one line
+    :mod:`app.report.export_folder`); OSError when the system refuses a write. ``warn`` gets one line
     for what is exported without (a damaged samples.csv), default: the log."""
     run_dir = Path(run_dir)
     loaded = load_results(run_dir, warn)
     notes = (loaded.samples_note,) if loaded.samples_note else ()
     return export_results(loaded.results, Path(out_dir) if out_dir else run_dir / "export", render,
-                          notes)
+                          notes, vendor_spec, pdf)
 
 
 def export_results(results: RunResults, out_dir: Path, render: Render | None = None,
-                   notes: tuple[str, ...] = ()) -> Path:
+                   notes: tuple[str, ...] = (), vendor_spec: Mapping[str, Any] | None = None,
+                   pdf: Print | None = None) -> Path:
     """The export of ``results`` into ``out_dir``; everything is computed and every check made
-    before the first file is written."""
+    before the first file is written. ``vendor_spec`` (a spec record) replaces the run's own
+    spec for this export (``export --vendor-spec``)."""
     folder = ExportFolder(out_dir, run_identity(results.run.info.started_at, results.folder))
     where = (results.folder or Path(".")) / "run.json"
     try:
-        comparison = vendor_compare.compare_results(results)
+        comparison = vendor_compare.compare_results(results, vendor_spec)
         tables = build_tables(results, comparison)
         figures = build_figures(results, comparison)
         texts = {}
@@ -82,7 +92,8 @@ def export_results(results: RunResults, out_dir: Path, render: Render | None = N
         raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
     images = [f"figures/{safe_stem(f.id)}.{ext}" for f in figures for ext in ("png", "svg")] \
         if render else []
-    folder.check_names([*texts, *images, "report.md"])
+    reports = ["report.md", "report.html"] + (["report.pdf"] if pdf else [])
+    folder.check_names([*texts, *images, *reports])
     folder.claim()
     try:
         for name, text in texts.items():
@@ -91,12 +102,17 @@ def export_results(results: RunResults, out_dir: Path, render: Render | None = N
                        for t in tables}
         drawn, problems = _draw(folder, figures, render)
         try:
-            text = report_markdown(results, tables, table_files, figures, drawn, problems,
-                                   comparison, vendor_hint=str(vendor.user_specs_path()),
-                                   notes=list(notes))
+            doc = build_document(results, tables, table_files, figures, drawn, problems,
+                                 comparison, vendor_hint=str(vendor.user_specs_path()),
+                                 notes=list(notes))
         except DAMAGE as exc:
             raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
-        folder.write("report.md", _utf8(text))
+        folder.write("report.md", _utf8(document_markdown(doc)))
+        folder.write("report.html", _utf8(document_html(doc, folder.read)))
+        if pdf is not None:
+            names = [x for f in doc.figures() for x in (f.svg, f.png) if x]
+            files = {n: data for n in names if (data := folder.read(n)) is not None}
+            folder.write("report.pdf", pdf(document_html(doc, folder.read, images="names"), files))
     finally:
         folder.close()
     return folder.dir

@@ -13,7 +13,11 @@ from typing import Any
 
 from app.experiments.registry import results_for
 from app.remote.host_tables import host_table
-from app.report.precondition import precondition_sentence, with_precondition_captions, with_precondition_notes
+from app.report.precondition_note import (
+    precondition_sentence,
+    with_precondition_captions,
+    with_precondition_notes,
+)
 from app.results.figure import Figure
 from app.results.plausibility import flag_figures, flag_tables, sentences
 from app.results.run_results import ExperimentResults, RunResults

@@ -15,7 +15,7 @@ from app.model.interval import Sample
 from app.model.run import Run
 from app.model.trial import TrialResult
 from app.results.run_results import ExperimentResults, RunResults
-from app.results.summary import workload_summary
+from app.results.summarize import workload_summary
 
 
 def series_trials(run: Run) -> set[int]:

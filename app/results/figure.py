@@ -12,7 +12,11 @@ is the sample std across repetitions (0 where n < 2, so no bar is drawn), or a (
 pair for an interval that is not symmetric (a percentile's 95 % CI), drawn in full, never
 cut at zero; a series drops points whose y is missing rather than drawing zeros. With ``log2_x``
 the x values stay in their unit (e.g. KiB) and the renderer plots log2(x) with ticks at the
-given values; an axis with ``log`` is a log10 axis, values again in their unit.
+given values; an axis with ``log`` is a log10 axis, values again in their unit. A latency axis
+is log, and says so, when its values span more than a decade (:func:`latency_axis`). A right
+axis with ``per_left`` is locked to the left one (right value = left value × per_left), so a
+marker computed on both curves scaled alike is where the drawn curves meet. Every marker and
+horizontal line is named in the legend.
 
 Colours are palette indices (ui/render/style.py holds the colours): :data:`READ` and
 :data:`WRITE` always mean the two directions, in every figure; anything else (queue depths,
@@ -45,6 +49,7 @@ class Axis:
     ticks: tuple[tuple[float, str], ...] = ()
     include_zero: bool = True
     log: bool = False               # log10 scale; ticks at 1-2-5 decades unless ``ticks`` given
+    per_left: float | None = None   # a right axis locked to the left: right = left × per_left
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,7 @@ class Series:
     point_labels: tuple[str, ...] | None = None
     color: int | None = None        # palette index; None = position in the figure
     dash: bool = False
+    dot: bool = False               # dotted, triangles: a third statistic beside solid and dashed
     bar_width: float = 0.8
     xerr: tuple[float | tuple[float, float], ...] | None = None  # as err, along x
 
@@ -153,6 +159,21 @@ def lat_kind(summary: Mapping[str, Any]) -> str | None:
 def lat_axis_label(kind: str | None, what: str = "Latency", unit: str = "µs") -> str:
     """E.g. 'Latency (µs, total latency)': the unit and which latency fio measured."""
     return f"{what} ({unit}, {LATENCY_KINDS.get(kind or '', 'latency of unknown kind')})"
+
+
+def spans_decade(series: Iterable[Series], along: str = "y") -> bool:
+    """True when the positive values (``along`` "y" or "x") of the series drawn on one axis
+    span more than a factor of ten: on a linear axis the low ones would be squashed into a few
+    pixels (a mean beside its p99.9 reads as flat)."""
+    values = [v for s in series for v in (s.x if along == "x" else s.y) if v is not None and v > 0]
+    return bool(values) and max(values) > 10 * min(values)
+
+
+def latency_axis(label: str, series: Iterable[Series], along: str = "y", **kw: Any) -> Axis:
+    """A latency axis, log10 (and saying so) when its values span more than a decade."""
+    if spans_decade(series, along):
+        return Axis(label + ", log scale", log=True, **kw)
+    return Axis(label, **kw)
 
 
 def lat_unit(stats: Iterable[StatLike]) -> tuple[str, float]:

@@ -23,3 +23,14 @@ class NoFindings:
 
 
 NO_FINDINGS = NoFindings()
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The one result of an experiment a grader looks for first, for the report's summary
+    table (docs/report.md): what it is, its value already formatted with ± (app/units.py),
+    and the repetitions it rests on."""
+
+    what: str           # "4 KiB random read, mean latency (µs, total)"
+    value: str          # "71.7 ± 3.6 µs"
+    n: int | None = None

@@ -9,18 +9,19 @@ from typing import Any
 
 from app import __version__
 from app.experiments.registry import IMPORTED
+from app.model.measurement import Measurement
 from app.model.run import Run
-from app.model.status import JobStatus, RunStatus, TrialStatus
+from app.model.status import RunStatus, TrialStatus
 from app.model.workload import Workload
 from app.results.build import build_results
 from app.store.run_folder import SCHEMA_VERSION
 
 
-def _label(m: Mapping[str, Any], w: Mapping[str, Any]) -> str:
+def _label(m: Measurement, w: Mapping[str, Any]) -> str:
     try:
         return Workload.from_json(dict(w)).label
     except (KeyError, TypeError, ValueError):
-        return str(m.get("job") or "imported job")
+        return m.job or "imported job"
 
 
 def run_from_measurements(measurements: list[dict[str, Any]],
@@ -33,22 +34,22 @@ def run_from_measurements(measurements: list[dict[str, Any]],
     them, e.g. ``record["drive"] = {"model": ...}`` so the vendor comparison can match.
     """
     trials = []
-    for i, m in enumerate(measurements):
-        mw = m.get("workload") or {}
-        w = {k: mw.get(k) for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")}
-        failed = m.get("status") == JobStatus.FAILED or not (m.get("read") or m.get("write"))
+    typed = [Measurement.from_json(m) for m in measurements]
+    for i, (raw, m) in enumerate(zip(measurements, typed)):
+        w = {k: m.workload.get(k) for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")}
+        failed = m.failed or not (m.read or m.write)
         trials.append({"index": i, "experiment": IMPORTED, "workload": w, "label": _label(m, w),
-                       "repetition": 1, "warmup": False, "runtime_s": mw.get("runtime_s"),
-                       "status": TrialStatus.FAILED if failed else TrialStatus.DONE, "error": m.get("error"),
-                       "measurement": m, "source": m.get("source")})
-    first = measurements[0] if measurements else {}
+                       "repetition": 1, "warmup": False, "runtime_s": m.workload.get("runtime_s"),
+                       "status": TrialStatus.FAILED if failed else TrialStatus.DONE, "error": m.error,
+                       "measurement": raw, "source": m.source})
+    first = typed[0] if typed else None
     record = {"schema_version": SCHEMA_VERSION, "status": RunStatus.DONE, "app_version": __version__,
             "started_at": None, "ended_at": None, "origin": "import",
             "experiments": [{"id": IMPORTED, "title": title, "params": {},
                              "workload_keys": []}],
             "seed": None, "target": None, "drive": None, "host": None,
-            "engine": {"name": first.get("engine"), "version": first.get("engine_version"),
-                       "path": None},
+            "engine": {"name": first.engine if first else None,
+                       "version": first.engine_version if first else None, "path": None},
             "planned_trials": [], "trials": trials, "summary": {}}
     record["summary"] = build_results(Run.from_json(record)).summary_json()  # pooled percentiles
     return record

@@ -159,13 +159,14 @@ def engine_note(run: RunResults, eid: str) -> str | None:
             "--numjobs=", "--rwmixread=")
     argv = trial.extra.get("job_argv") or trial.extra["argv"]
     opts = [str(a) for a in argv[1:] if not str(a).startswith(skip)]
-    engine = run.record.get("engine") or {}
-    return f"Engine: {engine.get('version') or engine.get('name')} `{' '.join(opts)}`"
+    engine = run.run.info.engine
+    name = (engine.version or engine.name) if engine else None
+    return f"Engine: {name} `{' '.join(opts)}`"
 
 
 def parameter_notes(part: ExperimentResults, run: RunResults, rows: Sequence[WorkloadSummary],
                     cls: type | None = None) -> tuple[str, ...]:
-    seed = run.record.get("seed")
+    seed = run.run.info.seed
     notes = [f"Parameters: `{params_text(part.params, cls)}`" + (f", seed {seed}"
                                                             if seed is not None else "")]
     notes += [f"{r.label}: `{workload_text(r.workload)}`" for r in rows]

@@ -14,6 +14,7 @@ import statistics
 from dataclasses import replace
 
 from app.stats.derived import CacheExhaustion, Crossover, Knee, LittlesLawPoint, TailSpread
+from app.stats.knee import knee
 
 __all__ = ["CacheExhaustion", "Crossover", "Knee", "LittlesLawPoint", "TailSpread", "cache_exhaustion",
            "crossover", "knee", "littles_law", "relative_spread", "summarize", "tail_spread"]
@@ -56,32 +57,6 @@ def relative_spread(stat: dict) -> float | None:
     if mean is None or std is None or mean == 0:
         return None
     return std / abs(mean)
-
-
-def knee(points) -> Knee | None:
-    """Throughput-latency knee of a queue-depth (or numjobs) sweep.
-
-    points: dicts {"level", "iops", "lat_us" (mean latency)}, in any order. The knee is the
-    point maximising Kleinrock's power P = IOPS / mean latency (reported in IOPS per µs): past
-    it, extra outstanding I/O buys less throughput than it costs in latency. Also reported:
-    the peak IOPS and, as the practical "enough parallelism" point, the lowest level whose
-    IOPS reaches 90 % of the peak. Ties go to the lowest level. Points with missing or
-    non-positive latency or missing IOPS are skipped; None when no point remains.
-    """
-    rows = []
-    for p in points:
-        iops, lat = _num(p.get("iops")), _num(p.get("lat_us"))
-        if p.get("level") is not None and iops is not None and lat is not None and lat > 0:
-            rows.append((p["level"], iops, lat))
-    if not rows:
-        return None
-    rows.sort(key=lambda r: r[0])
-    best = max(rows, key=lambda r: r[1] / r[2])  # max() keeps the first of equals
-    peak = max(rows, key=lambda r: r[1])
-    p90 = next(r for r in rows if r[1] >= 0.9 * peak[1] - _EPS)
-    return Knee(knee_level=best[0], knee_iops=best[1], knee_lat_us=best[2],
-                power=best[1] / best[2], peak_iops=peak[1], peak_level=peak[0],
-                p90_level=p90[0], p90_iops=p90[1])
 
 
 def littles_law(points) -> list[LittlesLawPoint]:

@@ -17,7 +17,11 @@ class Derived:
 
 @dataclass(frozen=True)
 class Knee(Derived):
-    """The knee of a queue-depth sweep, the peak and the first level reaching 90 % of it."""
+    """The one knee of a queue-depth sweep (app/stats/knee.py: ``rule`` says how it is found,
+    in one sentence), and the other points for what they are: the peak, and the first level
+    reaching 90 % of it. ``power`` is IOPS per µs of mean latency at the knee; ``reached`` is
+    False when IOPS still grew by the rule's step at the deepest level (the knee is then the
+    deepest level, a lower bound). Latencies are mean latencies in µs."""
 
     knee_level: int
     knee_iops: float
@@ -27,6 +31,10 @@ class Knee(Derived):
     peak_level: int
     p90_level: int
     p90_iops: float
+    rule: str = ""
+    reached: bool = True
+    peak_lat_us: float | None = None
+    p90_lat_us: float | None = None
 
 
 

@@ -170,10 +170,17 @@ class Histogram:
 
     def exceedance(self) -> list[tuple[float, float]]:
         """(latency ns, fraction of I/Os slower than it) at each bucket's upper edge: the curve
-        storage engineers read on log-log axes; the last point (fraction 0) is left out."""
-        n, slower, out = self.ios, self.ios, []
+        storage engineers read on log-log axes; the last point has fraction 0 (a log axis draws
+        it at its bottom: the curve drops there, through the slowest percentiles). After
+        a run of empty buckets the fraction holds until the next bucket's lower edge, so the
+        curve runs flat to the slowest I/Os rather than ending (or sloping) before them: a
+        percentile lying out there is drawn on it."""
+        n, slower = self.ios, self.ios
+        out: list[tuple[float, float]] = []
         for i, c in self.counts:
+            low, high = bucket_bounds(i)
+            if out and slower > 0 and low > out[-1][0]:
+                out.append((float(low), slower / n))
             slower -= c
-            if slower > 0:
-                out.append((float(bucket_bounds(i)[1]), slower / n))
+            out.append((float(high), slower / n))
         return out

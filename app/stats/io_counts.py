@@ -88,6 +88,14 @@ def thin_warnings(part: ExperimentResults, keys: Sequence[str] = PERCENTILE_KEYS
     return out
 
 
+def supports(part: ExperimentResults, row: WorkloadSummary, percentile_key: str,
+             direction: str | None = None) -> bool:
+    """True when every repetition of ``row`` has at least :data:`FEW` I/Os beyond the
+    percentile (or the engine did not say how many I/Os): a figure may draw it."""
+    ios = workload_ios(part, row, direction)
+    return not ios or beyond(percentile_key, min(ios)) >= FEW
+
+
 def p99_warnings(part: ExperimentResults) -> list[str]:
     """:func:`thin_warnings` for the p99 of each direction a row measured: what the tables of
     the sweeps show."""

@@ -19,8 +19,8 @@ as reviews quote it, not checked against Intel's page here; KitGuru measured 74,
 13 µs, on Windows). NAND flash needs 50 µs and more to read a page. Below 3 µs, a command's trips over PCIe (doorbell, command fetch, data, completion,
 interrupt) and the kernel's own path leave nothing for the medium, while the page cache and
 tmpfs answer in 1 to 2 µs (a tmpfs folder gave 456,000 QD1 IOPS, 2.2 µs). The mean and
-the median are checked: a median under the floor means most I/Os never reached the drive. No
-source in ../shared/reference covers device latency; these are the ones read.
+the median are checked: a median under the floor means most I/Os never reached the drive. These
+floors are the ones measured here, not a published figure.
 """
 from __future__ import annotations
 

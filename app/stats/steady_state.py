@@ -1,5 +1,4 @@
-"""SNIA PTS steady state, on a series of rounds (SNIA SSS PTS 2.0.2 §3.4, reference
-methodology.md): the measurement window is the last ``window`` rounds (5); it is steady when
+"""SNIA PTS steady state, on a series of rounds (SNIA SSS PTS 2.0.2 §3.4): the measurement window is the last ``window`` rounds (5); it is steady when
 
 - the *data excursion*, max - min of the window, is at most 20 % of the window's average, and
 - the *slope excursion*, |least-squares slope x (window - 1)|, is at most 10 % of the average.

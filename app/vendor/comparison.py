@@ -7,13 +7,12 @@ than a silent None (docs/architecture.md, "The one currency").
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from app.model.summary import Stat
-from app.model.workload import outstanding
+from app.model.workload import Workload
 from app.units import format_size
+from app.vendor.record import VendorSpec
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ class Measured:
     stat: Stat
     label: str
     experiment: str
-    workload: Mapping[str, Any]
+    workload: Workload
 
     @property
     def mean(self) -> float:
@@ -54,12 +53,12 @@ class Measured:
 
     @property
     def outstanding(self) -> int:
-        return outstanding(self.workload)
+        return self.workload.outstanding
 
     @property
     def q_t(self) -> tuple[int, int]:
-        """Queue depth and threads (1 where a workload leaves them out)."""
-        return self.workload.get("iodepth") or 1, self.workload.get("numjobs") or 1
+        """Queue depth and threads."""
+        return self.workload.iodepth, self.workload.numjobs
 
 
 @dataclass(frozen=True)
@@ -83,6 +82,11 @@ class VendorRow:
         return self.measured is not None and self.match == "like for like"
 
     @property
+    def best_available(self) -> bool:
+        """A measurement is shown but not under the vendor's conditions (the match says which)."""
+        return self.measured is not None and not self.like_for_like
+
+    @property
     def vendor_at(self) -> str:
         return self.vendor_setup.text()
 
@@ -98,11 +102,13 @@ class VendorRow:
 
 @dataclass(frozen=True)
 class VendorComparison:
-    """Measured against one spec: a row per metric it states and the link's ceiling."""
+    """Measured against one spec: a row per metric it states, the link's ceiling, and a sentence
+    when the spec's drive is not (known to be) the measured one (None: it is)."""
 
-    spec: Mapping[str, Any]
+    spec: VendorSpec
     model: str | None
     rows: tuple[VendorRow, ...]
     interface: str | None
     ceiling_MBps: float | None
     link_known: bool
+    drive_mismatch: str | None = None

@@ -9,17 +9,18 @@ specs themselves (where they come from, how they match a drive) are app/vendor/s
 """
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.model.info import Drive, Link, RunInfo
 from app.model.summary import Stat
+from app.model.workload import Workload
 from app.results.run_results import ExperimentResults, RunResults
 from app.units import UnitError, parse_size
 from app.vendor.comparison import Measured, Setup, VendorComparison, VendorRow
-from app.vendor.specs import METRICS, drive_model, spec_for_run
+from app.vendor.record import VendorSpec
+from app.vendor.specs import METRICS, drive_key, drive_model, spec_for_run
 
 #: Raw link bandwidth per direction after line encoding, before protocol overhead, MB/s (10^6).
 INTERFACE_CEILINGS_MBPS = {
@@ -68,107 +69,131 @@ def interface_ceiling(interface: str | None) -> tuple[str, float] | None:
 
 
 USUAL = {"seq": (128 * 1024, 32, 1), "rand": (4096, 32, 16)}  # bs, QD, threads vendors use
-LIKE, SAME_OUTSTANDING, NO_MATCH = ("like for like", "same outstanding I/O",
-                                    "no like-for-like measurement")
+LIKE = "like for like"
 
 
-def vendor_setup(spec: Mapping[str, Any], key: str) -> Setup:
+def vendor_setup(spec: VendorSpec, key: str) -> Setup:
     """The vendor's test set-up for one metric (see :class:`Setup`)."""
-    tc = spec.get("test_conditions") or {}
-    kind = "seq" if key.startswith("seq") else "rand"
-    usual_bs, usual_qd, usual_threads = USUAL[kind]
-    stated = tc.get(f"{kind}_bs")
+    seq = key.startswith("seq")
+    usual_bs, usual_qd, usual_threads = USUAL["seq" if seq else "rand"]
+    stated, qd, threads = spec.conditions.side(seq)
     try:
-        bs = parse_size(stated) if stated else (None if kind == "seq" else usual_bs)
+        bs = parse_size(stated) if stated else (None if seq else usual_bs)
     except UnitError:
-        bs = None if kind == "seq" else usual_bs
-    qd = tc.get(f"{kind}_qd")
-    threads = tc.get(f"{kind}_threads") or tc.get("threads")
-    return Setup(bs, int(qd or usual_qd), int(threads or usual_threads), not qd or not threads)
+        bs = None if seq else usual_bs
+    return Setup(bs, qd or usual_qd, threads or usual_threads, not qd or not threads)
 
 
-def _candidates(parts: Sequence[ExperimentResults], rw: str, bs: int | None,
+def _pure(w: Workload, write: bool) -> bool:
+    """Only the metric's direction: a 0 %-read mix is a pure write, a 100 % one a pure read."""
+    return (w.writes and not w.reads) if write else (w.reads and not w.writes)
+
+
+def _candidates(parts: Sequence[ExperimentResults], key: str, bs: int | None,
                 field: str) -> list[Measured]:
+    """Every measured workload of the run, whatever experiment ran it, with the metric's access
+    pattern (random or sequential), only its direction, and the vendor's block size where one
+    is stated."""
+    random, write = key.startswith("rand"), "write" in key
     out = []
     for part in parts:
         for row in part.workloads:
-            w = row.workload
-            if w.get("rw") != rw or (bs is not None and w.get("bs_bytes") != bs):
+            try:
+                w = Workload.from_json(row.workload)
+            except (KeyError, TypeError, ValueError):
+                continue  # an imported result without a whole workload cannot be matched
+            if w.random != random or not _pure(w, write) or (bs is not None and w.bs_bytes != bs):
                 continue
-            side = row.side("read" if "read" in rw else "write")
+            side = row.side("write" if write else "read")
             stat: Stat | None = getattr(side, field) if side else None
             if stat is not None and stat.mean is not None:
                 out.append(Measured(stat, row.label, part.id, w))
     return out
 
 
-def match_measured(parts: Sequence[ExperimentResults], rw: str, bs: int | None, field: str,
+def match_measured(parts: Sequence[ExperimentResults], key: str, field: str,
                    setup: Setup) -> tuple[Measured | None, str]:
-    """The measurement to set beside the vendor's figure, and how well it matches: the same
-    queue depth and threads (like for like), else the same outstanding I/O (QD × threads),
-    else the one whose outstanding I/O is nearest (no like-for-like measurement). Among equals
-    the highest mean. The block size must match where the vendor states one."""
-    found = _candidates(parts, rw, bs or setup.bs, field)
+    """The measurement closest to the vendor's conditions, and how it matches.
+
+    Closest: among the run's workloads of the same pattern, direction and block size
+    (:func:`_candidates`), the vendor's very queue depth and threads; else the most outstanding
+    I/O (QD × threads) at or below the vendor's (a deeper queue than the vendor's would flatter
+    the drive), else the least above it; among equals the best mean. The text says "like for
+    like", or what the best available is and where it was measured."""
+    found = _candidates(parts, key, setup.bs, field)
     if not found:
-        return None, NO_MATCH
+        return None, "not measured"
     target = setup.outstanding
 
-    def best(rows: list[Measured]) -> Measured:
-        return max(rows, key=lambda c: c.mean)
-    exact = [c for c in found if c.q_t == (setup.qd, setup.threads)]
-    if exact:
-        return best(exact), LIKE
-    same = [c for c in found if c.outstanding == target]
-    if same:
-        return best(same), SAME_OUTSTANDING
-    gap = min(abs(math.log(c.outstanding / target)) for c in found)
-    return best([c for c in found if abs(math.log(c.outstanding / target)) == gap]), NO_MATCH
+    def rank(c: Measured) -> tuple:
+        below = c.outstanding <= target
+        return (c.q_t == (setup.qd, setup.threads), below,
+                c.outstanding if below else -c.outstanding, c.mean)
+    got = max(found, key=rank)
+    if got.q_t == (setup.qd, setup.threads):
+        return got, LIKE
+    qd, threads = got.q_t
+    return got, (f"best available: {got.label} (QD{qd} × {threads}) of {got.experiment}; "
+                 f"the spec is at Q{setup.qd}T{setup.threads}")
 
 
-def _conditions(spec: Mapping[str, Any], key: str) -> str:
+def drive_mismatch(spec: VendorSpec, info: RunInfo) -> str | None:
+    """A sentence when the spec's drive is not (known to be) the measured drive, else None: a
+    spec attached to a virtual disk, or typed for another model, compares two different things."""
+    key = drive_key(info)
+    if key.model and spec.describes_model(key.model):
+        return None
+    medium = info.target.medium if info.target and info.target.medium else {}
+    if key.model:
+        measured = f"reports the model {key.model}"
+    elif "virtual" in (medium.get("kind"), info.drive.bus if info.drive else None):
+        measured = "is a virtual disk (no model reported)"
+    else:
+        measured = "reports no model"
+    how = " (you attached it to this drive)" if spec.attached_to_drive(key) else ""
+    return (f"The spec is for {spec.name}{how}, but the measured drive {measured}: the "
+            "comparison holds only if that drive really is this model" +
+            (", and a virtual disk's numbers are the host's storage and cache" if
+             "virtual" in measured else "") + ".")
+
+
+def _conditions(spec: VendorSpec, key: str) -> str:
     """The vendor's test conditions for one metric, or the usual practice when unstated."""
-    tc = spec.get("test_conditions") or {}
     seq = key.startswith("seq")
-    bs, qd = tc.get("seq_bs" if seq else "rand_bs"), tc.get("seq_qd" if seq else "rand_qd")
-    threads = tc.get("seq_threads" if seq else "rand_threads") or tc.get("threads")
+    bs, qd, threads = spec.conditions.side(seq)
     if not qd and not threads:
         usual = "128 KiB at QD32, 1 thread" if seq else "4 KiB at QD32 × 16 threads"
         return (f"not stated by the source (usual vendor practice: {usual}, fresh drive, "
                 "inside the SLC cache)")
-    parts = [str(bs) if bs else None, f"QD{qd}" if qd else None,
+    parts = [bs, f"QD{qd}" if qd else None,
              f"{threads} thread{'s' if threads != 1 else ''}" if threads else None]
-    return " ".join(p for p in parts if p) + (f" ({tc['note']})" if tc.get("note") else "")
+    note = spec.conditions.note
+    return " ".join(p for p in parts if p) + (f" ({note})" if note else "")
 
 
-def compare(parts: Sequence[ExperimentResults], spec: Mapping[str, Any],
+def compare(parts: Sequence[ExperimentResults], spec: VendorSpec,
             info: RunInfo | None = None) -> VendorComparison:
     """Measured against spec, one row per metric the spec states (measured may be missing)."""
     info = info or RunInfo()
     link = drive_link_ceiling(info.drive)
-    ceiling = link or interface_ceiling(spec.get("interface"))
+    ceiling = link or interface_ceiling(spec.interface)
     rows = []
-    for key, label, unit, rw, bs, field in METRICS:
-        value = spec.get(key)
+    for key, label, unit, _rw, _bs, field in METRICS:
+        value = spec.figures.get(key)
         if not value:
             continue
         setup = vendor_setup(spec, key)
-        got, match = match_measured(parts, rw, bs, field, setup)
+        got, match = match_measured(parts, key, field, setup)
         pct = pct_std = None
         if got:
             std = got.stat.std
             pct, pct_std = 100.0 * got.mean / value, 100.0 * std / value if std else None
-            qd, threads = got.q_t
-            if match == SAME_OUTSTANDING:
-                match = f"{match} ({got.outstanding}) as QD{qd} × {threads}"
-            elif match == NO_MATCH:
-                match = f"{match} (nearest: QD{qd} × {threads}, {got.outstanding} outstanding I/O)"
-        rows.append(VendorRow(key, label, unit, float(value), _conditions(spec, key), setup,
-                              match if got else "not measured",
-                              _explain(float(value), pct, got, setup, ceiling, unit), got, pct,
+        rows.append(VendorRow(key, label, unit, value, _conditions(spec, key), setup, match,
+                              _explain(value, pct, got, setup, ceiling, unit), got, pct,
                               pct_std))
     return VendorComparison(spec, drive_model(info), tuple(rows),
                             ceiling[0] if ceiling else None, ceiling[1] if ceiling else None,
-                            link is not None)
+                            link is not None, drive_mismatch(spec, info))
 
 
 def _explain(spec: float, pct: float | None, got: Measured | None, setup: Setup,
@@ -196,8 +221,10 @@ def _explain(spec: float, pct: float | None, got: Measured | None, setup: Setup,
     return "; ".join(notes)
 
 
-def compare_results(results: RunResults) -> VendorComparison | None:
-    """The comparison of a run's results with the spec that matches its drive; None without one."""
+def compare_results(results: RunResults, record: Mapping[str, Any] | None = None
+                    ) -> VendorComparison | None:
+    """The comparison of a run's results with ``record`` (a spec given for this export), else
+    the spec that matches its drive; None without one."""
     info = results.run.info
-    spec = spec_for_run(info)
+    spec = VendorSpec.from_json(record) if record else spec_for_run(info)
     return compare(results.parts, spec, info) if spec else None

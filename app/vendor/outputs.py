@@ -2,9 +2,6 @@
 reads the whole run, so it lives beside the experiments rather than in the registry."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from app.results.figure import READ, WRITE, Axis, Figure, HLine, Series
 from app.results.table import Column, Table
 from app.units import format_size
@@ -16,13 +13,6 @@ _SHORT = {"seq_read_mbps": "Seq. read", "seq_write_mbps": "Seq. write",
 
 def _compact(value: float, unit: str) -> str:
     return f"{value / 1e6:.2f} M {unit}" if value >= 1e6 else f"{value:,.0f} {unit}"
-
-
-def _spec_name(spec: Mapping[str, Any]) -> str:
-    """'Samsung PM9A1 512 GB'; parts a spec does not state are left out (never 'None GB')."""
-    name = " ".join(str(x) for x in (spec.get("vendor"), spec.get("family")) if x)
-    cap = spec.get("capacity_gb")
-    return f"{name} {cap:g} GB" if isinstance(cap, (int, float)) else (name or "unnamed spec")
 
 
 def _tick(row: VendorRow) -> str:
@@ -37,15 +27,16 @@ def _q_t(qd: object, threads: object) -> str:
 
 def _bar_label(row: VendorRow, measured: Measured) -> str:
     """Over the bar, in short lines (bars sit side by side): the percentage and value, the
-    measured workload, the vendor's set-up, and whether the two are like for like."""
+    measured workload and where it ran, the vendor's set-up, and whether the two are like for
+    like ("best available" when not)."""
     setup = row.vendor_setup
     vendor = (f"{format_size(setup.bs) + ' ' if setup.bs else ''}"
               f"{_q_t(setup.qd, setup.threads)}{', assumed' if setup.assumed else ''}")
     return "\n".join((
         f"{row.pct:.0f} % ({measured.mean:,.0f} {row.unit})",
-        f"measured: {measured.label}", f"vendor: {vendor}",
+        f"measured: {measured.label}", f"in: {measured.experiment}", f"vendor: {vendor}",
         "like for like" if row.like_for_like else
-        f"not like for like ({_q_t(*measured.q_t)} here)"))
+        f"best available ({_q_t(*measured.q_t)} here)"))
 
 
 def vendor_figure(comparison: VendorComparison) -> Figure | None:
@@ -70,16 +61,18 @@ def vendor_figure(comparison: VendorComparison) -> Figure | None:
     unmatched = [r.label for r, _, _ in rows if not r.like_for_like]
     return Figure(
         id="vendor-comparison", experiment="vendor",
-        title="Measured against the vendor spec: " + _spec_name(comparison.spec),
+        title="Measured against the vendor spec: " + comparison.spec.name
+        + (" (not the measured drive?)" if comparison.drive_mismatch else ""),
         x_axis=Axis("Metric and the vendor's 'up to' value",
                     tuple((float(i), _tick(r)) for i, (r, _, _) in enumerate(rows))),
         y_axis=Axis("Measured / vendor spec (%)"), series=tuple(series),
         hlines=(HLine(100.0, "vendor spec = 100 %", color=6),),
-        caption="Like for like means a measured workload with the vendor's queue depth and "
-                "threads (QD × threads); " + (
-                    "no like-for-like measurement for " + ", ".join(unmatched) + ": the nearest "
-                    "measurement (outstanding I/O closest to the vendor's) is shown, marked. "
-                    if unmatched else "every bar is like for like. ")
+        caption=(f"{comparison.drive_mismatch} " if comparison.drive_mismatch else "")
+        + "Each bar is the run's measurement closest to the vendor's conditions, from any "
+          "experiment: same pattern, direction and block size, then the vendor's queue depth and "
+          "threads (like for like), else the most outstanding I/O at or below the vendor's. " + (
+              "No like-for-like measurement for " + ", ".join(unmatched) + ": the best available "
+              "is shown, marked. " if unmatched else "Every bar is like for like. ")
         + "Vendor figures are 'up to' values under the vendor's own test conditions; see the "
           "comparison table.")
 
@@ -98,10 +91,13 @@ def vendor_table(cmp: VendorComparison) -> Table:
     source = "" if cmp.link_known else " (from the spec; the negotiated link was not recorded)"
     ceiling = (f"Interface ceiling: {cmp.interface} ≈ {cmp.ceiling_MBps:,.0f} MB/s raw "
                f"link rate{source}." if cmp.interface else "Interface ceiling: unknown.")
-    notes = (f"Spec record `{spec.get('id')}` ({spec.get('source_kind')} source): "
-             f"{spec.get('source_url')}" + (f". {spec['notes']}" if spec.get("notes") else ""),
-             ceiling, "Measured: the workload with the vendor's queue depth and threads (like for "
-             "like), else the same outstanding I/O (QD × threads), else the nearest outstanding "
-             "I/O, which the 'Like for like' column then names; among equals the best mean.")
+    notes = ((f"Drive mismatch: {cmp.drive_mismatch}",) if cmp.drive_mismatch else ()) + (
+        f"Spec record `{spec.id}` ({spec.source_kind} source): {spec.source_url}"
+        + (f". {spec.notes}" if spec.notes else ""),
+        ceiling, "Measured: among every workload of the run (any experiment) with the vendor's "
+        "pattern, direction and block size, the one with the vendor's queue depth and threads "
+        "(like for like), else the most outstanding I/O (QD × threads) at or below the "
+        "vendor's, else the least above; among equals the best mean. The 'Like for like' "
+        "column names the best available when it is not like for like.")
     return Table("vendor-comparison", "Measured against the vendor spec", tuple(cols),
                  tuple(rows), notes, "vendor")

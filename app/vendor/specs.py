@@ -2,8 +2,9 @@
 with what was measured is app/vendor/match.py.
 
 Where specs come from, first hit wins: the run's own ``vendor_spec`` (what the user
-entered for this drive, written into the run), then the user's edited specs
-(:func:`user_specs_path`), then ``resources/vendor_specs.json`` (loaded with importlib.resources,
+entered for this drive, or ``--vendor-spec``, written into the run), then the user's edited specs
+(:func:`user_specs_path`: one entered for this very drive by serial or volume first, see
+:class:`app.vendor.record.DriveKey`), then ``resources/vendor_specs.json`` (loaded with importlib.resources,
 every record with its source). Matching is a case-insensitive regex search of ``model_regex``
 in the drive's model string, or a part number contained in it.
 """
@@ -22,6 +23,7 @@ from app.model.status import RunStatus
 from app.paths.userdirs import user_config_dir
 from app.store.atomic_write import write_atomic
 from app.store.run_folder import load_run, write_json_atomic
+from app.vendor.record import DriveKey, VendorSpec
 
 METRICS = (  # key, label, unit, workload rw, block size (None = any), measured field
     ("seq_read_mbps", "Sequential read", "MB/s", "read", None, "MBps"),
@@ -118,56 +120,64 @@ def save_user_spec(spec: dict, path: Path | None = None) -> Path:
     return path
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"[\s_-]+", "", text).lower()
-
-
 def match_spec(model: str | None, specs: list[dict]) -> dict | None:
-    """The first record whose model_regex is found in ``model`` (or whose part number it holds)."""
-    if not model or not model.strip():
-        return None
-    model = " ".join(model.split())
-    for spec in specs:
-        try:
-            if re.search(spec.get("model_regex") or r"(?!)", model, re.IGNORECASE):
-                return spec
-        except re.error:
-            continue
-    for spec in specs:
-        if any(p and _squash(p) in _squash(model) for p in spec.get("part_numbers") or []):
-            return spec
-    return None
+    """The first record whose model_regex is found in ``model``, else whose part number it holds."""
+    typed = [(s, VendorSpec.from_json(s)) for s in specs]
+    found = next((s for s, t in typed if t.model_regex and t.describes_model(model)), None)
+    return found or next((s for s, t in typed if t.describes_model(model)), None)
+
+
+def attached_spec(drive: DriveKey, specs: list[dict]) -> dict | None:
+    """The user's record entered for this very drive (serial, or volume without one)."""
+    return next((s for s in specs if VendorSpec.from_json(s).attached_to_drive(drive)), None)
 
 
 def drive_model(info: RunInfo) -> str | None:
     return (info.drive.model if info.drive else None) or None
 
 
-def spec_for_run(info: RunInfo, user_specs: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+def drive_key(info: RunInfo) -> DriveKey:
+    """The run's drive as a spec sees it (:class:`DriveKey`)."""
+    drive = info.drive
+    if drive is None:
+        return DriveKey()
+    volume = drive.device or str(drive.extra.get("mountpoint") or "") or None
+    return DriveKey(drive.model or None, drive.serial or None, volume)
+
+
+def drive_key_of(drive: Mapping[str, Any] | None) -> DriveKey:
+    """A drive as app.drive.identity describes it (a dict of the OS's answers) as a DriveKey."""
+    d = drive or {}
+    volume = d.get("device") or d.get("mountpoint") or None
+    return DriveKey(d.get("model") or None, d.get("serial") or None, volume)
+
+
+def spec_for_run(info: RunInfo, user_specs: list[dict[str, Any]] | None = None) -> VendorSpec | None:
     """The spec to compare against: the run's own, the user's, then the curated list."""
     return spec_with_origin(info, user_specs)[0]
 
 
 def spec_with_origin(info: RunInfo, user_specs: list[dict[str, Any]] | None = None
-                     ) -> tuple[dict[str, Any] | None, str | None]:
+                     ) -> tuple[VendorSpec | None, str | None]:
     """:func:`spec_for_run` and where the spec came from (see :func:`spec_for_drive`)."""
-    return spec_for_drive(drive_model(info), info.vendor_spec, user_specs)
+    return spec_for_drive(drive_key(info), info.vendor_spec, user_specs)
 
 
-def spec_for_drive(model: str | None, run_spec: Mapping[str, Any] | None = None,
+def spec_for_drive(drive: DriveKey, run_spec: Mapping[str, Any] | None = None,
                    user_specs: list[dict[str, Any]] | None = None
-                   ) -> tuple[dict[str, Any] | None, str | None]:
-    """The spec for a drive model and where it came from: ``run`` (the run's ``vendor_spec``),
-    ``user`` (the user's specs file) or ``built-in``; the window names it so the user knows
-    which record an edit replaces."""
+                   ) -> tuple[VendorSpec | None, str | None]:
+    """The spec for a drive and where it came from: ``run`` (the run's ``vendor_spec``),
+    ``user`` (the user's specs file: one entered for this very drive first, then one whose
+    model text matches) or ``built-in``; the window names it so the user knows which record an
+    edit replaces."""
     if run_spec:
-        return dict(run_spec), "run"
+        return VendorSpec.from_json(run_spec), "run"
     users = load_user_specs() if user_specs is None else user_specs
-    mine = match_spec(model, users)
+    mine = attached_spec(drive, users) or match_spec(drive.model, users)
     if mine:
-        return mine, "user"
-    curated = match_spec(model, load_specs())
-    return (curated, "built-in") if curated else (None, None)
+        return VendorSpec.from_json(mine), "user"
+    curated = match_spec(drive.model, load_specs())
+    return (VendorSpec.from_json(curated), "built-in") if curated else (None, None)
 
 
 def spec_at_run_start(drive: dict | None, user_specs: list[dict] | None = None) -> dict | None:
@@ -176,17 +186,20 @@ def spec_at_run_start(drive: dict | None, user_specs: list[dict] | None = None) 
     Only the user's record is frozen into the run: it is what the user typed for this drive and
     may later be edited or lost with the settings; curated records ship with the app and are
     looked up again at export, so corrections to them reach old runs too."""
-    model = ((drive or {}).get("model") or None)
-    return match_spec(model, load_user_specs() if user_specs is None else user_specs)
+    key = drive_key_of(drive)
+    users = load_user_specs() if user_specs is None else user_specs
+    return attached_spec(key, users) or match_spec(key.model, users)
 
 
 def entered_spec(model_match: str, values: dict, conditions: dict, interface: str | None,
-                 source: str | None, name: str | None = None) -> dict:
+                 source: str | None, name: str | None = None,
+                 drive: DriveKey | None = None) -> dict:
     """A user record from the window's spec form (the same shape as :func:`user_spec`).
 
     ``model_match`` is found anywhere in the drive's model string, ignoring case and runs of
     spaces, so "990 PRO" covers every capacity while the drive's full model string (the form's
-    default) covers just that drive. ``conditions`` holds the vendor's test conditions
+    default) covers just that drive; ``drive`` is the drive the form was opened for, which the
+    record is attached to when its model text does not find it. ``conditions`` holds the vendor's test conditions
     (seq_qd, rand_qd, threads); stating them is what makes the comparison fair."""
     text = " ".join(model_match.split())
     spec = user_spec(text, **{k: v for k, v in values.items() if v})
@@ -200,7 +213,16 @@ def entered_spec(model_match: str, values: dict, conditions: dict, interface: st
     spec["test_conditions"] = tc
     if source and source.strip():
         spec["source_url"] = source.strip()
+    if drive is not None and not (drive.model and spec_describes(spec, drive.model)) \
+            and drive.to_json():
+        # the drive reports no model, or one this text does not find: the record is attached
+        # to the drive itself, so it is offered for it again and never typed twice
+        spec["attached_to"] = drive.to_json()
     return spec
+
+
+def spec_describes(spec: Mapping[str, Any], model: str) -> bool:
+    return VendorSpec.from_json(spec).describes_model(model)
 
 
 def attach_spec_to_run(run_dir: str | os.PathLike, spec: dict) -> Path:

@@ -1,6 +1,6 @@
 """DiskSpd's OS side: live charts from the OS disk counters, and the Win32 named-event stop.
 
-DiskSpd prints nothing while it runs (engines.md §2.4), so its live charts come from psutil's
+DiskSpd prints nothing while it runs, so its live charts come from psutil's
 counters of the disk that holds the test file ("OS-observed"); the XML's ``-D`` series replaces
 them after the trial. Its graceful stop is the ``-yp`` named event, set through kernel32 with
 ctypes. Both touch the OS, so they live in jobs/ and are handed to the pure

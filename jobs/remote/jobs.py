@@ -3,7 +3,7 @@
 They validate the remote folder before anything is written, remove the run's test files and, at
 the very end, its empty data folder. Facts they rest on (fio 3.33 client and server, verified):
 
-- every job through the server costs ~1.3 s (app/remote/plan.py): the server's connection loop
+- every job through the server costs ~1.3 s (app/remote/extra_time.py): the server's connection loop
   idles up to 1 s before it starts a job it has received (server.c ``handle_connection``), so
   jobs are few;
 - ``--readonly`` (a command-line flag the client passes on; ``readonly`` in a job file is a "Bad

@@ -19,7 +19,7 @@ from pathlib import Path
 from app.experiments.plan import experiments_from_settings, plan_run
 from app.paths import CheckedTarget, TargetRefused
 from app.paths.target import DATA_DIR
-from app.remote.plan import REMOTE_JOB_S, remote_estimate_s
+from app.remote.extra_time import REMOTE_JOB_S, remote_estimate_s
 from app.remote.smart import NO_SSH, check_smart_device, device_path, ssh_for_hosts
 from app.remote.target import RemoteSpec, ancestors, check_remote_folder, parse_remotes
 from app.store.run_folder import RunStore, default_runs_root

@@ -41,6 +41,7 @@ from jobs.events import (
     TrialStarted,
 )
 from jobs.run.engine_starts import EngineStarts, _Cancelled
+from jobs.run.follow import follow_earlier
 from jobs.run.held_starts import HeldStarts
 from jobs.run.precondition import PreconditionRounds
 from jobs.run.trial_record import CANCELLED, trial_record
@@ -91,6 +92,8 @@ class TrialRunner(EngineStarts):
                 trials = [t for t in plan.trials if t.experiment == exp.id]
                 if self.cancel.is_set():
                     raise _Cancelled
+                exp, trials, followed = follow_earlier(exp, trials, self.store)
+                yield from followed
                 test_file = self.owner.new_test_file(exp.id, exp.size)
                 self._held.begin(trials, test_file)  # their start-up overlaps the fill below
                 yield from self._prepare(exp, trials, test_file)

@@ -37,10 +37,10 @@ def test_relative_spread():
 
 # --- queue depth: knee and Little's Law -----------------------------------------------------
 
-# level, IOPS, mean latency (µs); power = IOPS / lat:
-#  1: 10000/100 = 100    2: 20000/100 = 200    4: 38000/105 = 361.9   8: 64000/125 = 512 (max)
-# 16: 80000/200 = 400   32: 84000/380 = 221.1 64: 85000/750 = 113.3 128: 85000/1500 = 56.7
-# 256: 84000/3050 = 27.5
+# level, IOPS, mean latency (µs); IOPS gained by each doubling:
+#  1 -> 2: +100 %   2 -> 4: +90 %   4 -> 8: +68 %   8 -> 16: +25 %   16 -> 32: +5 % (< 10 %)
+# so the knee is QD16 (80000 IOPS at 200 µs; power 400 IOPS/µs), where the eye sees the curve
+# flatten; the maximum of IOPS / latency (QD8, 512) is not it.
 # peak IOPS 85000, first at level 64; 90 % of it = 76500, first reached at level 16 (80000).
 QD_SWEEP = [(1, 10000, 100), (2, 20000, 100), (4, 38000, 105), (8, 64000, 125),
             (16, 80000, 200), (32, 84000, 380), (64, 85000, 750), (128, 85000, 1500),
@@ -60,8 +60,12 @@ def _qd_points(rows):
 
 def test_knee_of_synthetic_sweep():
     k = _j(an.knee(_qd_points(QD_SWEEP)))
-    assert k == {"knee_level": 8, "knee_iops": 64000.0, "knee_lat_us": 125.0, "power": 512.0,
-                 "peak_iops": 85000.0, "peak_level": 64, "p90_level": 16, "p90_iops": 80000.0}
+    assert k == {"knee_level": 16, "knee_iops": 80000.0, "knee_lat_us": 200.0, "power": 400.0,
+                 "peak_iops": 85000.0, "peak_level": 64, "p90_level": 16, "p90_iops": 80000.0,
+                 "rule": "the knee is the smallest queue depth from which every further "
+                         "doubling of the outstanding I/O adds less than 10 % more IOPS",
+                 "reached": True,
+                 "peak_lat_us": 750.0, "p90_lat_us": 200.0}
     json.dumps(k, allow_nan=False)
 
 
@@ -70,8 +74,29 @@ def test_knee_unsorted_and_skips_bad_latency():
     pts.append({"level": 512, "iops": 99999.0, "lat_us": 0.0})  # zero latency: skipped
     pts.append({"level": 3, "iops": 99999.0, "lat_us": None})  # missing latency: skipped
     k = _j(an.knee(pts))
-    assert (k["knee_level"], k["peak_level"], k["p90_level"]) == (8, 64, 16)
+    assert (k["knee_level"], k["peak_level"], k["p90_level"]) == (16, 64, 16)
     assert k["peak_iops"] == 85000.0
+
+
+@pytest.mark.parametrize(("sweep", "knee", "reached"), [
+    # the student's case: power peaks at QD4 and 90 % of the peak waits until QD128, while the
+    # curve flattens at QD16-32: the one knee is where a doubling stops buying 10 %
+    ([(1, 13e3, 75), (2, 25e3, 78), (4, 47e3, 83), (8, 80e3, 99), (16, 110e3, 145),
+      (32, 125e3, 255), (64, 132e3, 485), (128, 140e3, 915), (256, 150e3, 1700)], 32, True),
+    # uneven steps read per doubling: 1 -> 4 is +60 % per doubling, 4 -> 16 +4 %
+    ([(1, 10e3, 100), (4, 25.6e3, 156), (16, 27.7e3, 577)], 4, True),
+    # a noisy flat step (QD8 -> QD16, +7 %) before a climb is not the knee: every later
+    # doubling must add under 10 % (a real virtual-disk run)
+    ([(1, 17e3, 59), (2, 30e3, 66), (4, 30e3, 133), (8, 30064, 266), (16, 32239, 494),
+      (32, 54567, 588), (64, 62188, 1097), (128, 51914, 2718)], 64, True),
+    # still climbing at the deepest level: no knee inside the sweep, said so
+    ([(1, 10e3, 100), (2, 19e3, 105), (4, 36e3, 111)], 4, False),
+    ([(8, 5e3, 1600)], 8, True),
+])
+def test_the_knee_rule_on_known_series(sweep, knee, reached):
+    k = an.knee(_qd_points(sweep))
+    assert (k.knee_level, k.reached) == (knee, reached)
+    assert k.rule.startswith("the knee is the smallest queue depth from which every further")
 
 
 def test_knee_empty():

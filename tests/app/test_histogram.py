@@ -11,7 +11,7 @@ import pytest
 
 from app.engines.fio.result import parse_fio_text, split_documents
 from app.model.measurement import Measurement
-from app.results.summary import pooled
+from app.results.summarize import pooled
 from app.stats.histogram import (
     PLAT_NR,
     Histogram,

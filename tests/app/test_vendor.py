@@ -10,6 +10,7 @@ from app.results.table import to_csv, to_markdown
 from app.vendor import match as vendor_compare
 from app.vendor import outputs as vendor_outputs
 from app.vendor import specs as vendor
+from app.vendor.record import VendorSpec
 
 from conftest import info_of, parts_of
 
@@ -83,7 +84,7 @@ def test_interface_ceilings():
 
 
 def test_compare_states_conditions_ceiling_and_percent():
-    spec = vendor.match_spec("WD_BLACK SN750 SE 1TB", vendor.load_specs())
+    spec = VendorSpec.from_json(vendor.match_spec("WD_BLACK SN750 SE 1TB", vendor.load_specs()))
     summary = {"quick": {"workloads": [
         _row("read", 1 << 20, 8, 1, "MBps", 1800.0, 90.0, "SEQ1M Q8T1 read"),
         _row("read", 128 << 10, 32, 1, "MBps", 1800.0, 90.0, "SEQ128K Q32T1 read"),
@@ -107,10 +108,10 @@ def test_compare_states_conditions_ceiling_and_percent():
     assert cmp.interface == "PCIe 4.0 x4" and cmp.link_known is False
 
 
-def _spec(**conditions) -> dict:
+def _spec(**conditions) -> VendorSpec:
     spec = vendor.user_spec("ACME FooDrive 1TB", rand_read_iops=500000, seq_read_mbps=3500)
     spec["test_conditions"] = {"rand_bs": "4KiB", **conditions}
-    return spec
+    return VendorSpec.from_json(spec)
 
 
 def test_a_qd1_result_is_never_set_beside_a_qd32x16_figure_unmarked():
@@ -126,18 +127,19 @@ def test_a_qd1_result_is_never_set_beside_a_qd32x16_figure_unmarked():
     assert not row.like_for_like
     # the nearest outstanding I/O to 32 x 16 = 512 is QD64, not the best of all (it is too)
     assert "RND4K Q64T1 read" in row.measured_at and "QD64 × 1 thread(s)" in row.measured_at
-    assert row.match == "no like-for-like measurement (nearest: QD64 × 1, 64 outstanding I/O)"
+    assert row.match == ("best available: RND4K Q64T1 read (QD64 × 1) of queue-depth; the spec "
+                         "is at Q32T16")
     assert row.vendor_at == "4KiB QD32 × 16 threads"
     table = vendor_outputs.vendor_table(cmp)
     md = to_markdown(table)
-    assert "no like-for-like measurement (nearest: QD64 × 1" in md and "4KiB QD32 × 16 threads" in md
+    assert "best available: RND4K Q64T1 read" in md and "4KiB QD32 × 16 threads" in md
     assert to_csv(table).splitlines()[0].startswith("metric,spec,unit,spec_conditions,vendor_setup,")
     fig = vendor_outputs.vendor_figure(cmp)
     labels = [t for s in fig.series for t in s.point_labels]
     rand = next(t for t in labels if "IOPS" in t.splitlines()[0])
     assert "measured: RND4K Q64T1 read" in rand and "vendor: 4KiB Q32T16" in rand
-    assert rand.splitlines()[-1] == "not like for like (Q64T1 here)"
-    assert "no like-for-like measurement for 4 KiB random read" in fig.caption
+    assert rand.splitlines()[-1] == "best available (Q64T1 here)" and "in: queue-depth" in rand
+    assert "No like-for-like measurement for 4 KiB random read" in fig.caption
 
 
 def test_like_for_like_then_the_same_outstanding_io():
@@ -149,7 +151,7 @@ def test_like_for_like_then_the_same_outstanding_io():
     row = vendor_compare.compare(parts_of(summary), _spec(rand_qd=128, threads=4)).rows[1]
     assert row.like_for_like and "RND4K Q128T4 read" in row.measured_at
     row = vendor_compare.compare(parts_of(summary), _spec(rand_qd=16, rand_threads=32)).rows[1]
-    assert not row.like_for_like and row.match == "same outstanding I/O (512) as QD128 × 4"
+    assert not row.like_for_like and row.match.startswith("best available: RND4K Q128T4 read")
     assert "Q128T4" in row.measured_at  # 512 outstanding either way; the best of the two
     fig = vendor_outputs.vendor_figure(vendor_compare.compare(parts_of(summary), _spec(rand_qd=32, threads=16)))
     assert "like for like" in fig.series[0].point_labels[-1].splitlines()[-1]
@@ -162,13 +164,13 @@ def test_a_stated_sequential_block_size_must_match():
     spec = _spec(seq_bs="128KiB", seq_qd=32, threads=1)
     row = vendor_compare.compare(parts_of(summary), spec).rows[0]
     assert "SEQ128K Q8T1 read" in row.measured_at and not row.like_for_like
-    spec["test_conditions"]["seq_bs"] = None
+    spec = _spec(seq_bs=None, seq_qd=32, threads=1)
     row = vendor_compare.compare(parts_of(summary), spec).rows[0]
     assert "SEQ1M Q32T1 read" in row.measured_at and row.like_for_like
 
 
 def test_a_slow_link_explains_a_low_percentage():
-    spec = vendor.match_spec("Samsung SSD 990 PRO 2TB", vendor.load_specs())
+    spec = VendorSpec.from_json(vendor.match_spec("Samsung SSD 990 PRO 2TB", vendor.load_specs()))
     summary = {"block-size": {"workloads": [_row("read", 1 << 20, 8, 1, "MBps", 3500.0)]}}
     drive = {"model": "Samsung SSD 990 PRO 2TB", "link": {"speed_gts": 8.0, "width": 4,
                                                           "text": "PCIe 3.0 x4"}}
@@ -194,12 +196,13 @@ def test_user_spec_is_saved_validated_and_preferred(tmp_path):
         vendor.save_user_spec({**spec, "source_url": ""}, path)
     record = {"drive": {"model": "ACME FooDrive 1TB"}}
     assert vendor.spec_for_run(info_of(record), user_specs=[]) is None
-    assert vendor.spec_for_run(info_of(record), user_specs=[spec2])["seq_read_mbps"] == 3100
-    assert vendor.spec_for_run(info_of({**record, "vendor_spec": spec}), user_specs=[spec2]) == spec
+    assert vendor.spec_for_run(info_of(record), user_specs=[spec2]).figures["seq_read_mbps"] == 3100
+    assert vendor.spec_for_run(info_of({**record, "vendor_spec": spec}),
+                               user_specs=[spec2]).to_json() == spec
     # a user record for a drive the curated list also knows wins over the curated one
     mine = vendor.user_spec("Samsung SSD 990 PRO 2TB", seq_read_mbps=7000)
     assert vendor.spec_for_run(info_of({"drive": {"model": "Samsung SSD 990 PRO 2TB"}}),
-                               user_specs=[mine])["source_kind"] == "user"
+                               user_specs=[mine]).source_kind == "user"
 
 
 def test_default_user_specs_path_is_read(tmp_path):
@@ -207,7 +210,7 @@ def test_default_user_specs_path_is_read(tmp_path):
     vendor.save_user_spec(spec)  # XDG_CONFIG_HOME points into tmp_path (fixture)
     assert vendor.user_specs_path().is_relative_to(tmp_path)
     assert json.loads(vendor.user_specs_path().read_text())["specs"][0]["id"] == spec["id"]
-    assert vendor.spec_for_run(info_of({"drive": {"model": "ACME BarDrive"}}))["id"] == spec["id"]
+    assert vendor.spec_for_run(info_of({"drive": {"model": "ACME BarDrive"}})).id == spec["id"]
 
 
 @pytest.mark.parametrize("damage", [b'{"specs": [{"id": "mine"', b"\xff\xfe not utf-8", b'{"specs": 3}',

@@ -74,7 +74,7 @@ def test_cli_run_with_the_fake_diskspd_completes_and_exports(tmp_path, fake_env,
 
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
     from app.report.export import export_run
-    from ui.render.export import ensure_app, render_figure
+    from ui.render.figure_files import ensure_app, render_figure
     ensure_app()
     out = export_run(run_dir, tmp_path / "export", render_figure)
     report = (out / "report.md").read_text()

@@ -1,4 +1,4 @@
-"""Issue 4 end to end: `drives --json` here, and a run that records temperature and SMART."""
+"""Drive monitoring end to end: `drives --json` here, and a run that records temperature and SMART."""
 from __future__ import annotations
 
 import csv

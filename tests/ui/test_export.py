@@ -61,7 +61,7 @@ def _isolated_user_specs(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def render():
-    from ui.render.export import ensure_app, render_figure
+    from ui.render.figure_files import ensure_app, render_figure
     ensure_app()
     return render_figure
 
@@ -130,18 +130,19 @@ def test_report_links_every_figure_and_table_and_covers_the_sections(exported):
     report = (out / "report.md").read_text()
     links = _links(report)
     files = {str(p.relative_to(out)) for p in out.rglob("*")
-             if p.is_file() and p.name != ".ssd-profiler-export.json"} - {"report.md"}
-    assert links == files
-    for heading in ("## Environment", "## Methodology", "## Zero-queue latency baselines (QD1)",
-                    "## Queue-depth sweep", "## Block-size sweep",
-                    "## Sustained sequential write (SLC cache)", "## Vendor comparison",
-                    "## Anomalies"):
-        assert heading in report
+             if p.is_file() and p.name != ".ssd-profiler-export.json"}
+    assert links == files - {"report.md", "report.html", "report.pdf"}
+    headings = re.findall(r"^## \d+\. (.+)$", report, flags=re.M)
+    assert headings == ["Summary", "Zero-queue latency baselines (QD1)", "Queue-depth sweep",
+                        "Block-size sweep", "Sustained sequential write (SLC cache)",
+                        "Vendor comparison", "Caveats of the whole run", "Methodology",
+                        "Raw files"]
+    assert "Test system" in report
     assert "fio-3." in report and "seed" in report and "Direct I/O" in report
-    assert "Knee (maximum IOPS / mean latency) at QD" in report
+    assert "Knee at QD" in report and "the knee is the smallest queue depth from which every" in report
     assert "Little's Law" in report and "crossover" in report.lower()
-    assert "p99/p50" in report and "Rep 1:" in report  # tail spread, cache finding
-    assert "no vendor spec for unknown model: enter one" in report  # the VM disk has no model
+    assert "tail amplification p99.9/p50" in report and "repetitions" in report  # tail spread, cache finding
+    assert "No vendor spec for unknown model: enter one" in report  # the VM disk has no model
 
 
 def test_vendor_match_gets_the_comparison(run_dir, render, tmp_path):
@@ -150,11 +151,11 @@ def test_vendor_match_gets_the_comparison(run_dir, render, tmp_path):
     out = export_run(_copy_run(run_dir, tmp_path / "run", pm9a1), None, render)
     assert out == tmp_path / "run" / "export"
     report = (out / "report.md").read_text()
-    section = report.split("\n## Vendor comparison\n")[1].split("\n## Anomalies\n")[0]
+    section = re.split(r"\n## \d+\. Vendor comparison\n", report)[1].split("\n## ")[0]
     assert "| Sequential read | 6,900 | MB/s |" in section and "% of spec" in section
     assert "PCIe 4.0 x4" in section and "usual vendor practice" in section
     assert "| Like for like |" in section and "Vendor set-up compared" in section
-    assert "no vendor spec" not in report
+    assert "No vendor spec" not in report
     assert (out / "figures" / "vendor-comparison.png").exists()
     assert (out / "tables" / "vendor-comparison.csv").read_text().startswith("metric,spec,unit,")
 
@@ -164,7 +165,7 @@ def test_unmatched_model_asks_for_a_spec(run_dir, tmp_path):
         record["drive"] = {"model": "ACME FooDrive 1TB"}
     out = export_run(_copy_run(run_dir, tmp_path / "run", acme), tmp_path / "out", None)
     report = (out / "report.md").read_text()
-    assert "no vendor spec for ACME FooDrive 1TB: enter one" in report
+    assert "No vendor spec for ACME FooDrive 1TB: enter one" in report
     assert not (out / "tables" / "vendor-comparison.csv").exists()
 
 
@@ -180,7 +181,8 @@ def test_cancelled_run_with_throttled_and_failed_trials_exports_what_finished(ru
     assert "This run is cancelled: only finished trials are reported." in report
     assert "thermally throttled" in report and "fio exited with 1" in report
     assert re.search(r"Only \d+ of \d+ planned trials ran", report)
-    assert "slc-cache: no finished measured trial" in report
+    slc = report.split(". Sustained sequential write (SLC cache)\n")[1].split("\n## ")[0]
+    assert "No finished measured trial, so no table rows, figures or findings." in slc
     assert "No finished trials." in (out / "tables" / "slc-cache.md").read_text()
 
 
@@ -191,7 +193,7 @@ def test_imported_measurements_export(run_dir, render, tmp_path):
     assert load_run(folder)["experiments"][0]["id"] == "imported"
     out = export_run(folder, None, render)
     report = (out / "report.md").read_text()
-    assert "## Imported measurements" in report and "3 imported job entries" in report
+    assert "## 2. Imported measurements" in report and "3 imported job entries" in report
     rows = (out / "tables" / "imported.csv").read_text().splitlines()
     assert len(rows) == 4 and rows[0].startswith("job,source,rw,bs_bytes,iodepth,numjobs,")
 
@@ -212,7 +214,10 @@ def test_figure_specs_carry_units_and_markers(run_dir):
     assert [p.title for p in zq.panels] == ["4 KiB random", "128 KiB sequential"]
     for panel in zq.panels:
         assert [s.name for s in panel.series] == ["read", "write"]
-        assert all(s.err and len(s.err) == 3 and len(s.point_labels) == 3 for s in panel.series)
+        assert [t for _, t in panel.x_axis.ticks][:4] == ["mean", "p95", "p99", "p99.9"] or \
+            panel.x_axis.ticks[3][1].startswith("p99.9\n(")  # an empty slot says why
+        assert all(s.err and len(s.err) == len(s.y) == len(s.point_labels) >= 3
+                   for s in panel.series)
     assert figures["slc-cache-gb"].x_axis.label == "Data written (GB)"
     assert figures["slc-cache-gb"].y_axis.label == "Write bandwidth (MB/s per interval)"
 

@@ -86,7 +86,7 @@ def test_start_figure_and_render_figure_write_the_same_files(run, tmp_path):
 
     from app.report.outputs import build_figures
     from app.store.run_folder import load_run
-    from ui.render.export import ensure_app, render_figure, start_figure
+    from ui.render.figure_files import ensure_app, render_figure, start_figure
 
     from conftest import results_of
     ensure_app()

@@ -50,7 +50,7 @@ def cmd_compare(args) -> int:
 
 def _renderer():
     """The offscreen figure renderer (Qt loads here, and only with --out)."""
-    from ui.render.export import ensure_app, start_figure
+    from ui.render.figure_files import ensure_app, start_figure
     ensure_app()
     return start_figure
 

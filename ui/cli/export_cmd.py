@@ -1,4 +1,6 @@
-"""`ssd-profiler export RUN_DIR [--out DIR]`: tables, figures and report.md for a run.
+"""`ssd-profiler export RUN_DIR [--out DIR] [--vendor-spec MODEL-ID|FILE]`: tables, figures,
+report.md, report.html and report.pdf for a run (the spec given replaces the run's own for this
+export only).
 
 Works without a display: the renderer runs Qt offscreen (QT_QPA_PLATFORM=offscreen is set
 before the QApplication exists when no display is available). The export folder is the last
@@ -6,7 +8,7 @@ line on stdout.
 
 Exit 2 with one line, before anything is written, when RUN_DIR is not a readable run folder
 (a file, no run.json, a damaged run.json) or DIR may not be written (a symlink, a file, a
-non-empty folder that is not an earlier export of the same run: app.report.folder). A damaged
+non-empty folder that is not an earlier export of the same run: app.report.export_folder). A damaged
 samples.csv is not fatal: the export goes on without the live-sample figures and says so in one
 ``ssd-profiler: warning:`` line and in report.md. Exit 1 when the system refuses a write.
 """
@@ -17,19 +19,22 @@ import time
 from pathlib import Path
 
 from app.report.export import Warn, export_run
-from app.report.folder import ExportFolder, run_identity
+from app.report.export_folder import ExportFolder, run_identity
 from app.store.run_folder import open_run
+from app.vendor.argument import spec_from_argument
 from ui.cli import verbosity
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 
 
 def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
-                   warn: Warn | None = None) -> Path:
+                   warn: Warn | None = None, vendor_spec: dict | None = None) -> Path:
     """Export with the real renderer (Qt offscreen when there is no display); the export
-    folder (default ``<run_dir>/export``) holds report.md, tables/ and figures/."""
-    from ui.render.export import ensure_app, start_figure
+    folder (default ``<run_dir>/export``) holds report.md, report.html, report.pdf, tables/ and
+    figures/."""
+    from ui.render.figure_files import ensure_app, start_figure
+    from ui.render.pdf import html_to_pdf
     ensure_app()
-    return export_run(run_dir, out_dir, start_figure, warn)
+    return export_run(run_dir, out_dir, start_figure, warn, vendor_spec, html_to_pdf)
 
 
 def _warn(line: str) -> None:
@@ -40,6 +45,7 @@ def cmd_export(args) -> int:
     run_dir = Path(args.run_dir)
     out_dir = getattr(args, "out", None)
     try:  # the cheap checks first, before Qt starts
+        spec = spec_from_argument(args.vendor_spec) if getattr(args, "vendor_spec", None) else None
         run = open_run(run_dir)
         ExportFolder(Path(out_dir) if out_dir else run_dir / "export",
                      run_identity(run.info.started_at, run_dir))
@@ -51,7 +57,7 @@ def cmd_export(args) -> int:
               file=sys.stderr)
         return EXIT_BAD_INPUT
     started = time.monotonic()
-    out, failed = write_or_exit(lambda: export_run_dir(run_dir, out_dir, _warn))
+    out, failed = write_or_exit(lambda: export_run_dir(run_dir, out_dir, _warn, spec))
     if failed is not None:
         return failed
     if verbosity.shows_progress(args):

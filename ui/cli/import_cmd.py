@@ -31,7 +31,7 @@ from app.store.input_files import (
     os_reason,
     read_input_text,
 )
-from ui.cli import text as cli_text
+from ui.cli import views as cli_text
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 from ui.cli.terminal import terminal_text
 
@@ -115,7 +115,7 @@ def import_file(name: str) -> list[dict]:
 
 def cmd_import(args) -> int:
     from app.results.imported import run_from_measurements
-    from app.results.summary import with_pooled
+    from app.results.summarize import with_pooled
     from app.store.new_folder import check_new_run_folder, write_run_folder
     if args.save:
         try:

@@ -10,7 +10,8 @@ import argparse
 import textwrap
 
 from app import __version__
-from app.experiments import CATALOG, PRESETS, all_ids
+from app.experiments import CATALOG, PRESETS
+from app.experiments.registry import left_out_of_all
 from ui.cli import verbosity
 from ui.cli.remote_args import add_remote_arguments
 
@@ -122,8 +123,6 @@ def _catalog_commands(sub) -> None:
 
 
 def _run_command(sub) -> None:
-    left_ids = [eid for eid in CATALOG if eid not in all_ids()]
-    left_out = ", ".join(left_ids[:-1]) + " and " + left_ids[-1] if len(left_ids) > 1 else "".join(left_ids)
     r = _command(sub, "run", "run experiments on a folder of the drive to test",
                  "Run experiments with fio (or DiskSpd) on a test file in the folder --target "
                  "names. Everything is checked before anything is written: a device or system "
@@ -133,7 +132,7 @@ def _run_command(sub) -> None:
                  "Ctrl+C or kill stops the engine, keeps the finished trials and removes the test "
                  "file.")
     r.add_argument("experiments", nargs="+", metavar="EXPERIMENT",
-                   help=f"{', '.join(CATALOG)}, or all (every one but {left_out})")
+                   help=f"{', '.join(CATALOG)}, or all (every one but {left_out_of_all()})")
     r.add_argument("--target", required=True, metavar="DIR",
                    help="folder on the drive to test; the app writes only inside "
                         "DIR/ssd-profiler-data/")
@@ -159,6 +158,7 @@ def _run_command(sub) -> None:
                         "are then RAM's, not a drive's")
     r.add_argument("--wait", type=_wait_seconds, default=0.0, metavar="SECONDS",
                    help="when another run is using the target folder, wait up to this long")
+    _vendor_spec(r, "written into the run folder when the run ends")
     add_remote_arguments(r)  # --remote HOST[:PORT]: a folder on a fio server
 
 
@@ -182,12 +182,20 @@ def _result_commands(sub) -> None:
     c.add_argument("--out", metavar="DIR",
                    help="also write comparison.csv, comparison.md, report.md and figures/ here")
     _json(c, "the comparison")
-    x = _command(sub, "export", "write tables, figures and report.md for a run folder",
-                 "Write a run's report-ready folder: figures (PNG and SVG), tables (CSV and "
-                 "Markdown) and report.md. No display is needed. The export folder is the last "
-                 "line on stdout.")
+    x = _command(sub, "export", "write the report (Markdown, HTML, PDF), tables and figures",
+                 "Write a run's report-ready folder: report.md, report.html (one self-contained "
+                 "file) and report.pdf, figures (PNG and SVG), tables (CSV and Markdown). No "
+                 "display is needed. The export folder is the last line on stdout.")
     x.add_argument("run_dir", metavar="RUN_DIR",
                    help="a run folder (it holds run.json), as `run` printed it")
     x.add_argument("--out", metavar="DIR",
                    help="where to write (default: RUN_DIR/export); an existing folder must be empty "
                         "or an earlier export of the same run")
+    _vendor_spec(x, "used for this export instead of the run's own or a matching one")
+
+
+def _vendor_spec(parser, what: str) -> None:
+    parser.add_argument("--vendor-spec", metavar="MODEL-ID|FILE",
+                        help="the drive's vendor 'up to' figures to compare with: an id of the "
+                             "built-in list (e.g. samsung-pm9a1-512gb) or of your saved specs, or "
+                             f"a JSON file holding one spec record; {what}")

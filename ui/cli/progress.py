@@ -1,7 +1,7 @@
 """Run progress on a terminal, drawn by rich: one live line (trial k/N, workload, live MB/s and
 IOPS, time left from the plan) above which each finished trial prints its result line.
 
-Off a terminal (a pipe, a log file, CI) :class:`ui.cli.text.Progress` prints plain lines instead:
+Off a terminal (a pipe, a log file, CI) :class:`ui.cli.views.Progress` prints plain lines instead:
 no cursor movement, nothing overwritten. A terminal that goes away (SIGHUP) only stops the
 drawing; the run still ends cleanly.
 """
@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from app.units import duration_text
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
-from ui.cli import text as cli_text
+from ui.cli import views as cli_text
 from ui.cli.terminal import SafeConsole
 
 

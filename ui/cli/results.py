@@ -20,6 +20,8 @@ from app.results.load import load_results
 from app.results.table import IOPS, MBPS, Column, md_cell
 from app.stats.io_counts import reach_warnings
 from app.units import block_label, duration_text, human_bytes
+from app.vendor.comparison import VendorComparison
+from app.vendor.match import compare_results
 from jobs.run.dry_run import EXAMPLE_WRITE_MBPS
 from ui.cli.terminal import SafeConsole
 
@@ -59,6 +61,22 @@ def print_results(stream, run_dir: str) -> None:
         for sentence in findings(part, results):
             console.print(f"  {sentence}", markup=False, soft_wrap=True)
         console.print()
+    print_vendor(console, compare_results(results))
+
+
+def print_vendor(console: Console, cmp: VendorComparison | None) -> None:
+    """The vendor comparison, when the run has a spec (its own, ``--vendor-spec``, a match)."""
+    if cmp is None:
+        return
+    console.print(f"vendor: measured against {cmp.spec.name} ({cmp.spec.source_kind} source: "
+                  f"{cmp.spec.source_url})", markup=False, soft_wrap=True)
+    if cmp.drive_mismatch:
+        console.print(f"  warning: {cmp.drive_mismatch}", markup=False, soft_wrap=True)
+    for row in cmp.rows:
+        got = (f"{row.measured.mean:,.0f} {row.unit} = {row.pct:.1f} % of {row.spec:,.0f}; "
+               f"{row.match}" if row.measured and row.pct is not None else row.match)
+        console.print(f"  {row.label}: {got}", markup=False, soft_wrap=True)
+    console.print()
 
 
 def print_host_table(console: Console, run: Run, eid: str) -> None:
@@ -107,5 +125,7 @@ def print_plan(stream, planned) -> None:
         + ".\n"
         f"Block sizes: {', '.join(sorted({block_label(t.workload.bs_bytes) for t, _ in planned.commands}))}."
         "\nNothing was written: this was a dry run.", markup=False, soft_wrap=True)
-    for warning in reach_warnings(planned.plan):
+    exps = planned.plan.experiments
+    notes = [n for i, e in enumerate(exps) if (n := e.follow_note(exps[:i]))]
+    for warning in [*reach_warnings(planned.plan), *notes]:
         console.print(f"Note: {warning}", markup=False, soft_wrap=True)

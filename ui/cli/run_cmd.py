@@ -22,8 +22,10 @@ from app.params import ParamError, describe
 from app.paths import TargetRefused
 from app.stats.io_counts import reach_warnings
 from app.units import human_bytes
-from ui.cli import text as cli_text
+from app.vendor.argument import spec_from_argument
+from app.vendor.specs import attach_spec_to_run
 from ui.cli import verbosity
+from ui.cli import views as cli_text
 from ui.cli.parser import build_parser
 from ui.cli.progress import progress_for
 from ui.cli.remote_args import check_remote_args, per_host_json, remote_spec
@@ -31,6 +33,18 @@ from ui.cli.results import print_results
 from ui.cli.terminal import terminal_text
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2  # cancelled: 128 + signal (130 for Ctrl+C)
+
+
+def vendor_argument(args) -> dict | None:
+    """``--vendor-spec`` as a spec record (None when not given); BadInput (exit 2) when it names
+    neither a known spec nor a readable spec file: checked before anything is written."""
+    value = getattr(args, "vendor_spec", None)
+    if not value:
+        return None
+    try:
+        return spec_from_argument(value)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
 
 
 class BadInput(Exception):
@@ -54,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_presets()
         if args.command == "run":
             check_remote_args(args)
+            args.vendor_record = vendor_argument(args)
             return cmd_dry_run(args) if args.dry_run else cmd_run(args)
         if args.command == "import":
             from ui.cli.import_cmd import cmd_import
@@ -75,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cmd_experiments(args) -> int:
-    catalog = [{"id": cls.id, "title": cls.title, "summary": cls.summary,
+    catalog = [{"id": cls.id, "title": cls.title, "summary": cls.summary, "in_all": cls.in_all,
                 "parameters": describe(cls)} for cls in CATALOG.values()]
     if args.json:
         print(json.dumps(catalog, indent=2))
@@ -183,6 +198,11 @@ def cmd_run(args) -> int:
     if final is None:
         _say("ssd-profiler: the run ended without its result; see the app's log")
         return EXIT_FAILED
+    if args.vendor_record is not None:  # into run.json: its export compares with it anywhere
+        try:
+            attach_spec_to_run(final.run_dir, args.vendor_record)
+        except (OSError, ValueError) as exc:
+            _say(f"ssd-profiler: warning: the vendor spec was not written into the run: {exc}")
     try:
         if args.json:
             print(json.dumps({"status": final.status, "run_dir": final.run_dir,

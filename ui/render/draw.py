@@ -1,12 +1,12 @@
 """Figure spec (app/results/figure.py) -> a pyqtgraph plot, in small named steps.
 
 One drawing path serves the window's results view (:func:`figure_widget`) and the export
-(ui/render/export.py), so what a user sees is what the report holds. Twin axes use a second
+(ui/render/figure_files.py), so what a user sees is what the report holds. Twin axes use a second
 ViewBox linked to the right axis (pyqtgraph's MultiplePlotAxes recipe); a figure with panels
 gets one ViewBox and pair of axes per panel, side by side in the PlotItem's own grid, under one
 title; the legend sits in its own row under the plot so it never hides data; log axes plot
 log10 (log2 for ``log2_x``) with ticks labelled in the axis unit. Series, error bars and
-markers are ui/render/series.py; label placement (clear of the data, inside the image) is
+markers are ui/render/plot_items.py; label placement (clear of the data, inside the image) is
 ui/render/labels.py, redone whenever the plot is resized.
 """
 from __future__ import annotations
@@ -16,8 +16,17 @@ from typing import Any
 
 from app.results.figure import Figure
 from ui.render.labels import Labels, free_width
-from ui.render.ranges import legend_columns, log_ticks, x_range, x_values, y_range, y_values
-from ui.render.series import Geometry, draw_hlines, draw_markers, draw_series
+from ui.render.plot_items import Geometry, draw_hlines, draw_markers, draw_series
+from ui.render.ranges import (
+    category_tick_px,
+    legend_columns,
+    locked_scale,
+    log_ticks,
+    x_range,
+    x_values,
+    y_range,
+    y_values,
+)
 from ui.render.style import SCREEN, Style, as_text, sample_type, style_axis
 
 PANEL_COLUMNS = 3  # left axis, ViewBox, right axis (or the gap to the next panel)
@@ -107,14 +116,15 @@ def draw(plot, fig: Figure, style: Style, place: bool = True) -> Drawn:
         vb, axes = (plot.vb, {k: plot.getAxis(k) for k in ("left", "bottom", "right")}) if i == 0 \
             else _new_panel(plot, i, style)
         panel = Panel(part, vb, None, axes)
-        _axes(panel, style)
+        _axes(panel, style, len(parts))
         if i == 0:
             panel.right = _right_axis(plot, part, style)
         ranges = _fit(panel)
+        _lock_right(panel)
         for k, series in enumerate(part.series):
             draw_series(panel, legend, series, k, style, ranges, labels)
         draw_hlines(panel, legend, style)
-        draw_markers(panel, style, labels)
+        draw_markers(panel, legend, style, labels)
         vb.setMouseEnabled(x=False, y=False)
         panels.append(panel)
     drawn = Drawn(plot, fig, style, panels, legend, labels)
@@ -155,12 +165,14 @@ def _new_panel(plot, index: int, style: Style):
     return vb, axes
 
 
-def _axes(panel: Panel, style: Style) -> None:
-    """Axis titles with units, grid, category and log ticks."""
+def _axes(panel: Panel, style: Style, columns: int) -> None:
+    """Axis titles with units, grid, category and log ticks (category names in a font small
+    enough that neighbours never overlap)."""
     fig, axes = panel.fig, panel.axes
     ticks = fig.x_axis.ticks
     lines = max((t.count("\n") + 1 for _, t in ticks), default=1)
-    style_axis(axes["bottom"], fig.x_axis.label, style, tick_lines=lines)
+    style_axis(axes["bottom"], fig.x_axis.label, style, tick_lines=lines,
+               tick_px=category_tick_px(fig, style, columns))
     style_axis(axes["left"], fig.y_axis.label, style)
     bars = any(s.kind == "bar" for s in fig.series)
     axes["bottom"].setGrid(False if bars else int(255 * GRID_ALPHA))
@@ -215,6 +227,20 @@ def _legend(plot, fig: Figure, style: Style, columns: int):
         plot.layout.addItem(legend, 4, 1)
     legend._ssd_names = set()  # one entry per name across panels
     return legend
+
+
+def _lock_right(panel: Panel) -> None:
+    """A right axis locked to the left follows every change of the left's range (labels that
+    need room grow it), so a value on the right stays level with the left one it scales."""
+    scale = locked_scale(panel.fig)
+    if scale is None or panel.right is None:
+        return
+    right = panel.right
+
+    def follow(_vb, y_range) -> None:
+        right.setYRange(y_range[0] * scale, y_range[1] * scale, padding=0)
+    panel.vb.sigYRangeChanged.connect(follow)
+    panel.__dict__["_ssd_follow"] = follow  # the connection lives as long as the panel
 
 
 def _fit(panel: Panel) -> dict:

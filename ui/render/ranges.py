@@ -53,13 +53,33 @@ def _spread(values, errs, log10: bool, log2: bool = False) -> list[float]:
     return out
 
 
+def locked_scale(fig: Figure) -> float | None:
+    """Right value per left value when the right axis is locked to the left (both linear)."""
+    right = fig.y2_axis
+    if right is None or not right.per_left or right.log or fig.y_axis.log:
+        return None
+    return right.per_left
+
+
 def y_range(fig: Figure, side: str) -> tuple[float, float] | None:
+    """The view range of one y axis; a right axis locked to the left is the left's range
+    scaled, and the left's range then holds the right's data too."""
+    locked = locked_scale(fig)
+    if locked and side == "right":
+        left = _y_range(fig, "left", locked)
+        return (left[0] * locked, left[1] * locked) if left else None
+    return _y_range(fig, side, locked if side == "left" else None)
+
+
+def _y_range(fig: Figure, side: str, locked: float | None) -> tuple[float, float] | None:
     axis = y_axis_of(fig, side)
     log = bool(axis and axis.log)
     ys = []
     for s in fig.series:
         if s.axis == side:
             ys += _spread(s.y, s.err, log)
+        elif locked:
+            ys += [v / locked for v in _spread(s.y, s.err, False)]
     ys += [w for w in y_values(fig, [h.y for h in fig.hlines if h.axis == side], side) if w is not None]
     ys += [w for w in y_values(fig, [m.y for m in fig.markers if m.axis == side and m.y is not None],
                                side) if w is not None]
@@ -100,11 +120,11 @@ def x_range(fig: Figure) -> tuple[float, float] | None:
 
 def log_ticks(lo: float, hi: float) -> tuple[list[tuple[float, str]], list[tuple[float, str]]]:
     """Major (labelled) and minor (grid only) ticks of a log10 axis spanning view [lo, hi]:
-    decades, plus 2 and 5 when fewer than three decades show, labelled in the axis unit."""
+    decades, plus 2 and 5 when fewer than 3.5 decades show, labelled in the axis unit."""
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return [], []
     major, minor = [], []
-    steps = (1, 2, 5) if hi - lo < 2.5 else (1,)
+    steps = (1, 2, 5) if hi - lo < 3.5 else (1,)
     for decade in range(math.floor(lo), math.ceil(hi) + 1):
         for m in range(1, 10):
             pos = decade + math.log10(m)
@@ -118,6 +138,9 @@ def log_ticks(lo: float, hi: float) -> tuple[list[tuple[float, str]], list[tuple
     return major, minor
 
 
+LEGEND_SHARE = 0.75  # of the style's width: the results view may be narrower than its style
+
+
 def legend_columns(fig: Figure, style: Style) -> int:
     """As many legend columns as fit the width: a legend wider than the plot would widen the
     whole layout and push the right axis out of the image."""
@@ -128,7 +151,7 @@ def legend_columns(fig: Figure, style: Style) -> int:
     metrics = QFontMetrics(font(style.legend_px))
     widest = max(metrics.horizontalAdvance(n) for n in names)
     column = widest + style.legend_sample * 2.6 + style.legend_px
-    return max(1, min(len(names), 4, int((style.width * 0.9) // column)))
+    return max(1, min(len(names), 4, int((style.width * LEGEND_SHARE) // column)))
 
 
 def legend_names(fig: Figure) -> list[str]:
@@ -137,4 +160,28 @@ def legend_names(fig: Figure) -> list[str]:
     for part in (fig.panels or (fig,)):
         names += [s.name + (" (right axis)" if s.axis == "right" else "") for s in part.series]
         names += [h.text for h in part.hlines]
+        names += [m.text for m in part.markers]
     return list(dict.fromkeys(names))
+
+
+PLOT_SHARE = 0.82   # of the image width, roughly what the axes leave to the plot area
+MIN_TICK_SHARE = 0.6
+MIN_TICK_PX = 8     # legible on a screen
+
+
+def category_tick_px(fig: Figure, style: Style, columns: int = 1) -> int:
+    """The tick font size at which the widest category label (bars) fits its slot at the
+    figure's size: labels of neighbouring slots never overlap; never below 60 % of the
+    style's tick size nor 8 px (long names are wrapped onto lines by the figure builders)."""
+    from PySide6.QtGui import QFontMetrics
+    ticks, span = fig.x_axis.ticks, x_range(fig)
+    if not ticks or span is None or not any(s.kind == "bar" for s in fig.series):
+        return style.tick_px
+    slot = style.width * PLOT_SHARE / max(columns, 1) / max(span[1] - span[0], 1.0)
+    metrics = QFontMetrics(font(style.tick_px))
+    widest = max(metrics.horizontalAdvance(line) for _, t in ticks for line in t.split("\n"))
+    if widest <= 0.9 * slot:
+        return style.tick_px
+    floor = max(int(style.tick_px * MIN_TICK_SHARE), min(style.tick_px, MIN_TICK_PX))
+    return max(int(style.tick_px * 0.9 * slot / widest), floor)
+

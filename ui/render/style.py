@@ -91,13 +91,18 @@ def sample_type(size: int):
                 p.setBrush(pg.mkBrush(opts.get("brush")))
                 p.drawRect(QRectF(width * 0.2, height * 0.1, width * 0.6, height * 0.8))
                 return
-            if opts.get("pen") is not None:
+            if opts.get("pen") is not None and getattr(item, "_ssd_vertical", False):
+                p.setPen(pg.mkPen(opts["pen"]))  # a vertical marker line
+                p.drawLine(QPointF(width / 2, 0), QPointF(width / 2, height))
+            elif opts.get("pen") is not None:
                 p.setPen(pg.mkPen(opts["pen"]))
                 p.drawLine(QPointF(0, height / 2), QPointF(width, height / 2))
             if opts.get("symbol") is not None and isinstance(item, pg.PlotDataItem):
-                so = item.scatter.opts
+                # the item's own symbol options (its scatter has none while it holds no data,
+                # as a legend-only item for a marker does)
                 p.translate(width / 2, height / 2)
-                drawSymbol(p, opts["symbol"], so["size"], pg.mkPen(so["pen"]), pg.mkBrush(so["brush"]))
+                drawSymbol(p, opts["symbol"], opts["symbolSize"], pg.mkPen(opts["symbolPen"]),
+                           pg.mkBrush(opts["symbolBrush"]))
 
     return BigSample
 
@@ -123,13 +128,15 @@ def direction_color(direction: str) -> str:
     return DIRECTION_COLORS.get(direction, PALETTE[2])
 
 
-def style_axis(axis, label: str, style: Style, tick_lines: int = 1) -> None:
+def style_axis(axis, label: str, style: Style, tick_lines: int = 1,
+               tick_px: int | None = None) -> None:
     """Pens, fonts, the label with its unit, thousands separators, no SI prefix; a bottom axis
-    gets the height of ``tick_lines`` lines of tick text plus its label."""
+    gets the height of ``tick_lines`` lines of tick text (``tick_px``, default the style's)
+    plus its label."""
     import pyqtgraph as pg
     axis.setPen(pg.mkPen("k", width=1.5))
     axis.setTextPen(pg.mkPen("k"))
-    axis.setTickFont(font(style.tick_px))
+    axis.setTickFont(font(tick_px or style.tick_px))
     axis.enableAutoSIPrefix(False)
     axis.setStyle(tickTextOffset=max(6, style.tick_px // 2), tickLength=style.tick_px // 2,
                   autoExpandTextSpace=True, maxTickLevel=1)  # no third, finest grid level
@@ -138,6 +145,6 @@ def style_axis(axis, label: str, style: Style, tick_lines: int = 1) -> None:
     if axis.orientation == "bottom":  # room for tick text and the label without touching
         axis.setStyle(hideOverlappingLabels=style.tick_px * 2)  # end labels may overhang a bit
         from PySide6.QtGui import QFontMetrics
-        tick_h = QFontMetrics(font(style.tick_px)).height()
+        tick_h = QFontMetrics(font(tick_px or style.tick_px)).height()
         axis.setHeight(int(tick_h * tick_lines + max(6, style.tick_px // 2) + style.tick_px // 2
                            + style.label_px * 1.7))

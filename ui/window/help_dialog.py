@@ -45,8 +45,9 @@ finished trials are kept.</li>
 sample standard deviation (n) per workload, with the findings (knee, crossover, cache
 exhaustion, tail spread). <i>Figures</i> shows the report's figures; <i>Runs</i> reopens
 earlier runs.</li>
-<li><b>Export</b> (Ctrl+E): figures (PNG and SVG), tables (CSV and Markdown) and
-<code>report.md</code> go into the run folder's <code>export</code> folder, or one you choose
+<li><b>Export</b> (Ctrl+E): the report as <code>report.md</code>, <code>report.html</code> (one
+file, figures inside) and <code>report.pdf</code>, with figures (PNG and SVG) and tables (CSV and
+Markdown), go into the run folder's <code>export</code> folder, or one you choose
 with <i>Export to...</i>. <i>Report &rarr; Enter/edit vendor spec</i> adds the vendor's
 figures, with their test conditions, for a fair comparison.</li>
 </ol>

@@ -1,4 +1,4 @@
-"""Where the views sit, for every screen from 1280×720 to 4K: the part of MainWindow that
+"""Where the views sit, for every screen from 1280×720 to 4K: an object MainWindow holds that
 builds its layout and fits it to the screen.
 
 Two columns, set-up (drive, experiments, Run) and run (progress, live charts, results tabs,
@@ -9,6 +9,7 @@ form and the live charts the full column height; on a 1080p screen everything is
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt
@@ -59,7 +60,7 @@ def fitted_size(available: QSize, frame: QSize, unit: int) -> QSize:
                  min(DEFAULT_EM[1] * unit, available.height() - frame.height()))
 
 
-if TYPE_CHECKING:  # what MainWindow, the one class this is mixed into, is and provides
+if TYPE_CHECKING:
     from ui.window.report.figures_view import FiguresView
     from ui.window.report.report_bar import ReportBar
     from ui.window.report.results_so_far import ResultsSoFar
@@ -71,14 +72,11 @@ if TYPE_CHECKING:  # what MainWindow, the one class this is mixed into, is and p
     from ui.window.setup.drive_panel import DrivePanel
     from ui.window.setup.engine_picker import EnginePicker
     from ui.window.setup.experiment_panel import ExperimentPanel
-    _Window = QMainWindow
-else:
-    _Window = object
 
 
-class WindowLayout(_Window):
-    """Mixed into MainWindow, which provides the views (drive_panel, experiment_panel, charts,
-    progress, results, so_far, figures, log_pane, runs_browser, report_bar, engine_picker)."""
+@dataclass(frozen=True)
+class WindowViews:
+    """The views the window made, each showing one thing; the layout only places them."""
 
     drive_panel: DrivePanel
     experiment_panel: ExperimentPanel
@@ -91,10 +89,20 @@ class WindowLayout(_Window):
     log_pane: LogPane
     runs_browser: RunsBrowser
     report_bar: ReportBar
-    _restored: bool
 
-    def _build_layout(self) -> None:
-        unit = em(self)
+
+class WindowLayout:
+    """The columns, areas, tabs and Run buttons of ``window``: built once around ``views``,
+    then asked to show a page, size the panes or fit the screen."""
+
+    def __init__(self, window: QMainWindow, views: WindowViews) -> None:
+        self.window = window
+        self.views = views
+        self._build()
+
+    def _build(self) -> None:
+        v, window = self.views, self.window
+        unit = em(window)
         self.run_button = QPushButton("Run  (Ctrl+R)")
         self.cancel_button = QPushButton("Cancel  (Esc)")
         for button in (self.run_button, self.cancel_button):
@@ -103,17 +111,17 @@ class WindowLayout(_Window):
         self.run_hint.setWordWrap(True)
         self.run_hint.hide()
         buttons = QHBoxLayout()
-        buttons.addWidget(self.engine_picker)
+        buttons.addWidget(v.engine_picker)
         buttons.addWidget(self.run_button, 2)
         buttons.addWidget(self.cancel_button, 1)
-        self.drive_box = _group(SETUP_TITLES[0], self.drive_panel)
+        self.drive_box = _group(SETUP_TITLES[0], v.drive_panel)
         self.next_button = QPushButton(f"Next: {TAB_TITLES[1]} \u2192")  # tabbed set-up only
         self.next_button.clicked.connect(lambda: self.show_setup_page("experiments"))
         self.next_button.hide()
         box_layout = self.drive_box.layout()
         assert isinstance(box_layout, QVBoxLayout)  # _group lays its widget out in a column
         box_layout.addWidget(self.next_button, 0, Qt.AlignmentFlag.AlignRight)
-        self.experiments_box = _group(SETUP_TITLES[1], self.experiment_panel)
+        self.experiments_box = _group(SETUP_TITLES[1], v.experiment_panel)
         self.setup_area = SplitOrTabs(Qt.Orientation.Vertical,
                                       [(TAB_TITLES[0], self.drive_box),
                                        (TAB_TITLES[1], self.experiments_box)], self._setup_need,
@@ -127,21 +135,21 @@ class WindowLayout(_Window):
         left_layout.addWidget(self.run_hint)
 
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.results, "Results")
-        self.tabs.addTab(self.results.findings_page, "Findings")
-        self.tabs.addTab(self.figures, "Figures")
-        self.tabs.addTab(self.log_pane, "Log")
-        self.tabs.addTab(self.runs_browser, "Runs")
+        self.tabs.addTab(v.results, "Results")
+        self.tabs.addTab(v.results.findings_page, "Findings")
+        self.tabs.addTab(v.figures, "Figures")
+        self.tabs.addTab(v.log_pane, "Log")
+        self.tabs.addTab(v.runs_browser, "Runs")
         self.live_split = QSplitter(Qt.Orientation.Horizontal)   # time series | its figure
-        self.live_split.addWidget(self.charts)
-        self.live_split.addWidget(self.so_far)
+        self.live_split.addWidget(v.charts)
+        self.live_split.addWidget(v.so_far)
         self.live_split.setStretchFactor(0, 3)
         self.live_split.setStretchFactor(1, 2)
         live = QWidget()
         live_layout = QVBoxLayout(live)
         live_layout.setContentsMargins(0, 0, 0, 0)
         live_layout.setSpacing(1)
-        live_layout.addWidget(self.charts.timeline)
+        live_layout.addWidget(v.charts.timeline)
         live_layout.addWidget(self.live_split, 1)
         self.live_page = live
         self.run_area = SplitOrTabs(Qt.Orientation.Vertical, [("Live", live)],
@@ -150,9 +158,9 @@ class WindowLayout(_Window):
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(4, 4, 4, 4)
         right_layout.setSpacing(3)
-        right_layout.addWidget(self.progress)
+        right_layout.addWidget(v.progress)
         right_layout.addWidget(self.run_area, 1)
-        right_layout.addWidget(self.report_bar)
+        right_layout.addWidget(v.report_bar)
         self.left_column, self.right_column = left, right
 
         self.main_area = SplitOrTabs(Qt.Orientation.Horizontal,
@@ -161,18 +169,32 @@ class WindowLayout(_Window):
         assert isinstance(splitter, QSplitter)  # resizable (the default): a real splitter
         splitter.setStretchFactor(0, 0)
         splitter.setStretchFactor(1, 1)
-        self.setCentralWidget(self.main_area)
+        window.setCentralWidget(self.main_area)
         self.engine_label = QLabel("Engine: looking...")
         self.engine_label.setTextFormat(Qt.TextFormat.PlainText)  # the engine's own words
-        self.statusBar().addPermanentWidget(self.engine_label)
+        window.statusBar().addPermanentWidget(self.engine_label)
         self.run_area.mode_changed.connect(lambda mode: self._fit_run_split() if mode == SPLIT
                                            else None)
+        self._tab_order()
+
+    def _tab_order(self) -> None:
+        """Tab goes the way of the work: target, experiments and their form, Run, the charts'
+        options, the result tabs, export."""
+        v = self.views
+        chain = [v.drive_panel.edit, v.drive_panel.choose_button, v.drive_panel.remote.edit,
+                 v.drive_panel.table,
+                 v.experiment_panel.preset, v.experiment_panel.catalog,
+                 *v.experiment_panel.focus_chain(), v.engine_picker.combo, self.run_button,
+                 self.cancel_button, v.charts.iops_box, v.charts.log_box,
+                 v.charts.follow_box, self.tabs, *v.report_bar.focus_chain()]
+        for first, second in zip(chain, chain[1:]):
+            QWidget.setTabOrder(first, second)
 
     def default_sizes(self) -> None:
         """Pane sizes for this window's size (once laid out, when none were remembered): the
         set-up column as wide as its form needs (at most a third: the run column holds the
         charts and the running experiment's figure), the charts most of the run column."""
-        unit = em(self)
+        unit = em(self.window)
         width = self.main_area.width()
         left = min(max(self.left_column.minimumSizeHint().width(), 36 * unit),
                    int(width * SETUP_SHARE))
@@ -183,23 +205,23 @@ class WindowLayout(_Window):
 
     def _fit_run_split(self) -> None:
         height = self.run_area.height()
-        charts = max(self.charts.comfortable_height(), int(height * 0.62))
+        charts = max(self.views.charts.comfortable_height(), int(height * 0.62))
         self.run_area.set_sizes([charts, max(1, height - charts)])
 
     # -- what each area needs to be split rather than tabbed ------------------------------------
     def _main_need(self) -> int:
-        unit = em(self)
+        unit = em(self.window)
         return (max(self.left_column.minimumSizeHint().width(), 27 * unit)
                 + max(self.right_column.minimumSizeHint().width(), 40 * unit) + 8)
 
     def _setup_need(self) -> int:
         box, width = self.drive_box, self.setup_area.width()
         drive = box.heightForWidth(width) if box.hasHeightForWidth() else -1
-        return (max(drive, box.sizeHint().height()) + self.experiment_panel.comfortable_height()
-                + 2 * em(self))
+        return (max(drive, box.sizeHint().height()) + self.views.experiment_panel.comfortable_height()
+                + 2 * em(self.window))
 
     def _run_need(self) -> int:
-        return self.charts.comfortable_height() + RESULT_TABS_EM * em(self)
+        return self.views.charts.comfortable_height() + RESULT_TABS_EM * em(self.window)
 
     def _setup_mode(self, mode: str) -> None:
         """Tabs carry the titles: the boxes drop theirs (and their frame) to save lines."""
@@ -207,7 +229,7 @@ class WindowLayout(_Window):
             box.setTitle("" if mode == TABS else title)
             box.setFlat(mode == TABS)
         self.next_button.setVisible(mode == TABS)
-        if mode == TABS and self.drive_panel.is_ready():
+        if mode == TABS and self.views.drive_panel.is_ready():
             self.setup_area.show_page(self.experiments_box)
 
     def show_setup_page(self, which: str) -> None:
@@ -218,7 +240,7 @@ class WindowLayout(_Window):
     def show_run_view(self, widget: QWidget) -> None:
         """The run column, and ``widget`` (the charts or a result tab) in front."""
         self.main_area.show_page(self.right_column)
-        if widget is self.charts:   # the charts share their page with the timeline and figure
+        if widget is self.views.charts:   # the charts share their page with the timeline and figure
             widget = self.live_page
         if self.tabs.indexOf(widget) >= 0:   # the charts are a tab only when tabbed
             self.tabs.setCurrentWidget(widget)
@@ -229,23 +251,24 @@ class WindowLayout(_Window):
         self.setup_area.set_title(self.drive_box, TAB_TITLES[0] + mark)
 
     # -- the screen -----------------------------------------------------------------------------
-    def fit_to_screen(self) -> None:
+    def fit_to_screen(self, restored: bool) -> None:
         """A first window fills at most the available area of its screen, frame included, and
-        sits in it; a remembered one larger than this screen (moved from a bigger monitor) is
+        sits in it; a ``restored`` one larger than this screen (moved from a bigger monitor) is
         shrunk to fit."""
-        screen = self.screen() or QGuiApplication.primaryScreen()
+        window = self.window
+        screen = window.screen() or QGuiApplication.primaryScreen()
         if screen is None:
             return
         area = screen.availableGeometry()
-        frame = frame_margins(self)
-        size = fitted_size(area.size(), frame, em(self))
-        if self._restored:
-            size = QSize(min(self.width(), area.width() - frame.width()),
-                         min(self.height(), area.height() - frame.height()))
-        self.resize(size)
-        if not self._restored or not area.contains(self.frameGeometry().topLeft()):
-            self.move(area.left() + max(0, (area.width() - size.width() - frame.width()) // 2),
-                      area.top() + max(0, (area.height() - size.height() - frame.height()) // 2))
+        frame = frame_margins(window)
+        size = fitted_size(area.size(), frame, em(window))
+        if restored:
+            size = QSize(min(window.width(), area.width() - frame.width()),
+                         min(window.height(), area.height() - frame.height()))
+        window.resize(size)
+        if not restored or not area.contains(window.frameGeometry().topLeft()):
+            window.move(area.left() + max(0, (area.width() - size.width() - frame.width()) // 2),
+                        area.top() + max(0, (area.height() - size.height() - frame.height()) // 2))
 
     def area_modes(self) -> dict[str, str]:
         """split | tabs per area (for tests and screenshots)."""
@@ -253,4 +276,4 @@ class WindowLayout(_Window):
                 "run": self.run_area.mode}
 
 
-__all__ = ["WindowLayout", "fitted_size", "frame_margins", "SPLIT", "TABS"]
+__all__ = ["WindowLayout", "WindowViews", "fitted_size", "frame_margins", "SPLIT", "TABS"]

@@ -3,8 +3,9 @@
 It only assembles and wires: the views (setup/, run/, report/) each show one thing and take their
 model in the constructor; RunControl owns the worker thread; Background runs the short slow calls
 (engine detection, volumes, target checks, loading past runs). Nothing slow runs on the GUI thread.
-Where the views sit is ui/window/layout.py, the menus ui/window/menus.py, closing and what is
-remembered ui/window/closing.py. Dialogs are attributes (``confirm_close``, ``engine_dialog``)
+It holds its parts as objects: where the views sit (``panes``, ui/window/layout.py), when it may
+close (``close_guard``) and what it remembers (``memory``, both ui/window/closing.py); the menus
+are ui/window/menus.py. Dialogs are attributes (``confirm_close``, ``engine_dialog``)
 and the folder opener is ``open_url``, so tests can replace or inspect them without a modal loop
 blocking.
 """
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from app import APP_NAME, __version__
 from app.model.status import RunStatus
@@ -25,9 +26,9 @@ from jobs.engine.factory import default_engine
 from jobs.events import RunFinished
 from ui.window import theme
 from ui.window.background import Background
-from ui.window.closing import ClosingAndSettings
+from ui.window.closing import CloseGuard, WindowMemory, ask_close
 from ui.window.gc_policy import collect_on_gui_thread, load_outside_collections
-from ui.window.layout import WindowLayout
+from ui.window.layout import WindowLayout, WindowViews
 from ui.window.menus import build_menus
 from ui.window.report.figures_view import FiguresView, RunFiguresModel
 from ui.window.report.report_bar import ReportBar
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
+class MainWindow(QMainWindow):
     def __init__(self, settings: AppSettings | None = None, engine_path: str | None = None,
                  runs_root: str | None = None):
         super().__init__()
@@ -63,11 +64,9 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.engine = None             # EngineInfo of the chosen engine, once found
         self.engine_error: str | None = None
         self.engine_dialog: QMessageBox | None = None
-        self.confirm_close = self._ask_close
+        self.confirm_close = lambda: ask_close(self)
         self.open_url = None           # None: QDesktopServices.openUrl (tests pass their own)
         self.crash_reporter: CrashReporter | None = None  # the app's (ui.window.app), not tests''
-        self._closing = False
-        self._force_close = False
         self.setWindowTitle(f"{APP_NAME} {__version__}")
 
         self.background = Background(self)
@@ -89,10 +88,21 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.report_bar = ReportBar(self.run_figures, self.background)
         root = runs_root or self.settings.runs_root or str(default_runs_root())
         self.runs_browser = RunsBrowser(self.background, root)
-        self._build_layout()
+        self.panes = WindowLayout(self, WindowViews(
+            self.drive_panel, self.experiment_panel, self.engine_picker, self.charts, self.progress,
+            self.results, self.so_far, self.figures, self.log_pane, self.runs_browser,
+            self.report_bar))
+        panes = self.panes   # the widgets the window itself drives (and tests press)
+        self.run_button, self.cancel_button, self.run_hint = (panes.run_button, panes.cancel_button,
+                                                              panes.run_hint)
+        self.engine_label, self.tabs = panes.engine_label, panes.tabs
+        self.show_run_view, self.show_setup_page = panes.show_run_view, panes.show_setup_page
+        self.close_guard = CloseGuard(self, self.control, lambda: self.confirm_close(),
+                                      self.cancel_run, self._shut_down)
+        self.memory = WindowMemory(self, self.settings, panes, self._remember)
         self._build_actions()
         self._wire()
-        self._restore_geometry()
+        self.memory.restore()
         self.drive_panel.set_test_size(self.experiment_panel.plan.size_bytes)
         self.engine_picker.locate()
         self._update_actions()
@@ -111,19 +121,6 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.run_button.clicked.connect(self.run_action.trigger)
         self.cancel_button.clicked.connect(self.cancel_action.trigger)
         build_menus(self)
-        self._tab_order()
-
-    def _tab_order(self) -> None:
-        """Tab goes the way of the work: target, experiments and their form, Run, the charts'
-        options, the result tabs, export."""
-        chain = [self.drive_panel.edit, self.drive_panel.choose_button, self.drive_panel.remote.edit,
-                 self.drive_panel.table,
-                 self.experiment_panel.preset, self.experiment_panel.catalog,
-                 *self.experiment_panel.focus_chain(), self.engine_picker.combo, self.run_button,
-                 self.cancel_button, self.charts.iops_box, self.charts.log_box,
-                 self.charts.follow_box, self.tabs, *self.report_bar.focus_chain()]
-        for first, second in zip(chain, chain[1:]):
-            QWidget.setTabOrder(first, second)
 
     def _wire(self) -> None:
         self.experiment_panel.plan_changed.connect(
@@ -131,7 +128,7 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.experiment_panel.plan_changed.connect(lambda _plan: self._update_actions())
         self.drive_panel.check_changed.connect(self._on_target_checked)
         self.drive_panel.info.described.connect(
-            lambda d: self.report_bar.set_drive(d.model if d else None, d.model_note if d else ""))
+            lambda d: self.report_bar.set_drive(d.vendor_key if d else None, d.model_note if d else ""))
         self.drive_panel.target_changed.connect(lambda _t: self._update_actions())
         self.charts.iops_toggled.connect(lambda on: setattr(self.settings, "show_iops", on))
         self.runs_browser.open_requested.connect(self.open_run)
@@ -144,7 +141,7 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.control.ended.connect(self._on_run_ended)
 
     def _on_target_checked(self, report) -> None:
-        self.set_target_mark(report.ok if report.path else None)
+        self.panes.set_target_mark(report.ok if report.path else None)
         self._update_actions()
 
     # -- engine ---------------------------------------------------------------------------------
@@ -252,8 +249,30 @@ class MainWindow(ClosingAndSettings, WindowLayout, QMainWindow):
         self.drive_panel.set_test_size(self.experiment_panel.plan.size_bytes)
         self.drive_panel.recheck()  # free space changed; a crash may have left files
         self._update_actions()
-        if self._closing:
+        if self.close_guard.closing:
             self.close()
+
+    # -- closing and what is remembered ---------------------------------------------------------
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.close_guard.close_event(event)
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self.memory.shown()
+
+    def _remember(self, s: AppSettings) -> None:
+        s.target = self.drive_panel.target()
+        s.remote = self.drive_panel.remote.address()
+        s.experiments = self.experiment_panel.state()
+        s.runs_root = self.runs_browser.runs_root
+
+    def _shut_down(self) -> None:
+        self.memory.save()
+        self.report_bar.shutdown()
+        self.background.shutdown()
+
+    def fit_to_screen(self) -> None:
+        self.panes.fit_to_screen(self.memory.restored)
 
     # -- past runs ------------------------------------------------------------------------------
     def open_run(self, run_dir: str) -> None:

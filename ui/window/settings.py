@@ -13,6 +13,7 @@ store held, so nobody loses their target and parameters to the move.
 """
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from pathlib import Path
@@ -31,6 +32,26 @@ ORGANIZATION = "ssd-profiler"
 def default_path() -> Path:
     """Where the window's settings live unless a test or --self-test names a file."""
     return user_config_dir() / f"{APP_NAME}.conf"
+
+
+class Remembered:
+    """One key the window keeps, as a typed attribute of AppSettings: read, it is the stored
+    value when that has the right type, else ``default`` (a missing or hand-edited setting);
+    assigned, it is stored."""
+
+    def __init__(self, key: str, kind: type, default: Any, clean: Any = None):
+        self.key, self.kind, self.default, self.clean = key, kind, default, clean
+
+    def __get__(self, settings: AppSettings | None, owner: type | None = None) -> Any:
+        if settings is None:
+            return self
+        value = settings.get(self.key)
+        if not isinstance(value, self.kind):
+            return copy.copy(self.default)   # never the shared default: callers may change it
+        return self.clean(value) if self.clean else value
+
+    def __set__(self, settings: AppSettings, value: Any) -> None:
+        settings.set(self.key, value)
 
 
 class AppSettings:
@@ -80,68 +101,17 @@ class AppSettings:
     def set_bytes(self, key: str, data: QByteArray) -> None:
         self.set(key, bytes(data.toBase64().data()).decode("ascii"))
 
-    # -- the keys -----------------------------------------------------------------------------
-    @property
-    def target(self) -> str:
-        return self.get("run/target", "") or ""
-
-    @target.setter
-    def target(self, value: str) -> None:
-        self.set("run/target", value)
-
-    @property
-    def remote(self) -> str:
-        """The fio server of a remote target, HOST[:PORT] ("": this computer;)."""
-        value = self.get("run/remote", "")
-        return value if isinstance(value, str) else ""
-
-    @remote.setter
-    def remote(self, value: str) -> None:
-        self.set("run/remote", value)
-
-    @property
-    def runs_root(self) -> str | None:
-        return self.get("run/runs_root")
-
-    @runs_root.setter
-    def runs_root(self, value: str | None) -> None:
-        self.set("run/runs_root", value)
-
-    @property
-    def experiments(self) -> dict:
-        """{"checked": [ids], "current": id, "preset": name, "values": {id: {name: text}}}."""
-        value = self.get("run/experiments", {})
-        return value if isinstance(value, dict) else {}
-
-    @experiments.setter
-    def experiments(self, value: dict) -> None:
-        self.set("run/experiments", value)
-
-    @property
-    def show_iops(self) -> bool:
-        return bool(self.get("charts/show_iops", False))
-
-    @show_iops.setter
-    def show_iops(self, value: bool) -> None:
-        self.set("charts/show_iops", bool(value))
-
-    @property
-    def engine(self) -> str:
-        """The engine chosen in the window ("fio" | "diskspd"); "" until one was chosen, so the
-        per-OS default (jobs.engine.factory.default_engine) applies on a first launch."""
-        value = self.get("run/engine", "")
-        return value if isinstance(value, str) else ""
-
-    @engine.setter
-    def engine(self, value: str) -> None:
-        self.set("run/engine", value)
-
-    @property
-    def engine_paths(self) -> dict[str, str]:
-        """{engine name: full path} for an engine installed off PATH."""
-        value = self.get("run/engine_paths", {})
-        return {str(k): str(v) for k, v in value.items() if v} if isinstance(value, dict) else {}
-
-    @engine_paths.setter
-    def engine_paths(self, value: dict[str, str]) -> None:
-        self.set("run/engine_paths", dict(value))
+    # -- the keys: each a Remembered (below) ----------------------------------------------------
+    target = Remembered("run/target", str, "")
+    #: The fio server of a remote target, HOST[:PORT] ("": this computer).
+    remote = Remembered("run/remote", str, "")
+    runs_root = Remembered("run/runs_root", str, None)
+    #: {"checked": [ids], "current": id, "preset": name, "values": {id: {name: text}}}.
+    experiments = Remembered("run/experiments", dict, {})
+    show_iops = Remembered("charts/show_iops", bool, False)
+    #: The engine chosen in the window ("fio" | "diskspd"); "" until one was chosen, so the
+    #: per-OS default (jobs.engine.factory.default_engine) applies on a first launch.
+    engine = Remembered("run/engine", str, "")
+    #: {engine name: full path} for an engine installed off PATH.
+    engine_paths = Remembered("run/engine_paths", dict, {},
+                              clean=lambda v: {str(k): str(p) for k, p in v.items() if p})

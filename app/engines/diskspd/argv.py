@@ -1,4 +1,4 @@
-"""DiskSpd command lines (engines.md §2): pure functions from a trial to an argv list.
+"""DiskSpd command lines: pure functions from a trial to an argv list.
 
 Workloads are named like fio's; this table is how each setting becomes a DiskSpd option. The
 load is per target and there is always exactly one target (the test file), so the outstanding
@@ -30,19 +30,19 @@ Choices, with reasons:
   one sequential stream with T x Q in flight, as in CrystalDiskMark. fio's numjobs instead runs T
   independent streams; plain ``-s -tT`` would match that, but T streams that each start at
   offset 0 read the same blocks and flatter the cache.
-- ``-c`` recreates an existing file (CREATE_ALWAYS, engines.md §2.1), so a trial passes it only
+- ``-c`` recreates an existing file (CREATE_ALWAYS), so a trial passes it only
   when the test file does not exist yet: the first trial of a write-only experiment (the runner
   pre-fills only when a trial reads). Then DiskSpd prepares the file before it measures:
   instantly when elevated (SetFileValidData), else by writing it once, which takes time from the
   runner's watchdog grace and, for the SLC-cache test, writes the file once before measuring.
 - Filling the file before reads (``prepare_argv``): elevated, ``-c`` alone leaves never-written
-  blocks that an SSD answers without touching flash (53.7 GB/s "reads", microsoft/diskspd#228).
+  blocks that an SSD answers without touching flash (53.7 GB/s "reads", a known DiskSpd behaviour).
   DiskSpd has no size-bounded run, and a time-bounded write at full speed would rewrite the file
   many times. So the fill is one sequential write pass throttled with ``-g`` to
   ``PREPARE_RATE_MiBps`` for as long as one pass of the file takes at that rate (plus a second):
   one pass of random data on any drive that sustains that rate. Unelevated (the app's normal
   mode), ``-c`` itself has already written every block.
-- Live charts: DiskSpd prints nothing while it runs (engines.md §2.4), so jobs/engine/diskspd_live.py
+- Live charts: DiskSpd prints nothing while it runs, so jobs/engine/diskspd_live.py
   samples psutil's counters of the disk holding the test file ("OS-observed"), and the XML's
   ``-D`` series replaces them after the trial (``final_intervals``).
 - Cancel: ``-yp<event>`` + ``SetEvent`` is the path Ctrl+C takes inside DiskSpd (results are

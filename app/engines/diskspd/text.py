@@ -1,6 +1,6 @@
 """DiskSpd's default text output -> normalized measurements, for ``ssd-profiler import``.
 
-The app itself runs DiskSpd with ``-Rxml`` (engines.md §2.3: "Layout varies: prefer -Rxml"); this
+The app itself runs DiskSpd with ``-Rxml`` (its text layout varies between versions; the XML does not); this
 parser exists for text files students already have. What it reads (ResultParser.cpp):
 
 - ``Input parameters``: per ``path: '...'`` block the block size (``4096`` or ``4KiB``),

@@ -1,4 +1,4 @@
-"""DiskSpd ``-Rxml`` output -> normalized measurements (reference/engines.md §2.2).
+"""DiskSpd ``-Rxml`` output -> normalized measurements.
 
 Where things are (DiskSpd's XmlResultParser.cpp; the same paths Microsoft's Process-DiskSpd.ps1
 reads):

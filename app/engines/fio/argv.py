@@ -1,6 +1,6 @@
 """fio command lines: a pure function from a trial to an argv list.
 
-Choices, with reasons (reference/engines.md):
+Choices, with reasons:
 - JSON on stdout with ``--status-interval`` gives live cumulative documents; never ``--output``
   (errors would land inside the JSON file).
 - ``--time_based --runtime`` so a fast drive cannot finish early; ``--ramp_time`` when asked.

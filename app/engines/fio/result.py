@@ -1,4 +1,4 @@
-"""fio JSON output -> normalized measurements (reference/engines.md §1).
+"""fio JSON output -> normalized measurements.
 
 fio's stdout is not one JSON document: notes (``note: ...``), signal messages
 (``fio: terminating on signal 2``), client banners and ETA lines can come before or between the
@@ -87,7 +87,7 @@ def parse_fio_document(doc: dict, source: str | None = None) -> list[dict]:
     """One measurement per entry of ``jobs[]`` (or ``client_stats[]`` in client/server mode).
 
     Entries are kept in file order and never merged by name: without ``group_reporting``,
-    ``numjobs=8`` gives eight entries with the same ``jobname`` (engines.md §1.4), so callers key
+    ``numjobs=8`` gives eight entries with the same ``jobname``, so callers key
     by index. In client mode every entry is kept, including the "All clients" aggregate, and each
     gets a ``host``.
     """

@@ -14,7 +14,7 @@ from app.engines.fio.remote_result import ServerLost
 from app.engines.fio.result import ALL_CLIENTS, parse_fio_document, split_documents
 from app.experiments.plan import experiments_from_settings, plan_run
 from app.paths import TargetRefused
-from app.remote.plan import REMOTE_JOB_S, remote_cost, remote_estimate_s
+from app.remote.extra_time import REMOTE_JOB_S, remote_cost, remote_estimate_s
 from app.remote.target import parse_remotes
 from app.stats.histogram import Histogram
 

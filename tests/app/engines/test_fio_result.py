@@ -1,7 +1,7 @@
 """fio JSON parsing against genuine fio outputs (tests/fixtures/fio) and small synthetic cases.
 
 Expected numbers are copied literally from the fixture files and converted here by hand with the
-documented units (engines.md §1.1-1.3), so a test fails if the parser's unit rules drift.
+documented units (fio's output documentation), so a test fails if the parser's unit rules drift.
 """
 from __future__ import annotations
 

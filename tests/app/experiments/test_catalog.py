@@ -95,6 +95,19 @@ def test_describe_round_trips_defaults():
             assert build(cls, {p["name"]: p["default_text"]}) == build(cls)
 
 
+def test_each_parameter_declares_its_words_where_it_is_declared():
+    """Labels and choice words come from the declarations (what the form and the CLI show), and
+    each experiment says itself whether `run all` includes it."""
+    labels = {(cls.id, p["name"]): p["label"] for cls in CATALOG.values() for p in describe(cls)}
+    assert labels["queue-depth", "bs"] == "Block size" and labels["zero-queue", "size"] == "Test file size"
+    assert labels["slc-cache", "runtime"] == labels["zero-queue", "runtime"] == "Runtime per trial"
+    assert labels["rw-mix", "mixes"] == "Read share (%)" and labels["quick", "profile"] == "Profile"
+    rw = next(p for p in describe(CATALOG["tail-latency"]) if p["name"] == "rw")
+    assert rw["choice_words"]["randread"] == "random read" and rw["label"] == "Access pattern"
+    assert [eid for eid, cls in CATALOG.items() if not cls.in_all] == \
+        ["quick", "steady-state", "write-saturation"]
+
+
 def test_a_setting_for_all_leaves_the_slc_tests_duration_and_volume_alone():
     from app.experiments.plan import experiments_from_settings, kept_note, kept_own
     settings = {"runtime": "2s", "size": "256MiB", "repetitions": "3"}

@@ -120,7 +120,10 @@ def test_zero_queue_one_panel_per_block_size_and_a_value_on_every_bar(run):
     fig = run[2]["zero-queue-latency"]
     assert [p.title for p in fig.panels] == ["4 KiB random", "128 KiB sequential"]
     for panel in fig.panels:
-        assert [t for _, t in panel.x_axis.ticks] == ["mean", "p95", "p99"]
+        ticks = [t for _, t in panel.x_axis.ticks]
+        # p99.9 always has its slot; this run's ~2,300 I/Os per trial leave 2 beyond it: no bar,
+        # and the slot says why (p99.99 has no slot at all)
+        assert ticks == ["mean", "p95", "p99", "p99.9\n(read, write:\ntoo few I/Os)"]
         assert [(s.name, s.color) for s in panel.series] == [("read", READ), ("write", WRITE)]
         for s in panel.series:
             assert s.kind == "bar" and len(s.point_labels) == len(s.y) == 3
@@ -141,7 +144,7 @@ def test_vendor_figure_states_both_sides(run):
     fig = run[2]["vendor-comparison"]
     labels = [t for s in fig.series for t in s.point_labels]
     assert all("measured: " in t and "vendor: " in t for t in labels)
-    assert all(t.splitlines()[-1].startswith(("like for like", "not like for like")) for t in labels)
+    assert all(t.splitlines()[-1].startswith(("like for like", "best available")) for t in labels)
 
 
 def test_slc_cache_plan_text_matches_what_runs():

@@ -11,7 +11,7 @@ import pytest
 from app.experiments import CATALOG
 from app.experiments.plan import experiments_from_settings, plan_run, trial_kind
 from app.params import ParamError, describe
-from app.report.precondition import precondition_sentence
+from app.report.precondition_note import precondition_sentence
 
 from conftest import needs_fio, run_cli
 

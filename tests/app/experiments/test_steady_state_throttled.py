@@ -1,7 +1,7 @@
 """The steady-state experiment on a device whose speed we set: the run's processes go
 into a blkio cgroup that caps write IOPS at 8,000 for two and a half rounds, then at 2,000. The rule
-(5 rounds, excursion <= 20 %, slope <= 10 %) must first hold over rounds 4-8, so the run has to
-stop after round 8 and say so. Needs root, cgroup v1 blkio throttling and fio (cgroup v2 io.max: not written yet);
+(5 rounds, excursion <= 20 %, slope <= 10 %) must first hold over the five rounds that follow the
+one the cap changed in (rounds 4-8 when it lands in round 3), so the run stops there and says so. Needs root, cgroup v1 blkio throttling and fio (cgroup v2 io.max: not written yet);
 skipped with the reason otherwise."""
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def _device_of(path: Path) -> str:
 @needs_fio
 @pytest.mark.skipif(not (BLKIO / "blkio.throttle.write_iops_device").exists(),
                     reason="no cgroup v1 blkio throttling on this machine")
-def test_a_cap_lowered_after_round_three_converges_at_round_eight(tmp_path):
+def test_a_cap_lowered_mid_run_converges_five_rounds_after_it(tmp_path):
     group = BLKIO / f"ssd-profiler-test-{uuid.uuid4().hex[:8]}"
     group.mkdir()
     limit = group / "blkio.throttle.write_iops_device"
@@ -71,7 +71,13 @@ def test_a_cap_lowered_after_round_three_converges_at_round_eight(tmp_path):
     iops = findings["rounds_iops"]
     # blk-throttle hands out its budget in time slices; rounds that follow each other within
     # milliseconds (held starts) inherit what the last one left: seen up to 15 % over
-    assert all(4000 < v <= 8000 * 1.25 for v in iops[:2]) and 2000 * 1.5 < iops[2] < 8000, iops
-    assert all(v <= 2000 * 1.25 for v in iops[3:]), iops
-    assert findings["steady"] and findings["round"] == 8 and len(iops) == 8, iops
-    assert findings["window"]["first_round"] == 4
+    assert all(4000 < v <= 8000 * 1.25 for v in iops[:2]), iops
+    # the cap is lowered from this process while a round runs; on a loaded machine that can land
+    # a round later than aimed at, so the expected stop is read off the rounds themselves: the
+    # first round wholly under the new cap opens the first window of 5 that can hold
+    capped = next(i for i, v in enumerate(iops) if v <= 2000 * 1.25)
+    assert 2 <= capped <= 4 and 2000 * 1.5 < iops[capped - 1] <= 8000 * 1.25, iops
+    assert all(v <= 2000 * 1.25 for v in iops[capped:]), iops
+    first = capped + 1  # rounds are numbered from 1
+    assert findings["steady"] and findings["window"]["first_round"] == first, (iops, findings)
+    assert findings["round"] == first + 4 and len(iops) == first + 4, iops

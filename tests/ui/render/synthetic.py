@@ -70,9 +70,10 @@ def vendor():
         row("randread", 4096, 32, 950e3, {"mean": 520}, jobs=16),
         row("randwrite", 4096, 1, 60e3, {"mean": 16})]}}
     from app.vendor.outputs import vendor_figure
+    from app.vendor.record import VendorSpec
 
     from conftest import info_of, parts_of
-    return [vendor_figure(compare(parts_of(summary), spec, info_of({"drive": {"model": "ACME TestDrive"}})))]
+    return [vendor_figure(compare(parts_of(summary), VendorSpec.from_json(spec), info_of({"drive": {"model": "ACME TestDrive"}})))]
 
 
 def all_figures():

@@ -52,7 +52,7 @@ FIGURES.update({f"synthetic/{f.id}": f for f in synthetic.all_figures()})
 
 @pytest.fixture(scope="module")
 def app():
-    from ui.render.export import ensure_app
+    from ui.render.figure_files import ensure_app
     return ensure_app()
 
 
@@ -92,7 +92,7 @@ def _problems(widget, image, style) -> list[str]:
 @pytest.mark.parametrize("size", list(STYLES))
 @pytest.mark.parametrize("name", list(FIGURES))
 def test_labels_inside_the_image_and_clear_of_the_data(app, name, size):
-    from ui.render.export import laid_out, png_image
+    from ui.render.figure_files import laid_out, png_image
     style, fig = STYLES[size], FIGURES[name]
     with laid_out(fig, style) as widget:
         image = png_image(widget, style)
@@ -108,7 +108,7 @@ def test_labels_inside_the_image_and_clear_of_the_data(app, name, size):
 
 def test_the_knee_label_leaves_every_point_visible(app):
     """The issue's case: the knee annotation once hid the QD2 point."""
-    from ui.render.export import laid_out
+    from ui.render.figure_files import laid_out
     fig = FIGURES["synthetic/queue-depth-tradeoff"]
     assert [m.text for m in fig.markers][0].startswith("knee")
     with laid_out(fig, REPORT) as widget:

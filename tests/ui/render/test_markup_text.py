@@ -16,7 +16,7 @@ MARKUP = '<img src="/dev/zero"> <b>x</b> & y'
 def test_markup_in_titles_axes_and_legends_is_drawn_as_text(tmp_path):
     from pyqtgraph import LegendItem
 
-    from ui.render.export import ensure_app, laid_out, render_figure
+    from ui.render.figure_files import ensure_app, laid_out, render_figure
     ensure_app()
     with laid_out(Figure(id="g", title="<b>x</b>", x_axis=Axis("x"), y_axis=Axis("y"))) as widget:
         # harmless markup first: were it rendered, the test stops before /dev/zero is named

@@ -14,7 +14,7 @@ from ui.render.png import png_bytes  # noqa: E402
 
 @pytest.fixture(scope="module")
 def app():
-    from ui.render.export import ensure_app
+    from ui.render.figure_files import ensure_app
     return ensure_app()
 
 

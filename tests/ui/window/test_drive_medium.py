@@ -5,13 +5,25 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from app.paths.medium import classify  # noqa: E402
+from app.drive.facts import DriveFacts  # noqa: E402
+from app.paths.medium import (
+    Medium,  # noqa: E402
+    classify,  # noqa: E402
+)
+from ui.window.setup import drive_text  # noqa: E402
 from ui.window.setup.drive_info import medium_html  # noqa: E402
-from ui.window.setup.drive_text import medium_text, summarize  # noqa: E402
 
 import gui_support  # noqa: E402
 
 make_window = gui_support.make_window
+
+
+def medium_text(record):
+    return drive_text.medium_text(Medium.from_json(record))
+
+
+def summarize(path, record):
+    return drive_text.summarize(path, DriveFacts.from_json(record))
 
 NFS = {"kind": "network", "fs_type": "nfs4", "mount_point": "/srv/share", "source": "server:/export",
        "stack": ["nfs4 server:/export"], "line": "nfs4 server:/export",

@@ -17,8 +17,9 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
+from app.drive.facts import DriveFacts, PcieLink  # noqa: E402
 from jobs.events import TrialFinished, TrialStarted  # noqa: E402
-from ui.window.setup.drive_text import link_text, summarize  # noqa: E402
+from ui.window.setup import drive_text  # noqa: E402
 from ui.window.setup.engine_picker import retry_advice  # noqa: E402
 
 import gui_support  # noqa: E402
@@ -62,6 +63,14 @@ def shown(window) -> bool:
 
 
 # -- the drive ------------------------------------------------------------------------------
+def link_text(record):
+    return drive_text.link_text(PcieLink.from_json(record))
+
+
+def summarize(path, record):
+    return drive_text.summarize(path, DriveFacts.from_json(record))
+
+
 def test_link_and_drive_lines_from_describe_drive_dicts():
     assert link_text({"speed_gts": 16.0, "width": 4, "max_speed_gts": 16.0, "max_width": 4}) == "PCIe 4.0 x4"
     assert link_text({"speed_gts": 8.0, "width": 2, "max_speed_gts": 16.0, "max_width": 4}) == \

@@ -120,7 +120,9 @@ def test_figures_export_and_vendor_spec_after_a_run(qtbot, window, tmp_path):
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "figures/queue-depth-sweep.png" in report
     assert bar.export_path.text() == str(out) and bar.open_button.isVisible()
-    assert bar.export_status.text().startswith("Exported 3 figures")
+    assert bar.export_status.text().startswith("Exported the report (.md, .html, .pdf), 3 figures")
+    assert (out / "report.pdf").read_bytes().startswith(b"%PDF-")   # printed on the GUI thread
+    assert (out / "report.html").read_text().count("data:image/svg+xml;base64,") == 3
     bar.open_button.click()
     assert [u.toLocalFile() for u in opened] == [str(out)]
     assert f"exported the report to {out}" in window.log_pane.plain_text()
@@ -211,7 +213,8 @@ def test_attach_spec_to_run_rewrites_only_an_ended_run(tmp_path):
     vendor.attach_spec_to_run(folder, spec)
     stored = json.loads((folder / "run.json").read_text())
     assert stored["vendor_spec"] == spec and "dir" not in stored
-    assert vendor.spec_with_origin(RunInfo.read(stored), user_specs=[]) == (spec, "run")
+    found, origin = vendor.spec_with_origin(RunInfo.read(stored), user_specs=[])
+    assert (found.to_json(), origin) == (spec, "run")
     with pytest.raises(ValueError, match="source_url"):
         vendor.attach_spec_to_run(folder, {**spec, "source_url": ""})
     (folder / "run.json").write_text(json.dumps({**record, "status": "running"}))

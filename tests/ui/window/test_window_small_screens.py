@@ -62,7 +62,7 @@ def test_the_window_fits_and_its_charts_are_tall_enough(laptop, qtbot):
     assert window.size() == size, "the layout's minimum made the window larger than the screen"
     hint = window.minimumSizeHint()
     assert hint.width() <= size.width() and hint.height() <= size.height(), hint
-    for column in (window.left_column, window.right_column):
+    for column in (window.panes.left_column, window.panes.right_column):
         assert column.minimumSizeHint().width() <= size.width() // 2 + 100
     # the live charts: tabbed with the results here, each chart at least 150 px tall
     window.show_run_view(window.charts)
@@ -126,7 +126,7 @@ def test_choosing_a_tab_or_an_experiment_moves_nothing(laptop, qtbot):
 def test_on_a_desktop_too_tabs_move_nothing(make_window, qtbot):
     window = make_window()
     checked(window, qtbot)
-    assert window.area_modes() == {"main": "split", "setup": "split", "run": "split"}
+    assert window.panes.area_modes() == {"main": "split", "setup": "split", "run": "split"}
     tabs_move_nothing(window, qtbot)
 
 
@@ -135,7 +135,7 @@ def tabs_move_nothing(window, qtbot) -> None:
     gui_support.settle(qtbot)
 
     def places():
-        return (window.size(), window.left_column.geometry(), window.right_column.geometry(),
+        return (window.size(), window.panes.left_column.geometry(), window.panes.right_column.geometry(),
                 window.tabs.geometry(), window.report_bar.geometry(),
                 window.experiment_panel.stack.geometry())
 
@@ -258,7 +258,7 @@ def test_no_text_of_the_run_area_is_cut_mid_run(laptop, qtbot):
     window.show_run_view(window.charts)
     gui_support.settle(qtbot, 100)
     cut = []
-    for label in window.right_column.findChildren(QLabel):
+    for label in window.panes.right_column.findChildren(QLabel):
         if not label.isVisible():
             continue
         if isinstance(label, ElidedLabel):

@@ -1,18 +1,19 @@
 """Exporting the shown run from the window without freezing it, and without painting off-thread.
 
-Why this split: ``app.report.export.export_run`` reads the run, writes tables and report.md (slow on a
-big samples.csv, fine in any thread), but calls ``ui.render.export.render_figure`` for every
+Why this split: ``app.report.export.export_run`` reads the run, writes tables and the reports (slow on a
+big samples.csv, fine in any thread), but calls ``ui.render.figure_files.render_figure`` for every
 figure, and that builds a pyqtgraph PlotWidget, shows it offscreen and grabs it: widget code,
 which Qt allows on the GUI thread only. So the export runs in its own thread, and its render
 callback hands each figure (a frozen spec plus two paths) to the GUI thread, which draws that one
-figure (0.3-0.8 s) and goes back to the event loop; progress is reported per figure. The same
+figure (0.3-0.8 s) and goes back to the event loop; progress is reported per figure. report.pdf is
+printed there too (ui/render/pdf.py), once, from the report's HTML. The same
 export_run, renderer and folder layout as ``ssd-profiler export``, so both give the same files.
 
 The hand-back is a ``concurrent.futures.Future``: the thread-safe one-shot slot for "done" or
 "this exception". Cancelling (window closing) makes the waiting render call give up, after
 which export_run records the figures as not drawn and still writes report.md.
 
-The export folder follows the same rule as the command line (app.report.folder): never a
+The export folder follows the same rule as the command line (app.report.export_folder): never a
 folder that holds files the app did not write. A refusal is a ValueError whose one-line reason
 goes to ``failed`` as it is, for the message area, without a traceback in the log.
 """
@@ -45,6 +46,7 @@ class RunExporter(QObject):
     finished = Signal(str)
     failed = Signal(str)
     _render_requested = Signal(object, object, object, object)   # figure, png, svg, future
+    _print_requested = Signal(object, object, object)             # html, files, future
 
     def __init__(self, render: Callable | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -53,6 +55,7 @@ class RunExporter(QObject):
         self._cancel = threading.Event()
         self.drawn = 0
         self._render_requested.connect(self._render_here, Qt.ConnectionType.QueuedConnection)
+        self._print_requested.connect(self._print_here, Qt.ConnectionType.QueuedConnection)
 
     @property
     def busy(self) -> bool:
@@ -79,7 +82,7 @@ class RunExporter(QObject):
     # -- the export thread ---------------------------------------------------------------------
     def _work(self, run_dir: str, out_dir: str | None) -> None:
         try:
-            out = export_run(run_dir, out_dir, self._render_on_gui)
+            out = export_run(run_dir, out_dir, self._render_on_gui, pdf=self._print_on_gui)
         except ValueError as exc:  # refused (not a run, damaged, a folder it must not write)
             log.info("export of %s refused: %s", run_dir, exc)
             self._emit(self.failed, str(exc))
@@ -105,10 +108,21 @@ class RunExporter(QObject):
             raise ExportCancelled("the window was closed")
         done: Future = Future()
         self._emit(self._render_requested, fig, Path(png), Path(svg), done)
+        self._wait(done)
+
+    def _print_on_gui(self, html: str, files) -> bytes:
+        """The PDF printer export_run calls: Qt's text engine prints on the GUI thread too."""
+        if self._cancel.is_set():
+            raise ExportCancelled("the window was closed")
+        done: Future = Future()
+        self._emit(self._print_requested, html, files, done)
+        return self._wait(done)
+
+    def _wait(self, done: Future):
+        """The GUI thread's result, waited for in slices so that closing the window ends it."""
         while True:
             try:
-                done.result(timeout=WAIT_SLICE_S)
-                return
+                return done.result(timeout=WAIT_SLICE_S)
             except TimeoutError:
                 if self._cancel.is_set():
                     done.cancel()
@@ -120,7 +134,7 @@ class RunExporter(QObject):
             return
         try:
             if self._render is None:
-                from ui.render.export import render_figure
+                from ui.render.figure_files import render_figure
                 self._render = render_figure
             self._render(fig, png, svg)
         except BaseException as exc:  # noqa: BLE001 - handed back to the export thread
@@ -129,3 +143,12 @@ class RunExporter(QObject):
             done.set_result(None)
         self.drawn += 1
         self.progress.emit(self.drawn, fig.title)
+
+    def _print_here(self, html: str, files, done: Future) -> None:
+        if not done.set_running_or_notify_cancel():
+            return
+        try:
+            from ui.render.pdf import html_to_pdf
+            done.set_result(html_to_pdf(html, files))
+        except BaseException as exc:  # noqa: BLE001 - handed back to the export thread
+            done.set_exception(exc)

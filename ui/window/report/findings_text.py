@@ -5,6 +5,8 @@ into a few sentences a student can paste into a report, always with the unit.
 """
 from __future__ import annotations
 
+from app.model.summary import Stat
+
 
 def number(value: float | None) -> str:
     """Three significant figures or more, thousands separated: 5,696 / 174.5 / 2.31."""
@@ -18,13 +20,13 @@ def number(value: float | None) -> str:
     return f"{value:.2f}"
 
 
-def stat_text(stat: dict | None, with_n: bool = True) -> str:
+def stat_text(stat: Stat | None, with_n: bool = True) -> str:
     """'5,696 ± 411 (n=2)'; a single value shows no ±."""
-    if not stat or stat.get("mean") is None:
+    if stat is None or stat.mean is None:
         return "-"
-    text = number(stat["mean"])
-    if stat.get("std") is not None:
-        text += f" ± {number(stat['std'])}"
+    text = number(stat.mean)
+    if stat.std is not None:
+        text += f" ± {number(stat.std)}"
     if with_n:
-        text += f" (n={stat.get('n', 0)})"
+        text += f" (n={stat.n})"
     return text

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.vendor import specs as vendor
+from app.vendor.record import DriveKey
 from ui.window import theme
 from ui.window.background import Background
 from ui.window.folders import PathDialog, open_folder
@@ -65,7 +66,7 @@ class ReportBar(QWidget):
         self.spec_dialog: VendorSpecDialog | None = None
         self.folder_dialog: PathDialog | None = None      # shown when no file manager could open the export
         self.drive: VendorStatus | None = None   # the target's drive, before any run
-        self._drive_model: tuple[str | None, str] | None = None
+        self._drive_model: tuple[DriveKey, str] | None = None
         self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
         self.open_url = None           # None: the system's file manager (tests pass their own)
 
@@ -126,14 +127,16 @@ class ReportBar(QWidget):
         return [self.export_button, self.export_to_button, self.export_path, self.open_button,
                 self.spec_button]
 
-    def set_drive(self, model: str | None, note: str = "") -> None:
-        """The drive of the chosen target (None: none known yet): its spec is looked up in the
-        background, so the vendor spec can be checked or entered before a run."""
-        if (model, note) == self._drive_model:
+    def set_drive(self, model: DriveKey | str | None, note: str = "") -> None:
+        """The drive of the chosen target (its model, serial and volume; None: none known yet):
+        its spec is looked up in the background, so the vendor spec can be checked or entered
+        before a run, and one entered for this very drive is offered again."""
+        key = model if isinstance(model, DriveKey) else DriveKey(model)
+        if (key, note) == self._drive_model:
             return
-        self._drive_model = (model, note)
-        self.background.submit(lambda: drive_vendor_status(model, note),
-                               lambda status: self._drive_looked_up(model, note, status))
+        self._drive_model = (key, note)
+        self.background.submit(lambda: drive_vendor_status(key, note),
+                               lambda status: self._drive_looked_up(key, note, status))
 
     def _drive_looked_up(self, model, note, status: VendorStatus) -> None:
         if (model, note) == self._drive_model:
@@ -147,7 +150,8 @@ class ReportBar(QWidget):
         for widget in (self.export_action, self.export_to_action, self.export_button,
                        self.export_to_button):
             widget.setEnabled(ready and not busy)
-        tip = ("Tables, figures (PNG and SVG) and report.md of the shown run" if ready else
+        tip = ("report.md, report.html and report.pdf, tables and figures of the shown run"
+               if ready else
                "No ended run is shown: run one, or reopen one from the Runs tab")
         self.export_button.setToolTip(tip)
         shown = self.figures.current
@@ -218,11 +222,12 @@ class ReportBar(QWidget):
     def _on_exported(self, out_dir: str) -> None:
         self.progress.setVisible(False)
         self.last_export = out_dir
-        self._set_status(f"Exported {self.exporter.drawn} figures, tables, report.md to:", None,
+        self._set_status(f"Exported the report (.md, .html, .pdf), {self.exporter.drawn} figures "
+                         "and tables to:", None,
                          out_dir)
         self.open_button.setVisible(True)
         self.log_line.emit(f"exported the report to {out_dir} ({self.exporter.drawn} figures; "
-                           "open report.md)", "info")
+                           "open report.html or report.pdf)", "info")
         self._update()
 
     def _on_failed(self, message: str) -> None:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.model.status import RunStatus
+from app.model.summary import WorkloadSummary
 from app.report.outputs import findings
 from app.results.pooled import pooled_text
 from ui.window import theme
@@ -34,9 +35,14 @@ from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
 
 SUMMARY_COLUMNS = ("Experiment", "Workload", "n", "IOPS", "MB/s", "Mean latency µs",
                    "p99 µs per rep.", "p99 µs, all I/Os [95% CI]")
-def _sides(data: dict | None) -> list[dict]:
-    """The directions a measurement (or a workload summary) has: read, write or both."""
-    return [s for s in ((data or {}).get("read"), (data or {}).get("write")) if s]
+def _directions(row: WorkloadSummary) -> list[str]:
+    """The directions a workload row has: read, write or both."""
+    return [d for d in ("read", "write") if row.side(d)]
+
+
+def _pooled_p99(row: WorkloadSummary, direction: str) -> str:
+    side = row.side(direction)
+    return pooled_text(side.pooled, "p99") if side and side.pooled else "no histogram"
 
 
 def _table(columns: tuple[str, ...]) -> QTableWidget:
@@ -74,7 +80,7 @@ class ResultsTable(QWidget):
         self.model = model
         self.caption = QLabel()
         self.caption.setWordWrap(True)
-        self.trials = TrialsView(model.records)
+        self.trials = TrialsView(model.trials)
         self.workloads = _table(SUMMARY_COLUMNS)
         # the findings are a page of their own (the window gives it a tab): under the tables
         # a 1280x720 screen left them about three lines
@@ -117,7 +123,7 @@ class ResultsTable(QWidget):
         """Every row at once (a model reset), then one scroll and one caption: done per row,
         each counted all rows again (the caption's totals, the columns' widths on scrolling),
         so reopening a run took time in the square of its trials (8,000 trials: minutes)."""
-        self.trials.rows.show(self.model.records)
+        self.trials.rows.show(self.model.trials)
         self.trials.scrollToBottom()
         self._show_summary()
         self._show_caption()
@@ -131,16 +137,16 @@ class ResultsTable(QWidget):
                     "rows appear here as trials finish. Past runs open from the Runs tab.")
         else:
             text = (f"<b>Trials</b> of {html_text(m.run_dir or 'the run being prepared')}: "
-                    f"{trials_text(m.records, m.trial_count)}; status <b>{html_text(m.status)}</b>"
+                    f"{trials_text(m.trials, m.trial_count)}; status <b>{html_text(m.status)}</b>"
                     + (f" ({html_text(m.error)})" if m.error else ""))  # run.json's own text
-            throttled = sum(1 for r in m.records if r.get("throttled"))
+            throttled = sum(1 for t in m.trials if t.throttled)
             if throttled:
                 text += (f"; {theme.span('warning', f'{throttled} {THROTTLED}')} (hover "
                          "the Status cell for why)")
         self.caption.setText(text)
 
     def _add_trial(self, record: dict) -> None:
-        self.trials.rows.added()  # the run model appended ``record`` to its records
+        self.trials.rows.added()  # the run model appended the trial to its trials
         self.trials.scrollToBottom()
         self._show_caption()
 
@@ -150,18 +156,17 @@ class ResultsTable(QWidget):
     def _show_summary(self) -> None:
         self.workloads.setRowCount(0)
         lines = []
-        for eid, part in self.model.summary.items():
-            for w in part.get("workloads") or []:
-                sides = _sides(w)
+        for eid, rows in self.model.summary.items():
+            for w in rows:
+                sides = _directions(w)
                 row = self.workloads.rowCount()
                 self.workloads.insertRow(row)
                 _set_row(self.workloads, row, [
-                    eid, w["label"], str(w["n"]), stat_text(w["total_iops"], False),
-                    stat_text(w["total_MBps"], False),
-                    " / ".join(stat_text(s["lat_us"]["mean"], False) for s in sides) or "-",
-                    " / ".join(stat_text(s["lat_us"]["p99"], False) for s in sides) or "-",
-                    " / ".join(pooled_text(s["lat_us"]["pooled"], "p99") if s["lat_us"].get("pooled")
-                               else "no histogram" for s in sides) or "-"])
+                    eid, w.label, str(w.n), stat_text(w.total_iops, False),
+                    stat_text(w.total_MBps, False),
+                    " / ".join(stat_text(w.lat("mean", d), False) for d in sides) or "-",
+                    " / ".join(stat_text(w.lat("p99", d), False) for d in sides) or "-",
+                    " / ".join(_pooled_p99(w, d) for d in sides) or "-"])
             # the same sentences as report.md, from the one place that words them; only once
             # the run has ended: mid-run the findings (tail spread, knee) are not computed yet
             results = self.model.results

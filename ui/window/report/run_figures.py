@@ -20,6 +20,7 @@ from app.results.run_results import RunResults
 from app.vendor import match as vendor_compare
 from app.vendor import specs as vendor
 from app.vendor.comparison import VendorComparison
+from app.vendor.record import DriveKey, VendorSpec
 
 ORIGINS = {"run": "this run's run.json", "user": "your specs file",
            "built-in": "the built-in list"}
@@ -37,6 +38,8 @@ class VendorStatus:
     spec_json: str | None       # the matched record, to prefill the edit dialog
     rows: tuple[str, ...]       # "4 KiB random read: 12 % of 800,000 IOPS"
     before_run: bool = False    # the target's drive, no run shown: nothing is compared yet
+    drive: DriveKey | None = None   # serial and volume: a spec entered is attached to them
+    mismatch: str | None = None     # the spec's drive is not (known to be) the measured one
 
     @property
     def text(self) -> str:
@@ -49,7 +52,9 @@ class VendorStatus:
         where = ORIGINS.get(self.origin or "", self.origin or "")
         measured = ("compared once a run has ended" if self.before_run else
                     "; ".join(self.rows) if self.rows else "nothing comparable measured in this run")
-        return f"Vendor spec: {self.spec_name} (from {where}; source: {self.source}). {measured}."
+        warn = f" {self.mismatch}" if self.mismatch else ""
+        return (f"Vendor spec: {self.spec_name} (from {where}; source: {self.source}). "
+                f"{measured}.{warn}")
 
 
 @dataclass(frozen=True)
@@ -60,12 +65,8 @@ class RunFigures:
     vendor: VendorStatus
 
 
-def _spec_name(spec: dict) -> str:
-    parts = [str(spec.get(k)) for k in ("vendor", "family") if spec.get(k)]
-    if spec.get("capacity_gb"):
-        parts.append(f"{spec['capacity_gb']:g} GB" if isinstance(spec["capacity_gb"], (int, float))
-                     else str(spec["capacity_gb"]))
-    return " ".join(parts) or str(spec.get("id") or "unnamed spec")
+def _source(spec: VendorSpec) -> str:
+    return f"{spec.source_url or 'not given'} ({spec.source_kind or '?'})"
 
 
 def _vendor_status(results: RunResults) -> tuple[VendorStatus, VendorComparison | None]:
@@ -75,25 +76,27 @@ def _vendor_status(results: RunResults) -> tuple[VendorStatus, VendorComparison 
     note = str(drive.extra.get("identity_note") or "")
     if not model and drive.bus == "virtual":
         note = note or "virtual disk"
+    key = vendor.drive_key(info)
     spec, origin = vendor.spec_with_origin(info)
     if spec is None:
-        return VendorStatus(model, note, None, None, "", None, ()), None
+        return VendorStatus(model, note, None, None, "", None, (), drive=key), None
     comparison = vendor_compare.compare(results.parts, spec, info)
     rows = tuple(f"{r.label}: {r.pct:.0f} % of {r.spec:,.0f} {r.unit}"
+                 + (" (best available)" if r.best_available else "")
                  for r in comparison.rows if r.pct is not None)
-    source = f"{spec.get('source_url') or 'not given'} ({spec.get('source_kind') or '?'})"
-    return (VendorStatus(model, note, _spec_name(spec), origin, source, json.dumps(spec), rows),
-            comparison)
+    return (VendorStatus(model, note, spec.name, origin, _source(spec), json.dumps(spec.to_json()),
+                         rows, drive=key, mismatch=comparison.drive_mismatch), comparison)
 
 
-def drive_vendor_status(model: str | None, note: str = "") -> VendorStatus:
-    """The spec of the target's drive before any run (a pool thread: reads the specs files)."""
-    spec, origin = vendor.spec_for_drive(model)
+def drive_vendor_status(drive: DriveKey, note: str = "") -> VendorStatus:
+    """The spec of the target's drive before any run (a pool thread: reads the specs files),
+    found by its model or, for one entered for this very drive, its serial or volume."""
+    spec, origin = vendor.spec_for_drive(drive)
     if spec is None:
-        return VendorStatus(model, note, None, None, "", None, (), before_run=True)
-    source = f"{spec.get('source_url') or 'not given'} ({spec.get('source_kind') or '?'})"
-    return VendorStatus(model, note, _spec_name(spec), origin, source, json.dumps(spec), (),
-                        before_run=True)
+        return VendorStatus(drive.model, note, None, None, "", None, (), before_run=True,
+                            drive=drive)
+    return VendorStatus(drive.model, note, spec.name, origin, _source(spec),
+                        json.dumps(spec.to_json()), (), before_run=True, drive=drive)
 
 
 def load_run_figures(run_dir: str | os.PathLike) -> RunFigures:

@@ -8,7 +8,10 @@ Status cell, with the signals that fired as the tooltip.
 """
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush
@@ -16,6 +19,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from app.experiments.plan import trial_kind
 from app.model.status import TrialStatus
+from app.model.trial import TrialResult
 from ui.window import theme
 from ui.window.plain import plain_tip
 from ui.window.report.findings_text import number
@@ -34,52 +38,55 @@ THROTTLED = "\u26a0 throttled"
 RESIZE_ROWS = 20
 
 
-def throttle_tip(throttle: dict | None) -> str:
+def _throttle_line(signal: str, t: Mapping[str, Any], drop: Mapping[str, Any]) -> str:
+    """One fired signal of app.drive.throttle.throttle_flags in words."""
+    if signal == "above_warning":
+        return (f"temperature reached {number(t['max_temp_c'])} °C, at or above the drive's "
+                f"warning threshold of {number(t['warning_temp_c'])} °C")
+    if signal == "warning_time_rising":
+        return "the drive's time-above-warning-temperature counter rose during the run"
+    if signal == "drop_with_temp_rise":
+        return (f"throughput fell {number(drop['drop_pct'])} % ({number(drop['from_MBps'])} to "
+                f"{number(drop['to_MBps'])} MB/s) while the drive warmed from "
+                f"{number(drop['temp_from_c'])} to {number(drop['temp_to_c'])} °C")
+    if signal == "critical_warning_temperature":
+        return "the drive reports a temperature critical warning"
+    return str(signal)
+
+
+def throttle_tip(throttle: Mapping[str, Any]) -> str:
     """The signals of app.drive.throttle.throttle_flags in words (one line each)."""
-    t = throttle or {}
-    lines = []
-    for signal in t.get("signals") or []:
-        if signal == "above_warning":
-            lines.append(f"temperature reached {number(t.get('max_temp_c'))} °C, at or above the "
-                         f"drive's warning threshold of {number(t.get('warning_temp_c'))} °C")
-        elif signal == "warning_time_rising":
-            lines.append("the drive's time-above-warning-temperature counter rose during the run")
-        elif signal == "drop_with_temp_rise":
-            d = t.get("throughput_drop") or {}
-            lines.append(f"throughput fell {number(d.get('drop_pct'))} % ({number(d.get('from_MBps'))}"
-                         f" to {number(d.get('to_MBps'))} MB/s) while the drive warmed from "
-                         f"{number(d.get('temp_from_c'))} to {number(d.get('temp_to_c'))} °C")
-        elif signal == "critical_warning_temperature":
-            lines.append("the drive reports a temperature critical warning")
-        else:
-            lines.append(str(signal))
+    t = defaultdict(lambda: None, throttle)
+    drop = defaultdict(lambda: None, t["throughput_drop"] or {})
+    lines = [_throttle_line(signal, t, drop) for signal in t["signals"] or []]
     return ("Thermal throttling suspected; this trial's numbers may be low:\n- "
             + "\n- ".join(lines or ["a throttle signal fired"]))
 
 
-def trial_cells(record: dict, row: int) -> tuple[list[str], QBrush | None, str]:
+def _repetition(trial: TrialResult) -> str:
+    if not (trial.warmup or trial.precondition):
+        return str(trial.repetition)
+    return trial_kind(True, int(trial.repetition or 0), trial.precondition)
+
+
+def trial_cells(trial: TrialResult, row: int) -> tuple[list[str], QBrush | None, str]:
     """One trial's cells as shown, its colour (None: the default) and its Status tooltip."""
-    m = record.get("measurement") or {}
-    sides = [x for x in (m.get("read"), m.get("write")) if x]
-    lat = " / ".join(number((x.get("lat_us") or {}).get("mean")) for x in sides) or "-"
-    p99 = " / ".join(number((x.get("lat_us") or {}).get("p99")) for x in sides) or "-"
-    rep = (str(record.get("repetition")) if not (record.get("warmup") or record.get("precondition"))
-           else trial_kind(True, int(record.get("repetition") or 0), bool(record.get("precondition"))))
-    status = record.get("status", "?")
-    brush = _brush("muted") if record.get("warmup") else (
+    m = trial.measurement
+    sides = [side for _, side in m.sides()] if m else []
+    lat = " / ".join(number(x.lat("mean")) for x in sides) or "-"
+    p99 = " / ".join(number(x.lat("p99")) for x in sides) or "-"
+    status = trial.status
+    brush = _brush("muted") if trial.warmup else (
         None if status == TrialStatus.DONE else _brush("warning") if status == TrialStatus.CANCELLED
         else _brush("error"))
-    shown = {TrialStatus.DONE: status, TrialStatus.CANCELLED: "cancelled (not counted)"}.get(
-        status, f"{status}: {record.get('error') or ''}")
-    index = record.get("index")
-    cells = [str(index + 1 if isinstance(index, int) else row + 1), str(record.get("experiment", "")),
-             str(record.get("label", "")), rep, str(shown),
-             number((m.get("total") or {}).get("iops")), number((m.get("total") or {}).get("MBps")),
-             lat, p99]
+    shown = {TrialStatus.DONE: str(status), TrialStatus.CANCELLED: "cancelled (not counted)"}.get(
+        status, f"{status}: {trial.error or ''}")
+    cells = [str(trial.index + 1), trial.experiment, trial.label, _repetition(trial), shown,
+             number(m.total_iops if m else None), number(m.total_MBps if m else None), lat, p99]
     tip = ""
-    if record.get("throttled"):
+    if trial.throttled:
         cells[4] = f"{cells[4]} {THROTTLED}"
-        tip = plain_tip(throttle_tip(record.get("throttle")))
+        tip = plain_tip(throttle_tip(trial.throttle))
         brush = brush or _brush("warning")
     return cells, brush, tip
 
@@ -99,30 +106,30 @@ class Cell:
 
 
 class TrialRows(QAbstractTableModel):
-    """``records`` (the run model's own list, appended to as trials end) as rows."""
+    """``trials`` (the run model's own list, appended to as trials end) as rows."""
 
     _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
-    def __init__(self, records: list[dict]):
+    def __init__(self, trials: list[TrialResult]):
         super().__init__()
         self._cache: dict[int, tuple[list[str], QBrush | None, str]] = {}
-        self.records, self._count = records, 0
+        self.trials, self._count = trials, 0
 
-    def show(self, records: list[dict]) -> None:
+    def show(self, trials: list[TrialResult]) -> None:
         self.beginResetModel()
-        self.records, self._count, self._cache = records, len(records), {}
+        self.trials, self._count, self._cache = trials, len(trials), {}
         self.endResetModel()
 
     def added(self) -> None:
-        """The records list grew (a trial ended): its new rows."""
-        if len(self.records) > self._count:
-            self.beginInsertRows(QModelIndex(), self._count, len(self.records) - 1)
-            self._count = len(self.records)
+        """The trials list grew (a trial ended): its new rows."""
+        if len(self.trials) > self._count:
+            self.beginInsertRows(QModelIndex(), self._count, len(self.trials) - 1)
+            self._count = len(self.trials)
             self.endInsertRows()
 
     def cells(self, row: int) -> tuple[list[str], QBrush | None, str]:
         if row not in self._cache:
-            self._cache[row] = trial_cells(self.records[row], row)
+            self._cache[row] = trial_cells(self.trials[row], row)
         return self._cache[row]
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008 - Qt's signature
@@ -156,9 +163,9 @@ class TrialRows(QAbstractTableModel):
 class TrialsView(QTableView):
     """The trial rows, sized to the visible rows (and RESIZE_ROWS more), read-only."""
 
-    def __init__(self, records: list[dict]):
+    def __init__(self, trials: list[TrialResult]):
         super().__init__()
-        self.rows = TrialRows(records)
+        self.rows = TrialRows(trials)
         self.setModel(self.rows)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

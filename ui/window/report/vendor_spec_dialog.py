@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.vendor import match as vendor_compare
 from app.vendor import specs as vendor
+from app.vendor.record import VendorSpec
 from ui.window import theme
 from ui.window.report.run_figures import VendorStatus
 
@@ -67,10 +68,10 @@ def _spin(maximum: int, unit: str) -> QSpinBox:
     return box
 
 
-def _plain_match(spec: dict) -> str | None:
+def _plain_match(spec: VendorSpec) -> str | None:
     """The text a user typed for their own record (its regex is an escaped, maybe anchored,
     string); None for a curated regex, which the form cannot show as plain text."""
-    regex = str(spec.get("model_regex") or "").removeprefix("^").removesuffix("$")
+    regex = spec.model_regex.removeprefix("^").removesuffix("$")
     text = re.sub(r"\\(.)", r"\1", regex)
     return text if re.escape(text) == regex else None
 
@@ -80,28 +81,31 @@ class VendorSpecDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Vendor spec of the drive")
         self.result_spec: dict | None = None
+        self.drive = status.drive if status else None   # a spec entered attaches to it
         model = (status.model if status else None) or ""
-        spec = json.loads(status.spec_json) if status and status.spec_json else {}
-        user_made = spec.get("source_kind") == "user"
+        spec = VendorSpec.from_json(json.loads(status.spec_json)) if status and status.spec_json \
+            else VendorSpec("", "", "", "")
+        user_made = spec.source_kind == "user"
 
         self.model_edit = QLineEdit((_plain_match(spec) if user_made else None) or model)
         self.model_edit.setPlaceholderText("e.g. Samsung SSD 990 PRO 2TB, or a part of it")
-        self.name_edit = QLineEdit(str(spec.get("family") or "") if user_made else "")
+        self.name_edit = QLineEdit((spec.family or "") if user_made else "")
         self.name_edit.setPlaceholderText("shown in the figure title; default: the model text")
         self.numbers = {key: _spin(100_000_000, unit) for key, _label, unit in NUMBERS}
         self.conditions = {key: _spin(65536, unit) for key, _label, unit in CONDITIONS}
-        tc = spec.get("test_conditions") or {}
         for key, box in self.numbers.items():
-            box.setValue(int(spec.get(key) or 0))
+            box.setValue(int(spec.figures.get(key) or 0))
+        tc = spec.conditions
+        stated = {"seq_qd": tc.seq_qd, "seq_threads": tc.seq_threads, "rand_qd": tc.rand_qd,
+                  "rand_threads": tc.rand_threads}
         for key, box in self.conditions.items():
-            value = tc.get(key, tc.get("threads") if key.endswith("_threads") else None)
-            box.setValue(int(value) if isinstance(value, (int, float)) else 0)
+            box.setValue(stated[key] or 0)
         self.interface = QComboBox()
         self.interface.setEditable(True)
         self.interface.addItems(["", *vendor_compare.INTERFACE_CEILINGS_MBPS])
-        self.interface.setCurrentText(str(spec.get("interface") or ""))
-        self.source_edit = QLineEdit("" if spec.get("source_url") == "entered by the user"
-                                     else str(spec.get("source_url") or ""))
+        self.interface.setCurrentText(spec.interface or "")
+        self.source_edit = QLineEdit("" if spec.source_url == "entered by the user"
+                                     else spec.source_url)
         self.source_edit.setPlaceholderText("datasheet URL, or a note such as 'box label'")
         self.problem = QLabel()
         self.problem.setWordWrap(True)
@@ -138,8 +142,10 @@ class VendorSpecDialog(QDialog):
         buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
         where = QLabel(f"Saved in your settings ({vendor.user_specs_path()}) for every run on a "
-                       "drive whose model contains the text above, and written into the shown "
-                       "run's run.json when that run has ended, so its export uses it anywhere.")
+                       "drive whose model contains the text above (and for this very drive, by "
+                       "its serial or volume, when its model does not contain it), and written "
+                       "into the shown run's run.json when that run has ended, so its export "
+                       "uses it anywhere.")
         where.setWordWrap(True)
         theme.set_tone(where, "muted")
         layout = QVBoxLayout(self)
@@ -161,7 +167,7 @@ class VendorSpecDialog(QDialog):
             self.model_edit.text(), {k: b.value() for k, b in self.numbers.items()},
             condition_values(self.conditions),
             self.interface.currentText().strip() or None, self.source_edit.text(),
-            self.name_edit.text())
+            self.name_edit.text(), self.drive)
 
     def save(self) -> None:
         """Accept when the record is usable, else say what is missing and stay open."""

@@ -2,7 +2,9 @@
 while it runs, from run.json's planned and finished trials when it is reopened."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from app.experiments.plan import trial_kind
 from app.model.workload import Workload
@@ -29,7 +31,7 @@ class PlannedTrial:
 
 
 
-def planned_from_json(t: dict) -> PlannedTrial:
+def planned_from_json(t: Mapping[str, Any]) -> PlannedTrial:
     try:
         w = Workload.from_json(t["workload"])
         reads, writes = w.reads, w.writes

@@ -9,20 +9,32 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from app.engines.shell_quote import command_line
 from app.experiments.registry import results_for
-from app.model.run import Run
+from app.model.run import ExperimentSummary, Run
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
+from app.model.summary import WorkloadSummary
 from app.model.trial import TrialResult
 from app.params import values_json
 from app.results.build import build_results
 from app.results.run_results import RunResults
 from app.stats.steady_state import convergence_text
-from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
+from jobs.events import (
+    LogMessage,
+    PlanFollowed,
+    RunFinished,
+    RunStarted,
+    Sample,
+    TrialFailed,
+    TrialFinished,
+    TrialStarted,
+)
 from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
 from ui.window.run.planned import PlannedTrial, planned_from_json
@@ -36,25 +48,23 @@ FINAL = FINAL_RUN_STATUSES
 CANCELLED_EARLY = "Run cancelled before it started; nothing was written."
 
 
-def trials_text(records: list[dict], total: int) -> str:
+def trials_text(trials: list[TrialResult], total: int) -> str:
     """How the trials of a run ended, in the same words everywhere (progress, results caption,
     status bar, log): '3 of 12 trials done, 1 cancelled (not counted)'. A cancelled trial is
     neither done nor failed: it was stopped on request and is kept in run.json as cancelled."""
-    counts = {str(status): 0 for status in TrialStatus}
-    for record in records:
-        counts[str(record.get("status"))] = counts.get(str(record.get("status")), 0) + 1
-    text = f"{counts.get(TrialStatus.DONE, 0)} of {total} trials done"
+    counts = Counter(t.status for t in trials)
+    text = f"{counts[TrialStatus.DONE]} of {total} trials done"
     for status in (TrialStatus.CANCELLED, TrialStatus.FAILED):
-        if counts.get(str(status)):
-            text += f", {counts[str(status)]} {status}"
-    return text + (" (not counted)" if len(records) > counts.get(TrialStatus.DONE, 0) else "")
+        if counts[status]:
+            text += f", {counts[status]} {status}"
+    return text + (" (not counted)" if len(trials) > counts[TrialStatus.DONE] else "")
 
 
 def run_end_text(status: str, model: RunModel, run_dir: str | None) -> str:
     """The one sentence for a run that ended, whichever way it ended."""
     where = f"; folder {run_dir}" if run_dir else ""
     why = f" ({model.error})" if model.error and status != RunStatus.CANCELLED else ""
-    return f"Run {status}{why}: {trials_text(model.records, model.trial_count)}{where}"
+    return f"Run {status}{why}: {trials_text(model.trials, model.trial_count)}{where}"
 
 
 class RunModel(QObject):
@@ -85,8 +95,9 @@ class RunModel(QObject):
         self._sampled: set[str] = set()
         self.planned: dict[int, PlannedTrial] = {}
         self.experiments: list[dict] = []
-        self.records: list[dict] = []
-        self.summary: dict = {}
+        self.records: list[dict] = []           # as run.json holds them (the live charts')
+        self.trials: list[TrialResult] = []     # the same trials, typed
+        self.summary: dict[str, tuple[WorkloadSummary, ...]] = {}   # the rows shown, per experiment
         self.results: RunResults | None = None   # the shown run's results (app/results/)
         self.kept_samples: list[Sample] = []     # of experiments whose results read them
         self._shown: tuple[str, str | None] = ("idle", None)   # status, error before a Run
@@ -190,10 +201,17 @@ class RunModel(QObject):
         def same(x) -> bool:
             return x.experiment == t.experiment and bool(x.precondition) == bool(t.precondition)
         planned = sum(1 for p in self.planned.values() if same(p))
-        done = [((r.get("measurement") or {}).get("total") or {}).get("iops") for r in self.records
-                if r.get("experiment") == t.experiment
-                and bool(r.get("precondition")) == bool(t.precondition) and r["index"] < t.index]
+        done = [r.measurement.total_iops if r.measurement else None for r in self.trials
+                if r.experiment == t.experiment
+                and r.precondition == bool(t.precondition) and r.index < t.index]
         return convergence_text(done, planned)
+
+    def _on_PlanFollowed(self, e: PlanFollowed) -> None:
+        """Tail-latency at the measured knee: its params and planned labels follow, live."""
+        self.experiments = [{**x, **e.entry} if x["id"] == e.experiment else x
+                            for x in self.experiments]
+        self.planned.update({i: replace(self.planned[i], label=label)
+                             for i, label in e.labels.items() if i in self.planned})
 
     def _on_TrialStarted(self, e: TrialStarted) -> None:
         trial = self.planned.get(e.index) or PlannedTrial(
@@ -222,8 +240,10 @@ class RunModel(QObject):
         self._trial_ended(dict(e.record))
 
     def _trial_ended(self, record: dict) -> None:
+        trial = TrialResult.from_json(record)
         self.records.append(record)
-        if self.current is not None and record.get("index") == self.current.index:
+        self.trials.append(trial)
+        if self.current is not None and trial.index == self.current.index:
             self.done_expected_s += self.current.expected_s
             self.done_actual_s += self.current_elapsed_s()
         self.trial_ended.emit(record)
@@ -231,19 +251,18 @@ class RunModel(QObject):
 
     def _update_live_summary(self) -> None:
         """Workloads whose repetitions have all finished get their mean ± std row now."""
-        run = Run(RunStatus.RUNNING, tuple(self.experiments),
-                  tuple(TrialResult.from_json(t) for t in self.records), {})
+        run = Run(RunStatus.RUNNING, tuple(self.experiments), tuple(self.trials), {})
         self.results = build_results(run, self.kept_samples)
-        full = self.results.summary_json()
-        reps = {x["id"]: x.get("repetitions", 1) for x in self.experiments}
-        self.summary = {eid: {"workloads": [r for r in part["workloads"] if r["n"] >= reps.get(eid, 1)],
-                              "findings": {}} for eid, part in full.items()}
+        reps = {x["id"]: x["repetitions"] for x in self.experiments}
+        self.summary = {p.id: tuple(r for r in p.workloads if r.n >= reps.get(p.id, 1))
+                        for p in self.results.parts}
         self.summary_changed.emit()
 
     def _on_RunFinished(self, e: RunFinished) -> None:
         self.status, self.error, self.current = e.status, e.error, None
         self.run_dir = e.run_dir
-        self.summary = dict(e.summary)
+        self.summary = ({p.id: p.workloads for p in e.results.parts} if e.results is not None else
+                        {eid: ExperimentSummary.from_json(s).workloads for eid, s in e.summary.items()})
         self.results = e.results
         self.log_line.emit(run_end_text(e.status, self, e.run_dir),
                            "info" if e.status == RunStatus.DONE else "warning")
@@ -254,23 +273,27 @@ class RunModel(QObject):
     def load_past(self, past: PastRun) -> None:
         """Show a run from its folder: charts from samples.csv, table from run.json."""
         self._clear()
-        record = past.record
-        self.run_dir, self.status = record.get("dir"), str(record.get("status"))
-        self.error = record.get("error")
-        self.engine_version = (record.get("engine") or {}).get("version", "")
-        self.temperature_note = str((record.get("temperature") or {}).get("reason") or "")
-        self.remote = (record.get("target") or {}).get("remote")
+        run = past.results.run
+        info = run.info
+        self.run_dir = str(past.results.folder) if past.results.folder else None
+        self.status, self.error = str(run.status), info.error
+        self.engine_version = info.engine.version or "" if info.engine else ""
+        self.temperature_note = info.temperature.reason or "" if info.temperature else ""
+        remote = info.target.remote if info.target else None
+        self.remote = remote.to_json() if remote is not None else None
         self.experiments = [{"id": x["id"], "title": x.get("title", x["id"]),
                              "repetitions": (x.get("params") or {}).get("repetitions", 1),
                              "workload_keys": x.get("workload_keys") or []}
-                            for x in record.get("experiments") or []]
-        planned = [planned_from_json(t) for t in record.get("planned_trials") or []]
-        planned += [planned_from_json(t) for t in record.get("trials") or []]
+                            for x in run.experiments]
+        self.records = [t.to_json() for t in run.trials]
+        self.trials = list(run.trials)
+        planned = [planned_from_json(t) for t in info.planned_trials or ()]
+        planned += [planned_from_json(t) for t in self.records]
         self.planned = {t.index: t for t in planned}
-        self.records = [dict(t) for t in record.get("trials") or []]
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
         self.series.extend(past.block, past.samples)
-        self.summary = dict(record.get("summary") or {})
+        self.summary = ({eid: s.workloads for eid, s in run.summary.items()}   # as written
+                        or {p.id: p.workloads for p in past.results.parts})  # a crashed run's
         self.results = past.results
         if self.status == RunStatus.RUNNING:
             self.error = ("run.json still says running: the run goes on in another window or "

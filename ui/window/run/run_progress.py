@@ -73,7 +73,7 @@ class RunProgress(QWidget):
     def refresh(self) -> None:
         m = self.model
         total = m.trial_count
-        ended = len(m.records)
+        ended = len(m.trials)
         if m.status == "idle":
             self.trial_label.setText("No trial running.")
             self.run_label.setText("Run: not started.")
@@ -116,7 +116,7 @@ class RunProgress(QWidget):
             _set_value(self.run_bar, int(1000 * done_s / whole) if whole else 0)
             run_elapsed = duration_text(time.monotonic() - m.run_started)
             left = f"{'up to' if m.open_ended else 'about'} {duration_text(m.eta_s())} left"
-            self.run_label.setText(f"Run: {trials_text(m.records, total)}, elapsed {run_elapsed}, "
+            self.run_label.setText(f"Run: {trials_text(m.trials, total)}, elapsed {run_elapsed}, "
                                    f"{left}")
             ended_text = f"{ended}/{total} ended"
             self.run_label.set_shorter(f"Run: {ended_text}, {run_elapsed}, {left}",
@@ -125,6 +125,6 @@ class RunProgress(QWidget):
             _set_value(self.run_bar, 1000 if m.finished and ended >= total else
                                   int(1000 * ended / total) if total else 0)
             self.run_label.setText(CANCELLED_EARLY if m.finished and not m.run_dir else
-                                   f"Run {m.status}: {trials_text(m.records, total)}.")
+                                   f"Run {m.status}: {trials_text(m.trials, total)}.")
             self.run_label.set_shorter(f"Run {m.status}: {ended}/{total} ended." if total else
                                        f"Run {m.status}.")

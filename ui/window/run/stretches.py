@@ -60,6 +60,6 @@ def stretches(model, t_end: float) -> list[Stretch]:
             state = DONE if done and not mine else NOT_RUN
         else:
             state = TO_DO
-        out.append(Stretch(eid, str(x.get("title") or eid), state, start, end, done, len(mine),
+        out.append(Stretch(eid, str(x["title"] or eid), state, start, end, done, len(mine),
                            sum(t.expected_s for t in mine)))
     return out

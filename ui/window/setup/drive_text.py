@@ -2,8 +2,8 @@
 
 Why a separate, Qt-free module: ``describe_drive`` runs smartctl and can take seconds, so it runs
 in a pool thread, and turning its dict into the lines shown happens there too. The GUI thread
-then receives one frozen :class:`DriveSummary` of strings, never the dict. The same functions are
-easy to test on hand-made dicts.
+then receives one frozen :class:`DriveSummary` of strings. The dict is read once, into
+:class:`app.drive.facts.DriveFacts`; the functions here read its attributes.
 
 :class:`TemperaturePoller` re-reads only the temperature every few seconds while the window is
 idle (during a run the run's own sampler feeds the temperature chart instead).
@@ -11,19 +11,20 @@ idle (during a run the run's own sampler feeds the temperature chart instead).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from app.drive.facts import DriveFacts, PcieLink, SmartHealth
 from app.units import human_bytes
+from app.vendor.record import DriveKey
 
 if TYPE_CHECKING:
     from app.drive.thermal import TemperatureSource
+    from app.paths.medium import Medium
 
 BUS_NAMES = {"NVMe": "NVMe", "SATA": "SATA", "SAS": "SAS", "USB": "USB", "MMC": "SD/MMC card",
              "virtual": "virtual disk", "unknown": "unknown bus"}
 _GEN = {2.5: "1.0", 5.0: "2.0", 8.0: "3.0", 16.0: "4.0", 32.0: "5.0", 64.0: "6.0"}
-PROBE_KEYS = ("disk_name", "smart_device", "smart_type", "bus", "device")
 
 
 @dataclass(frozen=True)
@@ -41,12 +42,18 @@ class DriveSummary:
     temperature_tip: str     # where it was read, thresholds, sources skipped
     temperature_source: str | None
     warning_c: float | None  # the drive's warning temperature, where known
-    probe: tuple[tuple[str, Any], ...]   # what find_temperature_source needs (PROBE_KEYS)
+    probe: tuple[tuple[str, Any], ...]   # what find_temperature_source needs (facts.PROBE_KEYS)
     model: str | None = None  # the model string as the drive reports it (vendor spec lookup)
     model_note: str = ""      # why there is none (virtual disk, no identity)
     medium: str = ""          # "ext4 on LVM vg-root on nvme0n1p3 on nvme0n1" (app/paths/medium.py)
     medium_note: str = ""     # what the medium means for the numbers ("" on a plain drive)
     medium_kind: str = ""     # drive | virtual | loop | overlay | network | fuse | ram | zram
+    serial: str | None = None  # masked, as run.json records it: a vendor spec attaches to it
+
+    @property
+    def vendor_key(self) -> DriveKey:
+        """The drive as a vendor spec sees it (a spec entered for it attaches to it)."""
+        return DriveKey(self.model, self.serial, self.device or self.mountpoint)
 
 
 @dataclass(frozen=True)
@@ -56,47 +63,45 @@ class TemperatureReading:
     detail: str               # the reading's source detail, or why there is none
 
 
-def _gen(speed) -> str:
-    return _GEN.get(speed) or (f"{speed:g} GT/s" if isinstance(speed, (int, float)) else "?")
+def _gen(speed: float) -> str:
+    return _GEN.get(speed) or f"{speed:g} GT/s"
 
 
-def link_text(link) -> str | None:
-    """``{"speed_gts": 16.0, "width": 4, ...}`` -> "PCIe 4.0 x4" (plus what it could do when the
-    link trained lower, a common cause of slow NVMe results)."""
-    if not isinstance(link, Mapping):
-        return str(link) if link else None
-    speed, width = link.get("speed_gts"), link.get("width")
+def link_text(link: PcieLink | None) -> str | None:
+    """16 GT/s x4 -> "PCIe 4.0 x4" (plus what it could do when the link trained lower, a common
+    cause of slow NVMe results)."""
+    if link is None:
+        return None
+    speed, width = link.speed_gts, link.width
     if speed is None or width is None:
-        return link.get("text") or None
+        return link.text
     text = f"PCIe {_gen(speed)} x{width}"
-    top, top_width = link.get("max_speed_gts"), link.get("max_width")
+    top, top_width = link.max_speed_gts, link.max_width
     if top and top_width and (top, top_width) != (speed, width):
         text += f" (capable of {_gen(top)} x{top_width})"
     return text
 
 
-def interface_text(drive: Mapping) -> str:
-    bus = drive.get("bus")
+def interface_text(drive: DriveFacts) -> str:
+    bus = drive.bus
     parts = [BUS_NAMES.get(bus, bus) if bus else "bus unknown"]
-    rotational = drive.get("rotational")
-    if rotational is not None and bus != "virtual":
-        parts.append("HDD" if rotational else "SSD")
-    link = link_text(drive.get("link"))
+    if drive.rotational is not None and bus != "virtual":
+        parts.append("HDD" if drive.rotational else "SSD")
+    link = link_text(drive.link)
     if link:
         parts.append(link)
     return ", ".join(parts)
 
 
-def identity_text(drive: Mapping) -> str:
-    device = f" ({drive['device']})" if drive.get("device") else ""
-    parts = [drive.get("model") or f"unknown model{device}"]
-    capacity = drive.get("capacity_bytes")
-    if capacity:
-        parts.append(f"{capacity / 1e9:,.0f} GB")
-    if drive.get("firmware"):
-        parts.append(f"firmware {drive['firmware']}")
-    if drive.get("serial"):
-        parts.append(f"serial {drive['serial']}")
+def identity_text(drive: DriveFacts) -> str:
+    device = f" ({drive.device})" if drive.device else ""
+    parts = [drive.model or f"unknown model{device}"]
+    if drive.capacity_bytes:
+        parts.append(f"{drive.capacity_bytes / 1e9:,.0f} GB")
+    if drive.firmware:
+        parts.append(f"firmware {drive.firmware}")
+    if drive.serial:
+        parts.append(f"serial {drive.serial}")
     return " · ".join(parts)
 
 
@@ -111,24 +116,24 @@ def smart_reason_text(reason: str | None) -> str:
     return reason or "no SMART data"
 
 
-def health_text(smart: Mapping | None, reason: str | None) -> tuple[str, str]:
+def health_text(smart: SmartHealth | None, reason: str | None) -> tuple[str, str]:
     """(text, state): assessment, wear, power-on hours, data written, media errors."""
-    if not smart:
+    if smart is None:
         return f"unknown: {smart_reason_text(reason)}", "unknown"
-    assessment = smart.get("assessment")
+    assessment = smart.assessment
     state = {"PASS": "pass", "FAIL": "fail"}.get(str(assessment).upper(), "unknown")
     parts = [f"SMART {assessment}" if assessment else "SMART assessment not reported"]
-    if smart.get("percentage_used") is not None:
-        parts.append(f"{smart['percentage_used']} % of rated wear used")
-    if smart.get("power_on_hours") is not None:
-        parts.append(f"{smart['power_on_hours']:,} h powered on")
-    if smart.get("host_writes_bytes"):
-        parts.append(f"{smart['host_writes_bytes'] / 1e12:,.1f} TB written")
-    if smart.get("media_errors"):
-        parts.append(f"{smart['media_errors']:,} media errors")
-    if smart.get("critical_warning"):
-        parts.append(f"critical warning 0x{smart['critical_warning']:02x}")
-        if smart["critical_warning"] & 0x1D:  # spare, reliability, read-only, backup: not heat
+    if smart.percentage_used is not None:
+        parts.append(f"{smart.percentage_used} % of rated wear used")
+    if smart.power_on_hours is not None:
+        parts.append(f"{smart.power_on_hours:,} h powered on")
+    if smart.host_writes_bytes:
+        parts.append(f"{smart.host_writes_bytes / 1e12:,.1f} TB written")
+    if smart.media_errors:
+        parts.append(f"{smart.media_errors:,} media errors")
+    if smart.critical_warning:
+        parts.append(f"critical warning 0x{smart.critical_warning:02x}")
+        if smart.critical_warning & 0x1D:  # spare, reliability, read-only, backup: not heat
             state = "fail"
     return " · ".join(parts), state
 
@@ -145,40 +150,42 @@ def temperature_line(celsius: float | None, source: str | None, reason: str = ""
     return text + (f" (drive warns at {warning_c:.0f} °C)" if warning_c else "")
 
 
-def medium_text(medium) -> tuple[str, str, str]:
+def medium_text(medium: Medium | None) -> tuple[str, str, str]:
     """(stack line, 'the folder is a virtual disk (vda): the host's storage ... numbers', kind)
     of run.json's ``medium`` record: shown before Run, so the user knows what will be measured."""
-    if not isinstance(medium, Mapping):
+    if medium is None:
         return "", "", ""
-    note = medium.get("note") or ""
-    line = medium.get("line") or " on ".join(medium.get("stack") or ()) or medium.get("fs_type") or ""
-    return line, (f"the folder {note}" if note else ""), medium.get("kind") or ""
+    line = " on ".join(medium.stack) or medium.fs_type or ""
+    return line, (f"the folder {medium.note}" if medium.note else ""), medium.kind
 
 
-def summarize(path: str, drive: Mapping) -> DriveSummary:
-    """The lines shown for ``describe_drive(path)``'s dict."""
-    health, state = health_text(drive.get("smart"), drive.get("smart_reason"))
-    tip = [f"Source: {drive['temperature_detail']}" if drive.get("temperature_detail") else "",
-           f"Sources skipped first: {drive['temperature_notes']}" if drive.get("temperature_notes") else "",
-           f"Warning {drive['warning_temp_c']:.0f} °C" if drive.get("warning_temp_c") else "",
-           f"Critical {drive['critical_temp_c']:.0f} °C" if drive.get("critical_temp_c") else ""]
-    if drive.get("temperature_reason"):
-        tip.append(drive["temperature_reason"])
-    volume = f"volume {drive['mountpoint']} ({drive.get('device')}, {drive.get('fstype')}" \
-        + (f", {human_bytes(drive['total_bytes'])}" if drive.get("total_bytes") else "") + ")" \
-        if drive.get("mountpoint") else drive.get("identity_note") or ""
-    medium, medium_note, medium_kind = medium_text(drive.get("medium"))
+def _temperature_tip(d: DriveFacts) -> str:
+    tip = [f"Source: {d.temperature_detail}" if d.temperature_detail else "",
+           f"Sources skipped first: {d.temperature_notes}" if d.temperature_notes else "",
+           f"Warning {d.warning_temp_c:.0f} °C" if d.warning_temp_c else "",
+           f"Critical {d.critical_temp_c:.0f} °C" if d.critical_temp_c else "",
+           d.temperature_reason or ""]
+    return "\n".join(t for t in tip if t)
+
+
+def summarize(path: str, d: DriveFacts) -> DriveSummary:
+    """The lines shown for the drive ``describe_drive(path)`` found."""
+    health, state = health_text(d.smart, d.smart_reason)
+    volume = f"volume {d.mountpoint} ({d.device}, {d.fstype}" \
+        + (f", {human_bytes(d.total_bytes)}" if d.total_bytes else "") + ")" \
+        if d.mountpoint else d.identity_note or ""
+    medium, medium_note, medium_kind = medium_text(d.medium)
     return DriveSummary(
-        medium=medium, medium_note=medium_note, medium_kind=medium_kind, path=path, mountpoint=drive.get("mountpoint"), device=drive.get("device"),
-        identity=identity_text(drive) + (f"\n{volume}" if volume else ""),
-        interface=interface_text(drive), health=health, health_state=state,
-        temperature=temperature_line(drive.get("temperature_c"), drive.get("temperature_source"),
-                                     drive.get("temperature_reason") or "", drive.get("warning_temp_c")),
-        temperature_tip="\n".join(t for t in tip if t),
-        temperature_source=drive.get("temperature_source"), warning_c=drive.get("warning_temp_c"),
-        probe=tuple((k, drive.get(k)) for k in PROBE_KEYS), model=drive.get("model") or None,
-        model_note=str(drive.get("identity_note") or
-                       ("virtual disk" if drive.get("bus") == "virtual" else "")))
+        medium=medium, medium_note=medium_note, medium_kind=medium_kind, path=path,
+        mountpoint=d.mountpoint, device=d.device,
+        identity=identity_text(d) + (f"\n{volume}" if volume else ""),
+        interface=interface_text(d), health=health, health_state=state,
+        temperature=temperature_line(d.temperature_c, d.temperature_source,
+                                     d.temperature_reason or "", d.warning_temp_c),
+        temperature_tip=_temperature_tip(d),
+        temperature_source=d.temperature_source, warning_c=d.warning_temp_c,
+        probe=d.probe, model=d.model, serial=d.serial,
+        model_note=d.identity_note or ("virtual disk" if d.bus == "virtual" else ""))
 
 
 def describe_target(path: str, known: DriveSummary | None = None) -> DriveSummary:
@@ -189,7 +196,8 @@ def describe_target(path: str, known: DriveSummary | None = None) -> DriveSummar
         volume = volume_for(path)
         if volume and (volume["mountpoint"], volume["device"]) == (known.mountpoint, known.device):
             return replace(known, path=path)
-    return summarize(path, describe_drive(os.path.abspath(os.path.expanduser(path))))
+    record = describe_drive(os.path.abspath(os.path.expanduser(path)))
+    return summarize(path, DriveFacts.from_json(record))
 
 
 class TemperaturePoller:

@@ -34,7 +34,7 @@ from app.experiments import CATALOG, PRESET_TITLES, PRESETS
 from app.experiments.plan import experiments_from_settings, kept_own, plan_run
 from app.params import ParamError
 from ui.window import theme
-from ui.window.setup.param_form import COMMON, ParamForm, common_values, field_title
+from ui.window.setup.param_form import COMMON, ParamForm, common_values
 from ui.window.setup.plan_text import plan_message
 from ui.window.widgets import em
 
@@ -231,7 +231,7 @@ class ExperimentPanel(QWidget):
                 self.forms[eid].set_texts({**self.forms[eid].texts(), **values})
                 names = [n for n in COMMON if n in skipped or n in own.get(eid, ())]
                 if names:
-                    kept[eid] = [field_title(n).lower() for n in names]
+                    kept[eid] = [self.forms[eid].title_of(n).lower() for n in names]
         finally:
             self._applying = False
         message = (f"Applied to {', '.join(targets)}." + (
@@ -259,7 +259,7 @@ class ExperimentPanel(QWidget):
         bad = [(eid, name, msg) for eid in ids for name, msg in self.forms[eid].validate().items()]
         if bad:
             eid, name, msg = bad[0]
-            where = f"{eid} \u2192 {field_title(name)}" if name else eid
+            where = f"{eid} \u2192 {self.forms[eid].title_of(name)}" if name else eid
             return PlanInfo(False, f"Fix {where}: {msg}"
                             + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))
         try:

@@ -1,8 +1,7 @@
 """A parameter form generated from an experiment's field metadata.
 
 One declaration in the experiment's module (app/experiments/) gives the widget kind, the default,
-the help text and the validation here, so a new parameter needs no UI code (the words shown are
-in field_labels.py). Values are kept as the text people type (``4k,64k``, ``30s``) and checked
+the label, the help text and the validation here, so a new parameter needs no UI code. Values are kept as the text people type (``4k,64k``, ``30s``) and checked
 with ``app.params.coerce``; the message appears right under the field instead of in a dialog, so
 typing is never interrupted.
 
@@ -25,15 +24,29 @@ from PySide6.QtWidgets import (
 )
 
 from app.experiments.base import Experiment
-from app.params import ParamError, build, coerce, describe, fields_of, parse_bool
+from app.params import ParamError, build, coerce, describe, fields_of, label_of, parse_bool
 from ui.window import theme
-from ui.window.setup.field_labels import choice_text, field_title, help_text
 from ui.window.widgets import em
 
-__all__ = ["COMMON", "ParamForm", "common_values", "field_title"]
+__all__ = ["COMMON", "ParamForm", "common_values"]
 
 _SMALL = "font-size:small"   # help and errors under a field; their colour is the theme's
-COMMON = tuple(f.name for f in fields_of(Experiment))   # runtime, ramp, size, repetitions, ...
+_COMMON_FIELDS = {f.name: f for f in fields_of(Experiment)}
+COMMON = tuple(_COMMON_FIELDS)   # runtime, ramp, size, repetitions, ...
+
+
+def choice_text(meta: dict, value: str) -> str:
+    """'random read (randread)': the declared words, then the value the command line takes."""
+    words = meta["choice_words"] or {}
+    return f"{words[value]} ({value})" if value in words else value
+
+
+def help_text(meta: dict) -> str:
+    """The grey line under a field: what it is, how to write it, its default."""
+    if meta["kind"] == "bool":
+        return meta["help"]
+    default = meta["default_text"].replace(",", ", ")   # a long list wraps at its commas
+    return meta["help"] + (f"; {meta['hint']}" if meta["hint"] else "") + f" (default {default})"
 
 
 class ParamForm(QWidget):
@@ -106,7 +119,7 @@ class ParamForm(QWidget):
         note.setContentsMargins(0, 0, 0, em(self) // 2)   # air before the next field
         note.setVisible(bool(note.text()))
         self._notes[name] = note
-        label = QLabel(field_title(name) + ":")
+        label = QLabel(d["label"] + ":")
         label.setToolTip(d["help"])
         label.setBuddy(editor)
         form.addRow(label, editor)
@@ -134,7 +147,7 @@ class ParamForm(QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(12)   # never wider than the column
             for choice in d["choices"]:
-                combo.addItem(choice_text(name, choice), choice)
+                combo.addItem(choice_text(d, choice), choice)
             combo.setCurrentIndex(max(0, combo.findData(d["default"])))
             combo.currentIndexChanged.connect(self._edited)
             self._getters[name] = lambda: str(combo.currentData())
@@ -145,7 +158,7 @@ class ParamForm(QWidget):
             holder = QWidget()
             row = QHBoxLayout(holder)
             row.setContentsMargins(0, 0, 0, 0)
-            boxes = {c: QCheckBox(choice_text(name, c)) for c in d["choices"]}
+            boxes = {c: QCheckBox(choice_text(d, c)) for c in d["choices"]}
             for choice, box in boxes.items():
                 box.setChecked(choice in d["default"])
                 box.toggled.connect(self._edited)
@@ -164,6 +177,10 @@ class ParamForm(QWidget):
         self._getters[name] = edit.text
         self._setters[name] = edit.setText
         return edit
+
+    def title_of(self, name: str) -> str:
+        """What the form calls field ``name`` (a common one it does not show: what others do)."""
+        return label_of(self.fields[name] if name in self.fields else _COMMON_FIELDS[name])
 
     # -- values ---------------------------------------------------------------------------------
     def texts(self) -> dict[str, str]:

@@ -47,7 +47,7 @@ def _tolerate_closed_paths() -> None:
 
     pyqtgraph 0.14 re-parses the SVG that Qt writes and splits every path command on ",";
     Qt >= 6.9 ends closed paths with a bare "Z", so the exporter raises ValueError on every
-    figure (pyqtgraph issue #3495, fixed upstream after 0.14.0). Dropping the "Z" before the
+    figure (a pyqtgraph bug, fixed upstream after 0.14.0). Dropping the "Z" before the
     parse keeps the drawing (Qt writes the closing segment explicitly before it). Qt's own
     QSvgGenerator is no substitute: it replays pyqtgraph's cached axis pictures with the wrong
     transform, so axes and grids land in the wrong place.

@@ -210,6 +210,15 @@ class ExportFolder:
         folder.replace_file(base, data)
         return self.dir / name
 
+    def read(self, name: str) -> bytes | None:
+        """A file the export wrote (``figures/x.png``), read back through the held folders (the
+        HTML and PDF embed the figures); None when it is not a regular file there."""
+        try:
+            folder, base = self.destination(name)
+            return folder.read(base)
+        except (OSError, ExportRefused):
+            return None
+
     def staging(self) -> Staging:
         """A private temp folder inside the export for files a renderer writes by path."""
         return Staging(self)

@@ -43,18 +43,25 @@ def draw_series(panel, legend, s, position: int, style: Style, ranges: dict, lab
     tint = color(s.color, position)
     vb = _box(panel, s.axis)
     xs, ys = x_values(fig, s.x), y_values(fig, s.y, s.axis)
+    if s.kind == "line" and _log_y(panel, s):  # a zero drops to the bottom of a log axis
+        bottom = (ranges.get(s.axis) or (0.0, 1.0))[0]
+        ys = [bottom if v is None and y is not None and y == 0 else v for v, y in zip(ys, s.y)]
     kept = [(i, x, y) for i, (x, y) in enumerate(zip(xs, ys)) if x is not None and y is not None]
     keep, X, Y = [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
     if s.kind == "bar":
-        item = pg.BarGraphItem(x=X, height=Y, width=s.bar_width, brush=tint,
+        # on a log axis a bar has no zero to stand on: it rises from the bottom of the view
+        base = (ranges.get(s.axis) or (0.0, 1.0))[0] if _log_y(panel, s) else 0.0
+        item = pg.BarGraphItem(x=X, y0=[base] * len(Y), y1=Y, width=s.bar_width, brush=tint,
                                pen=pg.mkPen("k", width=1))
-        geo.bars += [(vb, x - s.bar_width / 2, x + s.bar_width / 2, min(0.0, y), max(0.0, y))
+        geo.bars += [(vb, x - s.bar_width / 2, x + s.bar_width / 2, min(base, y), max(base, y))
                      for x, y in zip(X, Y)]
     else:
-        dash = Qt.PenStyle.DashLine if s.dash else Qt.PenStyle.SolidLine
+        dash = Qt.PenStyle.DotLine if s.dot else Qt.PenStyle.DashLine if s.dash else \
+            Qt.PenStyle.SolidLine
         pen = None if s.kind == "scatter" else pg.mkPen(tint, width=style.line, style=dash)
         dense = len(X) > DENSE_POINTS and s.kind != "scatter"  # a trace, not points
-        item = pg.PlotDataItem(X, Y, pen=pen, symbol=None if dense else ("s" if s.dash else "o"),
+        symbol = "t" if s.dot else "s" if s.dash else "o"
+        item = pg.PlotDataItem(X, Y, pen=pen, symbol=None if dense else symbol,
                                symbolSize=style.symbol, symbolBrush=tint, symbolPen=tint)
         if not dense:
             geo.points += [(vb, x, y, style.symbol) for x, y in zip(X, Y)]
@@ -74,11 +81,15 @@ def draw_series(panel, legend, s, position: int, style: Style, ranges: dict, lab
                        "above" if bar else "around", fill=bar)
 
 
+def _log_y(panel, s) -> bool:
+    return bool((y_axis_of(panel.fig, s.axis) or panel.fig.y_axis).log)
+
+
 def _y_errors(panel, vb, s, keep, X, Y, ranges, tint) -> list[float]:
     """Vertical ± std bars, in full; on a log axis a lower end at or below zero runs to the
     bottom of the view. Returns each bar's top above its value (view units)."""
     import pyqtgraph as pg
-    log = bool((y_axis_of(panel.fig, s.axis) or panel.fig.y_axis).log)
+    log = _log_y(panel, s)
     bottom_of_view = (ranges.get(s.axis) or (0.0, 1.0))[0]
     top, low = [], []
     for i, y in zip(keep, Y):
@@ -127,8 +138,12 @@ def draw_hlines(panel, legend, style: Style) -> None:
         panel.geometry.segments.append((vb, (x0, y), (x1, y), style.line))
 
 
-def draw_markers(panel, style: Style, labels) -> None:
-    """Vertical lines, or starred points, each with a label placed clear of the data."""
+MARKER_LINE, STAR = "#555", "#E69F00"
+
+
+def draw_markers(panel, legend, style: Style, labels) -> None:
+    """Vertical lines, or starred points, each with a label placed clear of the data and an
+    entry in the legend (a reader who meets a star or a dashed line looks it up there)."""
     import pyqtgraph as pg
     from PySide6.QtCore import Qt
     for m in panel.fig.markers:
@@ -137,15 +152,20 @@ def draw_markers(panel, style: Style, labels) -> None:
         if x is None:
             continue
         if m.y is None:
-            pen = pg.mkPen("#555", width=2, style=Qt.PenStyle.DashLine)
+            pen = pg.mkPen(MARKER_LINE, width=2, style=Qt.PenStyle.DashLine)
             vb.addItem(pg.InfiniteLine(pos=x, angle=90, pen=pen))
+            sample = pg.PlotDataItem([], [], pen=pen)
+            sample._ssd_vertical = True  # its legend swatch is a vertical line (style.py)
+            _legend_add(legend, sample, m.text)
             labels.add(panel, vb, m.text, (x, None), "line", fill=True, priority=1)
             continue
         (y,) = y_values(panel.fig, [m.y], m.axis)
         if y is None:
             continue
         size = style.symbol * 2.4
-        vb.addItem(pg.ScatterPlotItem([x], [y], symbol="star", size=size, brush="#E69F00",
-                                      pen=pg.mkPen("k", width=1)))
+        star = {"symbol": "star", "brush": STAR, "pen": pg.mkPen("k", width=1)}
+        vb.addItem(pg.ScatterPlotItem([x], [y], size=size, **star))
+        _legend_add(legend, pg.PlotDataItem([], [], pen=None, symbol="star", symbolSize=size,
+                                            symbolBrush=STAR, symbolPen=star["pen"]), m.text)
         panel.geometry.points.append((vb, x, y, size))
         labels.add(panel, vb, m.text, (x, y), "around", fill=True, priority=1, leader=True)

@@ -5,6 +5,7 @@ import shlex
 import time
 
 from app.experiments.plan import trial_kind
+from app.experiments.registry import left_out_of_all
 from app.model.status import JobStatus
 from app.units import duration_text, human_bytes
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
@@ -25,7 +26,7 @@ def catalog_text(catalog: list[dict]) -> str:
             lines.append(f"    {p['name']:<14} = {p['default_text']:<22} {p['help']}{choices}")
         lines.append("")
     lines.append("Set values with --set NAME=VALUE (or EXPERIMENT.NAME=VALUE); "
-                 "`all` runs all but quick, steady-state and write-saturation.")
+                 f"`all` runs all but {left_out_of_all()}.")
     return "\n".join(lines)
 
 

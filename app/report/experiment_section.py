@@ -1,0 +1,145 @@
+"""One experiment's section of the report (docs/report.md): purpose in one line, its setup (each
+parameter once), numbered tables and figures with captions, its findings in words (the
+experiment module's ``words``) and the caveats that apply to it.
+
+A :class:`Said` is shared by the whole document so that a note under a table (how pooled
+percentiles are read, what an I/O count means) is written the first time only: the report says
+no sentence more than twice.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.experiments.registry import CATALOG, results_for
+from app.model.summary import Stat
+from app.report.caveats import experiment_caveats, is_io_caveat
+from app.report.document import Block, Bullets, DocFigure, DocTable, Paragraph, Section
+from app.report.precondition_note import precondition_sentence
+from app.results.figure import Figure, as_stat
+from app.results.run_results import ExperimentResults, RunResults
+from app.results.table import Column, Table, params_text
+from app.units import count, mean_pm, sig
+
+Files = Mapping[str, tuple[str, str]]
+#: Notes said once for the whole report (in Methodology or the Setup), not under each table.
+_ONCE = ("Preconditioning:", "Parameters:", "Engine:", "Cells: mean ± sample std")
+_WORKLOAD_NOTE = re.compile(r"^[^`]*: `rw=")
+_INTERVAL = re.compile(r"^([\d,]+\.?\d*) \[([\d,]+\.?\d*), ([\d,]+\.?\d*)\]$")  # pooled cells
+_EMPTY = "No rows: the trials finished but gave this table nothing to show (the findings say why)."
+_LEFT_OUT = ("precondition", "precondition_rounds", "randomize")  # said in Methodology / Setup
+
+
+@dataclass
+class Said:
+    """The sentences the document has written so far (notes are written once)."""
+
+    sentences: set[str] = field(default_factory=set)
+
+    def first(self, text: str) -> bool:
+        if text in self.sentences:
+            return False
+        self.sentences.add(text)
+        return True
+
+
+def cell(column: Column, value: Any) -> str:
+    """A table cell at report precision: means to 3 significant digits with the ± to the same
+    place, I/O counts whole (app/units.py)."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if column.stat or isinstance(value, (Stat, Mapping)):
+        stat = as_stat(value)
+        return mean_pm(stat.mean, stat.std) if stat else "–"
+    if isinstance(value, float) and column.key.startswith("ios"):
+        return count(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, str) and (interval := _INTERVAL.match(value)):
+        return "{} [{}, {}]".format(*(sig(float(x.replace(",", ""))) for x in interval.groups()))
+    if isinstance(value, float):
+        return sig(value) if math.isfinite(value) else "–"
+    return str(value).replace("\n", " ")
+
+
+def doc_table(table: Table, number: str, files: Sequence[str], said: Said,
+              empty: str = "No finished trials.") -> DocTable:
+    shown = [c for c in table.columns if c.where != "csv"]
+    index = [table.columns.index(c) for c in shown]
+    rows = tuple(tuple(cell(c, row[i]) for c, i in zip(shown, index)) for row in table.rows)
+    numeric = tuple(bool(table.rows) and all(
+        isinstance(r[i], (int, float, Stat, Mapping)) and not isinstance(r[i], bool)
+        for r in table.rows if r[i] is not None) for i in index)
+    notes = tuple(n for n in table.notes if not n.startswith(_ONCE)
+                  and not _WORKLOAD_NOTE.match(n) and said.first(n))
+    return DocTable(number, table.title, tuple(c.name for c in shown), rows, numeric, notes,
+                    tuple(files), empty)
+
+
+def doc_figure(fig: Figure, number: str, drawn: Files, problems: Mapping[str, str],
+               precondition: str) -> DocFigure:
+    caption = fig.caption.replace(precondition, "").strip() if precondition else fig.caption
+    if fig.id in drawn:
+        png, svg = drawn[fig.id]
+        return DocFigure(number, fig.title, caption, png, svg)
+    return DocFigure(number, fig.title, caption, missing=problems.get(fig.id) or "not drawn")
+
+
+def setup_text(part: ExperimentResults, common_precondition: str) -> list[str]:
+    """Each parameter once, the workloads by label, and the preconditioning when it differs
+    from the one the Methodology states for all."""
+    text = params_text(dict(part.params), CATALOG.get(part.id))
+    values = [p.replace("=", " ", 1) for p in text.split(" ")
+              if p and p.split("=", 1)[0] not in _LEFT_OUT]
+    n = sorted({r.n for r in part.workloads})
+    planned = part.params.get("params", {}).get("repetitions")
+    out = [f"**Setup.** Parameters: {', '.join(values) or 'not recorded'}."
+           + (f" Measured repetitions per workload: n = {'/'.join(map(str, n))}."
+              if n and n != [planned] else "")]
+    if part.workloads:
+        out.append(f"Workloads ({len(part.workloads)}): "
+                   + ", ".join(r.label for r in part.workloads) + ".")
+    own = precondition_sentence(part.params)
+    if own and own != common_precondition:
+        out.append(own)
+    return out
+
+
+def experiment_section(part: ExperimentResults, number: int, results: RunResults,
+                       tables: Sequence[Table], table_files: Files, figures: Sequence[Figure],
+                       drawn: Files, problems: Mapping[str, str], said: Said,
+                       common_precondition: str) -> Section:
+    cls = results_for(part.id)
+    title = part.params.get("title") or getattr(cls, "title", "") or part.id
+    purpose = getattr(cls, "summary", "")
+    blocks: list[Block | Section] = []
+    if purpose:  # "p50 .. p99.99 at ..." keeps its lower case; a word gets a capital
+        first = purpose.split(" ", 1)[0]
+        lead = purpose if first[1:2].isdigit() else purpose[0].upper() + purpose[1:]
+        blocks.append(Paragraph(f"**Purpose.** {lead}."))
+    blocks += [Paragraph(" ".join(setup_text(part, common_precondition)))]
+    measured = bool(part.workloads)
+    found = [w for w in (cls.words(part, results) if measured else [])
+             if not is_io_caveat(w) and said.first(w)]   # before the notes: a note that is
+    results_blocks: list[Block | Section] = []             # a finding is not written again
+    mine = [t for t in tables if t.experiment == part.id]
+    for k, table in enumerate(mine, 1):
+        results_blocks.append(doc_table(table, f"{number}.{k}", table_files.get(table.id, ()), said,
+                                        _EMPTY if part.workloads else "No finished trials."))
+    own = precondition_sentence(part.params)
+    for k, fig in enumerate((f for f in figures if f.experiment == part.id), 1):
+        results_blocks.append(doc_figure(fig, f"{number}.{k}", drawn, problems, own))
+    if results_blocks:
+        blocks.append(Section("Results", tuple(results_blocks), level=3))
+    if found:
+        blocks.append(Section("Findings", (Bullets(tuple(found)),), level=3))
+    thin = [s for s in (cls.sentences(part, results) if measured else []) if is_io_caveat(s)]
+    caveats = [c for c in experiment_caveats(part, results, thin) if said.first(c)]
+    if caveats:
+        blocks.append(Section("Caveats", (Bullets(tuple(caveats)),), level=3))
+    return Section(f"{number}. {title}", tuple(blocks), anchor=part.id)

@@ -1,0 +1,149 @@
+"""A vendor spec record and a drive's identity as typed values.
+
+Why typed: the spec is read by the comparison, its table and figure, the window's status line and
+report.md; JSON lives only in the files (resources/vendor_specs.json, the user's specs file,
+run.json's ``vendor_spec``), read once here. ``record`` keeps the JSON object exactly as read, so
+a record written back (into a run, into the user's file) loses no key this version does not know.
+How specs are found for a drive is app/vendor/specs.py; how they are compared, app/vendor/match.py.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The four 'up to' figures a record may state: key, label, unit.
+FIGURES = (("seq_read_mbps", "Sequential read", "MB/s"),
+           ("seq_write_mbps", "Sequential write", "MB/s"),
+           ("rand_read_iops", "4 KiB random read", "IOPS"),
+           ("rand_write_iops", "4 KiB random write", "IOPS"))
+
+
+def _text(value: object) -> str | None:
+    return str(value) if isinstance(value, (str, int, float)) and str(value).strip() else None
+
+
+def _count(value: object) -> int | None:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and value > 0 else None
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and value > 0 else None
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """The vendor's test conditions as the source states them (None: not stated). Threads may
+    be stated per side (``seq_threads``, ``rand_threads``) or once for both (``threads``)."""
+
+    seq_bs: str | None = None
+    seq_qd: int | None = None
+    seq_threads: int | None = None
+    rand_bs: str | None = None
+    rand_qd: int | None = None
+    rand_threads: int | None = None
+    note: str | None = None
+
+    @classmethod
+    def from_json(cls, data: object) -> Conditions:
+        tc = data if isinstance(data, Mapping) else {}
+        both = _count(tc.get("threads"))
+        return cls(_text(tc.get("seq_bs")), _count(tc.get("seq_qd")),
+                   _count(tc.get("seq_threads")) or both, _text(tc.get("rand_bs")),
+                   _count(tc.get("rand_qd")), _count(tc.get("rand_threads")) or both,
+                   _text(tc.get("note")))
+
+    def side(self, sequential: bool) -> tuple[str | None, int | None, int | None]:
+        """Block size text, queue depth and threads of one side."""
+        if sequential:
+            return self.seq_bs, self.seq_qd, self.seq_threads
+        return self.rand_bs, self.rand_qd, self.rand_threads
+
+
+@dataclass(frozen=True)
+class DriveKey:
+    """What identifies a measured drive to a spec: its model string, its (masked) serial, and the
+    volume (block device, else mount point) for a drive that reports neither, e.g. a virtual
+    disk. A spec the user enters for a drive without a known model attaches to the serial, or
+    to the volume when there is no serial (:meth:`VendorSpec.attached_to_drive`)."""
+
+    model: str | None = None
+    serial: str | None = None
+    volume: str | None = None
+
+    def to_json(self) -> dict[str, str]:
+        return {k: v for k, v in (("serial", self.serial), ("volume", self.volume)) if v}
+
+
+@dataclass(frozen=True)
+class VendorSpec:
+    """One spec record (see resources/vendor_specs.json for the fields' meaning)."""
+
+    id: str
+    model_regex: str
+    source_url: str
+    source_kind: str
+    vendor: str | None = None
+    family: str | None = None
+    part_numbers: tuple[str, ...] = ()
+    capacity_gb: float | None = None
+    interface: str | None = None
+    figures: Mapping[str, float] = field(default_factory=dict)  # key -> 'up to' value
+    conditions: Conditions = Conditions()
+    notes: str | None = None
+    attached: DriveKey | None = None   # the drive the user entered it for (serial or volume)
+    record: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> VendorSpec:
+        at = data.get("attached_to")
+        attached = DriveKey(None, _text(at.get("serial")), _text(at.get("volume"))) \
+            if isinstance(at, Mapping) else None
+        parts = data.get("part_numbers")
+        cap = data.get("capacity_gb")
+        return cls(
+            str(data.get("id") or ""), str(data.get("model_regex") or ""),
+            str(data.get("source_url") or ""), str(data.get("source_kind") or ""),
+            _text(data.get("vendor")), _text(data.get("family")),
+            tuple(str(p) for p in parts if p) if isinstance(parts, list) else (),
+            _number(cap), _text(data.get("interface")),
+            {k: v for k, *_ in FIGURES if (v := _number(data.get(k))) is not None},
+            Conditions.from_json(data.get("test_conditions")), _text(data.get("notes")),
+            attached if attached and (attached.serial or attached.volume) else None, dict(data))
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.record)
+
+    @property
+    def name(self) -> str:
+        """'Samsung PM9A1 512 GB'; parts a spec does not state are left out (never 'None GB')."""
+        name = " ".join(x for x in (self.vendor, self.family) if x)
+        if self.capacity_gb:
+            return f"{name} {self.capacity_gb:g} GB".strip()
+        return name or self.id or "unnamed spec"
+
+    def describes_model(self, model: str | None) -> bool:
+        """True when the drive's model string is this record's (regex or part number)."""
+        if not model or not model.strip():
+            return False
+        model = " ".join(model.split())
+        try:
+            if self.model_regex and re.search(self.model_regex, model, re.IGNORECASE):
+                return True
+        except re.error:
+            pass
+        squash = re.sub(r"[\s_-]+", "", model).lower()
+        return any(p and re.sub(r"[\s_-]+", "", p).lower() in squash for p in self.part_numbers)
+
+    def attached_to_drive(self, drive: DriveKey) -> bool:
+        """True when the user entered this record for this very drive: same serial, or (neither
+        having a serial) the same volume."""
+        at = self.attached
+        if at is None:
+            return False
+        if at.serial or drive.serial:
+            return bool(at.serial and at.serial == drive.serial)
+        return bool(at.volume and at.volume == drive.volume)

@@ -1,0 +1,128 @@
+"""report.pdf: the report's HTML (app/report/html.py, figures referenced by file name) printed with
+Qt's own rich-text engine, QTextDocument onto a QPdfWriter (docs/report.md).
+
+Why Qt and not a browser or another library: Qt is already in the app (no new dependency, no
+browser to find), it works offscreen, and its PDF keeps text as text (selectable, searchable).
+Its rich-text subset draws tables and lists but no SVG image as a vector, so each figure's image
+is swapped, after the HTML is parsed, for a text object that QSvgRenderer paints onto the PDF's
+own painter: the figures stay vectors (lines, and their labels as text). A figure whose SVG Qt
+cannot read is placed as its PNG. Returns the bytes; the export writes them
+(app/report/export.py) through its checked folder.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF, QUrl
+from PySide6.QtGui import (
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPdfWriter,
+    QPyTextObject,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
+from PySide6.QtSvg import QSvgRenderer
+
+RESOLUTION = 300   # dots per inch of the PDF's coordinate space (text and lines stay vectors)
+MARGIN_MM = 15
+FIGURE = QTextFormat.ObjectTypes.UserObject + 1
+SVG_DATA = QTextFormat.Property.UserProperty + 1
+WIDTH = 0.97       # of the text width: a figure's share of the line
+
+
+class SvgFigure(QPyTextObject):
+    """The figures' SVGs as inline objects: as wide as the text, drawn as vectors. Each SVG is
+    parsed once (the layout asks for sizes many times)."""
+
+    def __init__(self, parent) -> None:
+        super().__init__(parent)
+        self.renderers: list[QSvgRenderer] = []
+        self.width = 640.0   # the text's width in the printer's units (html_to_pdf sets it)
+
+    def add(self, data: bytes) -> int | None:
+        """The figure's number for its format, None when Qt cannot read the SVG."""
+        renderer = QSvgRenderer(QByteArray(data))
+        if not renderer.isValid():
+            return None
+        self.renderers.append(renderer)
+        return len(self.renderers) - 1
+
+    def intrinsicSize(self, doc, pos, fmt):  # noqa: N802 - Qt's name
+        size = self.renderers[int(fmt.property(SVG_DATA))].defaultSize()
+        width = self.width * WIDTH
+        return QSizeF(width, width * size.height() / max(1, size.width()))
+
+    def drawObject(self, painter, rect, doc, pos, fmt):  # noqa: N802 - Qt's name
+        self.renderers[int(fmt.property(SVG_DATA))].render(painter, rect)
+
+
+def _images(doc: QTextDocument) -> list[tuple[int, int, str]]:
+    """(position, length, name) of every image in the document, last first."""
+    out = []
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            fmt = fragment.charFormat()
+            if fmt.isImageFormat():
+                out.append((fragment.position(), fragment.length(), fmt.toImageFormat().name()))
+            it += 1
+        block = block.next()
+    return sorted(out, reverse=True)
+
+
+def _place_figures(doc: QTextDocument, files: Mapping[str, bytes], figures: SvgFigure) -> None:
+    """Each ``figures/x.svg`` image becomes a vector object; one Qt cannot read, its PNG."""
+    for position, length, name in _images(doc):
+        data = files.get(name)
+        number = figures.add(data) if data is not None else None
+        if number is not None:
+            fmt = QTextCharFormat()
+            fmt.setObjectType(FIGURE)
+            fmt.setProperty(SVG_DATA, number)
+            cursor = QTextCursor(doc)
+            cursor.setPosition(position)
+            cursor.setPosition(position + length, QTextCursor.MoveMode.KeepAnchor)
+            cursor.insertText("\ufffc", fmt)
+            continue
+        png = files.get(name.removesuffix(".svg") + ".png")
+        if png is not None:
+            doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name),
+                            QImage.fromData(png))
+        else:  # never left for Qt to look up on disk
+            cursor = QTextCursor(doc)
+            cursor.setPosition(position)
+            cursor.setPosition(position + length, QTextCursor.MoveMode.KeepAnchor)
+            cursor.insertText(f"[{name} is missing]")
+
+
+def html_to_pdf(html: str, files: Mapping[str, bytes], title: str = "SSD Profiler report") -> bytes:
+    """An A4 PDF of ``html`` whose images name ``files`` (export file name -> bytes), titled as
+    the HTML's <title> (else ``title``); needs a Q(Gui)Application (ensure_app)."""
+    document = QTextDocument()
+    document.setDocumentMargin(0)
+    document.setHtml(html)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setTitle(document.metaInformation(QTextDocument.MetaInformation.DocumentTitle) or title)
+    writer.setCreator("SSD Profiler")
+    writer.setResolution(RESOLUTION)
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4),
+                                     QPageLayout.Orientation.Portrait,
+                                     QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
+                                     QPageLayout.Unit.Millimeter))
+    handler = SvgFigure(document)
+    handler.width = float(writer.width())   # the page's paintable width, in device pixels
+    document.documentLayout().registerHandler(FIGURE, handler)
+    _place_figures(document, files, handler)
+    document.print_(writer)
+    del writer  # ends the PDF: the file is complete once the writer is gone
+    buffer.close()
+    return bytes(data.data())
