@@ -12,22 +12,24 @@ an horizontal line's name) set, and the labels placed once, after the current pa
 from __future__ import annotations
 
 from app.results.figure import Figure
-from ui.render.draw import PANEL_COLUMNS, Drawn, _axes, _fit
+from ui.render.draw import PANEL_COLUMNS, Drawn, _axes, _fit, _lock_right
 from ui.render.labels import Labels
-from ui.render.series import Geometry, draw_hlines, draw_markers, draw_series
+from ui.render.plot_items import Geometry, draw_hlines, draw_markers, draw_series
 from ui.render.style import as_text
 
 
 def shape(fig: Figure) -> tuple:
     """What must be equal for a figure to be drawn over an earlier one: panels, axes' titles
-    and kinds, series and their legend entries, horizontal lines (whose names may change)."""
+    and kinds, series and their legend entries, horizontal lines and markers (whose names,
+    also legend entries, may change)."""
     def axis(a):
         return None if a is None else (a.label, a.log)
     return (fig.id, fig.title, fig.log2_x, tuple(
         (axis(p.x_axis), axis(p.y_axis), axis(p.y2_axis),
          tuple((s.name, s.kind, s.axis, s.color, s.dash, s.err is not None, s.xerr is not None)
                for s in p.series),
-         tuple((h.axis, h.color) for h in p.hlines))
+         tuple((h.axis, h.color) for h in p.hlines),
+         tuple((m.axis, m.y is None) for m in p.markers))
         for p in (fig.panels or (fig,))))
 
 
@@ -40,7 +42,8 @@ def redraw(drawn: Drawn, fig: Figure) -> bool:
     legend = drawn.legend
     for old, new in renamed:   # before drawing: a new name would be a new legend entry
         _rename(legend, old, new)
-    for panel, part in zip(drawn.panels, fig.panels or (fig,)):
+    parts = fig.panels or (fig,)
+    for panel, part in zip(drawn.panels, parts):
         for vb in (panel.vb, panel.right):
             if vb is not None:
                 for item in list(vb.addedItems):
@@ -48,12 +51,16 @@ def redraw(drawn: Drawn, fig: Figure) -> bool:
         panel.fig, panel.geometry = part, Geometry()
         for key in ("_ssd_obstacles", "base_y"):   # placement caches of the earlier data
             panel.__dict__.pop(key, None)
-        _axes(panel, drawn.style)
+        _axes(panel, drawn.style, len(parts))
+        follow = panel.__dict__.pop("_ssd_follow", None)   # the right axis' lock, made anew
+        if follow is not None:
+            panel.vb.sigYRangeChanged.disconnect(follow)
         ranges = _fit(panel)
+        _lock_right(panel)
         for k, series in enumerate(part.series):
             draw_series(panel, legend, series, k, drawn.style, ranges, labels)
         draw_hlines(panel, legend, drawn.style)
-        draw_markers(panel, drawn.style, labels)
+        draw_markers(panel, legend, drawn.style, labels)
     drawn.fig = fig
     drawn.generation += 1
     drawn.schedule()
@@ -61,9 +68,11 @@ def redraw(drawn: Drawn, fig: Figure) -> bool:
 
 
 def _legend_names(old: Figure, new: Figure) -> list[tuple[str, str]]:
-    """(old, new) names of the horizontal lines whose legend entry changed."""
-    before = [h.text for p in (old.panels or (old,)) for h in p.hlines]
-    after = [h.text for p in (new.panels or (new,)) for h in p.hlines]
+    """(old, new) names of the horizontal lines and markers whose legend entry changed."""
+    def names(fig: Figure) -> list[str]:
+        parts = fig.panels or (fig,)
+        return [h.text for p in parts for h in p.hlines] + [m.text for p in parts for m in p.markers]
+    before, after = names(old), names(new)
     return [(a, b) for a, b in zip(before, after) if a != b]
 
 
