@@ -204,7 +204,7 @@ class ResultsSoFar(QWidget):
         from ui.render.redraw import redraw
         self.figure_title.setText(fig.title)
         width = max(200, self.stack.width())
-        drawn = self.plot._ssd if self.plot is not None else None
+        drawn = getattr(self.plot, "_ssd", None)   # what ui.render.draw drew into it
         if drawn is None or drawn.style.width != width or not redraw(drawn, fig):
             self._set_plot(self._new_plot(fig, width))
         assert self.plot is not None
