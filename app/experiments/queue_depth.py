@@ -140,7 +140,7 @@ class QueueDepth(Experiment):
             pooled_series("p99 latency, pooled (95 % CI)", levels, rows, "p99", factor,
                           axis="right", color=OTHER[2], dash=True),
             pooled_series("p99.9 latency, pooled (95 % CI)", levels, rows, "p99.9", factor,
-                          axis="right", color=OTHER[3], dot=True))
+                          axis="right", color=OTHER[1], dot=True))
             if s]
         pooled = any(s.name.startswith("p99") for s in sweep_series)
         lat_axis = latency_axis(lat_axis_label(kind, "Latency" if pooled else "Mean latency", unit),

@@ -63,9 +63,7 @@ def vendor_section(number: int, results: RunResults, comparison: VendorCompariso
             "source) in the window (Report > Enter/edit vendor spec...)"
             + (f" or in `{vendor_hint}`" if vendor_hint else "") + ", then export again."),),
             anchor="vendor")
-    blocks: list[Block | Section] = [Paragraph(f"Not the measured drive? {comparison.drive_mismatch}")] \
-        if comparison.drive_mismatch else []
-    blocks += [
+    blocks: list[Block | Section] = [
         doc_table(t, f"{number}.{k}", table_files.get(t.id, ()), said)
         for k, t in enumerate((t for t in tables if t.experiment == "vendor"), 1)]
     blocks += [doc_figure(f, f"{number}.{k}", drawn, problems, "")

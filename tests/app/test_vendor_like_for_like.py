@@ -146,5 +146,5 @@ def test_cli_run_and_export_take_a_vendor_spec(tmp_path):
                        "samsung-pm9a1-512gb", env={"QT_QPA_PLATFORM": "offscreen"})
     assert exported.returncode == 0, exported.stderr
     report = (out / "report.md").read_text(encoding="utf-8")
-    assert "samsung-pm9a1-512gb" in report and "**Not the measured drive?**" in report
+    assert "samsung-pm9a1-512gb" in report and "Drive mismatch: The spec is for" in report
     assert (out / "figures" / "vendor-comparison.png").exists() and tree(target) == []

@@ -1,7 +1,7 @@
 """Figures that read true at a glance, checked on real runs as the export draws them (1800 x
 1080): every marker sits where the drawn data put it, a latency axis spanning more than a decade
-is a log axis, every measured point has its error bars, and no two texts (title, axis titles,
-tick labels, legend entries, labels in the plot) overlap.
+is a log axis, every measured point has its error bars, no two legend names are drawn alike, and
+no two texts (title, axis titles, tick labels, legend entries, labels in the plot) overlap.
 
 Positions come from the pyqtgraph items actually drawn (curves, error bars, marker lines and
 stars), mapped to scene pixels through the ViewBox that holds each one; the spec only says what
@@ -221,10 +221,24 @@ def _overlaps(widget) -> list[str]:
     return out
 
 
+def _look_alikes(fig) -> list[str]:
+    """Two legend names drawn alike (colour, line style, kind): the legend cannot tell them
+    apart (a black dotted p99.9 beside the black dashed mean once)."""
+    from ui.render.style import color
+    out = []
+    for part in (fig.panels or (fig,)):
+        looks: dict[tuple, str] = {}
+        for k, s in enumerate(part.series):
+            look = (color(s.color, k), s.dash, s.dot, s.kind)
+            if looks.setdefault(look, s.name) != s.name:
+                out.append(f"{s.name!r} is drawn like {looks[look]!r}")
+    return out
+
+
 def _check(name, fig) -> list[str]:
     from ui.render.figure_files import laid_out
     with laid_out(fig, REPORT) as widget:
-        return (_marker_problems(widget) + _log_problems(widget)
+        return (_marker_problems(widget) + _log_problems(widget) + _look_alikes(fig)
                 + _error_bar_problems(widget, name) + _overlaps(widget))
 
 
