@@ -19,13 +19,14 @@ from ui.render.style import as_text
 
 
 def shape(fig: Figure) -> tuple:
-    """What must be equal for a figure to be drawn over an earlier one: panels, axes' titles
-    and kinds, series and their legend entries, horizontal lines and markers (whose names,
-    also legend entries, may change)."""
-    def axis(a):
-        return None if a is None else (a.label, a.log)
-    return (fig.id, fig.title, fig.log2_x, tuple(
-        (axis(p.x_axis), axis(p.y_axis), axis(p.y2_axis),
+    """What must be equal for a figure to be drawn over an earlier one: panels, axes' kinds
+    (and the right axis' title), series and their legend entries, horizontal lines and markers
+    (whose names, also legend entries, may change). The figure's title and the left and bottom
+    axis titles may change (a unit going from µs to ms as the data grows)."""
+    def axis(a, named: bool = False):   # the left and bottom titles are set again by _axes
+        return None if a is None else ((a.label if named else None), a.log)
+    return (fig.id, fig.log2_x, tuple(
+        (axis(p.x_axis), axis(p.y_axis), axis(p.y2_axis, named=True),
          tuple((s.name, s.kind, s.axis, s.color, s.dash, s.err is not None, s.xerr is not None)
                for s in p.series),
          tuple((h.axis, h.color) for h in p.hlines),
@@ -61,6 +62,9 @@ def redraw(drawn: Drawn, fig: Figure) -> bool:
             draw_series(panel, legend, series, k, drawn.style, ranges, labels)
         draw_hlines(panel, legend, drawn.style)
         draw_markers(panel, legend, drawn.style, labels)
+    plot = drawn.plot
+    if fig.title != drawn.fig.title and plot.titleLabel.isVisible():
+        plot.titleLabel.setText(as_text(fig.title))   # its size is fitted at the relayout
     drawn.fig = fig
     drawn.generation += 1
     drawn.schedule()

@@ -40,7 +40,8 @@ def _seen(drawn) -> tuple:
              for i in vb.addedItems]
     legend = [label.text for _s, label in drawn.legend.items]
     ranges = [tuple(map(tuple, p.vb.viewRange())) for p in drawn.panels]
-    return sorted(items), legend, ranges, len(drawn.labels.items)
+    titles = [a.labelText for p in drawn.panels for a in p.axes.values()]
+    return sorted(items), legend, ranges, len(drawn.labels.items), titles
 
 
 @pytest.mark.parametrize("fid", ["queue-depth-tradeoff", "block-size-throughput-random", "slc-cache-gb", "rw-mix-iops"])
