@@ -3,14 +3,15 @@
 Why: PySide6's Qt links ICU, whose data library (``libicudata.so.NN``) is 32 MB, the largest file
 of the build. Qt calls ICU for four things only (its imports, ``nm -D libQt6Core.so.6``): text
 codecs by name (``ucnv_*``), collation (``ucol_*``: QCollator, the file dialog's sorting), time
-zone display names and calendars (``ucal_*``) and case mapping (``u_strTo*``, whose tables are
+zone display names (``ucal_*``) and case mapping (``u_strTo*``, whose tables are
 compiled into libicuuc). Locale names, numbers and dates come from Qt's own CLDR tables, line
 breaking from Qt's own Unicode tables. So every locale's collation and time zone names stay
 (no locale loses what Qt shows of it: sorting and zone names in German, Swedish, Turkish and
 Japanese were compared before and after), and what goes is what no Qt call reads: the
 code-page tables (Qt 6 decodes UTF-8 on Unix; the app names no codec), break iterators and
 their dictionaries, currency, language, region and unit names, number spell-out rules,
-transliterators and the Unicode character names.
+transliterators, the Unicode character names, and the main tree's locale bundles (number, date
+and calendar formats) of every locale but root and English, through which ICU falls back.
 
 The data is ICU's common-data package (a table of contents and the items, the format icupkg
 reads and writes); the new library exports the same symbol (``icudtNN_dat``) under the same
