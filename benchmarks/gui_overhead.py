@@ -12,6 +12,8 @@ Three figures:
    column a full-height stroke, the worst case). Target <= 16 ms (one frame at 60 Hz).
 3. Launch to first paint: a fresh interpreter, from process start until the window's first
    paint event (imports, QApplication, all panels).
+4. QD1 fidelity: QD1 latency (mean, p99) through the window with its live charts against the
+   command line's and bare fio's, in alternating rounds (benchmarks/qd1_fidelity.py).
 
 Run: ``.venv/bin/python benchmarks/gui_overhead.py`` (offscreen unless $DISPLAY is set; under
 Xvfb: ``xvfb-run -a .venv/bin/python benchmarks/gui_overhead.py``).
@@ -199,6 +201,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per interval (median shown)")
     parser.add_argument("--points", type=int, default=100_000)
     parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--fidelity-rounds", type=int, default=4,
+                        help="rounds of the QD1 comparison (0: none)")
+    parser.add_argument("--fidelity-runtime", type=float, default=4.0)
     parser.add_argument("--first-paint-child", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.first_paint_child is not None:
@@ -218,6 +223,14 @@ def main() -> int:
             f"{cpu['cpu_s']:.2f} s CPU, {cpu['samples']} samples, run {cpu['status']}; "
             f"target <= {'2' if float(interval.rstrip('s')) < 1 else '1'} %, trials' bookkeeping "
             f"included); then {cpu['after_s']:.2f} s CPU once after the run (tables, figures)\n")
+    if args.fidelity_rounds:
+        from qd1_fidelity import compare
+        tmp = Path(tempfile.mkdtemp(prefix="ssd-bench-qd1-window-"))
+        window = _window(tmp)
+        window.show_run_view(window.charts)
+        sys.stdout.write(compare(_app(), window, args.fidelity_rounds, args.fidelity_runtime,
+                                 args.target_parent, _wait))
+        window.close()
     sys.stdout.write(
         f"Chart redraw with {redraw['points_per_series']:,} points per series: p95 "
         f"{redraw['p95_ms']:.1f} ms (median {redraw['median_ms']:.1f}, max {redraw['max_ms']:.1f}; "

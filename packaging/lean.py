@@ -7,6 +7,10 @@ the modules used; ``keep`` drops what the app cannot use, and ``prune`` then dro
 that only the dropped plugins needed (libQt6Network for the TUIO touch plugin, cairo/pango for
 the GTK3 theme, ...), by their link-time imports, so Windows DLLs and macOS frameworks follow.
 
+Two more cuts are Linux-only and native, each in its own module: ICU's data without what Qt
+never reads (packaging/icu_data.py) and numpy's OpenBLAS replaced by packaging/minimal_blas.c
+(packaging/small_blas.py).
+
 A TOC entry is ``(destination, source, typecode)``; destinations look like
 ``PySide6/Qt/plugins/imageformats/libqjpeg.so`` (Linux, macOS: ``.dylib``) or
 ``PySide6/plugins/imageformats/qjpeg.dll`` (Windows).

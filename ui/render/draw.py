@@ -54,10 +54,14 @@ class Drawn:
     labels: Labels
     _busy: bool = False
     _pending: bool = False
+    generation: int = 0            # a redraw in place (ui/render/redraw.py) counts one up
+    settle_ms: int = 0             # wait for more resizes (a live view: one placement for all)
+    _placed: tuple | None = None   # the state the labels were last placed for
 
     def schedule(self, *_args) -> None:
         """Relayout once the current layout pass and paint are over (items must not move
-        while Qt paints them)."""
+        while Qt paints them), unless nothing it depends on changed since it last ran: the
+        resizes its own title fitting causes would otherwise place every label twice."""
         if self._pending:
             return
         from PySide6.QtCore import QTimer
@@ -65,8 +69,15 @@ class Drawn:
 
         def run():
             self._pending = False
-            self.relayout()
-        QTimer.singleShot(0, self.plot, run)
+            if self._state() != self._placed:
+                self.relayout()
+                self._placed = self._state()
+        QTimer.singleShot(self.settle_ms, self.plot, run)
+
+    def _state(self) -> tuple:
+        boxes = [b for p in self.panels for b in (p.vb, p.right) if b is not None]
+        return (self.generation,
+                tuple((b.sceneBoundingRect(), tuple(map(tuple, b.viewRange()))) for b in boxes))
 
     def relayout(self) -> None:
         if self._busy:

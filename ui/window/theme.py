@@ -167,7 +167,11 @@ def _apply(widget: QWidget, name: str, extra: str) -> None:
 
 def set_tone(widget: QWidget, name: str, extra: str = "") -> None:
     """Draw ``widget``'s text in the tone ``name`` (plus the style-sheet ``extra``, which must
-    name no colour), now and after every palette change."""
+    name no colour), now and after every palette change. The same tone again does nothing:
+    each setStyleSheet re-polishes the widget (a relayout and a repaint), and forms re-check
+    their notes whenever the plan is asked for, which a run does every second."""
+    if widget.property("tone") == name and watcher().widgets.get(widget) == (name, extra):
+        return
     widget.setProperty("tone", name)
     watcher().widgets[widget] = (name, extra)
     _apply(widget, name, extra)

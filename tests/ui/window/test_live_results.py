@@ -69,11 +69,16 @@ def test_a_sweep_figure_gains_a_point_when_a_trial_finishes(model, record, qtbot
     depth = [t for t in trials if t["experiment"] == "queue-depth"]
     view.show_experiment("queue-depth")          # the charts tell it when the run gets there
     assert view.points() == 0 and view.plot is None
+    built = []
+    new_plot = view._new_plot
+    monkeypatch.setattr(view, "_new_plot", lambda *a: built.append(new_plot(*a)) or built[-1])
     shown = []
     for trial in depth:
         play(model, [trial])
         assert "queue-depth" in view.figure_ids()[0] or view.figures
         shown.append(view.points())
+    # a later point is drawn into the plot that shows the figure, not into a new one
+    assert len(built) < len(depth) and view.plot is built[-1]
     # the first repetition adds a point per queue depth; the second adds none (error bars grow)
     assert shown[:3] == sorted(shown[:3]) and shown[0] < shown[2]
     assert shown[2] > 0 and view.plot is not None
@@ -159,3 +164,28 @@ def test_trial_labels_never_overlap(charts, model, record, qtbot):
             assert not a.intersects(b)
     top = charts.tp_plot.getViewBox().sceneBoundingRect()
     assert all(r.height() <= top.height() for r in rects)
+
+
+def test_the_slc_figure_fits_a_narrow_pane(qtbot, monkeypatch):
+    """At 1280x720 the pane beside the time series is ~300 px wide: the sustained-write figure's
+    long title and mean line's name used to widen the plot past it (its right end cut off)."""
+    from ui.window.run.past_runs import load_past_run
+    monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.0)
+    model = RunModel()
+    view = ResultsSoFar(model)
+    qtbot.addWidget(view)
+    view.resize(297, 540)
+    view.show()
+    model.load_past(load_past_run(str(RUN.parent)))
+    view.show_experiment("slc-cache")
+    assert view.selector.count() == 2
+    for index in range(view.selector.count()):
+        view.selector.setCurrentIndex(index)
+        item = view.plot.getPlotItem()
+        qtbot.waitUntil(lambda item=item: item.width() > 0)
+        drawn = view.plot._ssd
+        parts = [drawn.legend, *(lb for _s, lb in drawn.legend.items), item.titleLabel,
+                 *(a for p in drawn.panels for a in p.axes.values())]
+        right = max(p.sceneBoundingRect().right() for p in parts if p.isVisible())
+        assert right <= view.plot.width(), (view.figure_ids()[index], right)
+        assert view.figure_title.isVisible() and view.figure_title.text()

@@ -10,8 +10,10 @@ data supports them.
 
 Cost beside fio: it redraws only when a trial of the shown experiment ended (never per sample),
 builds only that experiment's figures, waits while hidden (a tab not in front) until shown, and
-redraws at most once every MIN_GAP_S while the run goes on: drawing a figure and placing its
-labels costs 60-400 ms of CPU, which a burst of 1-second trials must not pay each time.
+draws a newer state of the same figure into the plot that shows it (ui/render/redraw.py: no new
+PlotWidget, no relayout of the pane), at most once every MIN_GAP_S while the run goes on (a burst
+of 1-second trials is drawn once, then caught up). In this narrow pane the figure's title sits
+above the plot, wrapped, and long legend entries wrap, so neither widens the plot past the pane.
 """
 from __future__ import annotations
 
@@ -32,13 +34,24 @@ from PySide6.QtWidgets import (
 )
 
 from app.report.outputs import build_figures, findings
+from app.results.figure import Figure
 from app.results.run_results import ExperimentResults
 from ui.window import theme
 from ui.window.run.run_model import RunModel
 
-MIN_GAP_S = 8.0
+MIN_GAP_S = 2.0
+SETTLE_MS = 150   # labels are placed once the plot's resizes after a redraw have settled
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
            "error bar growing with the repetitions.")
+
+
+def without_point_labels(fig: Figure) -> Figure:
+    """The figure without the values written at its points and bars: in a pane a third of the
+    Figures tab's width they crowd each other, and placing them clear of the data is most of a
+    redraw's cost (the Results tab has the values; findings' markers keep their labels)."""
+    parts = tuple(without_point_labels(p) for p in fig.panels)
+    return replace(fig, panels=parts, series=tuple(replace(s, point_labels=None)
+                                                   for s in fig.series))
 
 
 class ResultsSoFar(QWidget):
@@ -47,6 +60,7 @@ class ResultsSoFar(QWidget):
     def __init__(self, model: RunModel, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
+        self.setAutoFillBackground(True)   # opaque: a redraw never repaints the window beneath
         self.experiment: str | None = None     # shown experiment (None: none has results yet)
         self.figures: list = []                # the shown experiment's figure specs
         self.redraws = 0
@@ -61,6 +75,10 @@ class ResultsSoFar(QWidget):
         self.selector.setMinimumContentsLength(8)
         self.selector.currentIndexChanged.connect(lambda _i: self._redraw())
         self.title = QLabel()
+        self.figure_title = QLabel()   # the shown figure's title, wrapped (the pane is narrow)
+        self.figure_title.setWordWrap(True)
+        self.figure_title.setTextFormat(Qt.TextFormat.PlainText)   # a run.json's own words
+        self.figure_title.hide()
         self.message = QLabel(WAITING)
         self.message.setWordWrap(True)
         self.message.setMargin(12)
@@ -78,6 +96,7 @@ class ResultsSoFar(QWidget):
         layout.setContentsMargins(2, 0, 2, 2)
         layout.setSpacing(2)
         layout.addLayout(head)
+        layout.addWidget(self.figure_title)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.stack)
         self.split.addWidget(self.found)
@@ -155,15 +174,17 @@ class ResultsSoFar(QWidget):
             self.found.hide()
             return
         self.figures = build_figures(results, only=part.id)
-        wanted = self.selector.currentData()
-        self.selector.blockSignals(True)
-        self.selector.clear()
-        for i, fig in enumerate(self.figures):   # short: the plot shows the whole title
-            self.selector.addItem(f"figure {i + 1} of {len(self.figures)}", fig.id)
-            self.selector.setItemData(i, fig.title, Qt.ItemDataRole.ToolTipRole)
         ids = self.figure_ids()
-        self.selector.setCurrentIndex(ids.index(wanted) if wanted in ids else 0)
-        self.selector.blockSignals(False)
+        listed = [self.selector.itemData(i) for i in range(self.selector.count())]
+        if ids != listed:   # rebuilt only when it changes: each rebuild lays the pane out again
+            wanted = self.selector.currentData()
+            self.selector.blockSignals(True)
+            self.selector.clear()
+            for i, fig in enumerate(self.figures):   # short: the plot shows the whole title
+                self.selector.addItem(f"figure {i + 1} of {len(self.figures)}", fig.id)
+                self.selector.setItemData(i, fig.title, Qt.ItemDataRole.ToolTipRole)
+            self.selector.setCurrentIndex(ids.index(wanted) if wanted in ids else 0)
+            self.selector.blockSignals(False)
         self.selector.setVisible(len(self.figures) > 1)
         lines = findings(part, results)
         self.found.setHtml("<br>".join(html.escape(line) for line in lines))
@@ -179,24 +200,38 @@ class ResultsSoFar(QWidget):
         if fig is None:
             self._set_plot(None)
             return
+        fig = without_point_labels(fig)
+        from ui.render.redraw import redraw
+        self.figure_title.setText(fig.title)
+        width = max(200, self.stack.width())
+        drawn = getattr(self.plot, "_ssd", None)   # what ui.render.draw drew into it
+        if drawn is None or drawn.style.width != width or not redraw(drawn, fig):
+            self._set_plot(self._new_plot(fig, width))
+        assert self.plot is not None
+        self.plot.setToolTip(fig.caption or fig.title)
+        self.redraws += 1
+        self._last = time.monotonic()   # only a drawn figure counts: the first point is not put off
+
+    def _new_plot(self, fig, width: int) -> QWidget:
         from ui.render.draw import figure_widget  # pyqtgraph loads with the first figure
+        from ui.render.redraw import fit_narrow
         from ui.render.style import SCREEN
         # as many legend columns as this pane holds: a legend laid out for the Figures tab's
         # width would push the plot out of a narrow pane
-        style = replace(SCREEN, width=max(200, self.stack.width()))
+        style = replace(SCREEN, width=width)
         # labels placed once, at the pane's size (placing them is most of a redraw's cost)
         plot = figure_widget(fig, style, place=False)
+        fit_narrow(plot._ssd, width)   # the title above the plot, wrapped; so is the legend
+        plot._ssd.settle_ms = SETTLE_MS
         plot.resize(self.stack.size())
-        plot.setToolTip(fig.caption or fig.title)
-        self._set_plot(plot)
-        self.redraws += 1
-        self._last = time.monotonic()   # only a drawn figure counts: the first point is not put off
+        return plot
 
     def _set_plot(self, plot: QWidget | None) -> None:
         if self.plot is not None:
             self.stack.removeWidget(self.plot)
             self.plot.deleteLater()
         self.plot = plot
+        self.figure_title.setVisible(plot is not None)
         if plot is not None:
             self.stack.addWidget(plot)
             self.stack.setCurrentWidget(plot)

@@ -52,6 +52,7 @@ class LiveCharts(ChartRange, QWidget):
     def __init__(self, model: RunModel, show_iops: bool = False, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
+        self.setAutoFillBackground(True)   # opaque: a redraw never repaints the window beneath
         self._dirty = False
         self.redraws = 0
         self._tops: dict[str, float] = {}     # y-axis top per chart, kept until data outgrows it

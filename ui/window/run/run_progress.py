@@ -35,6 +35,8 @@ class RunProgress(QWidget):
     def __init__(self, model: RunModel, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
+        # opaque: a bar's repaint then stops here instead of repainting the window beneath it
+        self.setAutoFillBackground(True)
         self.trial_label = LiveLabel()   # never widens the window; the whole text is the tooltip
         self.run_label = LiveLabel()
         self.trial_bar = QProgressBar()

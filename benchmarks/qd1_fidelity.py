@@ -1,0 +1,100 @@
+"""QD1 latency measured three ways: bare fio, the command line, the window with its live charts.
+
+Part of benchmarks/gui_overhead.py (``--fidelity-rounds``): if the window cost fio CPU time at
+the moment an I/O completes, QD1 latency (one I/O in flight, each waiting for the last) is where
+it shows first. Each round runs the same 4 KiB random-read QD1 workload once per way, in the
+order bare, CLI, window, then reversed in the next round (ABC CBA ...) so drift hits all alike.
+Mean and p99 are fio's *total* latency (``lat_ns``; ``--lat_percentiles=1``, as the app asks),
+per run; the figures printed are medians over the rounds and the ratios to bare fio (target:
+within 2 %), with the spread of bare fio alone as the noise floor.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def bare(fio: str, test_file: Path, runtime_s: float) -> tuple[float, float]:
+    from app.engines.fio import ioengine_for
+    argv = [fio, "--name=qd1", f"--filename={test_file}", "--size=256MiB", "--rw=randread",
+            "--bs=4096", "--iodepth=1", "--numjobs=1", f"--ioengine={ioengine_for()}",
+            "--direct=1", "--time_based", f"--runtime={int(runtime_s * 1000)}ms",
+            "--refill_buffers", "--randrepeat=0", "--norandommap", "--lat_percentiles=1",
+            "--output-format=json"]
+    job = json.loads(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
+    lat = job["jobs"][0]["read"]["lat_ns"]
+    return lat["mean"] / 1000, lat["percentile"]["99.000000"] / 1000
+
+
+def _from_run(run_dir: Path) -> tuple[float, float]:
+    record = json.loads((run_dir / "run.json").read_text())
+    (trial,) = [t for t in record["trials"] if not t["warmup"]]
+    lat = trial["measurement"]["read"]["lat_us"]
+    return lat["mean"], lat["p99"]
+
+
+SETTINGS = {"queue_depths": "1", "size": "256MiB", "repetitions": "1", "warmup": "false"}
+
+
+def cli(target: Path, runs: Path, runtime_s: float) -> tuple[float, float]:
+    argv = [sys.executable, "-m", "ui.main", "run", "queue-depth", "--target", str(target),
+            "--set", f"runtime={runtime_s}s", "--out", str(runs)]
+    for key, value in SETTINGS.items():
+        argv += ["--set", f"{key}={value}"]
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, check=True)
+    return _from_run(Path(done.stdout.strip().splitlines()[-1]))
+
+
+def window_run(app, window, target: Path, runtime_s: float, wait) -> tuple[float, float]:
+    """One run in the open window, its live charts in view (as a user watches one)."""
+    window.drive_panel.set_target(str(target))
+    window.experiment_panel.set_checked(["queue-depth"])
+    window.experiment_panel.set_values("queue-depth", {**SETTINGS, "runtime": f"{runtime_s}s"})
+    wait(app, lambda: window.run_blocker() is None, 60)
+    window.start_run()
+    wait(app, lambda: window.model.finished and not window.control.running, 300)
+    return _from_run(Path(window.model.run_dir))
+
+
+def compare(app, window, rounds: int, runtime_s: float, target_parent: str | None, wait) -> str:
+    fio = shutil.which("fio")
+    if not fio:
+        return "QD1 fidelity: fio is not installed\n"
+    scratch = Path(tempfile.mkdtemp(prefix="ssd-bench-qd1-", dir=target_parent))
+    target, test_file = scratch / "target", scratch / "bare.dat"
+    target.mkdir()
+    subprocess.run([fio, "--name=fill", f"--filename={test_file}", "--size=256MiB", "--rw=write",
+                    "--bs=1M", "--direct=1", "--output-format=json"], capture_output=True, check=True)
+    ways = {"bare fio": lambda: bare(fio, test_file, runtime_s),
+            "CLI": lambda: cli(target, scratch / "runs", runtime_s),
+            "window": lambda: window_run(app, window, target, runtime_s, wait)}
+    got: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}
+    try:
+        for i in range(rounds):
+            order = list(ways) if i % 2 == 0 else list(ways)[::-1]
+            for name in order:
+                got[name].append(ways[name]())
+                time.sleep(0.5)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    mean = {n: statistics.median(r[0] for r in v) for n, v in got.items()}
+    p99 = {n: statistics.median(r[1] for r in v) for n, v in got.items()}
+    spread = [r[0] for r in got["bare fio"]]
+    lines = [f"QD1 fidelity (4 KiB random read, {runtime_s:g} s per run, {rounds} rounds ABC/CBA; "
+             "total latency, medians over rounds):"]
+    for name in ways:
+        lines.append(f"  {name:8s} mean {mean[name]:8.1f} µs ({mean[name] / mean['bare fio']:.3f}"
+                     f" of bare), p99 {p99[name]:8.1f} µs ({p99[name] / p99['bare fio']:.3f} of "
+                     f"bare); each round's mean: "
+                     + ", ".join(f"{r[0]:.1f}" for r in got[name]))
+    lines.append(f"  noise floor: bare fio's own means ranged {min(spread):.1f}..{max(spread):.1f} µs"
+                 f" (max/min {max(spread) / min(spread):.3f}); target: window and CLI within 2 %")
+    return "\n".join(lines) + "\n"
