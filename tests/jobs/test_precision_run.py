@@ -4,6 +4,7 @@ says 'not reached' in the table and --json. (Autocorrelation: tests/app/test_pre
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from app.stats.precision import naive_interval
@@ -54,7 +55,7 @@ def test_the_export_states_the_achieved_precision(tmp_path, fake_fio_env):
                        env=fake_fio_env)
     assert exported.returncode == 0, exported.stderr
     report = (out / "report.md").read_text()
-    assert "## Precision" in report and "0 of 1 reached the target" in report
+    assert re.search(r"^## \d+\. Precision$", report, flags=re.M) and "0 of 1 reached the target" in report
     assert "target ±2 %: not reached" in report  # in its table and in its section
     csv_text = "".join(p.read_text() for p in out.rglob("*.csv"))
     assert "precision_reached" in csv_text and "false" in csv_text
