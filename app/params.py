@@ -172,7 +172,7 @@ def _check_item(meta: Mapping[str, Any], name: str, kind: str, item: Any) -> Non
     if high is not None and not item <= high:
         raise ParamError(name, f"{_shown(kind, item)} is above the maximum "
                                f"{_shown(kind, high)}{allowed}")
-    if meta.get("block") and isinstance(item, int) and item % SECTOR:
+    if meta["block"] and isinstance(item, int) and item % SECTOR:
         raise ParamError(name, f"{_shown(kind, item)} is not a multiple of {SECTOR} bytes "
                                "(use e.g. 512, 4k, 64KiB, 1MiB)")
 
@@ -240,6 +240,6 @@ def describe(cls: Any) -> list[dict[str, Any]]:
             "choices": list(meta["choices"]) if meta["choices"] else None,
             "choice_words": dict(meta["choice_words"]) if meta["choice_words"] else None,
             "minimum": meta["minimum"], "maximum": meta["maximum"],
-            "multiple_of": SECTOR if meta.get("block") else None,
+            "multiple_of": SECTOR if meta["block"] else None,
         })
     return out

@@ -86,5 +86,19 @@ class PlanFollowed:
     labels: Mapping[int, str]
 
 
-Event = (RunStarted | LogMessage | PlanFollowed | TrialStarted | Sample | TrialFinished
-         | TrialFailed | RunFinished)
+@dataclass(frozen=True)
+class PrecisionUpdate:
+    """A trial measured to a precision target, after a live interval: how precisely its
+    workload is known now (relative half-width of the 95 % interval; None: not yet known)."""
+
+    trial: int
+    achieved: float | None
+    target: float
+
+    def text(self) -> str:
+        got = "not yet known" if self.achieved is None else f"±{self.achieved * 100:.1f} %"
+        return f"{got} (target ±{self.target * 100:g} %)"
+
+
+Event = (RunStarted | LogMessage | PlanFollowed | TrialStarted | Sample | PrecisionUpdate
+         | TrialFinished | TrialFailed | RunFinished)

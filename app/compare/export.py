@@ -21,15 +21,15 @@ from pathlib import Path
 from app.compare.report import Comparison, markdown, report_section
 from app.report.export import Render, _utf8
 from app.report.export import _draw as draw_figures  # the staging and renaming of a run's export
-from app.report.export_folder import ExportFolder, safe_stem
+from app.report.export_folder import ExportFolder, RunIdentity, safe_stem
 
 CSV_FORMAT = "%.10g"
 
 
-def comparison_identity(run_dirs) -> dict:
+def comparison_identity(run_dirs) -> RunIdentity:
     """What the export marker stores: the run folders compared, in order."""
     names = "+".join(Path(d).resolve().name for d in run_dirs)
-    return {"run_folder": f"compare:{names}", "started_at": None}
+    return RunIdentity(f"compare:{names}", None)
 
 
 def comparison_folder(run_dirs, out_dir: str | os.PathLike) -> ExportFolder:

@@ -76,6 +76,7 @@ class DriveFacts:
     device: str | None = None
     fstype: str | None = None
     total_bytes: int | None = None
+    free_bytes: int | None = None
     bus: str | None = None
     rotational: bool | None = None
     link: PcieLink | None = None
@@ -104,7 +105,8 @@ class DriveFacts:
         rotational = record.get("rotational")
         return cls(
             mountpoint=text("mountpoint"), device=text("device"), fstype=text("fstype"),
-            total_bytes=_whole(record.get("total_bytes")), bus=text("bus"),
+            total_bytes=_whole(record.get("total_bytes")),
+            free_bytes=_whole(record.get("free_bytes")), bus=text("bus"),
             rotational=bool(rotational) if rotational is not None else None,
             link=PcieLink.from_json(record.get("link")), model=text("model"),
             capacity_bytes=_whole(record.get("capacity_bytes")), firmware=text("firmware"),

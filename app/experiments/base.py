@@ -51,6 +51,11 @@ SIZE_MIN, SIZE_MAX = 16 * MiB, 16 * 1024 * GiB
 #: Labels of common parameters that experiments declare again with their own defaults.
 RUNTIME, SIZE, WARMUP = "Runtime per trial", "Test file size", "Warm-up trial"
 DIRECTIONS = ("read", "write")
+PRECISIONS = ("off", "0.5%", "1%", "2%", "3%", "5%", "10%")
+#: The parameters of a precision target: experiments whose meaning is their duration or volume
+#: keep their own (``keeps_own``).
+PRECISION_PARAMS = frozenset({"precision", "min_time", "max_time"})
+
 RW_CHOICES = ("randread", "randwrite", "read", "write")
 BS_MAX = 64 * MiB
 
@@ -88,6 +93,8 @@ class Experiment:
     rounds_measured: ClassVar[bool] = False
     #: False for the experiments `run all` leaves out (a quick check, long write runs).
     in_all: ClassVar[bool] = True
+    #: With a precision target, the percentile whose pooled 95 % interval must also be within it.
+    precision_tail: ClassVar[float | None] = None
     tail_claim: ClassVar[str] = "p99"   # the highest percentile its tables state (a pre-run check)
     #: Shared parameters whose value this experiment's meaning rests on (a sustained write's
     #: duration and volume): a setting for all experiments leaves them alone (plan.kept_own).
@@ -95,6 +102,16 @@ class Experiment:
 
     runtime: float = param(30.0, kind="duration", minimum=1.0, maximum=24 * 3600.0,
                            label=RUNTIME, help="measured time per trial")
+    precision: str = param("off", kind="choice", choices=PRECISIONS,
+                           label="Precision (±)",
+                           help="instead of runtime: measure each workload until its mean is "
+                                "known to ± this (95 %)")
+    min_time: float = param(10.0, kind="duration", minimum=2.0, maximum=24 * 3600.0,
+                            label="Min time per workload",
+                            help="with precision: least time per workload")
+    max_time: float = param(90.0, kind="duration", minimum=4.0, maximum=24 * 3600.0,
+                            label="Max time per workload",
+                            help="with precision: most time per workload (then 'not reached')")
     ramp: float = param(0.0, kind="duration", minimum=0.0, maximum=3600.0, label="Ramp-up time",
                         help="time fio runs before it starts counting (ramp_time)")
     size: int = param(GiB, kind="size", minimum=SIZE_MIN, maximum=SIZE_MAX, label=SIZE,
@@ -121,8 +138,11 @@ class Experiment:
         """Every instance is checked, however it was made (CLI, window, saved JSON, code), so a
         value that would fail later in a Workload or in fio is refused here, naming its field."""
         validate(self)
+        if self.precision != "off" and self.max_time < self.min_time:
+            raise ParamError("max_time", f"is below min_time ({self.min_time:g} s); "
+                                         "raise max_time or lower min_time")
         for field in fields_of(self):
-            if not field.metadata.get("block"):
+            if not field.metadata["block"]:
                 continue
             value = getattr(self, field.name)
             too_big = [bs for bs in (value if isinstance(value, tuple) else (value,))
@@ -157,6 +177,14 @@ class Experiment:
             return None
         return Workload(PRECONDITION_RW, PRECONDITION_BS, PRECONDITION_QD)
 
+    def precision_target(self) -> float | None:
+        """The relative half-width each workload is measured to (0.02 for '2%'); None when off
+        or when this experiment's meaning is its duration or volume (``keeps_own`` names
+        precision): those keep their own rules (docs/precision.md)."""
+        if self.precision == "off" or "precision" in type(self).keeps_own:
+            return None
+        return float(self.precision.rstrip("%")) / 100
+
     def io_bytes(self) -> int | None:
         """Bytes each trial moves before it ends (runtime stays the bound); None: time-based."""
         return None
@@ -169,7 +197,8 @@ class Experiment:
         """True when a trial's result decides whether the next trial runs (steady-state
         rounds, an early stop): the next trial then starts only once this one's result is read,
         never under the end of its engine (jobs/run/held_starts.py)."""
-        return self.open_ended() or type(self).stop_early is not Experiment.stop_early
+        return (self.open_ended() or type(self).stop_early is not Experiment.stop_early
+                or self.precision_target() is not None)
 
     def stop_early(self, iops: list[float | None]) -> str | None:
         """Asked by the runner after each measured trial of this experiment, with the total IOPS

@@ -14,6 +14,7 @@ from typing import Any
 from app.experiments import CATALOG, PRESETS, Experiment, expand_ids
 from app.model.workload import Workload
 from app.params import ParamError, build, fields_of
+from app.units import duration_text
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,10 @@ class Trial:
     interval_s: float
     precondition: bool = False  # a round of precondition=steady: unmeasured, like a warm-up
     io_bytes: int | None = None  # write this much, with runtime_s as the bound (write-saturation)
+    #: a precision target (0.02 = ±2 %): runtime_s is then the most this trial runs, min_s the
+    #: least, and the runner stops it once the workload's interval is that narrow (jobs/run/precision.py)
+    precision: float | None = None
+    min_s: float | None = None
 
     @property
     def name(self) -> str:
@@ -45,7 +50,8 @@ class Trial:
                 "runtime_s": self.runtime_s, "ramp_s": self.ramp_s, "size_bytes": self.size_bytes,
                 "direct": self.direct, "interval_s": self.interval_s,
                 **({"precondition": True} if self.precondition else {}),
-                **({"io_bytes": self.io_bytes} if self.io_bytes else {})}
+                **({"io_bytes": self.io_bytes} if self.io_bytes else {}),
+                **({"precision_target": self.precision, "min_s": self.min_s} if self.precision else {})}
 
 
 def trial_kind(warmup: bool, repetition: int, precondition: bool = False, word: str = "rep") -> str:
@@ -68,9 +74,27 @@ class RunPlan:
         return sum(t.runtime_s + t.ramp_s for t in self.trials)
 
     @property
+    def least_s(self) -> float:
+        """The planned trials' time when every precision target is reached at the minimum (two
+        repetitions of min_s each, warm-ups of min_s, the rest skipped); :attr:`estimated_s`
+        when no trial has a target."""
+        return sum(t.runtime_s + t.ramp_s if t.precision is None else
+                   (t.min_s or 0.0) + t.ramp_s if t.warmup or t.repetition <= 2 else 0.0
+                   for t in self.trials)
+
+    def time_text(self) -> str:
+        """The measuring time in words: 'about 1:20', 'up to 3:00', or with precision targets
+        the range 'between 0:40 and 3:00' (reached at the minimum .. every maximum)."""
+        if self.least_s < self.estimated_s and any(t.precision for t in self.trials):
+            return f"between {duration_text(self.least_s)} and {duration_text(self.estimated_s)}"
+        return f"{'up to' if self.open_ended else 'about'} {duration_text(self.estimated_s)}"
+
+    @property
     def open_ended(self) -> bool:
-        """True when trials may be skipped once steady state holds: say "up to", not "about"."""
-        return any(e.open_ended() for e in self.experiments)
+        """True when trials may be skipped or cut short (steady state holds, a precision target
+        is reached): say "up to", not "about"."""
+        return (any(e.open_ended() for e in self.experiments)
+                or any(t.precision is not None for t in self.trials))
 
 
 def plan_experiment(exp: Experiment, rng: random.Random, start: int = 0) -> list[Trial]:
@@ -84,13 +108,22 @@ def plan_experiment(exp: Experiment, rng: random.Random, start: int = 0) -> list
         if exp.randomize:
             rng.shuffle(warm)
         order += [(w, 0, True) for w in warm]
-    for rep in range(1, exp.repetitions + 1):
+    target = exp.precision_target()
+    repetitions = exp.repetitions if target is None else max(2, exp.repetitions)
+    for rep in range(1, repetitions + 1):
         round_ = list(workloads)
         if exp.randomize:
             rng.shuffle(round_)
         order += [(w, rep, False) for w in round_]
-    return rounds + [Trial(start + i, exp.id, w, rep, warm, exp.runtime, exp.ramp, exp.size,
-                           exp.direct, exp.interval, io_bytes=exp.io_bytes())
+    if target is None:
+        return rounds + [Trial(start + i, exp.id, w, rep, warm, exp.runtime, exp.ramp, exp.size,
+                               exp.direct, exp.interval, io_bytes=exp.io_bytes())
+                         for i, (w, rep, warm) in enumerate(order)]
+    # precision: a workload's max_time shared by its repetitions, min_time by the first two
+    least, most = exp.min_time / 2, max(exp.max_time / repetitions, exp.min_time / 2)
+    return rounds + [Trial(start + i, exp.id, w, rep, warm, least if warm else most, exp.ramp,
+                           exp.size, exp.direct, exp.interval, io_bytes=exp.io_bytes(),
+                           precision=None if warm else target, min_s=None if warm else least)
                      for i, (w, rep, warm) in enumerate(order)]
 
 

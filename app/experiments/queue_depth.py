@@ -208,7 +208,8 @@ class QueueDepth(Experiment):
         row = next((r for r in part.workloads if knee and r.outstanding == knee.knee_level), None)
         if knee is None or row is None:
             return None
-        return Headline(f"knee at QD{knee.knee_level}: IOPS", stat_text(row.total_iops), row.n)
+        what = f"knee at QD{knee.knee_level}" if knee.reached else f"no knee up to QD{knee.knee_level}"
+        return Headline(f"{what}: IOPS", stat_text(row.total_iops), row.n)
 
 
 def _p99(row: WorkloadSummary) -> Stat | None:

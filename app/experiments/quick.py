@@ -63,7 +63,7 @@ class Quick(Experiment):
             for d in DIRECTIONS:
                 row = pair.get(d)
                 side = row.side(d) if row else None
-                cells += [side.MBps, side.iops, side.lat_us.get("mean")] if side else [None] * 3
+                cells += [side.MBps, side.iops, row.lat("mean", d)] if row and side else [None] * 3
             cells.append(min(p.n for p in pair.values()))
             data.append(tuple(cells))
         return [workload_table(part, run, "quick", "Quick check (CrystalDiskMark-style)", cols,

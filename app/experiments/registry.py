@@ -18,11 +18,13 @@ CATALOG: dict[str, type[Experiment]] = {}
 
 PRESETS: dict[str, dict[str, str]] = {
     "course": {},
+    "course-precision": {"precision": "2%"},
     "quick": {"runtime": "5s", "repetitions": "1", "warmup": "false", "size": "256MiB"},
 }
 
 #: What the window and `ssd-profiler presets` call each preset.
-PRESET_TITLES = {"course": "Course defaults", "quick": "Quick (5 s trials, 1 repetition)"}
+PRESET_TITLES = {"course": "Course defaults", "course-precision": "Course lab, precision 2 %",
+                 "quick": "Quick (5 s trials, 1 repetition)"}
 
 __all__ = ["CATALOG", "IMPORTED", "PRESETS", "PRESET_TITLES", "all_ids", "expand_ids", "register",
            "left_out_of_all", "results_for", "unregister"]

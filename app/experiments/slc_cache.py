@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.base import (
+    PRECISION_PARAMS,
     RUNTIME,
     SIZE,
     SIZE_MAX,
@@ -72,7 +73,7 @@ class CacheFindings:
 @dataclass(frozen=True)
 class SlcCache(Experiment):
     id: ClassVar[str] = "slc-cache"
-    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"})
+    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"}) | PRECISION_PARAMS
     title: ClassVar[str] = "Sustained sequential write (SLC cache)"
     summary: ClassVar[str] = "write until the fast cache runs out: GB before the drop, MB/s after"
     needs_samples: ClassVar[bool] = True

@@ -15,7 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, depth_param, rw_param
+from app.experiments.base import (
+    PRECISION_PARAMS,
+    Experiment,
+    Rows,
+    Samples,
+    Trials,
+    block_param,
+    depth_param,
+    rw_param,
+)
 from app.experiments.registry import register
 from app.model.workload import Workload
 from app.params import param
@@ -91,6 +100,7 @@ class SteadyState(Experiment):
     precondition_rounds: int = field(default=MAX_ROUNDS)   # the rounds are this experiment's own
 
     rounds_measured: ClassVar[bool] = True
+    keeps_own: ClassVar[frozenset[str]] = PRECISION_PARAMS  # its rounds end by the SNIA rule
 
     def __post_init__(self) -> None:
         # a round is a trial and the rounds are the repetitions, in order, without a warm-up

@@ -66,6 +66,7 @@ class TailLatency(Experiment):
     title: ClassVar[str] = "Tail latency"
     summary: ClassVar[str] = "p50 .. p99.99 at the knee and at saturation"
     tail_claim: ClassVar[str] = "p99.99"
+    precision_tail: ClassVar[float | None] = 99.9
 
     queue_depths: tuple[int, ...] = param(PRESET_DEPTHS, kind="int_list", minimum=1, maximum=1024,
                                           help="queue depths when not taken from the knee "

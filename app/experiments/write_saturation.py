@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.base import (
+    PRECISION_PARAMS,
     RUNTIME,
     WARMUP,
     Experiment,
@@ -66,7 +67,7 @@ class SaturationFindings:
 @dataclass(frozen=True)
 class WriteSaturation(Experiment):
     id: ClassVar[str] = "write-saturation"
-    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"})
+    keeps_own: ClassVar[frozenset[str]] = frozenset({"runtime", "size", "repetitions", "warmup"}) | PRECISION_PARAMS
     title: ClassVar[str] = "Write saturation (SNIA WSAT, file-level)"
     summary: ClassVar[str] = "4 KiB random writes for N times the file: IOPS against GB written"
     needs_samples: ClassVar[bool] = True

@@ -49,6 +49,14 @@ def _objects(value: object, where: str) -> tuple[Mapping[str, Any], ...] | None:
     return tuple(_mapping(v, f"{where}[{i}]") or frozen({}) for i, v in enumerate(value))
 
 
+def _strings(value: object, where: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{where}: expected a list of text")
+    return tuple(value)
+
+
 def _json(value: object) -> Any:
     """A field's value as run.json holds it."""
     if isinstance(value, Block):
@@ -64,7 +72,7 @@ def _json(value: object) -> Any:
 READERS: dict[str, Reader] = {
     "str | None": _scalar(str), "int | None": _scalar(int), "float | None": _scalar(int, float),
     "bool | None": _scalar(bool), "Mapping[str, Any] | None": _mapping,
-    "tuple[Mapping[str, Any], ...] | None": _objects,
+    "tuple[Mapping[str, Any], ...] | None": _objects, "tuple[str, ...] | None": _strings,
 }
 
 
@@ -206,10 +214,22 @@ _block(RemoteHost)
 
 
 @dataclass(frozen=True, kw_only=True)
+class RemoteLive(Block):
+    """Which series a remote run shows live (fio's client sends only some while a trial runs)."""
+
+    available: tuple[str, ...] | None = None
+    not_available: tuple[str, ...] | None = None
+
+
+_block(RemoteLive)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Remote(RemoteHost):
     """``target.remote``: the first host's fields, then every host."""
 
     hosts: tuple[RemoteHost, ...] | None = None
+    live: RemoteLive | None = None
 
     @property
     def every_host(self) -> tuple[RemoteHost, ...]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from app.model.measurement import LatencyKind, frozen
 from app.model.percentiles import LAT_KEYS
+from app.model.precision import Precision
 from app.model.workload import outstanding
 
 
@@ -95,8 +96,11 @@ class WorkloadSummary:
     read: DirectionSummary | None
     write: DirectionSummary | None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: the achieved ± of a workload measured to a precision target (None: fixed time)
+    precision: Precision | None = None
 
-    KEYS = ("key", "label", "workload", "n", "total_iops", "total_MBps", "read", "write")
+    KEYS = ("key", "label", "workload", "n", "total_iops", "total_MBps", "read", "write",
+            "precision")
 
     @property
     def outstanding(self) -> int:
@@ -131,13 +135,15 @@ class WorkloadSummary:
         return cls(data["key"], data["label"], frozen(data["workload"]), data["n"],
                    Stat.from_json(data.get("total_iops")), Stat.from_json(data.get("total_MBps")),
                    side["read"], side["write"],
-                   frozen({k: v for k, v in data.items() if k not in cls.KEYS}))
+                   frozen({k: v for k, v in data.items() if k not in cls.KEYS}),
+                   Precision.from_json(data.get("precision")))
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "label": self.label, "workload": dict(self.workload), "n": self.n,
                 "total_iops": self.total_iops.to_json(), "total_MBps": self.total_MBps.to_json(),
                 "read": self.read.to_json() if self.read else None,
-                "write": self.write.to_json() if self.write else None, **self.extra}
+                "write": self.write.to_json() if self.write else None, **self.extra,
+                **({"precision": self.precision.to_json()} if self.precision else {})}
 
 
 __all__ = ["LAT_KEYS", "DirectionSummary", "Stat", "WorkloadSummary"]

@@ -18,6 +18,7 @@ from app.report.caveats import SPREAD_REMEDY, THIN_REMEDY, run_caveats
 from app.report.document import Block, Bullets, DocFigure, DocTable, Document, Paragraph, Section
 from app.report.experiment_section import Files, Said, doc_figure, doc_table, experiment_section
 from app.report.methodology import common_precondition, methodology_section
+from app.report.precision import precision_section
 from app.results.figure import Figure
 from app.results.findings import Headline
 from app.results.run_results import ExperimentResults, RunResults
@@ -115,6 +116,10 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
     n = len(results.parts) + 2
     sections.append(vendor_section(n, results, comparison, tables, table_files, figures, drawn,
                                    problems, vendor_hint, said))
+    precision = precision_section(results, n + 1)
+    if precision is not None:
+        sections.append(precision)
+        n += 1
     remedies = [r for r, cue in ((THIN_REMEDY, "as indicative."), (SPREAD_REMEDY, "Run-to-run spread"))
                 if any(cue in x for x in said.sentences)]
     caveats = [c for c in run_caveats(results, problems, notes, comparison is not None, remedies)

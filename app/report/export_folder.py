@@ -4,8 +4,8 @@ Why ("nothing the app did not create is ever overwritten, exports included"): an
 ``--out`` folder, or the window's "Export to...", can name a folder full of the user's own
 files, among them a ``report.md`` or ``figures/`` of their own. So the app marks the folders it
 exports into with :data:`MARKER`, a small JSON file holding the run's identity (its folder
-name and ``started_at``: :func:`same_run`), written before any other file, and it writes into a
-folder only when
+name and ``started_at``: :meth:`RunIdentity.same_run`), written before any other file, and it
+writes into a folder only when
 
 - it does not exist yet (it is created), or is an empty folder, or
 - it holds the marker of the *same* run (a re-export replaces the files an export writes and
@@ -35,6 +35,7 @@ import re
 import secrets
 import stat
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,18 +51,36 @@ class ExportRefused(ValueError):
     """The export would write where it must not; the message is one line, fit for a user."""
 
 
-def run_identity(started_at: str | None, run_dir: str | os.PathLike[str] | None) -> dict[str, Any]:
-    """What the marker stores: the run folder's name and the run's start time."""
-    name = Path(run_dir).resolve().name if run_dir else None
-    return {"run_folder": name, "started_at": started_at}
+@dataclass(frozen=True)
+class RunIdentity:
+    """Whose export a folder holds, as its marker says: the run folder's name and the run's
+    start time (a comparison: ``compare:A+B`` and no start time)."""
+
+    run_folder: str | None
+    started_at: str | None
+
+    @classmethod
+    def from_marker(cls, marker: Mapping[str, Any]) -> RunIdentity:
+        """The marker's identity; a value that is not text (a damaged marker) counts as none."""
+        folder, started = (marker.get(k) for k in ("run_folder", "started_at"))
+        return cls(folder if isinstance(folder, str) else None,
+                   started if isinstance(started, str) else None)
+
+    def same_run(self, other: RunIdentity) -> bool:
+        """The start time (milliseconds, UTC) identifies a run, so a renamed or copied run
+        folder still owns its export; a run made by ``import`` has none, and then the folder
+        name counts."""
+        if self.started_at or other.started_at:
+            return self.started_at == other.started_at
+        return self.run_folder == other.run_folder
+
+    def to_json(self) -> dict[str, Any]:
+        return {"run_folder": self.run_folder, "started_at": self.started_at}
 
 
-def same_run(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """The start time (milliseconds, UTC) identifies a run, so a renamed or copied run folder
-    still owns its export; a run made by ``import`` has none, and then the folder name counts."""
-    if a.get("started_at") or b.get("started_at"):
-        return a.get("started_at") == b.get("started_at")
-    return a.get("run_folder") == b.get("run_folder")
+def run_identity(started_at: str | None, run_dir: str | os.PathLike[str] | None) -> RunIdentity:
+    """What the marker stores for a run: its folder's name and its start time."""
+    return RunIdentity(Path(run_dir).resolve().name if run_dir else None, started_at)
 
 
 def _lstat(path: Path) -> os.stat_result | None:
@@ -94,7 +113,7 @@ class ExportFolder:
     """Checks on creation (raises ExportRefused, writes nothing); :meth:`claim` creates the
     folder and writes the marker; :meth:`write` and :meth:`staging` place files in it."""
 
-    def __init__(self, out_dir: str | os.PathLike[str], identity: Mapping[str, Any]) -> None:
+    def __init__(self, out_dir: str | os.PathLike[str], identity: RunIdentity) -> None:
         self.dir = Path(out_dir)
         self.identity = identity
         self._held: HeldDir | None = None
@@ -121,17 +140,17 @@ class ExportFolder:
         if marker is None or marker.get("format") != MARKER_FORMAT:
             raise ExportRefused(f"{self.dir / MARKER} is damaged, so {self.dir} cannot be "
                                 f"proven an export of this run; {_CHOOSE}")
-        theirs = {k: marker.get(k) for k in identity}
-        if not same_run(theirs, identity):
-            started = f", started {theirs['started_at']}" if theirs.get("started_at") else ""
+        theirs = RunIdentity.from_marker(marker)
+        if not theirs.same_run(identity):
+            started = f", started {theirs.started_at}" if theirs.started_at else ""
             raise ExportRefused(f"{self.dir} holds the export of another run "
-                                f"({theirs.get('run_folder')}{started}); {_CHOOSE}")
+                                f"({theirs.run_folder}{started}); {_CHOOSE}")
 
     def _legacy_default(self, entries: list[str]) -> bool:
         """``<run folder>/export`` written by a version before the marker: the app's own folder
         inside the run folder, holding nothing but what an export writes."""
         here = self.dir.resolve()
-        return (here.name == "export" and here.parent.name == self.identity.get("run_folder")
+        return (here.name == "export" and here.parent.name == self.identity.run_folder
                 and (here.parent / "run.json").is_file()
                 and set(entries) <= {"report.md", "tables", "figures"})
 
@@ -172,7 +191,7 @@ class ExportFolder:
         except OSError as exc:
             raise ExportRefused(f"{self.dir} cannot be opened as a plain folder ({exc.strerror}); "
                                 f"{_CHOOSE}") from None
-        marker = {"format": MARKER_FORMAT, "app": "ssd-profiler", **self.identity}
+        marker = {"format": MARKER_FORMAT, "app": "ssd-profiler", **self.identity.to_json()}
         self.write(MARKER, (json.dumps(marker, indent=2) + "\n").encode("utf-8"))
 
     def close(self) -> None:

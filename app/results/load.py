@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,8 @@ def load_results(run_dir: str | os.PathLike[str], warn: Callable[[str], None] | 
 
 def with_samples(run: Run, folder: Path | None, warn: Callable[[str], None] | None = None) -> Loaded:
     """The results of ``run``, with the samples its findings read from ``folder``'s samples.csv."""
-    wanted, note = series_trials(run), None
+    with damage_named(folder):
+        wanted, note = series_trials(run), None
     samples: list[Sample] = []
     if wanted and folder is not None:
         try:
@@ -50,7 +52,26 @@ def with_samples(run: Run, folder: Path | None, warn: Callable[[str], None] | No
         except ValueError as exc:
             note = f"{exc}: exported without the live-sample figures and findings"
             (warn or log.warning)(note)
-    return Loaded(build_results(run, samples, folder), note)
+    with damage_named(folder):
+        return Loaded(build_results(run, samples, folder), note)
+
+
+#: What a run.json that parsed but is not a run's raises while its results are built (a field
+#: of the wrong type or missing, a number too large for a float, a damaged histogram).
+DAMAGE = (KeyError, TypeError, AttributeError, IndexError, ValueError, ArithmeticError)
+
+
+@contextmanager
+def damage_named(folder: Path | None) -> Iterator[None]:
+    """A damaged run.json refused in one line naming it. Why needed after the typed run was
+    checked (app/store/run_folder.py): the histograms are decoded and the records read field by
+    field only while the results are built."""
+    try:
+        yield
+    except DAMAGE as exc:
+        log.debug("reading the run in %s failed", folder, exc_info=True)
+        where = (folder or Path(".")) / "run.json"
+        raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
 
 
 def stored_summary(run: Run, folder: Path) -> dict[str, dict[str, Any]]:

@@ -217,12 +217,27 @@ def workload_table(part: ExperimentResults, run: RunResults, tid: str, title: st
 
 Cells = Sequence[tuple[Column, Callable[[WorkloadSummary], Any]]]
 
+#: With a precision target (app/model/precision.py): the achieved ± of IOPS and MB/s and
+#: whether the target was reached, in words for Markdown, as numbers for CSV.
+PRECISION_CELLS: Cells = (
+    (Column("Achieved ± (95 %)", "precision", where="md"),
+     lambda r: r.precision.text() if r.precision else "fixed time"),
+    (Column("precision_achieved_pct", "precision_achieved_pct", 2, where="csv"),
+     lambda r: None if not r.precision or r.precision.achieved is None
+     else r.precision.achieved * 100),
+    (Column("precision_target_pct", "precision_target_pct", 2, where="csv"),
+     lambda r: r.precision.target * 100 if r.precision else None),
+    (Column("precision_reached", "precision_reached", where="csv"),
+     lambda r: r.precision.reached if r.precision else None))
+
 
 def rows_table(part: ExperimentResults, run: RunResults, tid: str, title: str,
                rows: Sequence[WorkloadSummary], cells: Cells, extra_notes: tuple[str, ...] = (),
                cls: type | None = None) -> Table:
     """One line per workload: the workload columns, then ``cells`` (each a column and how to
     read its cell from the row), then n; the parameter notes list ``rows``."""
+    if any(r.precision for r in rows):
+        cells = [*cells, *PRECISION_CELLS]
     cols = [*W_COLS, LABEL, *(c for c, _ in cells), N]
     data = [(*workload_cells(r), *(cell(r) for _, cell in cells), r.n) for r in rows]
     return workload_table(part, run, tid, title, cols, data, rows, extra_notes, cls)

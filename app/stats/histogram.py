@@ -20,8 +20,10 @@ rests on at least 10 I/Os beyond it, i.e. N >= 10 / (1 - p): p99.99 needs 100,00
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
+
+import numpy as np
 
 PLAT_BITS = 6
 PLAT_VAL = 1 << PLAT_BITS
@@ -59,7 +61,36 @@ def bucket_bounds(idx: int) -> tuple[int, int]:
     return low, low + (1 << error_bits)
 
 
-_INDEX_OF_MIDPOINT = {idx_to_val(i): i for i in range(PLAT_NR)}  # json+ keys are midpoints
+_LOWS = np.array([bucket_bounds(i)[0] for i in range(PLAT_NR)], dtype=np.int64)
+MAX_COUNT = 2**40   # I/Os in one bucket of one list: 10^12, more than a year at 30,000 IOPS
+
+
+def counts_of(bin_lists: Sequence[Iterable], decoded: Sequence[Iterable[tuple[int, int]]] = ()
+              ) -> tuple[tuple[int, int], ...]:
+    """The summed (bucket index, count) pairs of lists of (latency ns, count) pairs, counts of 0
+    or less left out, and of already decoded ``counts``. One numpy pass over all the lists:
+    fio's midpoints and any other latency fall in the bucket holding them (``val_to_idx``).
+    ValueError, one line, for anything that is not such a list (run.json is someone's file)."""
+    try:
+        if set(map(len, chain.from_iterable(bin_lists))) - {2}:  # in C: two million pairs
+            raise ValueError("a pair is not [latency ns, count]")
+        flat = np.fromiter(chain.from_iterable(chain.from_iterable(bin_lists)), dtype=np.int64)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"a latency histogram (hist_ns) is damaged: {exc}".splitlines()[0]) from None
+    values, counts = flat[0::2], flat[1::2]
+    keep = counts > 0
+    values, counts = values[keep], counts[keep]
+    if len(values) and (values.min() < 0 or counts.max() > MAX_COUNT
+                        or counts.sum(dtype=np.float64) > 2.0**62):   # int64 sums stay exact
+        raise ValueError("a latency histogram (hist_ns) is damaged: a negative latency, or "
+                         f"a count above {MAX_COUNT:,}")
+    total = np.zeros(PLAT_NR, dtype=np.int64)
+    np.add.at(total, np.searchsorted(_LOWS, values, side="right") - 1, counts)
+    out = {int(i): int(total[i]) for i in np.flatnonzero(total)}
+    for pairs in decoded:
+        for i, c in pairs:
+            out[i] = out.get(i, 0) + c
+    return tuple(sorted(out.items()))
 
 
 def enough_ios(ios: int, p: float) -> bool:
@@ -72,33 +103,53 @@ def ios_needed(p: float) -> int:
     return math.ceil(MIN_TAIL_IOS / (1 - p / 100) - 1e-9)
 
 
-@dataclass(frozen=True)
 class Histogram:
-    """Counts per fio bucket index (sparse, sorted by index); latencies in ns."""
+    """Counts per fio bucket index (sparse, sorted by index); latencies in ns. Immutable.
 
-    counts: tuple[tuple[int, int], ...] = ()
+    Why decoded on first use: a reopened run of 10,000 trials holds 10,000 of run.json's bin
+    lists (two million pairs); decoding each alone cost seconds, while the pooled percentiles
+    need them only as a sum per workload, which :meth:`merged` takes over all of a workload's
+    undecoded lists at once with numpy (:func:`counts_of`). A bin list that is not a histogram
+    raises ValueError where it is first read, never another exception."""
+
+    __slots__ = ("_counts", "_bins")
+    _counts: tuple[tuple[int, int], ...] | None   # None until decoded
+    _bins: tuple | None                          # run.json's pairs, kept (read by threads)
+
+    def __init__(self, counts: Iterable[tuple[int, int]] = ()):
+        object.__setattr__(self, "_counts", tuple(counts))
+        object.__setattr__(self, "_bins", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Histogram is immutable ({name})")
 
     @classmethod
     def from_bins(cls, bins: Mapping[str, int] | Iterable[tuple[int | str, int]]) -> Histogram:
-        """From fio's json+ ``bins`` ({"<midpoint ns>": count}) or (value ns, count) pairs."""
-        items = bins.items() if isinstance(bins, Mapping) else bins
-        try:  # fio's own midpoints, one per bucket (json+ bins, or run.json's pairs): the fast path
-            pairs = sorted((_INDEX_OF_MIDPOINT[int(v)], int(c)) for v, c in items if c > 0)
-            if all(a[0] < b[0] for a, b in zip(pairs, pairs[1:])):
-                return cls(tuple(pairs))
-        except (KeyError, TypeError, ValueError):
-            pass  # not fio's midpoints (or odd counts): bucket each value below
-        merged: dict[int, int] = {}
-        index_of = _INDEX_OF_MIDPOINT
-        for value, count in items:
-            count = int(count)
-            if count > 0:
-                value = int(value)
-                idx = index_of.get(value)
-                if idx is None:
-                    idx = val_to_idx(value)
-                merged[idx] = merged.get(idx, 0) + count
-        return cls(tuple(sorted(merged.items())))
+        """From fio's json+ ``bins`` ({"<midpoint ns>": count}) or (value ns, count) pairs:
+        fio's midpoints, or any latency in ns, counted in the bucket holding it."""
+        if isinstance(bins, Mapping):
+            return cls(counts_of([list(bins.items())]))
+        hist = cls.__new__(cls)
+        object.__setattr__(hist, "_counts", None)
+        object.__setattr__(hist, "_bins", tuple(bins))  # decoded by ``counts`` when first read
+        return hist
+
+    @property
+    def counts(self) -> tuple[tuple[int, int], ...]:
+        counts = self._counts
+        if counts is None:
+            counts = counts_of([self._bins or ()])
+            object.__setattr__(self, "_counts", counts)
+        return counts
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Histogram) and self.counts == other.counts
+
+    def __hash__(self) -> int:
+        return hash(self.counts)
+
+    def __repr__(self) -> str:
+        return f"Histogram({self.counts!r})"
 
     def to_bins(self) -> list[list[int]]:
         """[[midpoint ns, count], ...]: fio's bins, as run.json keeps them."""
@@ -110,18 +161,20 @@ class Histogram:
 
     @classmethod
     def merged(cls, histograms: Iterable[Histogram]) -> Histogram:
-        """All their I/Os in one histogram, counted in one pass (a run's 10,000 trials pooled)."""
-        total: dict[int, int] = {}
+        """All their I/Os in one histogram, the undecoded ones summed in one numpy pass (a
+        workload's 10,000 repetitions pooled)."""
+        raw: list[tuple] = []
+        decoded: list[tuple[tuple[int, int], ...]] = []
         for h in histograms:
-            for i, c in h.counts:
-                total[i] = total.get(i, 0) + c
-        return cls(tuple(sorted(total.items())))
+            counts = h._counts   # read once: another thread may decode it meanwhile
+            if counts is None:
+                raw.append(h._bins or ())
+            else:
+                decoded.append(counts)
+        return cls(counts_of(raw, decoded))
 
     def __add__(self, other: Histogram) -> Histogram:
-        merged = dict(self.counts)
-        for i, c in other.counts:
-            merged[i] = merged.get(i, 0) + c
-        return Histogram(tuple(sorted(merged.items())))
+        return Histogram.merged((self, other))
 
     def __sub__(self, earlier: Histogram) -> Histogram:
         """The I/Os counted since ``earlier`` (cumulative status documents -> one interval);

@@ -43,6 +43,7 @@ from jobs.events import (
 from jobs.run.engine_starts import EngineStarts, _Cancelled
 from jobs.run.follow import follow_earlier
 from jobs.run.held_starts import HeldStarts
+from jobs.run.precision import PrecisionWatch
 from jobs.run.precondition import PreconditionRounds
 from jobs.run.trial_record import CANCELLED, trial_record
 from jobs.run.trial_samples import TrialSamples
@@ -75,6 +76,7 @@ class TrialRunner(EngineStarts):
         # The engine's working folder and stop trigger: private (0700), never the user's target,
         # so no trigger can be planted or unlinked there; removed at the end.
         self._workdir = Path(tempfile.mkdtemp(prefix="ssd-profiler-engine-"))
+        self._watch = PrecisionWatch()
         self._held = HeldStarts(engine, self._start_held, self._trial_argv,
                                 lambda trial: store.raw_paths(trial.name)[:2], self.cancel)
 
@@ -98,11 +100,12 @@ class TrialRunner(EngineStarts):
                 self._held.begin(trials, test_file)  # their start-up overlaps the fill below
                 yield from self._prepare(exp, trials, test_file)
                 rounds = PreconditionRounds(exp, self.store.record)
+                self._watch = PrecisionWatch(exp.precision_tail)
                 overlap = not exp.decides_between_trials()  # the next may start under an end
                 for position, trial in enumerate(trials):
                     if self.cancel.is_set() and not self._held.is_ahead(trial):
                         raise _Cancelled  # (a trial let go already runs: it ends as cancelled)
-                    if rounds.skip(trial):
+                    if rounds.skip(trial) or self._watch.skip(trial):
                         continue
                     self.owner.verify(test_file)
                     yield from self._run_trial(trial, test_file, trials[position:], overlap)
@@ -215,6 +218,7 @@ class TrialRunner(EngineStarts):
         # An engine without live output (DiskSpd) is charted from OS disk counters while it
         # runs; its own per-second series replaces them once the trial is over.
         samples, problem = TrialSamples(self.store, replaceable=live.replaces_live_series), None
+        self._watch.begin(trial)
         try:
             while True:
                 exited = proc.poll() is not None
@@ -222,6 +226,7 @@ class TrialRunner(EngineStarts):
                     sample = self._sample(trial, interval)
                     samples.add(sample)
                     yield sample
+                    yield from self._watch.after(trial, interval, proc, exited)
                 if exited:
                     break
                 if following is not None and proc.io_done.is_set():
@@ -245,6 +250,8 @@ class TrialRunner(EngineStarts):
         record = trial_record(self.engine, trial, argv, proc, rc, started_at, problem, raw)
         record["throttle"] = self.monitor.trial_flags(kept, t_start, time.time() - self.t0)
         record["throttled"] = record["throttle"]["throttled"]
+        if (precision := self._watch.finish(trial, record)) is not None:
+            record["precision"] = precision
         self.store.add_trial(record)
         frozen = copy.deepcopy(record)
         if record["status"] == TrialStatus.DONE:

@@ -160,3 +160,31 @@ def test_live_intervals_carry_their_own_p99():
         if expected is not None:
             assert interval.read_p99_us >= interval.read_lat_us  # a p99 above the mean
     assert sum(i.read_p99_us is not None for i in intervals) >= 3
+
+
+def test_run_json_bins_decode_on_first_use_and_pool_in_one_pass():
+    """run.json's [[midpoint, count], ...] lists stay undecoded until read; pooling many of
+    them at once gives what adding them one by one gives."""
+    lists = [[[idx_to_val(i), 1 + (i + k) % 5] for i in range(k, PLAT_NR, 7)] for k in range(30)]
+    lazy = [Histogram.from_bins(b) for b in lists]
+    pooled_once = Histogram.merged(lazy)
+    one_by_one = Histogram()
+    for b in lists:
+        one_by_one = one_by_one + Histogram(Histogram.from_bins(b).counts)
+    assert pooled_once == one_by_one and pooled_once.ios == sum(c for b in lists for _, c in b)
+    assert Histogram.merged([lazy[0], Histogram(lazy[1].counts)]) == lazy[0] + lazy[1]
+    assert Histogram.from_bins([(129, 2), (128, 1), (0, 0), (5, -3)]).counts == ((128, 3),)
+    assert Histogram.from_bins({"129": 2, "64": 1}).to_bins() == [[64, 1], [129, 2]]
+
+
+@pytest.mark.parametrize("bins", [
+    [[1, None]], [[1, 2, 3]], [5], [["x", 1]], [[10**30, 1]], [[float("inf"), 1]], [[-5, 1]],
+    [[100, 2**41]],
+])
+def test_a_damaged_bin_list_is_a_one_line_value_error_where_it_is_read(bins):
+    hist = Histogram.from_bins(bins)   # a shared run.json: nothing is read yet
+    with pytest.raises(ValueError, match="hist_ns") as caught:
+        hist.percentile(99)
+    assert "\n" not in str(caught.value)
+    with pytest.raises(ValueError, match="hist_ns"):
+        Histogram.merged([Histogram.from_bins([[100, 1]]), Histogram.from_bins(bins)])

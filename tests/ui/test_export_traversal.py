@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from app.report.export_folder import ExportFolder, ExportRefused, safe_stem
+from app.report.export_folder import ExportFolder, ExportRefused, RunIdentity, safe_stem
 
 from conftest import FIXTURES, run_cli
 from safety_support import assert_one_error, snapshot
@@ -99,7 +99,7 @@ def test_compare_export_of_a_traversing_id_stays_in_the_export_folder(area):
 @pytest.mark.parametrize("name", ["tables/../../victim/chapter3.md", "../x.md", "/etc/x",
                                   "a/b/c.md", "tables/", "", "tables/.", "x\\..\\y"])
 def test_the_owner_refuses_names_that_leave_it(tmp_path, name):
-    folder = ExportFolder(tmp_path / "out", {"run_folder": "r", "started_at": None})
+    folder = ExportFolder(tmp_path / "out", RunIdentity("r", None))
     with pytest.raises(ExportRefused):
         folder.check_names([name])
     folder.claim()
@@ -119,7 +119,7 @@ def test_a_folder_swapped_for_a_link_after_the_claim_gets_nothing(tmp_path):
     (victim / "report.md").write_bytes(b"mine\n")
     (victim / "tables" / "t.md").write_bytes(b"mine too\n")
     before = snapshot(victim)
-    folder = ExportFolder(tmp_path / "out", {"run_folder": "r", "started_at": None})
+    folder = ExportFolder(tmp_path / "out", RunIdentity("r", None))
     folder.claim()
     try:
         folder.write("tables/a.md", b"first")

@@ -21,9 +21,9 @@ from pathlib import Path
 from app.report.export import Warn, export_run
 from app.report.export_folder import ExportFolder, run_identity
 from app.store.run_folder import open_run
-from app.vendor.argument import spec_from_argument
 from ui.cli import verbosity
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
+from ui.cli.vendor_spec_arg import spec_from_argument
 
 
 def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,

@@ -139,6 +139,10 @@ def _run_command(sub) -> None:
     r.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="settings",
                    help="parameter, e.g. runtime=2s, size=64MiB, queue-depth.queue_depths=1,4,16 "
                         "(see `experiments`); repeat it for several")
+    r.add_argument("--precision", metavar="PERCENT",
+                   help="measure each workload until its mean IOPS and MB/s are known to ±PERCENT %% "
+                        "(95 %% interval; between min_time and max_time per workload; "
+                        "same as --set precision=2%%)")
     r.add_argument("--preset", choices=tuple(PRESETS),
                    help="start from a preset of the window (see `presets`); --set overrides it")
     r.add_argument("--dry-run", action="store_true",

@@ -52,10 +52,14 @@ def print_results(stream, run_dir: str) -> None:
         for name, right in (("Workload", False), ("n", True), (IOPS.name, True), (MBPS.name, True),
                             (LAT_MEAN.name, True), (LAT_P99.name, True)):
             table.add_column(name, justify="right" if right else "left")
+        precise = any(r.precision for r in rows)  # measured to a target: its achieved ±
+        if precise:
+            table.add_column("Achieved ± (95 %)")
         for r in rows:
             table.add_row(r.label, str(r.n), md_cell(IOPS, r.total_iops),
                           md_cell(MBPS, r.total_MBps), md_cell(LAT_MEAN, r.lat("mean")),
-                          md_cell(LAT_P99, r.lat("p99")))
+                          md_cell(LAT_P99, r.lat("p99")),
+                          *([r.precision.text() if r.precision else "fixed time"] if precise else []))
         console.print(table)
         print_host_table(console, results.run, part.id)
         for sentence in findings(part, results):
@@ -97,7 +101,7 @@ def print_plan(stream, planned) -> None:
     """``--dry-run``: every trial with its engine command, then what the run would write."""
     console = console_for(stream)
     plan = planned.plan
-    console.print(f"Plan: {len(plan.trials)} trials, about {duration_text(plan.estimated_s)} of "
+    console.print(f"Plan: {len(plan.trials)} trials, {plan.time_text()} of "
                   f"measuring with {planned.engine_version or planned.engine_name} (seed {plan.seed})",
                   markup=False)
     table = Table(box=box.SIMPLE_HEAD)
@@ -106,7 +110,8 @@ def print_plan(stream, planned) -> None:
     for trial, _argv in planned.commands:
         kind = trial_kind(trial.warmup, trial.repetition, trial.precondition)
         table.add_row(str(trial.index + 1), trial.experiment, trial.workload.label, kind,
-                      duration_text(trial.runtime_s + trial.ramp_s))
+                      duration_text(trial.runtime_s + trial.ramp_s) if trial.precision is None else
+                      f"{duration_text(trial.min_s)}-{duration_text(trial.runtime_s + trial.ramp_s)}")
     console.print(table)
     console.print("Engine command of each trial (<run id> and <random> are drawn when the run starts):",
                   markup=False)

@@ -22,7 +22,6 @@ from app.params import ParamError, describe
 from app.paths import TargetRefused
 from app.stats.io_counts import reach_warnings
 from app.units import human_bytes
-from app.vendor.argument import spec_from_argument
 from app.vendor.specs import attach_spec_to_run
 from ui.cli import verbosity
 from ui.cli import views as cli_text
@@ -31,6 +30,7 @@ from ui.cli.progress import progress_for
 from ui.cli.remote_args import check_remote_args, per_host_json, remote_spec
 from ui.cli.results import print_results
 from ui.cli.terminal import terminal_text
+from ui.cli.vendor_spec_arg import spec_from_argument
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2  # cancelled: 128 + signal (130 for Ctrl+C)
 
@@ -143,6 +143,8 @@ def _run_settings(args) -> dict[str, str]:
     """--set pairs over the preset's values (app.experiments.plan.settings_with_preset); a line
     says which experiments keep their own value of a setting given for all (plan.kept_own)."""
     settings = settings_with_preset(args.experiments, args.preset, _settings(args.settings))
+    if getattr(args, "precision", None):
+        settings["precision"] = args.precision.strip().rstrip("%").strip() + "%"
     try:
         kept = kept_own(expand_ids(args.experiments), settings)
     except KeyError:

@@ -85,8 +85,14 @@ def result_text(record) -> str:
     side = m.get("read") or m.get("write") or {}
     p99 = (side.get("lat_us") or {}).get("p99")
     kind = f" ({side['lat_kind']} latency)" if side.get("lat_kind") else ""
+    known = record.get("precision")  # a precision target: the workload's ± so far
+    known_text = "" if not known else (
+        f"; workload ±{max(known['iops'], known['MBps']) * 100:.1f} %" if known["iops"] is not None
+        and known["MBps"] is not None else "; workload ± not yet known") + (
+        f" (target ±{known['target'] * 100:g} %{', reached' if known['reached'] else ''})"
+        if known else "")
     return (f"{_num(total.get('iops'), '{:,.0f}')} IOPS, {_num(total.get('MBps'), '{:,.1f}')} MB/s, "
-            f"p99 {_num(p99, '{:,.0f}')} µs{kind}")
+            f"p99 {_num(p99, '{:,.0f}')} µs{kind}{known_text}")
 
 
 def run_end_line(event: RunFinished, elapsed_s: float) -> str:

@@ -76,7 +76,7 @@ def test_a_cap_lowered_mid_run_converges_five_rounds_after_it(tmp_path):
     # a round later than aimed at, so the expected stop is read off the rounds themselves: the
     # first round wholly under the new cap opens the first window of 5 that can hold
     capped = next(i for i, v in enumerate(iops) if v <= 2000 * 1.25)
-    assert 2 <= capped <= 4 and 2000 * 1.5 < iops[capped - 1] <= 8000 * 1.25, iops
+    assert 2 <= capped <= 7 and 2000 * 1.5 < iops[capped - 1] <= 8000 * 1.25, iops  # 12 rounds at most
     assert all(v <= 2000 * 1.25 for v in iops[capped:]), iops
     first = capped + 1  # rounds are numbered from 1
     assert findings["steady"] and findings["window"]["first_round"] == first, (iops, findings)

@@ -160,7 +160,7 @@ def tabs_move_nothing(window, qtbot) -> None:
 def test_tab_goes_the_way_of_the_work(make_window):
     window = make_window()
     order, widget = [], window.drive_panel.edit
-    for _ in range(400):
+    for _ in range(600):
         order.append(widget)
         widget = widget.nextInFocusChain()
         if widget is window.drive_panel.edit:

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from app.model.status import RunStatus
+from app.results.run_results import RunResults
 from ui.window import theme
 from ui.window.background import Background
 from ui.window.plain import plain_label, plain_tip
@@ -59,17 +60,21 @@ class RunFiguresModel(QObject):
             return
         shown = self.current.run_dir if self.current else None
         if self.model.run_dir not in (shown, self.loading):
-            self.reload()
+            results = self.model.results   # a reopened run's were just built from its folder
+            if self.model.live or results is None or str(results.folder) != self.model.run_dir:
+                results = None
+            self.reload(results)
 
-    def reload(self) -> None:
-        """Read the shown run folder again (after a vendor spec was saved into it, say)."""
+    def reload(self, results: RunResults | None = None) -> None:
+        """Read the shown run folder again (after a vendor spec was saved into it, say), or
+        make the figures of ``results``, built from it a moment ago."""
         if not self.run_ready():
             return
         self._token += 1
         token, run_dir = self._token, str(self.model.run_dir)
         self.loading, self.error = run_dir, None
         self.changed.emit()
-        self.background.submit(lambda: load_run_figures(run_dir),
+        self.background.submit(lambda: load_run_figures(run_dir, results),
                                lambda result: self._loaded(token, result),
                                lambda exc: self._failed(token, run_dir, exc))
 

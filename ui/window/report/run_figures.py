@@ -99,13 +99,16 @@ def drive_vendor_status(drive: DriveKey, note: str = "") -> VendorStatus:
                         json.dumps(spec.to_json()), (), before_run=True, drive=drive)
 
 
-def load_run_figures(run_dir: str | os.PathLike) -> RunFigures:
+def load_run_figures(run_dir: str | os.PathLike, results: RunResults | None = None) -> RunFigures:
     """Figure specs and vendor status of a run folder; raises ValueError if it is not one.
 
     The same results as the export (app.results.load.load_results), so the tab shows exactly
     what the report will hold: a cancelled run's stored summary may be partial, the results
-    are rebuilt from what finished."""
-    results = load_results(run_dir).results
+    are rebuilt from what finished. ``results``: those a reopened run was just built with from
+    the same folder (reading a 10,000-trial run.json again took seconds, and the GIL from the
+    window's first paint)."""
+    if results is None:
+        results = load_results(run_dir).results
     status, comparison = _vendor_status(results)
     figures = build_figures(results, comparison)
     return RunFigures(str(run_dir), str(results.run.status), tuple(figures), status)

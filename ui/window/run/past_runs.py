@@ -11,16 +11,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
+from app.model.run import Run
 from app.model.status import TrialStatus
-from app.model.workload import Workload
 from app.results.build import build_results, series_trials
+from app.results.load import damage_named
 from app.results.run_results import RunResults
 from app.store.run_folder import load_run, typed_run
-from app.store.samples import read_sample_table
+from app.store.samples import SampleTable, read_sample_table
+from ui.window.run.planned import PlannedTrial, planned_from_json
 from ui.window.run.series import COLUMNS, break_row
 
 log = logging.getLogger(__name__)
@@ -49,6 +52,7 @@ class PastRun:
     samples: int
     boundaries: tuple[tuple[float, int], ...]   # (t_s, trial index)
     results: RunResults
+    planned: Mapping[int, PlannedTrial]         # planned and finished trials, by index
 
 
 UNREADABLE = "unreadable"
@@ -91,8 +95,8 @@ def _listing(folder: Path) -> RunListing:
         None if record.get("error") is None else str(record.get("error")))
 
 
-def _seconds_between(start: str | None, end: str | None) -> float | None:
-    if start is None or end is None:
+def _seconds_between(start: str | None, end: object) -> float | None:
+    if start is None or not isinstance(end, str):
         return None
     try:
         return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
@@ -100,29 +104,31 @@ def _seconds_between(start: str | None, end: str | None) -> float | None:
         return None
 
 
-def _directions(trial: Mapping) -> tuple[bool, bool]:
-    try:
-        w = Workload.from_json(trial["workload"])
-    except (KeyError, TypeError, ValueError):
-        return True, True
-    return w.reads, w.writes
-
-
 def load_past_run(run_dir: str | os.PathLike) -> PastRun:
-    """run.json and samples.csv of a folder as chart data; raises ValueError if not a run."""
+    """run.json and samples.csv of a folder as chart data, its planned trials and its results,
+    all made here, off the GUI thread; ValueError, one line naming the file, for a folder that
+    is not a run (a shared run.json that parses but whose records are not a run's included:
+    the window then says so instead of failing half-way through showing it)."""
     record = load_run(run_dir)
     run = typed_run(record, run_dir)
     table = read_sample_table(run_dir)   # a samples.csv it cannot read: one line, not a chart
-    results = build_results(run, table.samples(series_trials(run)), Path(run_dir))
-    if not record.get("summary") and record.get("trials"):  # a crashed run never wrote one
+    with damage_named(Path(run_dir)):
+        results = build_results(run, table.samples(series_trials(run)), Path(run_dir))
+        return _past(record, run, table, results)
+
+
+def _past(record: dict, run: Run, table: SampleTable, results: RunResults) -> PastRun:
+    if not run.summary and run.trials:  # a crashed run never wrote one
         record["summary"] = results.summary_json()
-    trials = {t["index"]: t for t in record.get("planned_trials") or []}
-    trials.update({t["index"]: t for t in record.get("trials") or []})
+    listed = run.extra.get("planned_trials", [])
+    if not isinstance(listed, list) or not all(isinstance(t, dict) for t in listed):
+        raise TypeError("planned_trials is not a list of objects")
+    planned = {p.index: p for p in map(planned_from_json, [*listed, *record["trials"]])}
     names, values = list(table.names), table.values
     trial = values[:, names.index("trial")].astype(int) if len(values) else np.empty(0, int)
     t_s = values[:, names.index("t_s")] if len(values) else np.empty(0)
     firsts = np.flatnonzero(np.r_[True, trial[1:] != trial[:-1]]) if len(trial) else np.empty(0, int)
-    starts = _starts(record, {int(trial[i]): float(t_s[i]) for i in firsts[::-1]})
+    starts = _starts(run, {int(trial[i]): float(t_s[i]) for i in firsts[::-1]})
     rows = np.full((len(values), len(COLUMNS)), np.nan)
     for j, name in enumerate(COLUMNS):
         if name in names:
@@ -130,7 +136,9 @@ def load_past_run(run_dir: str | os.PathLike) -> PastRun:
     # a direction the trial does not run: no line. Each trial's flags once, spread over its
     # rows by index (a mask per trial was quadratic: 10,000 trials took seconds)
     indexes, which = np.unique(trial, return_inverse=True)
-    flags = np.array([_directions(trials.get(int(i), {})) for i in indexes], bool).reshape(-1, 2)
+    unknown = PlannedTrial(-1, "", "", 1, False, 0.0, True, True)
+    flags = np.array([(p.reads, p.writes) for p in (planned.get(int(i), unknown) for i in indexes)],
+                     bool).reshape(-1, 2)
     for j, name in enumerate(COLUMNS):
         for prefix, side in (("read_", 0), ("write_", 1)):
             if name.startswith(prefix):
@@ -140,16 +148,16 @@ def load_past_run(run_dir: str | os.PathLike) -> PastRun:
     block = np.ascontiguousarray(block)
     block.flags.writeable = False
     boundaries = tuple(sorted((at, index) for index, at in starts.items()))
-    return PastRun(record, block, len(values), boundaries, results)
+    return PastRun(record, block, len(values), boundaries, results, MappingProxyType(planned))
 
 
-def _starts(record: Mapping, first_t: dict[int, float]) -> dict[int, float]:
+def _starts(run: Run, first_t: dict[int, float]) -> dict[int, float]:
     """Each trial's start on the run's clock: from run.json, else its first sample."""
     starts = {}
-    for t in record.get("trials") or []:
-        at = _seconds_between(record.get("started_at"), t.get("started_at"))
-        if at is None and t["index"] in first_t:
-            at = first_t[t["index"]] - float(t.get("interval_s") or 1.0)
+    for t in run.trials:
+        at = _seconds_between(run.info.started_at, t.extra.get("started_at"))
+        if at is None and t.index in first_t:
+            at = first_t[t.index] - float(t.extra.get("interval_s") or 1.0)
         if at is not None:
-            starts[t["index"]] = max(0.0, at)
+            starts[t.index] = max(0.0, at)
     return starts

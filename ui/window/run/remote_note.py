@@ -19,21 +19,21 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject
 
+from app.model.info import Remote, RemoteLive
 from ui.window import theme
 from ui.window.run.live_charts import LAT_COLUMNS, LiveCharts
 from ui.window.run.run_model import RunModel
 
 
-def remote_live_text(remote: dict | None) -> str:
+def remote_live_text(remote: Remote | None) -> str:
     """'Remote run on H: live charts show total MB/s and total IOPS only; not available
     remotely: ...' from run.json's target.remote, or '' for a local run."""
     if not remote:
         return ""
-    live = remote.get("live") or {}
-    hosts = remote.get("hosts") or [remote]
-    where = ", ".join(f"{h.get('host')}:{h.get('port')}" for h in hosts)
-    shown = " and ".join(live.get("available") or ()) or "throughput"
-    missing = ", ".join(live.get("not_available") or ()) or "latency"
+    live = remote.live or RemoteLive()
+    where = ", ".join(f"{h.host}:{h.port}" for h in remote.every_host)
+    shown = " and ".join(live.available or ()) or "throughput"
+    missing = ", ".join(live.not_available or ()) or "latency"
     return (f"Remote run on {where}: live charts show {shown} only.\n"
             f"Not available remotely while a trial runs: {missing}.\n"
             "Each trial's latency and p99 are in the Results table when it ends; reopen the run "

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.engines.shell_quote import command_line
 from app.experiments.registry import results_for
+from app.model.info import Remote
 from app.model.run import ExperimentSummary, Run
 from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
 from app.model.summary import WorkloadSummary
@@ -28,6 +29,7 @@ from app.stats.steady_state import convergence_text
 from jobs.events import (
     LogMessage,
     PlanFollowed,
+    PrecisionUpdate,
     RunFinished,
     RunStarted,
     Sample,
@@ -37,7 +39,7 @@ from jobs.events import (
 )
 from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
-from ui.window.run.planned import PlannedTrial, planned_from_json
+from ui.window.run.planned import PlannedTrial
 from ui.window.run.series import SampleSeries, break_row, sample_row
 
 if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the first run
@@ -89,7 +91,7 @@ class RunModel(QObject):
         self.error: str | None = None
         self.engine_version = ""
         self.temperature_note = ""
-        self.remote: dict | None = None  # run.json's target.remote: which live series it lacks
+        self.remote: Remote | None = None  # run.json's target.remote: which live series it lacks
         self.open_ended = False        # steady state may end the run early: ETA "up to"
         self.round_experiments: set[str] = set()   # experiments whose trials are rounds
         self._sampled: set[str] = set()
@@ -103,6 +105,7 @@ class RunModel(QObject):
         self._shown: tuple[str, str | None] = ("idle", None)   # status, error before a Run
         self.boundaries: list[tuple[float, PlannedTrial]] = []
         self.current: PlannedTrial | None = None
+        self.precision: dict[str, str] = {}  # workload label -> its ± now (a precision target)
         self.current_started = 0.0       # monotonic, when the current trial started
         self.run_started = 0.0
         self.done_expected_s = 0.0
@@ -154,10 +157,12 @@ class RunModel(QObject):
         self._clear()
         self.run_started, self.live = started, True
         self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version or "", RunStatus.RUNNING
-        self.temperature_note, self.remote = e.temperature_note, e.remote
+        self.temperature_note = e.temperature_note
+        self.remote = Remote.from_json(e.remote, "target.remote")
         self.open_ended = e.plan.open_ended
         self.round_experiments = {x.id for x in e.plan.experiments if x.rounds_measured}
         self._sampled = {x.id for x in e.plan.experiments if results_for(x.id).needs_samples}
+        self.precision = {}
         self.planned = {t.index: PlannedTrial(t.index, t.experiment, t.workload.label, t.repetition,
                                               t.warmup, t.runtime_s + t.ramp_s, t.workload.reads,
                                               t.workload.writes, t.precondition)
@@ -231,6 +236,11 @@ class RunModel(QObject):
             self.kept_samples.append(e)
         self.samples_added.emit()
 
+    def _on_PrecisionUpdate(self, e: PrecisionUpdate) -> None:
+        trial = self.planned.get(e.trial)
+        if trial is not None:
+            self.precision[f"{trial.experiment} {trial.label}"] = e.text()
+
     def _on_TrialFinished(self, e: TrialFinished) -> None:
         self._trial_ended(dict(e.record))
 
@@ -279,17 +289,14 @@ class RunModel(QObject):
         self.status, self.error = str(run.status), info.error
         self.engine_version = info.engine.version or "" if info.engine else ""
         self.temperature_note = info.temperature.reason or "" if info.temperature else ""
-        remote = info.target.remote if info.target else None
-        self.remote = remote.to_json() if remote is not None else None
+        self.remote = info.target.remote if info.target else None
         self.experiments = [{"id": x["id"], "title": x.get("title", x["id"]),
                              "repetitions": (x.get("params") or {}).get("repetitions", 1),
                              "workload_keys": x.get("workload_keys") or []}
                             for x in run.experiments]
-        self.records = [t.to_json() for t in run.trials]
         self.trials = list(run.trials)
-        planned = [planned_from_json(t) for t in info.planned_trials or ()]
-        planned += [planned_from_json(t) for t in self.records]
-        self.planned = {t.index: t for t in planned}
+        self.planned = dict(past.planned)   # made and checked off the GUI thread
+        self.records = [dict(t) for t in past.record.get("trials") or []]
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
         self.series.extend(past.block, past.samples)
         self.summary = ({eid: s.workloads for eid, s in run.summary.items()}   # as written

@@ -88,6 +88,8 @@ class RunProgress(QWidget):
             kind = trial_kind(t.warmup, t.repetition, t.precondition, "repetition")
             rounds = m.convergence()   # a convergence round: where the SNIA rule stands instead
             times = f"{duration_text(elapsed)} of {duration_text(t.expected_s)}"
+            known = m.precision.get(f"{t.experiment} {t.label}")  # a precision target: its ± now
+            times += f", {known}" if known and not t.warmup else ""
             short = trial_kind(t.warmup, t.repetition, t.precondition)
             self.trial_label.setText(f"{t.experiment} {rounds}" if rounds else
                                      f"Trial {t.index + 1} of {total}: {t.experiment} {t.label} "
@@ -98,7 +100,8 @@ class RunProgress(QWidget):
                 f"{t.index + 1}/{total}, {times}")
             self.trial_label.setToolTip(f"{t.label} ({kind})" + (
                 "; the SNIA rule over the last 5 finished rounds: IOPS excursion and slope as a "
-                "share of their average" if rounds else ""))
+                "share of their average" if rounds else "") + "".join(
+                f"\n{label}: {text}" for label, text in m.precision.items()))
             _set_value(self.trial_bar, int(1000 * min(1.0, elapsed / t.expected_s)) if t.expected_s else 0)
 
         else:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.drive.facts import DriveFacts
 from app.drive.identity import list_volumes
 from app.paths import TargetRefused, check_target, free_space_margin, remove_leftovers
 from app.units import human_bytes
@@ -158,9 +159,10 @@ class DrivePanel(QWidget):
         self.table.blockSignals(True)
         self.table.setRowCount(len(volumes))
         for r, v in enumerate(volumes):
-            model = v.get("model") or (f"({v['bus']} disk)" if v.get("bus") else "unknown")
-            values = (v["mountpoint"], v["device"], v["fstype"], human_bytes(v["total_bytes"]),
-                      human_bytes(v["free_bytes"]), model)
+            d = DriveFacts.from_json(v)
+            model = d.model or (f"({d.bus} disk)" if d.bus else "unknown")
+            values = (d.mountpoint, d.device, d.fstype, human_bytes(d.total_bytes or 0),
+                      human_bytes(d.free_bytes or 0), model)
             for c, text in enumerate(values):
                 self.table.setItem(r, c, QTableWidgetItem(str(text)))
         self.table.blockSignals(False)

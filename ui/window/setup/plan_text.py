@@ -10,7 +10,6 @@ import html
 
 from app.experiments.base import prefill_note
 from app.stats.io_counts import reach_warnings
-from app.units import duration_text
 from ui.window import theme
 
 
@@ -22,7 +21,7 @@ def plan_message(ids: list[str], experiments: list, plan) -> str:
                                                       (rounds, "precondition rounds at most")) if n)
     message = (f"<b>Plan ({html.escape(', '.join(ids))}):</b> {len(plan.trials)} trials "
                f"({len(plan.trials) - warm - rounds} measured{extra}); "
-               f"{'up to' if plan.open_ended else 'about'} <b>{duration_text(plan.estimated_s)}</b>"
+               f"<b>{html.escape(plan.time_text())}</b>"
                f" of measuring, plus a few seconds per trial; "
                f"{html.escape(prefill_note(experiments))}.")
     for warning in reach_warnings(plan):

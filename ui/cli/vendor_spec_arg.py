@@ -9,6 +9,8 @@ from pathlib import Path
 from app.store.input_files import read_input_text
 from app.vendor.specs import load_specs, load_user_specs, validate_spec
 
+MAX_BYTES = 1 << 20  # a spec record is a few KiB; anything far larger is not one
+
 
 def spec_from_argument(value: str, user_specs: list[dict] | None = None) -> dict:
     """``--vendor-spec MODEL-ID|FILE``: a record of the built-in list or of the user's specs by
@@ -17,7 +19,7 @@ def spec_from_argument(value: str, user_specs: list[dict] | None = None) -> dict
     path = Path(value).expanduser()
     if path.is_file():
         try:
-            data = json.loads(read_input_text(path, 1 << 20))
+            data = json.loads(read_input_text(path, MAX_BYTES))  # capped, no FIFO or device
         except (OSError, ValueError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
             raise ValueError(f"--vendor-spec {value}: cannot be read as JSON ({reason})") from None

@@ -1,0 +1,24 @@
+"""The report's precision section: how precisely each workload measured to a target is known
+(docs/precision.md). None for fixed-time runs, so their report says nothing about it."""
+from __future__ import annotations
+
+from app.report.document import Bullets, Paragraph, Section
+from app.results.run_results import RunResults
+
+
+def precision_section(results: RunResults, number: int) -> Section | None:
+    """One line per workload measured to a target: its achieved ± (95 % interval of the mean
+    IOPS and MB/s) and whether it reached the target."""
+    rows = [(part.id, r) for part in results.parts for r in part.workloads if r.precision]
+    if not rows:
+        return None
+    reached = sum(1 for _, r in rows if r.precision and r.precision.reached)
+    lead = Paragraph(
+        "Each workload below was measured until the 95 % confidence interval of its mean IOPS "
+        "and MB/s was within its target (batch means over fio's per-interval samples, at least "
+        "two independent repetitions, their spread counted), or until its maximum time: "
+        f"{reached} of {len(rows)} reached the target. Every mean of these workloads in the "
+        "tables above is known to the ± stated here.")
+    items = tuple(f"{eid} {r.label}: {r.precision.text()} ({r.precision.repetitions} repetitions)"
+                  for eid, r in rows if r.precision)
+    return Section(f"{number}. Precision", (lead, Bullets(items)), anchor="precision")

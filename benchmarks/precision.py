@@ -1,0 +1,173 @@
+"""A precision target against fixed time, on a device whose truth is known (docs/precision.md).
+
+Run as root on Linux. A loop device (a file image, direct I/O) with an ext4 file system is
+throttled with the block cgroup (v2 io.max when the unified hierarchy has the io controller,
+else v1 blkio.throttle.*): IOPS_LIMIT read and write IOPS and BPS_LIMIT bytes/s, so every
+workload's truth is min(IOPS_LIMIT, BPS_LIMIT / block size) I/Os per second as long as the
+disk under the image is faster (checked: the unthrottled virtual disk does ~280 4 KiB random
+reads/s at QD1, 2.3x the limit; under other load it can fall below it). The app's CLI runs in
+that cgroup, once with the fixed-time defaults and once with ``--precision 2%``, alternated
+(--rounds times) in one sitting; then once with the precision target on the plain
+(unthrottled, noisy) virtual disk. The experiments default to zero-queue (the course's QD1
+baselines): the whole course suite takes over an hour per fixed-time run.
+
+Prints per run: wall time; per workload: IOPS, its error against the truth, its stated ±
+(the fixed-time run's ± is the 95 % t-interval over its repetitions) and whether the target
+was reached.
+
+    sudo .venv/bin/python benchmarks/precision.py [--experiments zero-queue] [--rounds 1]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+IOPS_LIMIT = 120
+BPS_LIMIT = 40_000_000
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571}
+CLI = [str(Path(sys.executable).with_name("ssd-profiler"))]
+
+
+def sh(*argv: str) -> str:
+    return subprocess.run(argv, check=True, capture_output=True, text=True).stdout.strip()
+
+
+class ThrottledLoop:
+    def __init__(self, work: Path, size: str = "3G"):
+        self.work, self.mnt = work, work / "mnt"
+        self.image = work / "image"
+        sh("truncate", "-s", size, str(self.image))
+        self.dev = sh("losetup", "-f", "--show", "--direct-io=on", str(self.image))
+        sh("mkfs.ext4", "-q", self.dev)
+        self.mnt.mkdir()
+        sh("mount", self.dev, str(self.mnt))
+        majmin = sh("lsblk", "-dno", "MAJ:MIN", self.dev).strip()
+        v2 = Path("/sys/fs/cgroup/unified")
+        if (v2 / "cgroup.controllers").exists() and "io" in (v2 / "cgroup.controllers").read_text():
+            self.group = v2 / "ssd-profiler-precision"
+            self.group.mkdir(exist_ok=True)
+            (self.group / "io.max").write_text(f"{majmin} riops={IOPS_LIMIT} wiops={IOPS_LIMIT} "
+                                               f"rbps={BPS_LIMIT} wbps={BPS_LIMIT}")
+            self.how = "cgroup v2 io.max"
+        else:
+            self.group = Path("/sys/fs/cgroup/blkio/ssd-profiler-precision")
+            self.group.mkdir(exist_ok=True)
+            for name, value in (("read_iops_device", IOPS_LIMIT), ("write_iops_device", IOPS_LIMIT),
+                                ("read_bps_device", BPS_LIMIT), ("write_bps_device", BPS_LIMIT)):
+                (self.group / f"blkio.throttle.{name}").write_text(f"{majmin} {value}")
+            self.how = "cgroup v1 blkio.throttle"
+
+    def enter(self) -> None:  # preexec: the CLI and its fio in the throttled group
+        (self.group / "cgroup.procs").write_text(str(os.getpid()))
+
+    def close(self) -> None:
+        subprocess.run(["umount", str(self.mnt)], check=False)
+        subprocess.run(["losetup", "-d", self.dev], check=False)
+        try:
+            self.group.rmdir()
+        except OSError:
+            pass
+
+
+def truth_iops(workload: dict) -> float:
+    return min(IOPS_LIMIT, BPS_LIMIT / workload["bs_bytes"])
+
+
+SAVE = Path(tempfile.gettempdir()) / "precision-bench-results"
+
+
+def run(target: Path, experiments: list[str], extra: list[str], preexec=None) -> tuple[float, dict]:
+    out = target.parent / "runs"
+    t0 = time.monotonic()
+    proc = subprocess.run([*CLI, "-q", "run", *experiments, "--target", str(target), "--json",
+                           "--out", str(out), "--set", "size=64MiB", *extra],
+                          capture_output=True, text=True, preexec_fn=preexec)
+    wall = time.monotonic() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"run failed (rc {proc.returncode}): {proc.stderr[-2000:]}")
+    SAVE.mkdir(exist_ok=True)  # each run's --json kept, whatever happens to this script
+    (SAVE / f"{time.strftime('%H%M%S')}-{'precision' if extra else 'fixed'}.json").write_text(proc.stdout)
+    return wall, json.loads(proc.stdout)
+
+
+def rows(doc: dict):
+    for eid, exp in doc["summary"].items():
+        for w in exp["workloads"]:
+            yield eid, w
+
+
+def stated(w: dict) -> tuple[float | None, str]:
+    """The ± a run states for its mean IOPS (relative), and the precision outcome."""
+    p = w.get("precision")
+    if p:
+        got = None if p["iops"] is None else max(p["iops"], p["MBps"] or 0)
+        return got, "reached" if p["reached"] else "NOT reached"
+    s = w["total_iops"]
+    if not s["std"] or s["n"] < 2:
+        return None, "fixed time"
+    return T975.get(s["n"] - 1, 2.0) * s["std"] / math.sqrt(s["n"]) / s["mean"], "fixed time"
+
+
+def report(name: str, wall: float, doc: dict, truth: bool) -> list[bool]:
+    print(f"\n{name}: wall time {wall:.0f} s")
+    print(f"  {'workload':28} {'IOPS':>9} {'error':>8} {'stated ±':>9}  outcome")
+    ok = []
+    for eid, w in rows(doc):
+        mean = w["total_iops"]["mean"]
+        rel, outcome = stated(w)
+        err = (mean / truth_iops(w["workload"]) - 1) if truth else None
+        inside = err is not None and rel is not None and abs(err) <= rel
+        if truth:
+            ok.append(inside and abs(err) <= 0.02)
+        print(f"  {eid + ' ' + w['label']:28} {mean:9.1f} "
+              f"{'' if err is None else f'{err * 100:+7.2f}%':>8} "
+              f"{'n/a' if rel is None else f'±{rel * 100:.2f}%':>9}  {outcome}"
+              + ("" if not truth else "  within ±" if inside else "  OUTSIDE ±"))
+    return ok
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--experiments", nargs="+", default=["zero-queue"])
+    ap.add_argument("--rounds", type=int, default=1)
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        print("run as root (loop device, cgroup)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="precision-bench-") as tmp:
+        loop = ThrottledLoop(Path(tmp))
+        walls: dict[str, list[float]] = {"fixed": [], "precision": []}
+        ok: list[bool] = []
+        try:
+            print(f"throttle: {loop.how} on {loop.dev}: {IOPS_LIMIT} IOPS and "
+                  f"{BPS_LIMIT / 1e6:g} MB/s each way; experiments {' '.join(args.experiments)}")
+            for k in range(args.rounds):
+                for name, extra in (("fixed", []), ("precision", ["--precision", "2%"])):
+                    wall, doc = run(loop.mnt, args.experiments, extra, loop.enter)
+                    walls[name].append(wall)
+                    ok += report(f"throttled, {name} (round {k + 1})", wall, doc, truth=True)
+        finally:
+            loop.close()
+        plain = Path(tmp) / "plain"
+        plain.mkdir()
+        wall, doc = run(plain, args.experiments, ["--precision", "2%"])
+        report("plain virtual disk, precision 2 %", wall, doc, truth=False)
+        reached = sum(1 for _, w in rows(doc) if (w.get("precision") or {}).get("reached"))
+        print(f"  {reached} of {len(list(rows(doc)))} workloads reached ±2 % in {wall:.0f} s")
+    fixed, prec = statistics.median(walls["fixed"]), statistics.median(walls["precision"])
+    print(f"\nthrottled: median wall fixed {fixed:.0f} s, precision {prec:.0f} s, "
+          f"ratio {prec / fixed:.2f} (target <= 0.33)")
+    print(f"throttled workloads within their stated ± and ±2 % of the truth: {sum(ok)} of {len(ok)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""A precision target end to end, with a fake fio that emits known per-interval series (fio's
+clock, compressed): a steady series stops at the minimum, a drifting one runs to the maximum and
+says 'not reached' in the table and --json. (Autocorrelation: tests/app/test_precision_stats.py.)"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app.stats.precision import naive_interval
+from tests.conftest import run_cli, run_json
+
+SETTINGS = ["--set", "queue-depth.queue_depths=1", "--set", "warmup=false", "--set", "size=16MiB",
+            "--set", "interval=200ms", "--set", "min_time=4s", "--set", "max_time=12s",
+            "--precision", "2%"]
+
+
+def _run(tmp_path: Path, env: dict, series: list[float], json_out: bool = True):
+    target = tmp_path / "target"
+    target.mkdir()
+    done = run_cli("run", "queue-depth", "--target", str(target), *SETTINGS,
+                   "--out", str(tmp_path / "runs"), *(["--json"] if json_out else []),
+                   env={**env, "FAKE_FIO_MODE": "series",
+                        "FAKE_FIO_SERIES": ",".join(f"{v:g}" for v in series)}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_a_steady_series_stops_at_the_minimum(tmp_path, fake_fio_env):
+    done = _run(tmp_path, fake_fio_env, [1000.0] * 100)
+    doc = json.loads(done.stdout)
+    trials = [t for t in run_json(doc["run_dir"])["trials"] if not t["warmup"]]
+    assert len(trials) == 2  # the third repetition was not needed
+    for t in trials:
+        assert t["stopped_by"] == "precision" and t["precision"]["stopped"] == "target"
+        assert 2.0 <= t["measurement"]["read"]["runtime_ms"] / 1000 <= 2.6  # min 4 s / 2 runs
+    row = doc["summary"]["queue-depth"]["workloads"][0]
+    assert row["precision"]["reached"] and row["precision"]["iops"] < 0.02
+
+
+def test_a_drifting_series_reaches_the_maximum_and_says_so(tmp_path, fake_fio_env):
+    done = _run(tmp_path, fake_fio_env, [1000.0 * (1 + 0.02 * i) for i in range(100)],
+                json_out=False)
+    run_dir = done.stdout.strip().splitlines()[-1]
+    trials = [t for t in run_json(run_dir)["trials"] if not t["warmup"]]
+    assert len(trials) == 3  # every planned repetition, each to its maximum (12 s / 3)
+    assert all(t["stopped_by"] is None and t["precision"]["stopped"] == "time" for t in trials)
+    assert "target ±2 %: not reached" in done.stdout
+
+
+def test_the_export_states_the_achieved_precision(tmp_path, fake_fio_env):
+    done = _run(tmp_path, fake_fio_env, [1000.0 * (1 + 0.02 * i) for i in range(100)])
+    out = tmp_path / "export"
+    exported = run_cli("export", json.loads(done.stdout)["run_dir"], "--out", str(out),
+                       env=fake_fio_env)
+    assert exported.returncode == 0, exported.stderr
+    report = (out / "report.md").read_text()
+    assert "## Precision" in report and "0 of 1 reached the target" in report
+    assert "target ±2 %: not reached" in report  # in its table and in its section
+    csv_text = "".join(p.read_text() for p in out.rglob("*.csv"))
+    assert "precision_reached" in csv_text and "false" in csv_text
+
+
+def test_an_autocorrelated_series_is_not_stopped_by_a_naive_interval(tmp_path, fake_fio_env):
+    """Runs of 5 intervals at -2 % and +2 %: at its minimum (10 intervals) the textbook interval
+    over the raw samples is ±1.5 % and would stop; batch means wait for more."""
+    series = [1000.0 * (1.02 if (i // 5) % 2 else 0.98) for i in range(100)]
+    assert naive_interval(series[:10]).relative < 0.02
+    done = _run(tmp_path, fake_fio_env, series)
+    trials = [t for t in run_json(json.loads(done.stdout)["run_dir"])["trials"] if not t["warmup"]]
+    assert all(t["measurement"]["read"]["runtime_ms"] > 3000 for t in trials)
+
+
+def test_a_tail_workload_runs_until_its_percentile_is_known_and_says_which(tmp_path,
+                                                                          fake_fio_env):
+    """The fake fio gives no histogram: the pooled p99.9 has no interval, so every repetition
+    runs to its maximum and the outcome names the percentile that was not reached."""
+    target = tmp_path / "target"
+    target.mkdir()
+    done = run_cli("run", "tail-latency", "--target", str(target), *SETTINGS[2:],
+                   "--set", "tail-latency.queue_depths=1", "--out", str(tmp_path / "runs"),
+                   "--json", env={**fake_fio_env, "FAKE_FIO_MODE": "series",
+                                  "FAKE_FIO_SERIES": ",".join(["1000"] * 100)}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    row = doc["summary"]["tail-latency"]["workloads"][0]
+    assert row["precision"]["tail"] == "p99.9" and not row["precision"]["reached"]
+    assert row["precision"]["iops"] < 0.02  # the mean was known; the tail was not
+    trials = [t for t in run_json(doc["run_dir"])["trials"] if not t["warmup"]]
+    assert len(trials) == 3 and all(t["stopped_by"] is None for t in trials)

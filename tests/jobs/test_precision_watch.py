@@ -1,0 +1,52 @@
+"""The stopping rule on its own (jobs/run/precision.py), fed known intervals and records: a tail
+workload stops only once its pooled p99.9 is known to the target, then skips what is left."""
+from app.experiments.plan import Trial
+from app.model.interval import Interval
+from app.model.workload import Workload
+from app.stats.histogram import Histogram
+from jobs.run.precision import PrecisionWatch
+
+W = Workload("randread", 4096, 8)
+
+
+def _trial(rep: int) -> Trial:
+    return Trial(rep, "tail-latency", W, rep, False, 20.0, 0.0, 1 << 24, True, 1.0,
+                 precision=0.02, min_s=5.0)
+
+
+def _interval(iops: float = 10_000.0) -> Interval:
+    return Interval(read_MBps=iops * 4096 / 1e6, read_iops=iops, read_lat_us=100.0, write_MBps=0.0,
+                    write_iops=0.0, write_lat_us=None, end_epoch_s=None, duration_s=1.0)
+
+
+def _record(trial: Trial, hist: Histogram) -> dict:
+    side = {"iops": 10_000.0, "MBps": 40.96, "runtime_ms": 20_000, "lat_kind": "total",
+            "lat_us": {"mean": 100.0}, "hist_ns": hist.to_bins()}
+    return {"index": trial.index, "experiment": trial.experiment, "workload": W.to_json(),
+            "label": W.label, "repetition": trial.repetition, "warmup": False, "status": "done",
+            "measurement": {"read": side, "total": {"iops": 10_000.0, "MBps": 40.96}}}
+
+
+def _narrow(ios: int) -> Histogram:
+    """Latencies spread over many buckets, so the p99.9's interval narrows with the I/O count."""
+    return Histogram.from_bins([(100_000 + 50 * k, ios // 4000) for k in range(4000)])
+
+
+def test_a_tail_workload_runs_its_first_repetition_whole():
+    watch = PrecisionWatch(tail_percentile=99.9)
+    first = _trial(1)
+    watch.begin(first)
+    assert not any(watch.add(first, _interval()) for _ in range(20))  # steady, yet no stop
+
+
+def test_the_pooled_tail_decides_and_the_rest_is_skipped():
+    watch = PrecisionWatch(tail_percentile=99.9)
+    outcomes = []
+    for rep in (1, 2):
+        trial = _trial(rep)
+        watch.begin(trial)
+        for _ in range(20):
+            watch.add(trial, _interval())
+        outcomes.append(watch.finish(trial, _record(trial, _narrow(200_000))))
+    assert outcomes[1]["tail"] == "p99.9" and outcomes[1]["tail_rel"] < 0.02
+    assert outcomes[1]["reached"] and watch.skip(_trial(3))

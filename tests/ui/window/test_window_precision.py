@@ -1,0 +1,47 @@
+"""A precision target in the window: the choice sits beside runtime in every experiment's form,
+the plan gives the time as a range, and the live trial line shows the workload's ± narrowing.
+Fed with the model's events as the worker sends them (no engine needed)."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from app.experiments import CATALOG  # noqa: E402
+from app.experiments.plan import experiments_from_settings, plan_run  # noqa: E402
+from jobs.events import PrecisionUpdate, TrialStarted  # noqa: E402
+from jobs.worker import RunPrepared  # noqa: E402
+from ui.window.run.run_model import RunModel  # noqa: E402
+from ui.window.run.run_progress import RunProgress  # noqa: E402
+from ui.window.setup.param_form import ParamForm  # noqa: E402
+from ui.window.setup.plan_text import plan_message  # noqa: E402
+
+
+def test_precision_is_a_choice_beside_runtime(qtbot):
+    form = ParamForm(CATALOG["zero-queue"])
+    qtbot.addWidget(form)
+    names = list(form.editors)
+    at = names.index("runtime")
+    assert names[at + 1:at + 4] == ["precision", "min_time", "max_time"]
+    assert form.editors["precision"].count() >= 3  # off, and the targets
+
+
+def test_the_plan_shows_the_time_range():
+    exps = experiments_from_settings(["zero-queue"], {"precision": "2%"})
+    assert "between 1:00 and 6:20" in plan_message(["zero-queue"], exps, plan_run(exps, seed=1))
+
+
+def test_the_live_line_shows_the_workloads_achieved_precision(qtbot):
+    exps = experiments_from_settings(["zero-queue"], {"precision": "2%", "warmup": "false"})
+    plan = plan_run(exps, seed=1)
+    model = RunModel()
+    model.apply(RunPrepared("/tmp/run", plan, "fio-3.33"))
+    progress = RunProgress(model)
+    qtbot.addWidget(progress)
+    first = plan.trials[0]
+    model.apply(TrialStarted(first.index, first.experiment, first.workload.label, 1, False,
+                             ("fio",), 0.0, first.runtime_s))
+    for achieved in (None, 0.051, 0.018):
+        model.apply(PrecisionUpdate(first.index, achieved, 0.02))
+        progress.refresh()
+        shown = progress.trial_label.toolTip() + progress.trial_label.text()
+        assert ("not yet known" if achieved is None else f"±{achieved * 100:.1f} %") in shown
+    assert "target ±2 %" in progress.trial_label.toolTip()
