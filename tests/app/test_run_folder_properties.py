@@ -196,7 +196,7 @@ def memory_capped():
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.data_too_large])
 @given(edits=st.lists(EDIT, min_size=1, max_size=3), damage=BYTES, samples=SAMPLE_EDIT)
 def test_a_mutated_run_folder_is_read_or_refused_in_one_line(edits, damage, samples):

@@ -120,10 +120,8 @@ def load_past_run(run_dir: str | os.PathLike) -> PastRun:
 def _past(record: dict, run: Run, table: SampleTable, results: RunResults) -> PastRun:
     if not run.summary and run.trials:  # a crashed run never wrote one
         record["summary"] = results.summary_json()
-    listed = run.extra.get("planned_trials", [])
-    if not isinstance(listed, list) or not all(isinstance(t, dict) for t in listed):
-        raise TypeError("planned_trials is not a list of objects")
-    planned = {p.index: p for p in map(planned_from_json, [*listed, *record["trials"]])}
+    listed = [*(run.info.planned_trials or ()), *record["trials"]]   # types checked by RunInfo
+    planned = {p.index: p for p in map(planned_from_json, listed)}
     names, values = list(table.names), table.values
     trial = values[:, names.index("trial")].astype(int) if len(values) else np.empty(0, int)
     t_s = values[:, names.index("t_s")] if len(values) else np.empty(0)
