@@ -46,8 +46,24 @@ def write_json_atomic(path: Path, data: Any) -> None:
     The text is made first (a NaN raises ValueError before any file exists), written under a
     new unpredictable temp name created exclusively without following links, fsynced and
     renamed over ``path``; on any failure the temp file is removed, so no ``.tmp`` is left."""
-    text = json.dumps(data, indent=2, allow_nan=False) + "\n"
+    text = json_text(data) + "\n"
     write_atomic(Path(path), text.encode("utf-8"))
+
+
+def json_text(data: Any) -> str:
+    """Indented JSON, except that a list of records (run.json's trials) holds one record per line:
+    indenting every key of every trial made a 10,000-trial run.json 3.3 times larger (182 MiB),
+    past what the app itself agrees to read back, while one line per trial stays readable."""
+    if not isinstance(data, dict):
+        return json.dumps(data, indent=2, allow_nan=False)
+    parts = []
+    for key, value in data.items():
+        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+            text = "[\n" + ",\n".join(f"    {json.dumps(x, allow_nan=False)}" for x in value) + "\n  ]"
+        else:
+            text = json.dumps(value, indent=2, allow_nan=False).replace("\n", "\n  ")
+        parts.append(f"  {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}" if parts else "{}"
 
 
 def default_runs_root() -> Path:
