@@ -120,3 +120,13 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
             elif child in on:
                 low[node] = min(low[node], index[child])
     return sorted(out)
+
+
+def test_modules_stay_small_and_folders_name_ideas():
+    """docs/architecture.md: no module over 300 lines; at most 6 flat modules directly in app/
+    and 4 in jobs/ (the rest lives in a folder per idea)."""
+    long = {str(p.relative_to(REPO)): n for d in ("app", "jobs", "ui") for p in (REPO / d).rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 300}
+    assert long == {}, long
+    assert len(list((REPO / "app").glob("*.py"))) <= 6
+    assert len(list((REPO / "jobs").glob("*.py"))) <= 4

@@ -21,7 +21,8 @@ from pathlib import Path
 from app.compare.report import Comparison, markdown, report_section
 from app.report.export import Render, _utf8
 from app.report.export import _draw as draw_figures  # the staging and renaming of a run's export
-from app.report.export_folder import ExportFolder, RunIdentity, safe_stem
+from app.report.export_folder import ExportFolder, safe_stem
+from app.report.export_marker import RunIdentity
 
 CSV_FORMAT = "%.10g"
 

@@ -14,20 +14,18 @@ a run folder alone (possibly from an older version or a crashed run).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.model.interval import Sample
-from app.model.summary import Stat, WorkloadSummary
+from app.model.summary import WorkloadSummary
 from app.model.trial import TrialResult
 from app.model.workload import RW_WORDS, Workload
 from app.params import ParamError, fields_of, param, validate
-from app.results.figure import Figure, mean
+from app.results.figure import Figure
 from app.results.findings import NO_FINDINGS, Findings, Headline
 from app.results.table import Table, generic_table
-from app.stats import analysis
-from app.stats.derived import TailSpread
 from app.stats.steady_state import (
     MAX_ROUNDS,
     PRECONDITION_BS,
@@ -36,7 +34,7 @@ from app.stats.steady_state import (
     PRECONDITIONS,
     WINDOW,
 )
-from app.units import GiB, KiB, MiB, format_size, human_bytes, mean_pm
+from app.units import GiB, KiB, MiB, format_size, human_bytes
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -255,29 +253,6 @@ class Experiment:
         return None
 
 
-# -- helpers more than one experiment uses (experiment modules never import each other, so the
-# order they are imported in, which is the catalog order, stays the one __init__.py states) ----
-
-@dataclass(frozen=True)
-class TailSpreads:
-    """Percentile / p50 ratios of each workload's main direction, by workload label (the
-    findings of zero-queue and tail-latency)."""
-
-    by_label: Mapping[str, TailSpread]
-
-    def of(self, label: str) -> TailSpread | None:
-        return self.by_label.get(label)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"tail_spread": {k: v.to_json() for k, v in self.by_label.items()}}
-
-
-def spread_findings(rows: Iterable[WorkloadSummary]) -> TailSpreads:
-    """Percentile / p50 ratios of each workload's main direction, keyed by workload label."""
-    return TailSpreads({r.label: analysis.tail_spread(
-        {k: mean(v) for k, v in (r.main.lat_us if r.main else {}).items()}) for r in rows})
-
-
 def prefill_note(experiments: Sequence[Experiment]) -> str:
     """What a run writes before measuring, in words true for these experiments, e.g. 'the test
     file of zero-queue is written once before its first trial (largest 1 GiB); slc-cache: no
@@ -296,22 +271,3 @@ def prefill_note(experiments: Sequence[Experiment]) -> str:
         parts.append(f"{', '.join(bare)}: no pre-fill, the measured writes create "
                      f"{'its' if len(bare) == 1 else 'their'} test file")
     return "; ".join(parts)
-
-
-def ratio_text(x: float | None) -> str:
-    """A ratio for a sentence, e.g. '3.2×'."""
-    return "n/a" if x is None else f"{x:.1f}×"
-
-
-def stat_text(stat: Stat | None, unit: str = "") -> str:
-    """A statistic for a sentence: '71.7 ± 3.6 µs' (app/units.py precision; '–' unknown)."""
-    if stat is None or stat.mean is None:
-        return "–"
-    return mean_pm(stat.mean, stat.std) + (f" {unit}" if unit else "")
-
-
-def values_text(values: Sequence[float | None], unit: str = "", with_n: bool = True) -> str:
-    """Mean ± sample std of per-repetition values for a sentence, with their n:
-    '7.12 ± 0.25 GB (n = 2)'."""
-    stat = Stat.from_json(analysis.summarize(list(values)))
-    return stat_text(stat, unit) + (f" (n = {stat.n})" if with_n else "")

@@ -9,17 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import (
-    BS_MAX,
-    DIRECTIONS,
-    POW2_BS,
-    Experiment,
-    Rows,
-    Samples,
-    Trials,
-    depth_param,
-    stat_text,
-)
+from app.experiments.base import BS_MAX, DIRECTIONS, POW2_BS, Experiment, Rows, Samples, Trials, depth_param
+from app.experiments.common import stat_text
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload

@@ -12,7 +12,8 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, rw_param, stat_text
+from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, rw_param
+from app.experiments.common import stat_text
 from app.experiments.registry import register
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from app.experiments.base import DIRECTIONS, RUNTIME, Experiment, stat_text
+from app.experiments.base import DIRECTIONS, RUNTIME, Experiment
+from app.experiments.common import stat_text
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload

@@ -29,8 +29,8 @@ from app.experiments.base import (
     Trials,
     block_param,
     depth_param,
-    values_text,
 )
+from app.experiments.common import values_text
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
 from app.model.workload import Workload

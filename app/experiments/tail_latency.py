@@ -15,18 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
-from app.experiments.base import (
-    Experiment,
-    Rows,
-    Samples,
-    TailSpreads,
-    Trials,
-    block_param,
-    ratio_text,
-    rw_param,
-    spread_findings,
-    stat_text,
-)
+from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, rw_param
+from app.experiments.common import TailSpreads, ratio_text, spread_findings, stat_text
 from app.experiments.exceedance import exceedance
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary

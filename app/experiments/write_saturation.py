@@ -23,9 +23,8 @@ from app.experiments.base import (
     Trials,
     block_param,
     depth_param,
-    stat_text,
-    values_text,
 )
+from app.experiments.common import stat_text, values_text
 from app.experiments.registry import register
 from app.experiments.write_series import trial_series
 from app.model.workload import Workload

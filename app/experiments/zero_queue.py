@@ -5,18 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
-from app.experiments.base import (
-    DIRECTIONS,
-    Experiment,
-    Rows,
-    Samples,
-    TailSpreads,
-    Trials,
-    block_param,
-    ratio_text,
-    spread_findings,
-    stat_text,
-)
+from app.experiments.base import DIRECTIONS, Experiment, Rows, Samples, Trials, block_param
+from app.experiments.common import TailSpreads, ratio_text, spread_findings, stat_text
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload

@@ -12,114 +12,11 @@ reads the run's blocks into :class:`RunInfo`.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from app.model.measurement import frozen
-
-B = TypeVar("B", bound="Block")
-Reader = Callable[[object, str], Any]
-
-
-def _scalar(*kinds: type) -> Reader:
-    def read(value: object, where: str) -> Any:
-        if value is None:
-            return None
-        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-            names = " or ".join(k.__name__ for k in kinds)
-            raise ValueError(f"{where}: expected {names}, not {type(value).__name__}")
-        return value
-    return read
-
-
-def _mapping(value: object, where: str) -> Mapping[str, Any] | None:
-    if value is None:
-        return None
-    if not isinstance(value, Mapping):
-        raise ValueError(f"{where}: expected an object, not {type(value).__name__}")
-    return frozen(value)
-
-
-def _objects(value: object, where: str) -> tuple[Mapping[str, Any], ...] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list):
-        raise ValueError(f"{where}: expected a list, not {type(value).__name__}")
-    return tuple(_mapping(v, f"{where}[{i}]") or frozen({}) for i, v in enumerate(value))
-
-
-def _strings(value: object, where: str) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"{where}: expected a list of text")
-    return tuple(value)
-
-
-def _json(value: object) -> Any:
-    """A field's value as run.json holds it."""
-    if isinstance(value, Block):
-        return value.to_json()
-    if isinstance(value, tuple):
-        return [_json(v) for v in value]
-    if isinstance(value, Mapping):
-        return dict(value)
-    return value
-
-
-#: How a field is read, by its annotation; blocks add themselves below their definitions.
-READERS: dict[str, Reader] = {
-    "str | None": _scalar(str), "int | None": _scalar(int), "float | None": _scalar(int, float),
-    "bool | None": _scalar(bool), "Mapping[str, Any] | None": _mapping,
-    "tuple[Mapping[str, Any], ...] | None": _objects, "tuple[str, ...] | None": _strings,
-}
-
-
-@dataclass(frozen=True, kw_only=True)
-class Block:
-    """One JSON object of run.json: its known keys as fields, the rest in ``extra``."""
-
-    extra: Mapping[str, Any] = field(default_factory=dict)
-    keys: tuple[str, ...] = field(default=(), repr=False, compare=False)  # as read, in order
-
-    @classmethod
-    def from_json(cls: type[B], data: object, where: str) -> B | None:
-        """None for a missing block; ValueError naming ``where`` and the field for a wrong type."""
-        if data is None:
-            return None
-        if not isinstance(data, Mapping):
-            raise ValueError(f"{where}: expected an object, not {type(data).__name__}")
-        known = {f.name: str(f.type) for f in fields(cls) if f.name not in ("extra", "keys")}
-        values = {name: READERS[kind](data.get(name), f"{where}.{name}" if where else name)
-                  for name, kind in known.items()}
-        return cls(**values, extra=frozen({k: v for k, v in data.items() if k not in known}),
-                   keys=tuple(str(k) for k in data))
-
-    def __bool__(self) -> bool:
-        """An empty object is false, as the dict it was read from was to the readers before."""
-        return bool(self.keys)
-
-    def to_json(self) -> dict[str, Any]:
-        """The object as it was read, key for key and in the same order."""
-        return {k: self.extra[k] if k in self.extra else _json(getattr(self, k)) for k in self.keys}
-
-
-def _block(cls: type[Block]) -> None:
-    """Let fields be of block ``cls`` (``Drive | None``) or a list of them (never null items)."""
-    def many(value: object, where: str) -> tuple[Block, ...] | None:
-        if value is None:
-            return None
-        if not isinstance(value, list):
-            raise ValueError(f"{where}: expected a list, not {type(value).__name__}")
-        return tuple(cls.from_json(_mapping(v, f"{where}[{i}]") or _null(f"{where}[{i}]"),
-                                   f"{where}[{i}]") or cls() for i, v in enumerate(value))
-    READERS[f"{cls.__name__} | None"] = cls.from_json
-    READERS[f"tuple[{cls.__name__}, ...] | None"] = many
-
-
-def _null(where: str) -> Mapping[str, Any]:
-    raise ValueError(f"{where}: expected an object, not null")
+from app.model.block import READERS, Block, register_block
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,8 +46,8 @@ class Link(Block):
     width: int | None = None
 
 
-_block(Host)
-_block(Link)
+register_block(Host)
+register_block(Link)
 
 
 def _link_or_text(value: object, where: str) -> Link | str | None:
@@ -170,7 +67,7 @@ class Medium(Block):
     line: str | None = None
 
 
-_block(Medium)
+register_block(Medium)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -197,7 +94,7 @@ class Drive(Block):
         return self.link.text if isinstance(self.link, Link) else self.link
 
 
-_block(Drive)
+register_block(Drive)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -210,7 +107,7 @@ class RemoteHost(Block):
     hostname: str | None = None
 
 
-_block(RemoteHost)
+register_block(RemoteHost)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -221,7 +118,7 @@ class RemoteLive(Block):
     not_available: tuple[str, ...] | None = None
 
 
-_block(RemoteLive)
+register_block(RemoteLive)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -281,7 +178,7 @@ class DirectIO(Block):
 
 
 for _block_cls in (Remote, Target, Engine, Temperature, Plausibility, DirectIO):
-    _block(_block_cls)
+    register_block(_block_cls)
 
 
 @dataclass(frozen=True, kw_only=True)

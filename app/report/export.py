@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from app.report.document_build import build_document
-from app.report.export_folder import ExportFolder, run_identity, safe_stem
+from app.report.export_folder import ExportFolder, safe_stem
+from app.report.export_marker import run_identity
 from app.report.html import document_html
 from app.report.markdown import document_markdown
 from app.report.outputs import build_figures, build_tables

@@ -34,12 +34,11 @@ import os
 import re
 import secrets
 import stat
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from app.paths.held_dir import HeldDir, UnsafeName, check_plain
+from app.report.export_marker import RunIdentity
 
 MARKER = ".ssd-profiler-export.json"
 MARKER_FORMAT = 1
@@ -49,38 +48,6 @@ _PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,99}\Z")
 
 class ExportRefused(ValueError):
     """The export would write where it must not; the message is one line, fit for a user."""
-
-
-@dataclass(frozen=True)
-class RunIdentity:
-    """Whose export a folder holds, as its marker says: the run folder's name and the run's
-    start time (a comparison: ``compare:A+B`` and no start time)."""
-
-    run_folder: str | None
-    started_at: str | None
-
-    @classmethod
-    def from_marker(cls, marker: Mapping[str, Any]) -> RunIdentity:
-        """The marker's identity; a value that is not text (a damaged marker) counts as none."""
-        folder, started = (marker.get(k) for k in ("run_folder", "started_at"))
-        return cls(folder if isinstance(folder, str) else None,
-                   started if isinstance(started, str) else None)
-
-    def same_run(self, other: RunIdentity) -> bool:
-        """The start time (milliseconds, UTC) identifies a run, so a renamed or copied run
-        folder still owns its export; a run made by ``import`` has none, and then the folder
-        name counts."""
-        if self.started_at or other.started_at:
-            return self.started_at == other.started_at
-        return self.run_folder == other.run_folder
-
-    def to_json(self) -> dict[str, Any]:
-        return {"run_folder": self.run_folder, "started_at": self.started_at}
-
-
-def run_identity(started_at: str | None, run_dir: str | os.PathLike[str] | None) -> RunIdentity:
-    """What the marker stores for a run: its folder's name and its start time."""
-    return RunIdentity(Path(run_dir).resolve().name if run_dir else None, started_at)
 
 
 def _lstat(path: Path) -> os.stat_result | None:

@@ -88,8 +88,7 @@ class TrialRunner(EngineStarts):
         try:
             yield RunStarted(str(self.store.dir), tuple(e.id for e in plan.experiments),
                              len(plan.trials), plan.estimated_s, self.engine.name,
-                             self.engine.version, plan.seed,
-                             open_ended=plan.open_ended)
+                             self.engine.version, plan.seed, open_ended=plan.open_ended)
             for exp in plan.experiments:
                 trials = [t for t in plan.trials if t.experiment == exp.id]
                 if self.cancel.is_set():
@@ -294,8 +293,8 @@ class TrialRunner(EngineStarts):
 
 
 def failure_text(exc: BaseException) -> str:
-    """One line for what ended a run: an OSError in the system's words and with its file (a
-    full or read-only runs folder is not a bug), anything else with its type."""
+    """One line for what ended a run: an OSError in the system's words with its file (a full
+    runs folder is not a bug), anything else with its type."""
     if isinstance(exc, OSError) and exc.strerror:
         return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
     return f"{type(exc).__name__}: {exc}"

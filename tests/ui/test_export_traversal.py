@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from app.report.export_folder import ExportFolder, ExportRefused, RunIdentity, safe_stem
+from app.report.export_folder import ExportFolder, ExportRefused, safe_stem
+from app.report.export_marker import RunIdentity
 
 from conftest import FIXTURES, run_cli
 from safety_support import assert_one_error, snapshot

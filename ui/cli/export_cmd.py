@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 from app.report.export import Warn, export_run
-from app.report.export_folder import ExportFolder, run_identity
+from app.report.export_folder import ExportFolder
+from app.report.export_marker import run_identity
 from app.store.run_folder import open_run
 from ui.cli import verbosity
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit

@@ -40,8 +40,9 @@ from ui.window.run.log_pane import LogPane
 from ui.window.run.past_runs import load_past_run
 from ui.window.run.remote_note import RemoteLiveNote
 from ui.window.run.run_control import RunControl
-from ui.window.run.run_model import CANCELLED_EARLY, RunModel, run_end_text
+from ui.window.run.run_model import RunModel
 from ui.window.run.run_progress import RunProgress
+from ui.window.run.run_text import CANCELLED_EARLY, run_end_text
 from ui.window.settings import AppSettings
 from ui.window.setup.drive_panel import DrivePanel
 from ui.window.setup.engine_picker import EnginePicker, engine_label, engine_text, retry_advice

@@ -31,7 +31,8 @@ from ui.window import theme
 from ui.window.plain import html_text
 from ui.window.report.findings_text import stat_text
 from ui.window.report.trials_table import THROTTLED, TrialsView
-from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
+from ui.window.run.run_model import RunModel
+from ui.window.run.run_text import CANCELLED_EARLY, trials_text
 
 SUMMARY_COLUMNS = ("Experiment", "Workload", "n", "IOPS", "MB/s", "Mean latency µs",
                    "p99 µs per rep.", "p99 µs, all I/Os [95% CI]")

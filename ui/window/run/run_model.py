@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -19,7 +18,7 @@ from app.engines.shell_quote import command_line
 from app.experiments.registry import results_for
 from app.model.info import Remote
 from app.model.run import ExperimentSummary, Run
-from app.model.status import FINAL_RUN_STATUSES, RunStatus, TrialStatus
+from app.model.status import FINAL_RUN_STATUSES, RunStatus
 from app.model.summary import WorkloadSummary
 from app.model.trial import TrialResult
 from app.params import values_json
@@ -40,6 +39,7 @@ from jobs.events import (
 from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
 from ui.window.run.planned import PlannedTrial
+from ui.window.run.run_text import CANCELLED_EARLY, run_end_text
 from ui.window.run.series import SampleSeries, break_row, sample_row
 
 if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the first run
@@ -47,28 +47,6 @@ if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the f
 
 log = logging.getLogger(__name__)
 FINAL = FINAL_RUN_STATUSES
-CANCELLED_EARLY = "Run cancelled before it started; nothing was written."
-
-
-def trials_text(trials: list[TrialResult], total: int) -> str:
-    """How the trials of a run ended, in the same words everywhere (progress, results caption,
-    status bar, log): '3 of 12 trials done, 1 cancelled (not counted)'. A cancelled trial is
-    neither done nor failed: it was stopped on request and is kept in run.json as cancelled."""
-    counts = Counter(t.status for t in trials)
-    text = f"{counts[TrialStatus.DONE]} of {total} trials done"
-    for status in (TrialStatus.CANCELLED, TrialStatus.FAILED):
-        if counts[status]:
-            text += f", {counts[status]} {status}"
-    return text + (" (not counted)" if len(trials) > counts[TrialStatus.DONE] else "")
-
-
-def run_end_text(status: str, model: RunModel, run_dir: str | None) -> str:
-    """The one sentence for a run that ended, whichever way it ended."""
-    where = f"; folder {run_dir}" if run_dir else ""
-    why = f" ({model.error})" if model.error and status != RunStatus.CANCELLED else ""
-    return f"Run {status}{why}: {trials_text(model.trials, model.trial_count)}{where}"
-
-
 class RunModel(QObject):
     reset = Signal()                 # a new run is shown: views rebuild from the model
     trial_started = Signal(object)   # PlannedTrial

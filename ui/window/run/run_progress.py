@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QGridLayout, QProgressBar, QWidget
 from app.experiments.plan import trial_kind
 from app.model.status import RunStatus
 from ui.window.messages import duration_text
-from ui.window.run.run_model import CANCELLED_EARLY, RunModel, trials_text
+from ui.window.run.run_model import RunModel
+from ui.window.run.run_text import CANCELLED_EARLY, trials_text
 from ui.window.widgets import LiveLabel, em
 
 TICK_MS = 500
