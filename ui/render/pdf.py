@@ -53,11 +53,23 @@ class SvgFigure(QPyTextObject):
 
     def intrinsicSize(self, doc, pos, fmt):  # noqa: N802 - Qt's name
         size = self.renderers[int(fmt.property(SVG_DATA))].defaultSize()
-        width = self.width * WIDTH
+        width = _text_width(doc, self.width) * WIDTH
         return QSizeF(width, width * size.height() / max(1, size.width()))
 
     def drawObject(self, painter, rect, doc, pos, fmt):  # noqa: N802 - Qt's name
         self.renderers[int(fmt.property(SVG_DATA))].render(painter, rect)
+
+
+def _text_width(doc: QTextDocument, fallback: float) -> float:
+    """The width a line has in the document being laid out. QTextDocument.print_ lays out a copy
+    of the document on the printer's page in its own units, with margins of its own, so the
+    printer's width in device pixels is not it: a figure that wide ran off the page's edge."""
+    page = doc.pageSize().width()
+    if page <= 0:
+        return fallback
+    frame = doc.rootFrame().frameFormat()
+    return max(1.0, page - frame.leftMargin() - frame.rightMargin() - 2 * frame.padding()
+               - 2 * frame.border())
 
 
 def _images(doc: QTextDocument) -> list[tuple[int, int, str]]:
