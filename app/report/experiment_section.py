@@ -31,6 +31,7 @@ _WORKLOAD_NOTE = re.compile(r"^[^`]*: `rw=")
 _INTERVAL = re.compile(r"^([\d,]+\.?\d*) \[([\d,]+\.?\d*), ([\d,]+\.?\d*)\]$")  # pooled cells
 _EMPTY = "No rows: the trials finished but gave this table nothing to show (the findings say why)."
 _LEFT_OUT = ("precondition", "precondition_rounds", "randomize")  # said in Methodology / Setup
+_PRECISION_ONLY = ("min_time", "max_time")  # bounds of a precision target: noise without one
 
 
 @dataclass
@@ -94,10 +95,12 @@ def setup_text(part: ExperimentResults, common_precondition: str) -> list[str]:
     """Each parameter once, the workloads by label, and the preconditioning when it differs
     from the one the Methodology states for all."""
     text = params_text(dict(part.params), CATALOG.get(part.id))
+    params = part.params.get("params", {})
+    left_out = _LEFT_OUT + (_PRECISION_ONLY if params.get("precision", "off") == "off" else ())
     values = [p.replace("=", " ", 1) for p in text.split(" ")
-              if p and p.split("=", 1)[0] not in _LEFT_OUT]
+              if p and p.split("=", 1)[0] not in left_out]
     n = sorted({r.n for r in part.workloads})
-    planned = part.params.get("params", {}).get("repetitions")
+    planned = params.get("repetitions")
     out = [f"**Setup.** Parameters: {', '.join(values) or 'not recorded'}."
            + (f" Measured repetitions per workload: n = {'/'.join(map(str, n))}."
               if n and n != [planned] else "")]
