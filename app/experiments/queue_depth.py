@@ -86,8 +86,8 @@ class QueueDepth(Experiment):
 
     @classmethod
     def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> QueueDepthFindings:
-        points = [{"level": r.outstanding, "iops": r.total_iops.mean, "lat_us": mean(r.lat("mean"))}
-                  for r in workloads]
+        points = [{"level": r.outstanding, "iops": r.total_iops.mean, "lat_us": mean(r.lat("mean")),
+                   "L": _repetition_l(r, trials)} for r in workloads]
         return QueueDepthFindings(analysis.knee(points), tuple(analysis.littles_law(points)))
 
     @classmethod
@@ -199,8 +199,9 @@ class QueueDepth(Experiment):
             verdict = ("the device keeps the requested queue full" if lo_r >= 0.9 else
                        "at the lower ratios part of the time is spent outside the device "
                        "(host-side overhead)")
-            out.append(f"Little's Law check (L = IOPS × mean latency, over the outstanding I/O "
-                       f"asked for; 1.00 means the queue was kept full): {items}; {verdict}.")
+            out.append(f"Little's Law check (L = IOPS × mean latency of each repetition, averaged, "
+                       f"over the outstanding I/O asked for; 1.00 means the queue was kept full): "
+                       f"{items}; {verdict}.")
         return out
 
     @classmethod
@@ -236,6 +237,19 @@ def _knee_words(knee: Knee, k: WorkloadSummary | None, p: WorkloadSummary | None
         lat = (mean(p.lat("mean")) or 0) / (mean(k.lat("mean")) or 1)
         text += f" Going on from the knee to the peak buys {ratio(gain)} the IOPS for {ratio(lat)} the latency."
     return text
+
+
+def _repetition_l(row: WorkloadSummary, trials: Trials) -> float | None:
+    """Little's L of a workload: the mean over its measured repetitions of IOPS x mean latency.
+    The product of the means is not it when throughput and latency vary together between
+    repetitions: on a noisy drive it gave L = 1.2 at QD1, more I/Os in flight than asked for."""
+    values = []
+    for t in trials:
+        side = t.measurement.side(row.direction) if t.measured and t.measurement else None
+        lat = side.lat("mean") if side and t.label == row.label else None
+        if side and side.iops and lat:
+            values.append(side.iops * lat / 1e6)
+    return sum(values) / len(values) if values else None
 
 
 def knee_sentence(knee: Knee) -> str:
@@ -278,7 +292,8 @@ def _littles_law_table(found: QueueDepthFindings, kind: str) -> Table:
     rows = [(p.outstanding, p.iops, p.lat_us, p.L, p.ratio)
             for p in sorted(found.littles_law, key=lambda p: p.outstanding or 0)]
     return Table("queue-depth-littles-law", "Little's Law check (L = λ·W)", tuple(cols),
-                 tuple(rows), ("IOPS and latency are means over repetitions; latency in seconds "
-                               "for L (µs / 10^6). A ratio near 1 means the requested queue is "
+                 tuple(rows), ("IOPS and latency are means over repetitions; L is the mean of each "
+                               "repetition's IOPS × latency (latency in seconds: µs / 10^6), not "
+                               "the product of the two means. A ratio near 1 means the requested queue is "
                                "kept full; well below 1, time is lost outside the device.",),
                  QueueDepth.id)

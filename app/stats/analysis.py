@@ -63,7 +63,9 @@ def littles_law(points) -> list[LittlesLawPoint]:
     """Little's Law check per point of a queue-depth sweep, in input order.
 
     L = IOPS x mean latency (µs) / 10^6 is the mean number of I/Os in the system implied by
-    the measured throughput and latency. ``outstanding`` is the point's explicit
+    the measured throughput and latency (a point's "L", the mean of its repetitions' own L, is
+    used when given: the product of mean IOPS and mean latency overstates L when both vary
+    between repetitions). ``outstanding`` is the point's explicit
     "outstanding" (e.g. numjobs x iodepth) or else its "level". ratio = L / outstanding: near
     1 the queue the host asked for is kept full; well below 1 time is lost outside the device
     (submission/completion overhead, a host-side bottleneck). L and ratio are None when an
@@ -74,7 +76,9 @@ def littles_law(points) -> list[LittlesLawPoint]:
         level = p.get("level")
         outstanding = p["outstanding"] if "outstanding" in p else level
         iops, lat, q = _num(p.get("iops")), _num(p.get("lat_us")), _num(outstanding)
-        big_l = iops * lat / 1e6 if iops is not None and lat is not None else None
+        big_l = _num(p.get("L"))  # the mean of each repetition's L, when the caller has them
+        if big_l is None and iops is not None and lat is not None:
+            big_l = iops * lat / 1e6
         ratio = big_l / q if big_l is not None and q else None
         out.append(LittlesLawPoint(level, outstanding, iops, lat, big_l, ratio))
     return out
