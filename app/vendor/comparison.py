@@ -24,6 +24,7 @@ class Setup:
     qd: int
     threads: int
     assumed: bool
+    usual_bs: int | None = None   # when ``bs`` is unstated: the block size vendors usually test at
 
     @property
     def outstanding(self) -> int:

@@ -17,7 +17,7 @@ from app.model.info import Drive, Link, RunInfo
 from app.model.summary import Stat
 from app.model.workload import Workload
 from app.results.run_results import ExperimentResults, RunResults
-from app.units import UnitError, parse_size
+from app.units import UnitError, format_size, parse_size
 from app.vendor.comparison import Measured, Setup, VendorComparison, VendorRow
 from app.vendor.record import VendorSpec
 from app.vendor.specs import METRICS, drive_key, drive_model, spec_for_run
@@ -81,7 +81,7 @@ def vendor_setup(spec: VendorSpec, key: str) -> Setup:
         bs = parse_size(stated) if stated else (None if seq else usual_bs)
     except UnitError:
         bs = None if seq else usual_bs
-    return Setup(bs, qd or usual_qd, threads or usual_threads, not qd or not threads)
+    return Setup(bs, qd or usual_qd, threads or usual_threads, not qd or not threads, usual_bs)
 
 
 def _pure(w: Workload, write: bool) -> bool:
@@ -116,7 +116,8 @@ def match_measured(parts: Sequence[ExperimentResults], key: str, field: str,
     """The measurement closest to the vendor's conditions, and how it matches.
 
     Closest: among the run's workloads of the same pattern, direction and block size
-    (:func:`_candidates`), the vendor's very queue depth and threads; else the most outstanding
+    (:func:`_candidates`; where the source states no block size, the usual one ranks first and
+    any other is not like for like), the vendor's very queue depth and threads; else the most outstanding
     I/O (QD × threads) at or below the vendor's (a deeper queue than the vendor's would flatter
     the drive), else the least above it; among equals the best mean. The text says "like for
     like", or what the best available is and where it was measured."""
@@ -125,16 +126,22 @@ def match_measured(parts: Sequence[ExperimentResults], key: str, field: str,
         return None, "not measured"
     target = setup.outstanding
 
+    usual = setup.bs or setup.usual_bs  # a source without a block size: the usual one first
+
     def rank(c: Measured) -> tuple:
         below = c.outstanding <= target
-        return (c.q_t == (setup.qd, setup.threads), below,
-                c.outstanding if below else -c.outstanding, c.mean)
+        return (usual is None or c.workload.bs_bytes == usual, c.q_t == (setup.qd, setup.threads),
+                below, c.outstanding if below else -c.outstanding, c.mean)
     got = max(found, key=rank)
-    if got.q_t == (setup.qd, setup.threads):
+    same_bs = usual is None or got.workload.bs_bytes == usual
+    if got.q_t == (setup.qd, setup.threads) and same_bs:
         return got, LIKE
     qd, threads = got.q_t
-    return got, (f"best available: {got.label} (QD{qd} × {threads}) of {got.experiment}; "
-                 f"the spec is at Q{setup.qd}T{setup.threads}")
+    blocks = "" if same_bs else f", {format_size(got.workload.bs_bytes)} blocks"
+    spec_bs = "" if same_bs or usual is None else \
+        f", {format_size(usual)} blocks{' (usual practice, assumed)' if setup.bs is None else ''}"
+    return got, (f"best available: {got.label} (QD{qd} × {threads}{blocks}) of {got.experiment}; "
+                 f"the spec is at Q{setup.qd}T{setup.threads}{spec_bs}")
 
 
 def drive_mismatch(spec: VendorSpec, info: RunInfo) -> str | None:

@@ -69,8 +69,9 @@ def vendor_figure(comparison: VendorComparison) -> Figure | None:
         hlines=(HLine(100.0, "vendor spec = 100 %", color=6),),
         caption=(f"{comparison.drive_mismatch} " if comparison.drive_mismatch else "")
         + "Each bar is the run's measurement closest to the vendor's conditions, from any "
-          "experiment: same pattern, direction and block size, then the vendor's queue depth and "
-          "threads (like for like), else the most outstanding I/O at or below the vendor's. " + (
+          "experiment: same pattern and direction, the vendor's block size (the usual one where the "
+          "source states none) and queue depth and threads (like for like), else the most "
+          "outstanding I/O at or below the vendor's. " + (
               "No like-for-like measurement for " + ", ".join(unmatched) + ": the best available "
               "is shown, marked. " if unmatched else "Every bar is like for like. ")
         + "Vendor figures are 'up to' values under the vendor's own test conditions; see the "
