@@ -197,8 +197,8 @@ class TailLatency(Experiment):
             a, b = mean(lo.lat("p99.9")), mean(hi.lat("p99.9"))
             c, d = mean(lo.lat("p50")), mean(hi.lat("p50"))
             if a and b and c and d:
-                out.append(f"From QD{lo.outstanding} to QD{hi.outstanding} the median grows "
-                           f"{ratio(d / c)} and the p99.9 {ratio(b / a)}.")
+                out.append(f"From QD{lo.outstanding} to QD{hi.outstanding} the median "
+                           f"{_change(d / c)} and the p99.9 {_change(b / a)}.")
         return [*out, depths_sentence(part, run)]
 
     @classmethod
@@ -211,6 +211,11 @@ class TailLatency(Experiment):
         amp = f" ({ratio(s.p99_9_over_p50)} the p50)" if s and s.p99_9_over_p50 else ""
         return Headline(f"p99.9 latency at QD{row.outstanding}",
                         stat_text(row.lat("p99.9"), "µs") + amp, row.n)
+
+
+def _change(factor: float) -> str:
+    """'grows 1.12×' or 'falls to 0.775× its value': a ratio below 1 is not growth."""
+    return f"grows {ratio(factor)}" if factor >= 1 else f"falls to {ratio(factor)} its value"
 
 
 def depths_sentence(part: ExperimentResults, run: RunResults) -> str:
