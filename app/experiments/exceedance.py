@@ -78,7 +78,10 @@ def _from_histograms(rows: Sequence[WorkloadSummary], hists: Sequence[Histogram]
         # the points carry their 95 % interval, thin ones only a label (pooled_points skips them)
         bars = dict((k, err) for k, _, err in pooled_points(pooled, marks, factor))
         xs = tuple((pooled.values[k] or 0.0) * factor for k in marks)
-        labels = tuple(f"{k}: too few I/Os" if k in pooled.too_few else k for k in marks)
+        # a thin point names its curve: placed clear of the others, its label can land nearer
+        # another curve's point of the same percentile
+        labels = tuple(f"{k} of QD{r.outstanding}: too few I/Os" if k in pooled.too_few else k
+                       for k in marks)
         series.append(Series(f"{name(r)} percentiles (95 % CI)", xs,
                              tuple(_fraction(k) for k in marks), kind="scatter", color=color,
                              xerr=tuple(bars.get(k, 0.0) for k in marks), point_labels=labels))
