@@ -141,6 +141,18 @@ def ns_to_us(value: float) -> float:
     return value / 1000.0
 
 
+def finite_number(x: object) -> float | None:
+    """``float(x)`` if x is a finite number (bools excluded), else None: what a statistic reads
+    from a value that may be missing, text or infinite."""
+    if x is None or isinstance(x, bool):
+        return None
+    try:
+        v = float(x)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
 def finite_or_none(value: float | None) -> float | None:
     """JSON has no NaN: map NaN and infinities to null."""
     if value is None or not math.isfinite(value):

@@ -15,22 +15,12 @@ from dataclasses import replace
 
 from app.stats.derived import CacheExhaustion, Crossover, Knee, LittlesLawPoint, TailSpread
 from app.stats.knee import knee
+from app.units import finite_number as _num
 
 __all__ = ["CacheExhaustion", "Crossover", "Knee", "LittlesLawPoint", "TailSpread", "cache_exhaustion",
            "crossover", "knee", "littles_law", "relative_spread", "summarize", "tail_spread"]
 
 _EPS = 1e-9
-
-
-def _num(x) -> float | None:
-    """``float(x)`` if x is a finite number (bools excluded), else None."""
-    if x is None or isinstance(x, bool):
-        return None
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v) else None
 
 
 def summarize(values) -> dict:

@@ -14,21 +14,12 @@ from __future__ import annotations
 import math
 
 from app.stats.derived import Knee
+from app.units import finite_number as _num
 
 STEP = 0.10  # the IOPS a doubling must still add (10 %) for the curve to count as climbing
 RULE = ("the knee is the smallest queue depth from which every further doubling of the "
         f"outstanding I/O adds less than {STEP * 100:.0f} % more IOPS")
 _EPS = 1e-9
-
-
-def _num(x) -> float | None:
-    if x is None or isinstance(x, bool):
-        return None
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v) else None
 
 
 def gain_per_doubling(level: float, iops: float, next_level: float, next_iops: float) -> float:
