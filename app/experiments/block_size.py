@@ -122,8 +122,9 @@ class BlockSize(Experiment):
             for stat, line in LAT_STATS.items():
                 # a percentile only where every repetition has 10 I/Os beyond it (io_counts)
                 s = series_from(f"{pattern} {stat}",
-                                [(k, scaled(r.lat(stat), factor)) for k, r in zip(kib, mine)
-                                 if stat == "mean" or supports(part, r, stat)],
+                                [(k, scaled(r.lat(stat), factor)
+                                  if stat == "mean" or supports(part, r, stat) else None)
+                                 for k, r in zip(kib, mine)],  # a gap, not a line across it
                                 color=OTHER[p], **line)
                 if s:
                     lat_series.append(s)

@@ -92,9 +92,10 @@ class RwMix(Experiment):
         for d, color in (("read", READ), ("write", WRITE)):
             for stat, line in (("mean", {}), ("p99", {"dash": True}), ("p99.9", {"dot": True})):
                 # a percentile only where every repetition has 10 I/Os beyond it (io_counts)
-                s = series_from(f"{d} {stat}", [(x, scaled(r.lat(stat, d), factor))
-                                                for x, r in zip(share, rows)
-                                                if stat == "mean" or supports(part, r, stat, d)],
+                s = series_from(f"{d} {stat}", [(x, scaled(r.lat(stat, d), factor)  # a gap,
+                                                 if stat == "mean" or supports(part, r, stat, d)
+                                                 else None)  # not a line across it
+                                                for x, r in zip(share, rows)],
                                 color=color, **line)
                 if s:
                     lat.append(s)

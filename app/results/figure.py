@@ -66,6 +66,9 @@ class Series:
     dot: bool = False               # dotted, triangles: a third statistic beside solid and dashed
     bar_width: float = 0.8
     xerr: tuple[float | tuple[float, float], ...] | None = None  # as err, along x
+    #: indices of points a line does not join to the point before: a point between them was left
+    #: out (no mean), so a straight segment across would look like data
+    breaks: tuple[int, ...] = ()
 
 
 def error_ends(value: float, err: float | tuple[float, float] | None) -> tuple[float, float]:
@@ -220,12 +223,25 @@ def value_text(value: float | None) -> str:
 
 def series_from(name: str, points: Iterable[tuple[float | None, StatLike]],
                 **kw: Any) -> Series | None:
-    """A series from (x, mean ± std) pairs, skipping points without a mean."""
-    pts = [(x, m, std(s)) for x, s in points if x is not None and (m := mean(s)) is not None]
+    """A series from (x, mean ± std) pairs, skipping points without a mean (and breaking the
+    line there: :attr:`Series.breaks`)."""
+    pts: list[tuple[float, float, float]] = []
+    breaks, gap = [], False
+    for x, s in points:
+        if x is None:
+            continue
+        m = mean(s)
+        if m is None:
+            gap = bool(pts)
+            continue
+        if gap:
+            breaks.append(len(pts))
+            gap = False
+        pts.append((x, m, std(s)))
     if not pts:
         return None
     return Series(name, tuple(p[0] for p in pts), tuple(p[1] for p in pts),
-                  tuple(p[2] for p in pts), **kw)
+                  tuple(p[2] for p in pts), breaks=tuple(breaks), **kw)
 
 
 def grouped_bars(categories: list[str], groups: Sequence[tuple[str, Sequence[StatLike]]],

@@ -37,6 +37,7 @@ def _legend_add(legend, item, name: str) -> None:
 
 def draw_series(panel, legend, s, position: int, style: Style, ranges: dict, labels) -> None:
     """One series: bars or a line, its error bars and its point labels."""
+    import numpy as np
     import pyqtgraph as pg
     from PySide6.QtCore import Qt
     fig, geo = panel.fig, panel.geometry
@@ -61,12 +62,15 @@ def draw_series(panel, legend, s, position: int, style: Style, ranges: dict, lab
         pen = None if s.kind == "scatter" else pg.mkPen(tint, width=style.line, style=dash)
         dense = len(X) > DENSE_POINTS and s.kind != "scatter"  # a trace, not points
         symbol = "t" if s.dot else "s" if s.dash else "o"
+        joined = [keep[j + 1] not in s.breaks for j in range(len(X) - 1)] + [False]
         item = pg.PlotDataItem(X, Y, pen=pen, symbol=None if dense else symbol,
-                               symbolSize=style.symbol, symbolBrush=tint, symbolPen=tint)
+                               symbolSize=style.symbol, symbolBrush=tint, symbolPen=tint,
+                               **({"connect": np.array(joined)} if s.breaks else {}))
         if not dense:
             geo.points += [(vb, x, y, style.symbol) for x, y in zip(X, Y)]
         if pen is not None:
-            geo.segments += [(vb, a, b, style.line) for a, b in zip(zip(X, Y), zip(X[1:], Y[1:]))]
+            geo.segments += [(vb, a, b, style.line) for a, b, on
+                             in zip(zip(X, Y), zip(X[1:], Y[1:]), joined) if on]
     vb.addItem(item)
     _legend_add(legend, item, s.name + (" (right axis)" if s.axis == "right" and panel.right else ""))
     tops = [0.0] * len(keep)
