@@ -109,7 +109,8 @@ def test_figures_export_and_vendor_spec_after_a_run(qtbot, window, tmp_path):
     # Export (Ctrl+E): background thread, figures drawn on the GUI thread, folder offered
     opened = []
     bar.open_url = lambda url: opened.append(url) or True   # the file manager took it
-    assert bar.export_action.isEnabled()
+    # enabled by the run's end signals: under load the last of them can trail the figures
+    qtbot.waitUntil(bar.export_action.isEnabled, timeout=10000)
     bar.export_action.trigger()
     assert not bar.export_action.isEnabled()  # one export at a time
     out = wait_export(qtbot, window)
