@@ -88,6 +88,7 @@ class Drive(Block):
     remote: str | None = None
     medium: Medium | None = None
     hosts: tuple[Drive, ...] | None = None
+    identity_note: str | None = None   # why the drive named may not be all of the target
 
     @property
     def link_text(self) -> str | None:
@@ -202,6 +203,7 @@ class RunInfo(Block):
     origin: str | None = None
     max_temperature_c: float | None = None
     error: str | None = None   # why the run failed (a failed or interrupted run)
+    dir: str | None = None     # the run folder, as the reader added it (never written)
 
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> RunInfo:

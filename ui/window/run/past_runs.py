@@ -153,9 +153,9 @@ def _starts(run: Run, first_t: dict[int, float]) -> dict[int, float]:
     """Each trial's start on the run's clock: from run.json, else its first sample."""
     starts = {}
     for t in run.trials:
-        at = _seconds_between(run.info.started_at, t.extra.get("started_at"))
+        at = _seconds_between(run.info.started_at, t.started_at)
         if at is None and t.index in first_t:
-            at = first_t[t.index] - float(t.extra.get("interval_s") or 1.0)
+            at = first_t[t.index] - (t.interval_s or 1.0)
         if at is not None:
             starts[t.index] = max(0.0, at)
     return starts
