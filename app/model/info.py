@@ -178,7 +178,16 @@ class DirectIO(Block):
     how: str | None = None
 
 
-for _block_cls in (Remote, Target, Engine, Temperature, Plausibility, DirectIO):
+@dataclass(frozen=True, kw_only=True)
+class PlannedEntry(Block):
+    """One trial of the plan as run.json lists it (``planned_trials``): what the report counts;
+    the rest (label, workload, times) stays in ``extra`` for the window (ui/window/run/planned.py)."""
+
+    experiment: str | None = None
+    precondition: bool | None = None   # a preconditioning round (precondition=steady)
+
+
+for _block_cls in (Remote, Target, Engine, Temperature, Plausibility, DirectIO, PlannedEntry):
     register_block(_block_cls)
 
 
@@ -198,7 +207,7 @@ class RunInfo(Block):
     seed: int | None = None
     started_at: str | None = None
     ended_at: str | None = None
-    planned_trials: tuple[Mapping[str, Any], ...] | None = None
+    planned_trials: tuple[PlannedEntry, ...] | None = None
     app_version: str | None = None
     origin: str | None = None
     max_temperature_c: float | None = None

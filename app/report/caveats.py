@@ -123,8 +123,8 @@ def skipped_by_design(results: RunResults) -> int:
             rounds_only = True                # only its precondition rounds were cut short
         else:
             continue
-        mine = [t for t in planned if t.get("experiment") == part.id
-                and (t.get("precondition") or not rounds_only)]
+        mine = [t for t in planned if t.experiment == part.id
+                and (t.precondition or not rounds_only)]
         done = [t for t in ran if t.experiment == part.id
                 and (t.precondition or not rounds_only)]
         skipped += max(0, len(mine) - len(done))

@@ -120,7 +120,7 @@ def load_past_run(run_dir: str | os.PathLike) -> PastRun:
 def _past(record: dict, run: Run, table: SampleTable, results: RunResults) -> PastRun:
     if not run.summary and run.trials:  # a crashed run never wrote one
         record["summary"] = results.summary_json()
-    listed = [*(run.info.planned_trials or ()), *record["trials"]]   # types checked by RunInfo
+    listed = [*(p.to_json() for p in run.info.planned_trials or ()), *record["trials"]]   # types checked by RunInfo
     planned = {p.index: p for p in map(planned_from_json, listed)}
     names, values = list(table.names), table.values
     trial = values[:, names.index("trial")].astype(int) if len(values) else np.empty(0, int)
