@@ -76,8 +76,7 @@ class RunModel(QObject):
         self._sampled: set[str] = set()
         self.planned: dict[int, PlannedTrial] = {}
         self.experiments: list[dict] = []
-        self.records: list[dict] = []           # as run.json holds them (the live charts')
-        self.trials: list[TrialResult] = []     # the same trials, typed
+        self.trials: list[TrialResult] = []     # the trials that ended, typed (charts, tables)
         self.summary: dict[str, tuple[WorkloadSummary, ...]] = {}   # the rows shown, per experiment
         self.results: RunResults | None = None   # the shown run's results (app/results/)
         self.kept_samples: list[Sample] = []     # of experiments whose results read them
@@ -230,7 +229,6 @@ class RunModel(QObject):
 
     def _trial_ended(self, record: dict) -> None:
         trial = TrialResult.from_json(record)
-        self.records.append(record)
         self.trials.append(trial)
         if self.current is not None and trial.index == self.current.index:
             self.done_expected_s += self.current.expected_s
@@ -276,7 +274,6 @@ class RunModel(QObject):
                             for x in run.experiments]
         self.trials = list(run.trials)
         self.planned = dict(past.planned)   # made and checked off the GUI thread
-        self.records = [dict(t) for t in past.record.get("trials") or []]
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
         self.series.extend(past.block, past.samples)
         self.summary = ({eid: s.workloads for eid, s in run.summary.items()}   # as written
@@ -287,5 +284,5 @@ class RunModel(QObject):
                           "terminal, or it was interrupted")
         self.reset.emit()  # the views rebuild everything, the summary too: no summary_changed,
         self.state_changed.emit()  # which made them word a 10,000-trial run's findings twice
-        self.log_line.emit(f"reopened {self.run_dir} ({self.status}, {len(self.records)} trials, "
+        self.log_line.emit(f"reopened {self.run_dir} ({self.status}, {len(self.trials)} trials, "
                            f"{past.samples} samples)", "info")
