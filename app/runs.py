@@ -87,9 +87,9 @@ def _unique(name: str, taken: list[str]) -> str:
 def _run_row(name: str, results: RunResults) -> dict:
     run, info = results.run, results.run.info
     drive, engine = info.drive or Drive(), info.engine or Engine()
-    folder = str(results.folder) if results.folder is not None else info.extra.get("dir")
+    folder = str(results.folder) if results.folder is not None else info.dir
     return {"run": name, "status": str(run.status), "started_at": info.started_at,
-            "experiments": ",".join(e.get("id", "") for e in run.experiments),
+            "experiments": ",".join(e.id for e in run.experiments),
             "drive_model": drive.model, "engine": engine.name,
             "engine_version": engine.version, "folder": folder}
 
@@ -101,7 +101,7 @@ def _trial_rows(name: str, run: Run, run_started: str | None) -> list[dict]:
                 **{k: t.workload.get(k) for k in WORKLOAD_KEYS}, "outstanding": t.outstanding,
                 "repetition": t.repetition, "warmup": t.warmup, "status": str(t.status),
                 "runtime_s": t.runtime_s,
-                "start_s": _seconds_between(run_started, t.extra.get("started_at"))}
+                "start_s": _seconds_between(run_started, t.started_at)}
         sides = t.measurement.sides() if t.measurement else []
         if not sides:
             rows.append({**base, "direction": None})

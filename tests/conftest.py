@@ -78,9 +78,10 @@ def results_of(record: dict, run_dir: str | Path | None = None):
 
 def parts_of(summary: dict):
     """Experiment results from run.json-shaped summary rows (vendor and plausibility tests)."""
+    from app.model.experiment_entry import ExperimentEntry
     from app.model.summary import WorkloadSummary
     from app.results.run_results import ExperimentResults
-    return tuple(ExperimentResults(eid, {"id": eid}, tuple(
+    return tuple(ExperimentResults(eid, ExperimentEntry.of({"id": eid}), tuple(
         WorkloadSummary.from_json({"key": w["label"], **w}) for w in part.get("workloads", [])), ())
         for eid, part in summary.items())
 

@@ -150,13 +150,13 @@ def mismatches(runs: list[Run]) -> list[str]:
 
     engines = [i.engine or Engine() for i in infos]
     differ("engine", [f"{e.name} {e.version or ''}".strip() for e in engines])
-    differ("experiments", [", ".join(e.get("id", "?") for e in r.experiments) for r in runs])
+    differ("experiments", [", ".join(e.id or "?" for e in r.experiments) for r in runs])
     kinds = [_lat_kinds(r) for r in runs]
     if len(set(kinds) - {"unknown"}) > 1:   # a run without measurements says nothing here
         differ("latency kind (total = submission + completion)", kinds)
     differ("drive", [(i.drive.model if i.drive else None) or "unknown" for i in infos])
     differ("file system", [(i.target.fs_type if i.target else None) or "unknown" for i in infos])
-    params = [{e["id"]: e.get("params") or {} for e in r.experiments} for r in runs]
+    params = [{e.id: e.params for e in r.experiments} for r in runs]
     for eid in sorted(set.intersection(*(set(p) for p in params)) if params else ()):
         shown = {f.name: f.metadata["kind"] for f in fields_of(CATALOG[eid])} if eid in CATALOG else {}
         for name in sorted(set().union(*(p[eid] for p in params))):

@@ -220,8 +220,8 @@ def _change(factor: float) -> str:
 
 def depths_sentence(part: ExperimentResults, run: RunResults) -> str:
     """Where the queue depths came from: the knee of this run's sweep, or the presets."""
-    followed = part.params.get("followed")
-    if isinstance(followed, str) and followed:
+    followed = part.entry.followed
+    if followed:
         return followed
     depths = "/".join(f"QD{d}" for d in sorted({r.outstanding for r in part.workloads}))
     if any(p.id == "queue-depth" for p in run.parts):

@@ -88,6 +88,7 @@ class Drive(Block):
     remote: str | None = None
     medium: Medium | None = None
     hosts: tuple[Drive, ...] | None = None
+    identity_note: str | None = None   # why the drive named may not be all of the target
 
     @property
     def link_text(self) -> str | None:
@@ -177,7 +178,16 @@ class DirectIO(Block):
     how: str | None = None
 
 
-for _block_cls in (Remote, Target, Engine, Temperature, Plausibility, DirectIO):
+@dataclass(frozen=True, kw_only=True)
+class PlannedEntry(Block):
+    """One trial of the plan as run.json lists it (``planned_trials``): what the report counts;
+    the rest (label, workload, times) stays in ``extra`` for the window (ui/window/run/planned.py)."""
+
+    experiment: str | None = None
+    precondition: bool | None = None   # a preconditioning round (precondition=steady)
+
+
+for _block_cls in (Remote, Target, Engine, Temperature, Plausibility, DirectIO, PlannedEntry):
     register_block(_block_cls)
 
 
@@ -197,11 +207,12 @@ class RunInfo(Block):
     seed: int | None = None
     started_at: str | None = None
     ended_at: str | None = None
-    planned_trials: tuple[Mapping[str, Any], ...] | None = None
+    planned_trials: tuple[PlannedEntry, ...] | None = None
     app_version: str | None = None
     origin: str | None = None
     max_temperature_c: float | None = None
     error: str | None = None   # why the run failed (a failed or interrupted run)
+    dir: str | None = None     # the run folder, as the reader added it (never written)
 
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> RunInfo:

@@ -3,7 +3,8 @@ once the run has ended, the summary per experiment (docs/architecture.md).
 
 Everything else in run.json (drive, host, target, engine, temperature, SMART before and after)
 is descriptive: it travels in ``extra`` as it was read, so :meth:`Run.to_json` gives back the
-same JSON, and :attr:`Run.info` reads it as typed values (app/model/info.py). The summary's ``findings`` belong to each
+same JSON, and :attr:`Run.info` reads it as typed values (app/model/info.py); each entry of
+``experiments`` is typed the same way (app/model/experiment_entry.py). The summary's ``findings`` belong to each
 experiment's module (app.experiments) and stay plain JSON values.
 """
 from __future__ import annotations
@@ -13,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from app.model.block import READERS
+from app.model.experiment_entry import ExperimentEntry
 from app.model.info import RunInfo
 from app.model.measurement import frozen, unknown
 from app.model.status import RunStatus
@@ -37,7 +40,7 @@ class ExperimentSummary:
 @dataclass(frozen=True)
 class Run:
     status: RunStatus
-    experiments: tuple[Mapping[str, Any], ...]
+    experiments: tuple[ExperimentEntry, ...]
     trials: tuple[TrialResult, ...]
     summary: Mapping[str, ExperimentSummary]
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -56,13 +59,14 @@ class Run:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Run:
-        return cls(RunStatus(data["status"]), tuple(frozen(e) for e in data.get("experiments") or []),
+        entries = READERS["tuple[ExperimentEntry, ...] | None"](data.get("experiments"), "experiments")
+        return cls(RunStatus(data["status"]), entries or (),
                    tuple(TrialResult.from_json(t) for t in data.get("trials") or []),
                    frozen({k: ExperimentSummary.from_json(v) for k, v in (data.get("summary") or {}).items()}),
                    unknown(data, cls.KEYS))
 
     def to_json(self) -> dict[str, Any]:
         return {**self.extra, "status": self.status,
-                "experiments": [dict(e) for e in self.experiments],
+                "experiments": [e.to_json() for e in self.experiments],
                 "trials": [t.to_json() for t in self.trials],
                 "summary": {k: v.to_json() for k, v in self.summary.items()}}

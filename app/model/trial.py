@@ -3,7 +3,9 @@ ended (:class:`app.model.status.TrialStatus`) and, when it finished, what the en
 
 The run folder stays the contract: :meth:`TrialResult.from_json` reads a record of any version
 and :meth:`TrialResult.to_json` gives it back equal, keys the model does not name (argv, raw file
-names, time stamps, throttle details) carried in ``extra``.
+names, time stamps, throttle details) carried in ``extra``; the ones its readers need (the
+command line, start time, sample interval, throttling, precision) are also read from there once
+into typed fields, so nothing downstream digs them out of ``extra`` by key.
 """
 from __future__ import annotations
 
@@ -11,9 +13,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.model.block import READERS
 from app.model.measurement import Measurement, frozen, unknown
+from app.model.precision import Precision
 from app.model.status import TrialStatus
 from app.model.workload import outstanding, workload_key
+
+#: The keys of ``extra`` the model reads, by how they are read (app/model/block.py).
+_FROM_EXTRA = {"argv": "tuple[str, ...] | None", "job_argv": "tuple[str, ...] | None",
+               "started_at": "str | None", "interval_s": "float | None", "precondition": "bool | None",
+               "throttled": "bool | None", "throttle": "Mapping[str, Any] | None",
+               "precision": "Mapping[str, Any] | None"}
 
 
 @dataclass(frozen=True)
@@ -29,6 +39,15 @@ class TrialResult:
     error: str | None = None
     measurement: Measurement | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # Read from ``extra`` once (see __post_init__), never written: ``extra`` is what to_json gives back.
+    argv: tuple[str, ...] | None = field(init=False)      # the engine's command line
+    job_argv: tuple[str, ...] | None = field(init=False)  # the job's own, on a remote host
+    started_at: str | None = field(init=False)            # ISO time the trial started
+    interval_s: float | None = field(init=False)          # its live samples' interval
+    precondition: bool = field(init=False)  # a preconditioning round (precondition=steady)
+    throttled: bool = field(init=False)     # thermal throttling suspected (app/drive/throttle.py)
+    throttle: Mapping[str, Any] = field(init=False)       # the check: signals and what they saw
+    precision: Precision | None = field(init=False)       # precision so far (app/model/precision.py)
 
     KEYS = ("index", "experiment", "workload", "label", "repetition", "warmup", "runtime_s",
             "status", "error", "measurement")
@@ -39,28 +58,21 @@ class TrialResult:
         return self.status is TrialStatus.DONE and not self.warmup and self.measurement is not None
 
     @property
-    def precondition(self) -> bool:
-        """A preconditioning round (precondition=steady), not one of the experiment's trials."""
-        return bool(self.extra.get("precondition"))
-
-    @property
-    def throttled(self) -> bool:
-        """Thermal throttling was suspected during the trial (app/drive/throttle.py)."""
-        return bool(self.extra.get("throttled"))
-
-    @property
-    def throttle(self) -> Mapping[str, Any]:
-        """The throttle check: which signals fired and what they saw ({} when not recorded)."""
-        found = self.extra.get("throttle")
-        return found if isinstance(found, Mapping) else {}
-
-    @property
     def outstanding(self) -> int:
         return outstanding(self.workload)
 
     @property
     def workload_key(self) -> str:
         return workload_key(self.workload)
+
+    def __post_init__(self) -> None:
+        """The typed fields from ``extra``, with the tolerance of run.json's blocks: a key an
+        earlier version did not write is None (False, {}), a wrong type a ValueError naming it."""
+        raw = {name: READERS[kind](self.extra.get(name), name) for name, kind in _FROM_EXTRA.items()}
+        raw.update(precondition=bool(raw["precondition"]), throttled=bool(raw["throttled"]),
+                   throttle=raw["throttle"] or frozen({}), precision=Precision.from_json(raw["precision"]))
+        for name, value in raw.items():
+            object.__setattr__(self, name, value)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TrialResult:

@@ -72,9 +72,9 @@ def host_table(run: Run, eid: str) -> Table | None:
 
 
 def host_tables(run: Run) -> list[Table]:
-    return [t for e in run.experiments if (t := host_table(run, e["id"]))]
+    return [t for e in run.experiments if (t := host_table(run, e.id))]
 
 
 def hosts_json(run: Run) -> dict[str, list[dict[str, Any]]]:
     """``{experiment id: host_rows}`` for ``run --json`` (empty for one host)."""
-    return {e["id"]: rows for e in run.experiments if (rows := host_rows(run, e["id"]))}
+    return {e.id: rows for e in run.experiments if (rows := host_rows(run, e.id))}

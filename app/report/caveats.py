@@ -100,7 +100,7 @@ def run_caveats(results: RunResults, problems: Mapping[str, str], notes: Iterabl
 
 def _throttle(results: RunResults) -> list[str]:
     """Throttled trials by name; with none flagged, whether throttling could be seen at all."""
-    throttled = [t for t in results.run.trials if t.extra.get("throttled")]
+    throttled = [t for t in results.run.trials if t.throttled]
     if throttled:
         return [f"Trial {t.index} ({t.experiment} {t.label}, repetition {t.repetition}) was "
                 "thermally throttled; its numbers are low." for t in throttled]
@@ -119,13 +119,13 @@ def skipped_by_design(results: RunResults) -> int:
     for part in results.parts:
         if finding(part, "steady") is True:   # the steady-state experiment stopped at its round
             rounds_only = False
-        elif (part.params.get("precondition_result") or {}).get("steady_round"):
+        elif part.entry.precondition_result and part.entry.precondition_result.steady_round:
             rounds_only = True                # only its precondition rounds were cut short
         else:
             continue
-        mine = [t for t in planned if t.get("experiment") == part.id
-                and (t.get("precondition") or not rounds_only)]
+        mine = [t for t in planned if t.experiment == part.id
+                and (t.precondition or not rounds_only)]
         done = [t for t in ran if t.experiment == part.id
-                and (t.extra.get("precondition") or not rounds_only)]
+                and (t.precondition or not rounds_only)]
         skipped += max(0, len(mine) - len(done))
     return skipped

@@ -42,7 +42,7 @@ def summary_table(results: RunResults, numbers: Mapping[str, int]) -> DocTable:
     rows = []
     for part in results.parts:
         h = headline(part, results)
-        title = part.params.get("title") or getattr(results_for(part.id), "title", "") or part.id
+        title = part.entry.title or getattr(results_for(part.id), "title", "") or part.id
         rows.append((f"{numbers[part.id]}", title, h.what, h.value,
                      "–" if h.n is None else str(h.n)))
     return DocTable("1", "Key results, one row per experiment (mean ± sample std over n "
@@ -96,7 +96,7 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
                    comparison: VendorComparison | None, vendor_hint: str = "",
                    notes: Iterable[str] = ()) -> Document:
     run, info = results.run, results.run.info
-    folder = str(results.folder) if results.folder is not None else info.extra.get("dir")
+    folder = str(results.folder) if results.folder is not None else info.dir
     preamble: list[Block] = []
     status = (f"Status: **{run.status}**; started {info.started_at or 'not recorded'}, ended "
               f"{info.ended_at or 'not recorded'}.")

@@ -94,8 +94,8 @@ def doc_figure(fig: Figure, number: str, drawn: Files, problems: Mapping[str, st
 def setup_text(part: ExperimentResults, common_precondition: str) -> list[str]:
     """Each parameter once, the workloads by label, and the preconditioning when it differs
     from the one the Methodology states for all."""
-    text = params_text(dict(part.params), CATALOG.get(part.id))
-    params = part.params.get("params", {})
+    text = params_text(part.entry.params, CATALOG.get(part.id))
+    params = part.entry.params
     left_out = _LEFT_OUT + (_PRECISION_ONLY if params.get("precision", "off") == "off" else ())
     values = [p.replace("=", " ", 1) for p in text.split(" ")
               if p and p.split("=", 1)[0] not in left_out]
@@ -107,7 +107,7 @@ def setup_text(part: ExperimentResults, common_precondition: str) -> list[str]:
     if part.workloads:
         out.append(f"Workloads ({len(part.workloads)}): "
                    + ", ".join(r.label for r in part.workloads) + ".")
-    own = precondition_sentence(part.params)
+    own = precondition_sentence(part.entry)
     if own and own != common_precondition:
         out.append(own)
     return out
@@ -118,7 +118,7 @@ def experiment_section(part: ExperimentResults, number: int, results: RunResults
                        drawn: Files, problems: Mapping[str, str], said: Said,
                        common_precondition: str) -> Section:
     cls = results_for(part.id)
-    title = part.params.get("title") or getattr(cls, "title", "") or part.id
+    title = part.entry.title or getattr(cls, "title", "") or part.id
     purpose = getattr(cls, "summary", "")
     blocks: list[Block | Section] = []
     if purpose:  # "p50 .. p99.99 at ..." keeps its lower case; a word gets a capital
@@ -134,7 +134,7 @@ def experiment_section(part: ExperimentResults, number: int, results: RunResults
     for k, table in enumerate(mine, 1):
         results_blocks.append(doc_table(table, f"{number}.{k}", table_files.get(table.id, ()), said,
                                         _EMPTY if part.workloads else "No finished trials."))
-    own = precondition_sentence(part.params)
+    own = precondition_sentence(part.entry)
     for k, fig in enumerate((f for f in figures if f.experiment == part.id), 1):
         results_blocks.append(doc_figure(fig, f"{number}.{k}", drawn, problems, own))
     if results_blocks:

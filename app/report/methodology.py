@@ -6,8 +6,7 @@ experiment is said in that experiment's Setup (app/report/experiment_section.py)
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Sequence
 
 from app.model.info import Drive, Host, RunInfo, Target
 from app.report.document import Bullets, DocTable, Paragraph, Section
@@ -65,7 +64,7 @@ def _models(drive: Drive) -> str | None:
                      for h in drive.hosts)
 
 
-def _data_pattern(argv: list[str]) -> str:
+def _data_pattern(argv: Sequence[str]) -> str:
     parts = []
     if "--refill_buffers" in argv:
         parts.append("incompressible data refilled for every I/O (`--refill_buffers`)")
@@ -79,19 +78,18 @@ def _data_pattern(argv: list[str]) -> str:
 def common_precondition(results: RunResults) -> str:
     """The preconditioning sentence most experiments share ('' when none has one): said once in
     the methodology; an experiment with another says its own in its Setup."""
-    said = Counter(s for p in results.parts if (s := precondition_sentence(p.params)))
+    said = Counter(s for p in results.parts if (s := precondition_sentence(p.entry)))
     return said.most_common(1)[0][0] if said else ""
 
 
 def engine_line(results: RunResults) -> str | None:
     """The engine's options as the first trial ran them (workload, path, runtime and size left
     out: they differ per experiment and are in each Setup)."""
-    trial = next((t for t in results.run.trials if t.extra.get("argv")), None)
-    if trial is None:
+    argv = next((t.job_argv or t.argv for t in results.run.trials if t.argv), None)
+    if argv is None:
         return None
     skip = ("--name=", "--filename=", "--trigger-file=", "--rw=", "--bs=", "--iodepth=",
             "--numjobs=", "--rwmixread=", "--runtime=", "--size=")
-    argv = trial.extra.get("job_argv") or trial.extra["argv"]
     opts = " ".join(str(a) for a in argv[1:] if not str(a).startswith(skip))
     engine = results.run.info.engine
     name = (engine.version or engine.name) if engine else None
@@ -101,10 +99,9 @@ def engine_line(results: RunResults) -> str | None:
 
 def methodology_section(results: RunResults, number: str) -> Section:
     run, info = results.run, results.run.info
-    argv: list[str] = next((t.extra.get("job_argv") or t.extra["argv"] for t in run.trials
-                            if t.extra.get("argv")), [])  # job_argv: remote
+    argv = next((t.job_argv or t.argv for t in run.trials if t.argv), ())  # job_argv: remote
     kind = results.lat_kind
-    params: list[Mapping[str, Any]] = [e.get("params") or {} for e in run.experiments]
+    params = [e.params for e in run.experiments]
     shuffled = any(p.get("randomize") for p in params)
     order = (f"randomized within each repetition round, seed {info.seed}"
              if shuffled and info.seed is not None else

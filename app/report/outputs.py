@@ -66,6 +66,6 @@ def findings(part: ExperimentResults, results: RunResults) -> list[str]:
     """One-sentence findings of one experiment for report.md and the results view."""
     if not part.workloads:
         return []
-    state = precondition_sentence(part.params)
+    state = precondition_sentence(part.entry)
     flags = sentences(part, results.run.info)
     return list(results_for(part.id).sentences(part, results)) + ([state] if state else []) + flags

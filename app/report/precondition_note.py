@@ -7,21 +7,21 @@ tables export byte for byte as before.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
+from app.model.experiment_entry import ExperimentEntry
 from app.results.figure import Figure
 from app.results.run_results import RunResults
 from app.results.table import Table
 from app.stats.steady_state import PRECONDITION_BS, PRECONDITION_QD, WINDOW
 
 
-def precondition_sentence(exp: Mapping[str, Any]) -> str:
+def precondition_sentence(exp: ExperimentEntry) -> str:
     """E.g. 'Preconditioning: steady state reached in round 7 of at most 25 (4 KiB random
     writes, QD32, after writing the file twice).' ('' for runs without the option). ``exp`` is
-    the experiment as the run lists it (:attr:`ExperimentResults.params`)."""
-    mode = (exp.get("params") or {}).get("precondition")
+    the experiment as the run lists it (:attr:`ExperimentResults.entry`)."""
+    mode = exp.params.get("precondition")
     if mode is None or isinstance(mode, bool):
         return ""
     if mode == "none":
@@ -29,20 +29,20 @@ def precondition_sentence(exp: Mapping[str, Any]) -> str:
                 "a fresh or idle drive can be faster than in steady use).")
     if mode == "fill":
         return "Preconditioning: the test file was written end to end twice before measuring."
-    result = exp.get("precondition_result") or {}
+    result = exp.precondition_result
     what = (f"{PRECONDITION_BS // 1024} KiB random writes, QD{PRECONDITION_QD}, after writing "
             "the file twice")
-    if result.get("steady_round"):
-        return (f"Preconditioning: steady state reached in round {result['steady_round']} of at "
-                f"most {result.get('rounds_planned')} ({what}; SNIA rule over {WINDOW} rounds).")
+    if result and result.steady_round:
+        return (f"Preconditioning: steady state reached in round {result.steady_round} of at "
+                f"most {result.rounds_planned} ({what}; SNIA rule over {WINDOW} rounds).")
     if result:
-        return (f"Preconditioning: steady state NOT reached in {result.get('rounds_run')} rounds "
+        return (f"Preconditioning: steady state NOT reached in {result.rounds_run} rounds "
                 f"({what}); the numbers may still drift.")
     return f"Preconditioning: steady-state rounds were planned ({what}) but did not finish."
 
 
 def _sentences(results: RunResults) -> dict[str, str]:
-    return {p.id: precondition_sentence(p.params) for p in results.parts}
+    return {p.id: precondition_sentence(p.entry) for p in results.parts}
 
 
 def with_precondition_notes(tables: Sequence[Table], results: RunResults) -> list[Table]:

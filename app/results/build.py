@@ -30,12 +30,12 @@ def build_results(run: Run, samples: Sequence[Sample] = (), folder: Path | None 
     mine_samples = tuple(s for s in samples if s.trial in wanted)
     parts = []
     for exp in run.experiments:
-        eid = str(exp["id"])
+        eid = exp.id
         mine = [t for t in run.measured(eid)]
         groups: dict[str, list[TrialResult]] = {}
         for t in mine:
             groups.setdefault(t.workload_key, []).append(t)
-        order = [str(k) for k in exp.get("workload_keys") or []]
+        order = list(exp.workload_keys)
         keys = [k for k in order if k in groups] + [k for k in groups if k not in order]
         rows = tuple(workload_summary(groups[k]) for k in keys)
         indexes = {t.index for t in mine}

@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
+from app.model.experiment_entry import ExperimentEntry
 from app.model.interval import Sample
 from app.model.measurement import LatencyKind
 from app.model.run import Run
@@ -25,12 +26,13 @@ F = TypeVar("F")
 
 @dataclass(frozen=True)
 class ExperimentResults:
-    """One experiment of a run: its workload rows (mean ± sample std per workload, plan order),
+    """One experiment of a run: its entry in run.json's ``experiments`` (title, parameters,
+    how preconditioning ended), its workload rows (mean ± sample std per workload, plan order),
     the measured trials behind them and what its module derived from them (``findings``, the
     module's own typed value; its ``to_json`` is what run.json's summary stores)."""
 
     id: str
-    params: Mapping[str, Any]
+    entry: ExperimentEntry
     workloads: tuple[WorkloadSummary, ...]
     trials: tuple[TrialResult, ...]
     findings: Findings = NO_FINDINGS

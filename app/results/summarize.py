@@ -11,7 +11,6 @@ from typing import Any
 
 from app.model.measurement import DirectionResult, Measurement
 from app.model.percentiles import LAT_KEYS, POOLED_PERCENTILES, percentile_key
-from app.model.precision import Precision
 from app.model.summary import DirectionSummary, Pooled, Stat, WorkloadSummary
 from app.model.trial import TrialResult
 from app.stats import analysis
@@ -80,4 +79,4 @@ def workload_summary(trials: list[TrialResult]) -> WorkloadSummary:
         total_MBps=Stat(**analysis.summarize([t.measurement.total_MBps for t in trials
                                               if t.measurement])),
         read=_direction_summary(trials, "read"), write=_direction_summary(trials, "write"),
-        precision=Precision.from_json(max(trials, key=lambda t: t.index).extra.get("precision")))
+        precision=max(trials, key=lambda t: t.index).precision)

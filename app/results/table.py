@@ -131,12 +131,11 @@ def to_markdown(table: Table, heading_level: int = 3) -> str:
 
 # -- notes: the exact parameters under each table ------------------------------------------------
 
-def params_text(exp: Mapping[str, Any], cls: type | None = None) -> str:
+def params_text(values: Mapping[str, Any], cls: type | None = None) -> str:
     """An experiment's parameters as ``--set`` would take them, e.g. 'runtime=1s size=32MiB'.
 
     ``cls`` is the experiment's class (it knows each parameter's kind, so sizes print as
     '32MiB'); without it (imported or unknown ids) values print as stored."""
-    values = exp.get("params") or {}
     kinds = {f.name: f.metadata["kind"] for f in fields_of(cls)} if cls else {}
     parts = []
     for name, value in values.items():
@@ -152,12 +151,12 @@ def workload_text(w: Mapping[str, Any]) -> str:
 
 def engine_note(run: RunResults, eid: str) -> str | None:
     """Options every trial of the experiment shared (argv minus per-trial and path options)."""
-    trial = next((t for t in run.run.trials if t.experiment == eid and t.extra.get("argv")), None)
-    if not trial:
+    trial = next((t for t in run.run.trials if t.experiment == eid and t.argv), None)
+    if trial is None or trial.argv is None:
         return None
     skip = ("--name=", "--filename=", "--trigger-file=", "--rw=", "--bs=", "--iodepth=",
             "--numjobs=", "--rwmixread=")
-    argv = trial.extra.get("job_argv") or trial.extra["argv"]
+    argv = trial.job_argv or trial.argv
     opts = [str(a) for a in argv[1:] if not str(a).startswith(skip)]
     engine = run.run.info.engine
     name = (engine.version or engine.name) if engine else None
@@ -167,7 +166,7 @@ def engine_note(run: RunResults, eid: str) -> str | None:
 def parameter_notes(part: ExperimentResults, run: RunResults, rows: Sequence[WorkloadSummary],
                     cls: type | None = None) -> tuple[str, ...]:
     seed = run.run.info.seed
-    notes = [f"Parameters: `{params_text(part.params, cls)}`" + (f", seed {seed}"
+    notes = [f"Parameters: `{params_text(part.entry.params, cls)}`" + (f", seed {seed}"
                                                             if seed is not None else "")]
     notes += [f"{r.label}: `{workload_text(r.workload)}`" for r in rows]
     engine = engine_note(run, part.id)

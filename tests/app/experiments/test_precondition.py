@@ -10,6 +10,7 @@ import pytest
 
 from app.experiments import CATALOG
 from app.experiments.plan import experiments_from_settings, plan_run, trial_kind
+from app.model.experiment_entry import ExperimentEntry
 from app.params import ParamError, describe
 from app.report.precondition_note import precondition_sentence
 
@@ -42,13 +43,15 @@ def test_steady_plans_rounds_first_in_order_and_fill_writes_the_file_twice():
 
 
 def test_the_sentence_says_the_state_and_old_runs_get_none():
-    assert precondition_sentence({"params": {}}) == ""                     # before the option
-    assert "none" in precondition_sentence({"params": {"precondition": "none"}})
+    def sentence(entry: dict) -> str:
+        return precondition_sentence(ExperimentEntry.of({"id": "quick", **entry}))
+    assert sentence({"params": {}}) == ""                                   # before the option
+    assert "none" in sentence({"params": {"precondition": "none"}})
     steady = {"params": {"precondition": "steady"},
               "precondition_result": {"steady_round": 7, "rounds_planned": 25, "rounds_run": 7}}
-    assert "steady state reached in round 7 of at most 25" in precondition_sentence(steady)
+    assert "steady state reached in round 7 of at most 25" in sentence(steady)
     steady["precondition_result"] = {"steady_round": None, "rounds_planned": 25, "rounds_run": 25}
-    assert "NOT reached in 25 rounds" in precondition_sentence(steady)
+    assert "NOT reached in 25 rounds" in sentence(steady)
 
 
 @needs_fio

@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 from app.experiments import CATALOG
+from app.model.experiment_entry import ExperimentEntry
 from app.model.summary import WorkloadSummary
 from app.results.run_results import ExperimentResults
 
@@ -21,7 +22,7 @@ def _sweep(rw: str = "randread", points=KNEE_SWEEP) -> ExperimentResults:
     from tests.ui.render.synthetic import row
     rows = tuple(WorkloadSummary.from_json(row(rw, 4096, q, iops, {"mean": lat}))
                  for q, iops, lat in points)
-    return ExperimentResults("queue-depth", {"id": "queue-depth"}, rows, (),
+    return ExperimentResults("queue-depth", ExperimentEntry.of({"id": "queue-depth"}), rows, (),
                              CATALOG["queue-depth"].findings(rows, (), ()))
 
 

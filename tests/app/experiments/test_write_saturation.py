@@ -8,6 +8,7 @@ from pathlib import Path
 from app.engines.fio.argv import trial_argv
 from app.experiments.plan import experiments_from_settings, plan_run
 from app.experiments.write_saturation import WriteSaturation
+from app.model.experiment_entry import ExperimentEntry
 from app.model.interval import Sample
 from app.model.run import Run
 from app.model.summary import Stat, WorkloadSummary
@@ -40,7 +41,7 @@ def test_findings_compare_the_first_and_the_last_intervals():
     assert found.to_json()["saturation"][0]["iops_last"] == 25_000
     row = WorkloadSummary("k", "RND4K Q32T1 write", trial.workload, 1, Stat(None, None, 0),
                           Stat(None, None, 0), None, None)
-    part = ExperimentResults("write-saturation", {}, (row,), (trial,), found)
+    part = ExperimentResults("write-saturation", ExperimentEntry(id="write-saturation"), (row,), (trial,), found)
     run = RunResults(Run.from_json({"status": "done"}), (part,), samples)
     (fig,) = WriteSaturation.figures(part, run)
     assert fig.x_axis.label == "Data written (GB)" and "75 % lower" in fig.caption

@@ -4,6 +4,7 @@ ones, a tail from 80 µs to 20 ms). Test support, not a test module."""
 from __future__ import annotations
 
 from app.experiments.registry import CATALOG
+from app.model.experiment_entry import ExperimentEntry
 from app.model.run import Run
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
@@ -31,7 +32,7 @@ def row(rw: str, bs: int, qd: int, iops: float, lat: dict, jobs: int = 1, rwmixr
 def _figures(eid: str, rows: list[dict]) -> list:
     """The experiment's figures of these rows (no trials behind them: no I/O counts)."""
     cls, summaries = CATALOG[eid], tuple(WorkloadSummary.from_json(r) for r in rows)
-    part = ExperimentResults(eid, {"id": eid}, summaries, (), cls.findings(summaries, (), ()))
+    part = ExperimentResults(eid, ExperimentEntry.of({"id": eid}), summaries, (), cls.findings(summaries, (), ()))
     return cls.figures(part, RunResults(Run.from_json({"status": "done"}), (part,)))
 
 

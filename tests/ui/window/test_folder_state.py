@@ -54,11 +54,11 @@ def test_a_refused_run_keeps_the_shown_run(make_window, qtbot):  # noqa: F811
     window = make_window()
     model = window.model
     model.load_past(load_past_run(run_dir))
-    shown = (model.status, model.run_dir, len(model.records), model.results, dict(model.summary))
+    shown = (model.status, model.run_dir, len(model.trials), model.results, dict(model.summary))
     lines = []
     model.log_line.connect(lambda text, level: lines.append(text))
     model.begin()
     model.apply(RunRefused("the folder is in use by run x pid 1", "target"))
-    assert (model.status, model.run_dir, len(model.records), model.results, dict(model.summary)) == shown
+    assert (model.status, model.run_dir, len(model.trials), model.results, dict(model.summary)) == shown
     assert any("not started: " in line for line in lines)
     assert window.results.workloads.rowCount() > 0

@@ -38,5 +38,5 @@ def test_the_live_model_follows_the_plan_change(qtbot):
                                  trial["repetition"], trial["warmup"], ("fio",), 0.0, 1.0))
         model.apply(TrialFinished(trial["index"], trial["label"], trial))
     part = model.results.part("tail-latency")
-    assert part.params["followed"] == NOTE
+    assert part.entry.followed == NOTE
     assert NOTE in CATALOG["tail-latency"].sentences(part, model.results)

@@ -241,7 +241,7 @@ def test_closing_during_a_run_cancels_keeps_trials_and_settings(qtbot, make_wind
     choose(qtbot, window, target, {"runtime": "2s", "size": "32MiB", "repetitions": "1",
                                    "warmup": "false"})
     window.run_action.trigger()
-    qtbot.waitUntil(lambda: len(window.model.records) >= 1 and window.model.series.samples >= 3,
+    qtbot.waitUntil(lambda: len(window.model.trials) >= 1 and window.model.series.samples >= 3,
                     timeout=30000)
     asked = []
     window.confirm_close = lambda: asked.append(True) or True

@@ -162,7 +162,7 @@ class ResultsSoFar(QWidget):
         self._later.stop()
         self._drawn_key = key
         if part is not None:
-            title = str(part.params.get("title") or part.id)
+            title = part.entry.title or part.id
             self.title.setText(f"<b>So far</b>: {html.escape(part.id)}")
             self.title.setToolTip(f"Results so far of {title}: {len(part.trials)} measured "
                                   "trials ended")

@@ -146,7 +146,7 @@ class ResultsTable(QWidget):
                          "the Status cell for why)")
         self.caption.setText(text)
 
-    def _add_trial(self, record: dict) -> None:
+    def _add_trial(self, _trial: object) -> None:
         self.trials.rows.added()  # the run model appended the trial to its trials
         self.trials.scrollToBottom()
         self._show_caption()

@@ -73,7 +73,7 @@ def _vendor_status(results: RunResults) -> tuple[VendorStatus, VendorComparison 
     info = results.run.info
     drive = info.drive or Drive()
     model = vendor.drive_model(info)
-    note = str(drive.extra.get("identity_note") or "")
+    note = drive.identity_note or ""
     if not model and drive.bus == "virtual":
         note = note or "virtual disk"
     key = vendor.drive_key(info)

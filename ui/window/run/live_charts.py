@@ -23,6 +23,7 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from app.model.trial import TrialResult
 from ui.window import theme
 from ui.window.messages import temperature_line
 from ui.window.run import chart_colors
@@ -178,14 +179,14 @@ class LiveCharts(ChartRange, QWidget):
         for boundaries in self.boundaries:
             boundaries.set_boundaries(items)
 
-    def _on_trial_ended(self, record: dict) -> None:
+    def _on_trial_ended(self, trial: TrialResult) -> None:
         self._update_stretches()
-        if record.get("throttled"):  # rare: relabelling every boundary is fine
-            self._throttled.add(record.get("index"))
+        if trial.throttled:  # rare: relabelling every boundary is fine
+            self._throttled.add(trial.index)
             self._relabel()
 
     def _rebuild(self) -> None:
-        self._throttled = {r.get("index") for r in self.model.records if r.get("throttled")}
+        self._throttled = {t.index for t in self.model.trials if t.throttled}
         self._relabel()
         self._dirty = True
         self._shown: dict[str, tuple[str, int]] = {}   # curve -> (column, rows handed over)

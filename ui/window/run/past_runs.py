@@ -120,7 +120,7 @@ def load_past_run(run_dir: str | os.PathLike) -> PastRun:
 def _past(record: dict, run: Run, table: SampleTable, results: RunResults) -> PastRun:
     if not run.summary and run.trials:  # a crashed run never wrote one
         record["summary"] = results.summary_json()
-    listed = [*(run.info.planned_trials or ()), *record["trials"]]   # types checked by RunInfo
+    listed = [*(p.to_json() for p in run.info.planned_trials or ()), *record["trials"]]   # types checked by RunInfo
     planned = {p.index: p for p in map(planned_from_json, listed)}
     names, values = list(table.names), table.values
     trial = values[:, names.index("trial")].astype(int) if len(values) else np.empty(0, int)
@@ -153,9 +153,9 @@ def _starts(run: Run, first_t: dict[int, float]) -> dict[int, float]:
     """Each trial's start on the run's clock: from run.json, else its first sample."""
     starts = {}
     for t in run.trials:
-        at = _seconds_between(run.info.started_at, t.extra.get("started_at"))
+        at = _seconds_between(run.info.started_at, t.started_at)
         if at is None and t.index in first_t:
-            at = first_t[t.index] - float(t.extra.get("interval_s") or 1.0)
+            at = first_t[t.index] - (t.interval_s or 1.0)
         if at is not None:
             starts[t.index] = max(0.0, at)
     return starts

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.engines.shell_quote import command_line
 from app.experiments.registry import results_for
+from app.model.experiment_entry import ExperimentEntry
 from app.model.info import Remote
 from app.model.run import ExperimentSummary, Run
 from app.model.status import FINAL_RUN_STATUSES, RunStatus
@@ -51,7 +52,7 @@ class RunModel(QObject):
     reset = Signal()                 # a new run is shown: views rebuild from the model
     trial_started = Signal(object)   # PlannedTrial
     samples_added = Signal()
-    trial_ended = Signal(object)     # the trial record (as in run.json)
+    trial_ended = Signal(object)     # the TrialResult of the trial
     summary_changed = Signal()
     state_changed = Signal()
     log_line = Signal(str, str)      # text, level (info | warning | error | command)
@@ -75,8 +76,7 @@ class RunModel(QObject):
         self._sampled: set[str] = set()
         self.planned: dict[int, PlannedTrial] = {}
         self.experiments: list[dict] = []
-        self.records: list[dict] = []           # as run.json holds them (the live charts')
-        self.trials: list[TrialResult] = []     # the same trials, typed
+        self.trials: list[TrialResult] = []     # the trials that ended, typed (charts, tables)
         self.summary: dict[str, tuple[WorkloadSummary, ...]] = {}   # the rows shown, per experiment
         self.results: RunResults | None = None   # the shown run's results (app/results/)
         self.kept_samples: list[Sample] = []     # of experiments whose results read them
@@ -229,17 +229,17 @@ class RunModel(QObject):
 
     def _trial_ended(self, record: dict) -> None:
         trial = TrialResult.from_json(record)
-        self.records.append(record)
         self.trials.append(trial)
         if self.current is not None and trial.index == self.current.index:
             self.done_expected_s += self.current.expected_s
             self.done_actual_s += self.current_elapsed_s()
-        self.trial_ended.emit(record)
+        self.trial_ended.emit(trial)
         self._update_live_summary()
 
     def _update_live_summary(self) -> None:
         """Workloads whose repetitions have all finished get their mean ± std row now."""
-        run = Run(RunStatus.RUNNING, tuple(self.experiments), tuple(self.trials), {})
+        entries = tuple(ExperimentEntry.of(x) for x in self.experiments)
+        run = Run(RunStatus.RUNNING, entries, tuple(self.trials), {})
         self.results = build_results(run, self.kept_samples)
         reps = {x["id"]: x["repetitions"] for x in self.experiments}
         self.summary = {p.id: tuple(r for r in p.workloads if r.n >= reps.get(p.id, 1))
@@ -268,13 +268,12 @@ class RunModel(QObject):
         self.engine_version = info.engine.version or "" if info.engine else ""
         self.temperature_note = info.temperature.reason or "" if info.temperature else ""
         self.remote = info.target.remote if info.target else None
-        self.experiments = [{"id": x["id"], "title": x.get("title", x["id"]),
-                             "repetitions": (x.get("params") or {}).get("repetitions", 1),
-                             "workload_keys": x.get("workload_keys") or []}
+        self.experiments = [{"id": x.id, "title": x.title or x.id,
+                             "repetitions": x.params.get("repetitions", 1),
+                             "workload_keys": list(x.workload_keys)}
                             for x in run.experiments]
         self.trials = list(run.trials)
         self.planned = dict(past.planned)   # made and checked off the GUI thread
-        self.records = [dict(t) for t in past.record.get("trials") or []]
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
         self.series.extend(past.block, past.samples)
         self.summary = ({eid: s.workloads for eid, s in run.summary.items()}   # as written
@@ -285,5 +284,5 @@ class RunModel(QObject):
                           "terminal, or it was interrupted")
         self.reset.emit()  # the views rebuild everything, the summary too: no summary_changed,
         self.state_changed.emit()  # which made them word a 10,000-trial run's findings twice
-        self.log_line.emit(f"reopened {self.run_dir} ({self.status}, {len(self.records)} trials, "
+        self.log_line.emit(f"reopened {self.run_dir} ({self.status}, {len(self.trials)} trials, "
                            f"{past.samples} samples)", "info")

@@ -7,6 +7,7 @@ when a trial starts or ends (never per sample): a few hundred boundaries cost no
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 DONE, RUNNING, TO_DO, NOT_RUN = "done", "running", "to do", "not run"
@@ -32,9 +33,7 @@ def stretches(model, t_end: float) -> list[Stretch]:
     planned: dict[str, list] = {}
     for trial in model.planned.values():
         planned.setdefault(trial.experiment, []).append(trial)
-    ended: dict[str, int] = {}
-    for record in model.records:
-        ended[str(record.get("experiment"))] = ended.get(str(record.get("experiment")), 0) + 1
+    ended = Counter(t.experiment for t in model.trials)   # the trials that ended, typed
     starts = [t for t, _ in model.boundaries]
     first: dict[str, float] = {}
     last_index: dict[str, int] = {}
@@ -51,7 +50,7 @@ def stretches(model, t_end: float) -> list[Stretch]:
         if start is not None:
             after = last_index[eid] + 1
             end = starts[after] if after < len(starts) else max(t_end, start)
-        done = ended.get(eid, 0)
+        done = ended[eid]
         if eid == current:
             state = RUNNING
         elif mine and done >= len(mine):
