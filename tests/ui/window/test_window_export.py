@@ -223,3 +223,15 @@ def test_attach_spec_to_run_rewrites_only_an_ended_run(tmp_path):
         vendor.attach_spec_to_run(folder, spec)
     assert vendor.spec_at_run_start({"model": "ACME Foo 2TB"}, [spec]) is spec
     assert vendor.spec_at_run_start({"model": None}, [spec]) is None
+
+
+def test_an_export_is_over_when_its_outcome_is_signalled(qtbot, tmp_path):
+    """The window re-enables Export on the outcome signal: the exporter must not still say busy
+    then (its thread may still be ending; Export stayed disabled after an export)."""
+    from ui.window.report.export_action import RunExporter
+    exporter = RunExporter()
+    seen: list[bool] = []
+    exporter.failed.connect(lambda text: seen.append(exporter.busy))
+    exporter.start(str(tmp_path / "no run here"))
+    qtbot.waitUntil(lambda: bool(seen), timeout=10000)
+    assert seen == [False]

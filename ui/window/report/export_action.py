@@ -52,6 +52,7 @@ class RunExporter(QObject):
         super().__init__(parent)
         self._render = render
         self._thread: threading.Thread | None = None
+        self._running = False
         self._cancel = threading.Event()
         self.drawn = 0
         self._render_requested.connect(self._render_here, Qt.ConnectionType.QueuedConnection)
@@ -59,15 +60,23 @@ class RunExporter(QObject):
 
     @property
     def busy(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        """True from start() until the export's outcome is known: cleared before the outcome is
+        signalled, so the window, updating on that signal, sees the export as over (the thread
+        itself may still be ending then, and Export stayed disabled after an export)."""
+        return self._running
 
     def start(self, run_dir: str, out_dir: str | None = None) -> None:
+        self._launch(lambda: export_run(run_dir, out_dir, self._render_on_gui,
+                                        pdf=self._print_on_gui), "ssd-export", f"export of {run_dir}")
+
+    def _launch(self, work: Callable[[], object], name: str, what: str) -> None:
+        """Run ``work`` (it returns the export folder) in a thread of its own."""
         if self.busy:
             raise RuntimeError("an export is already going on")
         self._cancel.clear()
         self.drawn = 0
-        self._thread = threading.Thread(target=self._work, args=(str(run_dir), out_dir),
-                                        name="ssd-export", daemon=True)
+        self._running = True
+        self._thread = threading.Thread(target=self._work, args=(work, what), name=name, daemon=True)
         self._thread.start()
 
     def cancel(self) -> None:
@@ -80,20 +89,22 @@ class RunExporter(QObject):
         return not self.busy
 
     # -- the export thread ---------------------------------------------------------------------
-    def _work(self, run_dir: str, out_dir: str | None) -> None:
+    def _work(self, work: Callable[[], object], what: str) -> None:
+        outcome, text = self.failed, ""
         try:
-            out = export_run(run_dir, out_dir, self._render_on_gui, pdf=self._print_on_gui)
+            outcome, text = self.finished, str(work())
         except ValueError as exc:  # refused (not a run, damaged, a folder it must not write)
-            log.info("export of %s refused: %s", run_dir, exc)
-            self._emit(self.failed, str(exc))
+            log.info("%s refused: %s", what, exc)
+            text = str(exc)
         except OSError as exc:
-            log.info("export of %s failed: %s", run_dir, exc)
-            self._emit(self.failed, f"cannot write the export: {exc}")
+            log.info("%s failed: %s", what, exc)
+            text = f"cannot write the export: {exc}"
         except Exception as exc:  # noqa: BLE001 - a bug: shown to the user, with the cause
-            log.exception("export of %s failed", run_dir)
-            self._emit(self.failed, f"{type(exc).__name__}: {exc}")
-        else:
-            self._emit(self.finished, str(out))
+            log.exception("%s failed", what)
+            text = f"{type(exc).__name__}: {exc}"
+        finally:
+            self._running = False
+        self._emit(outcome, text)
 
     def _emit(self, signal, *args) -> None:
         try:
