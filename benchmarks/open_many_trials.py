@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from open_run import make_run  # noqa: E402 - the same real run as benchmarks/open_run.py
+from open_run import make_run, shown_window  # noqa: E402 - the same real run and window
 
 
 def grow(run_dir: Path, trials: int, per_trial: int) -> None:
@@ -60,17 +60,7 @@ def grow(run_dir: Path, trials: int, per_trial: int) -> None:
 def open_once(run_dir: Path, settings: Path) -> float:
     """Seconds from ``open_run`` until the run is shown and painted, in a fresh window; the
     window is closed once its figures (computed in the background afterwards) are done too."""
-    from PySide6.QtWidgets import QApplication
-
-    from ui.window.main_window import MainWindow
-    from ui.window.settings import AppSettings
-    app = QApplication.instance() or QApplication([])
-    window = MainWindow(settings=AppSettings(settings), runs_root=str(run_dir.parent))
-    window.resize(1280, 720)
-    window.show()
-    for _ in range(30):
-        app.processEvents()
-        time.sleep(0.01)
+    app, window = shown_window(run_dir, settings)
     start = time.monotonic()
     window.open_run(str(run_dir))
     while window.model.run_dir != str(run_dir):

@@ -54,7 +54,8 @@ def make_run(work: Path, samples: int) -> Path:
     return run_dir
 
 
-def open_once(run_dir: Path, settings: Path) -> float:
+def shown_window(run_dir: Path, settings: Path):
+    """(app, a fresh main window at 1280x720, shown and settled) for timing one reopen."""
     from PySide6.QtWidgets import QApplication
 
     from ui.window.main_window import MainWindow
@@ -66,6 +67,11 @@ def open_once(run_dir: Path, settings: Path) -> float:
     for _ in range(30):
         app.processEvents()
         time.sleep(0.01)
+    return app, window
+
+
+def open_once(run_dir: Path, settings: Path) -> float:
+    app, window = shown_window(run_dir, settings)
     start = time.monotonic()
     window.open_run(str(run_dir))
     while window.model.run_dir != str(run_dir):
