@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from app.stats.precision import naive_interval
 from tests.conftest import run_cli, run_json
 
@@ -88,3 +90,20 @@ def test_a_tail_workload_runs_until_its_percentile_is_known_and_says_which(tmp_p
     assert row["precision"]["iops"] < 0.02  # the mean was known; the tail was not
     trials = [t for t in run_json(doc["run_dir"])["trials"] if not t["warmup"]]
     assert len(trials) == 3 and all(t["stopped_by"] is None for t in trials)
+
+
+@pytest.mark.parametrize("given, planned", [("2", "between"), ("2 %", "between"), ("off", "about")])
+def test_the_precision_option_takes_a_number_or_off(tmp_path, given, planned):
+    """'--precision off' is the fixed-time run, not 'off%' (refused before); a bare number is %:
+    the plan then gives its time as a range."""
+    done = run_cli("run", "zero-queue", "--target", str(tmp_path / "t: x"), "--precision", given,
+                   "--dry-run")
+    assert done.returncode == 0, done.stderr
+    assert f"16 trials, {planned} " in done.stdout
+
+
+def test_a_precision_that_is_not_a_number_is_one_line(tmp_path):
+    done = run_cli("run", "zero-queue", "--target", str(tmp_path / "t"), "--precision", "abc",
+                   "--dry-run")
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        "ssd-profiler: error: precision: 'abc' is not one of off, 0.5%, 1%, 2%, 3%, 5%, 10%"]

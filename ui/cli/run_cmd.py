@@ -144,7 +144,8 @@ def _run_settings(args) -> dict[str, str]:
     says which experiments keep their own value of a setting given for all (plan.kept_own)."""
     settings = settings_with_preset(args.experiments, args.preset, _settings(args.settings))
     if getattr(args, "precision", None):
-        settings["precision"] = args.precision.strip().rstrip("%").strip() + "%"
+        value = args.precision.strip().rstrip("%").strip()  # '2' and '2 %' mean 2%; 'off' stays
+        settings["precision"] = value + "%" if value.replace(".", "", 1).isdigit() else value
     try:
         kept = kept_own(expand_ids(args.experiments), settings)
     except KeyError:
