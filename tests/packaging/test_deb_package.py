@@ -75,8 +75,8 @@ def check_desktop_files() -> None:
 
 def check_completion_and_man() -> None:
     bash = SHARE / "bash-completion" / "completions" / "ssd-profiler"
-    script = (f'source {bash}; COMP_WORDS=(ssd-profiler run quick --pre); COMP_CWORD=3; '
-              'COMP_LINE="ssd-profiler run quick --pre"; COMP_POINT=${#COMP_LINE}; '
+    script = (f'source {bash}; COMP_WORDS=(ssd-profiler run quick --pres); COMP_CWORD=3; '
+              'COMP_LINE="ssd-profiler run quick --pres"; COMP_POINT=${#COMP_LINE}; '
               '_shtab_ssd_profiler; echo "${COMPREPLY[*]}"')
     done = sh("bash", "-c", script)
     assert done.stdout.split() == ["--preset"], done.stdout + done.stderr
