@@ -5,11 +5,10 @@ and every condition in which the runs differ, listed, never hidden.
 "Larger than the spread" is Welch's t-test on the repetitions (two-sided, 5 %): it needs at least
 two measured repetitions on each side; with fewer, the call is "n too small", not a guess. The
 t distribution's tail comes from the regularized incomplete beta function (Numerical Recipes'
-continued fraction), so no SciPy is needed.
+continued fraction, app/stats/welch.py), so no SciPy is needed.
 """
 from __future__ import annotations
 
-import math
 import statistics
 
 import pandas as pd
@@ -19,53 +18,19 @@ from app.model.info import Engine
 from app.model.run import Run
 from app.params import fields_of, format_value
 from app.runs import RunTables
+from app.stats.welch import ALPHA, welch_p
 
 METRICS = (("iops", "IOPS", "{:,.0f}"), ("MBps", "MB/s", "{:,.1f}"),
            ("lat_mean_us", "mean latency (µs)", "{:,.1f}"), ("lat_p99_us", "p99 latency (µs)", "{:,.1f}"))
-ALPHA = 0.05
 
 
 def welch(a: list[float], b: list[float]) -> float | None:
-    """Two-sided p-value of Welch's t-test; None with fewer than two values on a side."""
+    """Two-sided p-value of Welch's t-test (app/stats/welch.py); None with fewer than two values
+    on a side."""
     if len(a) < 2 or len(b) < 2:
         return None
-    va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
-    if va + vb == 0:
-        return 0.0 if statistics.fmean(a) != statistics.fmean(b) else 1.0
-    t = (statistics.fmean(a) - statistics.fmean(b)) / math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
-    return _betainc(df / 2, 0.5, df / (df + t * t))
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """Regularized incomplete beta I_x(a, b)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1) / (a + b + 2):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1 - x) / b
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-12:
-            break
-    return h
+    return welch_p(statistics.fmean(a), statistics.stdev(a), len(a),
+                   statistics.fmean(b), statistics.stdev(b), len(b))
 
 
 KEYS = ["experiment", "workload", "direction"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.base import BS_MAX, DIRECTIONS, POW2_BS, Experiment, Rows, Samples, Trials, depth_param
-from app.experiments.common import stat_text
+from app.experiments.common import stat_text, versus
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
@@ -191,9 +191,12 @@ class BlockSize(Experiment):
         rnd = next((r for r in small if _is_random(r)), None)
         seq = next((r for r in small if not _is_random(r)), None)
         if rnd and seq and rnd.total_iops.mean and seq.total_iops.mean:
-            out.append(f"At {size_text(rnd.workload['bs_bytes'])}, sequential access gives "
-                       f"{ratio(seq.total_iops.mean / rnd.total_iops.mean)} the IOPS of random "
-                       f"access ({stat_text(seq.total_iops)} against {stat_text(rnd.total_iops)}).")
+            said = versus(seq.total_iops, rnd.total_iops, "sequential access gives "
+                          f"{ratio(seq.total_iops.mean / rnd.total_iops.mean)} the IOPS of random "
+                          "access", "IOPS")
+            out.append(f"At {size_text(rnd.workload['bs_bytes'])}, sequential access reaches "
+                       f"{stat_text(seq.total_iops)} IOPS and random access "
+                       f"{stat_text(rnd.total_iops)}: {said}.")
         return out
 
     @classmethod

@@ -11,6 +11,7 @@ from app.model.summary import Stat, WorkloadSummary
 from app.results.figure import mean
 from app.stats import analysis
 from app.stats.derived import TailSpread
+from app.stats.welch import ALPHA, welch_p
 from app.units import mean_pm
 
 
@@ -44,6 +45,34 @@ def stat_text(stat: Stat | None, unit: str = "") -> str:
     if stat is None or stat.mean is None:
         return "–"
     return mean_pm(stat.mean, stat.std) + (f" {unit}" if unit else "")
+
+
+def separated(a: Stat | None, b: Stat | None) -> bool | None:
+    """Whether Welch's t-test at 5 % separates the means of ``a`` and ``b`` (app/stats/welch.py);
+    None when it cannot tell (a mean unknown, or fewer than two repetitions on a side)."""
+    if a is None or b is None or a.mean is None or b.mean is None:
+        return None
+    p = welch_p(a.mean, a.std or 0.0, a.n, b.mean, b.std or 0.0, b.n)
+    return None if p is None else p < ALPHA
+
+
+def noise_text(a: Stat, b: Stat) -> str:
+    """'(n = 2; Welch's t-test at 5 % does not separate them)': why a difference is not claimed."""
+    n = f"n = {a.n}" if a.n == b.n else f"n = {a.n} and {b.n}"
+    return f"({n}; Welch's t-test at 5 % does not separate them)"
+
+
+def versus(a: Stat | None, b: Stat | None, claim: str, what: str = "") -> str:
+    """``claim`` (e.g. 'writes take 1.34× the time of reads') only when the two means are
+    :func:`separated`; else 'the [what] difference is within the noise (n = 2; ...)', so a
+    finding never implies a difference its repetitions do not show. With fewer than two
+    repetitions on a side there is no spread to test: the claim, saying so."""
+    split = separated(a, b)
+    if split or a is None or b is None or a.mean is None or b.mean is None:
+        return claim
+    if split is None:
+        return f"{claim} (n = {min(a.n, b.n)}: one repetition, not tested against the noise)"
+    return f"the {what + ' ' if what else ''}difference is within the noise {noise_text(a, b)}"
 
 
 def values_text(values: Sequence[float | None], unit: str = "", with_n: bool = True) -> str:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, rw_param
 from app.experiments.common import stat_text
+from app.experiments.knee_text import knee_markers, knee_sentence, knee_words
 from app.experiments.registry import register
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload
@@ -23,7 +24,6 @@ from app.results.figure import (
     OTHER,
     Axis,
     Figure,
-    Marker,
     Series,
     direction_color,
     fmt,
@@ -41,7 +41,7 @@ from app.results.table import Column, Table, latency_kind, sweep_table
 from app.stats import analysis
 from app.stats.derived import Knee, LittlesLawPoint
 from app.stats.io_counts import p99_warnings
-from app.units import KiB, ratio
+from app.units import KiB
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -129,7 +129,7 @@ class QueueDepth(Experiment):
             id="queue-depth-tradeoff", experiment=cls.id,
             title=f"Queue-depth sweep ({what}, {sweep}): throughput against latency",
             x_axis=x_axis, y_axis=Axis("Throughput (IOPS)"), series=line,
-            markers=tuple(_knee_markers(knee, pts)),
+            markers=tuple(knee_markers(knee, pts)),
             caption=(f"Peak {fmt(knee.peak_iops)} IOPS at QD{knee.peak_level}. " if knee else "")
             + "Means over the repetitions, error bars ± one sample std of IOPS (vertical) and "
               "of mean latency (horizontal).")
@@ -191,7 +191,7 @@ class QueueDepth(Experiment):
         knee = f.knee
         at = {r.outstanding: r for r in rows}
         if knee:
-            out.append(_knee_words(knee, at.get(knee.knee_level), at.get(knee.peak_level)))
+            out.append(knee_words(knee, at.get(knee.knee_level), at.get(knee.peak_level)))
         law = [p for p in f.littles_law if p.ratio is not None]
         if law:
             items = ", ".join(f"QD{p.level} {p.ratio:.2f}" for p in law)
@@ -220,25 +220,6 @@ def _p99(row: WorkloadSummary) -> Stat | None:
     return Stat(pooled.values.get("p99") if pooled else None, None, 1)
 
 
-def _knee_words(knee: Knee, k: WorkloadSummary | None, p: WorkloadSummary | None) -> str:
-    """:func:`knee_sentence` for the report: the rows' mean ± std at 3 significant digits, and
-    what going on from the knee to the peak costs."""
-    if k is None or p is None:
-        return knee_sentence(knee)
-    rule = f" ({knee.rule})" if knee.rule else ""
-    head = (f"Knee at QD{knee.knee_level}: {stat_text(k.total_iops)} IOPS at "
-            f"{stat_text(k.lat('mean'), 'µs')} mean latency{rule}." if knee.reached else
-            f"No knee within the sweep: IOPS still grew at QD{knee.knee_level}, the deepest "
-            f"level{rule}.")
-    text = (head + f" Also marked, and not knees: the peak, {stat_text(p.total_iops)} IOPS at "
-            f"QD{knee.peak_level}, and the first depth reaching 90 % of the peak, QD{knee.p90_level}.")
-    if knee.reached and p is not k and k.total_iops.mean and mean(k.lat("mean")):
-        gain = (p.total_iops.mean or 0) / k.total_iops.mean
-        lat = (mean(p.lat("mean")) or 0) / (mean(k.lat("mean")) or 1)
-        text += f" Going on from the knee to the peak buys {ratio(gain)} the IOPS for {ratio(lat)} the latency."
-    return text
-
-
 def _repetition_l(row: WorkloadSummary, trials: Trials) -> float | None:
     """Little's L of a workload: the mean over its measured repetitions of IOPS x mean latency.
     The product of the means is not it when throughput and latency vary together between
@@ -250,39 +231,6 @@ def _repetition_l(row: WorkloadSummary, trials: Trials) -> float | None:
         if side and side.iops and lat:
             values.append(side.iops * lat / 1e6)
     return sum(values) / len(values) if values else None
-
-
-def knee_sentence(knee: Knee) -> str:
-    """The one knee, its rule, and the peak and 90 %-of-peak points named for what they are."""
-    if knee.reached:
-        head = (f"Knee at QD{knee.knee_level}: {fmt(knee.knee_iops)} IOPS at "
-                f"{fmt(knee.knee_lat_us, 1)} µs mean latency ({knee.rule or 'see the method'}).")
-    else:
-        head = (f"No knee within the sweep: IOPS still grew at QD{knee.knee_level}, the deepest "
-                f"level ({knee.rule or 'see the method'}).")
-    peak = f" ({fmt(knee.peak_lat_us, 1)} µs mean latency)" if knee.peak_lat_us else ""
-    return (head + f" Also marked, and not knees: the peak, {fmt(knee.peak_iops)} IOPS at "
-            f"QD{knee.peak_level}{peak}, and the first depth reaching 90 % of the peak, "
-            f"QD{knee.p90_level}.")
-
-
-def _knee_markers(knee: Knee | None, pts: list[tuple[float, float, str]]) -> list[Marker]:
-    """The knee (the one the findings name), then the peak and the first level reaching 90 %
-    of it, each labelled as what it is; points that coincide share one marker."""
-    if knee is None:
-        return []
-    names: dict[int, list[str]] = {}
-    for level, name in ((knee.knee_level, "knee" if knee.reached else "deepest, no knee"),
-                        (knee.p90_level, "90 % of peak"),
-                        (knee.peak_level, "peak")):
-        names.setdefault(level, []).append(name)
-    lat = {p[2]: (p[0], p[1]) for p in pts}
-    markers = []
-    for level, said in names.items():
-        if f"QD{level}" in lat:
-            x, y = lat[f"QD{level}"]
-            markers.append(Marker(x, y, f"{' = '.join(said)}: QD{level}"))
-    return markers
 
 
 def _littles_law_table(found: QueueDepthFindings, kind: str) -> Table:

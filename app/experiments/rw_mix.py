@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from app.experiments.base import Experiment, block_param, depth_param
-from app.experiments.common import stat_text
+from app.experiments.common import stat_text, versus
 from app.experiments.registry import register
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload
@@ -127,7 +127,8 @@ class RwMix(Experiment):
             text = (f"{r.workload.get('rwmixread')} % reads: {fmt(r.total_iops.mean)} IOPS "
                     f"in total, mean latency {lats}")
             if read and write:
-                text += f" (writes {write / read:.2f}× reads)"
+                text += "; " + versus(r.lat("mean", "read"), r.lat("mean", "write"),
+                                      f"writes {write / read:.2f}× reads")
             out.append(text + ".")
         return out + p99_warnings(part)
 
@@ -138,18 +139,20 @@ class RwMix(Experiment):
         out = []
         reads, writes = by_share.get(100), by_share.get(0)
         if reads and writes and reads.total_iops.mean and writes.total_iops.mean:
-            out.append(f"Pure reads reach {stat_text(reads.total_iops)} IOPS and pure writes "
-                       f"{stat_text(writes.total_iops)} IOPS: writes give "
-                       f"{ratio(writes.total_iops.mean / reads.total_iops.mean)} the IOPS of reads "
-                       f"(mean latency {stat_text(reads.lat('mean', 'read'), 'µs')} read, "
-                       f"{stat_text(writes.lat('mean', 'write'), 'µs')} write).")
+            said = versus(reads.total_iops, writes.total_iops, "writes give "
+                          f"{ratio(writes.total_iops.mean / reads.total_iops.mean)} the IOPS of reads", "IOPS")
+            out.append(f"Pure reads reach {stat_text(reads.total_iops)} IOPS (mean latency "
+                       f"{stat_text(reads.lat('mean', 'read'), 'µs')}) and pure writes "
+                       f"{stat_text(writes.total_iops)} IOPS (mean latency "
+                       f"{stat_text(writes.lat('mean', 'write'), 'µs')}): {said}.")
         for r in sorted(part.workloads, key=lambda r: -_share(r)):
             read, write = r.lat("mean", "read"), r.lat("mean", "write")
             if not (read and write and read.mean and write.mean):
                 continue
             out.append(f"{_share(r)} % reads: {stat_text(r.total_iops)} IOPS in total; reads "
-                       f"wait {stat_text(read, 'µs')}, writes {stat_text(write, 'µs')} "
-                       f"({ratio(write.mean / read.mean)} the reads' latency).")
+                       f"wait {stat_text(read, 'µs')}, writes {stat_text(write, 'µs')}: "
+                       + versus(read, write, f"writes wait {ratio(write.mean / read.mean)} as "
+                                "long as reads", "latency") + ".")
         return out
 
     @classmethod

@@ -16,7 +16,15 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, rw_param
-from app.experiments.common import TailSpreads, ratio_text, spread_findings, stat_text
+from app.experiments.common import (
+    TailSpreads,
+    noise_text,
+    ratio_text,
+    separated,
+    spread_findings,
+    stat_text,
+    versus,
+)
 from app.experiments.exceedance import exceedance
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
@@ -197,8 +205,7 @@ class TailLatency(Experiment):
             a, b = mean(lo.lat("p99.9")), mean(hi.lat("p99.9"))
             c, d = mean(lo.lat("p50")), mean(hi.lat("p50"))
             if a and b and c and d:
-                out.append(f"From QD{lo.outstanding} to QD{hi.outstanding} the median "
-                           f"{_change(d / c)} and the p99.9 {_change(b / a)}.")
+                out.append(_growth(lo, hi, d / c, b / a))
         return [*out, depths_sentence(part, run)]
 
     @classmethod
@@ -211,6 +218,18 @@ class TailLatency(Experiment):
         amp = f" ({ratio(s.p99_9_over_p50)} the p50)" if s and s.p99_9_over_p50 else ""
         return Headline(f"p99.9 latency at QD{row.outstanding}",
                         stat_text(row.lat("p99.9"), "µs") + amp, row.n)
+
+
+def _growth(lo: WorkloadSummary, hi: WorkloadSummary, median: float, tail: float) -> str:
+    """How the median and the p99.9 change from the shallowest to the deepest queue, each
+    claimed only beyond the repetitions' noise."""
+    where = f"From QD{lo.outstanding} to QD{hi.outstanding}"
+    a, b = lo.lat("p50"), hi.lat("p50")
+    if a and b and separated(a, b) is False and separated(lo.lat("p99.9"), hi.lat("p99.9")) is False:
+        return f"{where} the median and the p99.9 both change within the noise {noise_text(a, b)}."
+    median_said = versus(lo.lat("p50"), hi.lat("p50"), f"the median {_change(median)}", "median")
+    tail_said = versus(lo.lat("p99.9"), hi.lat("p99.9"), f"the p99.9 {_change(tail)}", "p99.9")
+    return f"{where}: {median_said}; {tail_said}."
 
 
 def _change(factor: float) -> str:

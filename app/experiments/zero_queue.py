@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from app.experiments.base import DIRECTIONS, Experiment, Rows, Samples, Trials, block_param
-from app.experiments.common import TailSpreads, ratio_text, spread_findings, stat_text
+from app.experiments.common import TailSpreads, ratio_text, spread_findings, stat_text, versus
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
@@ -129,8 +129,10 @@ class ZeroQueue(Experiment):
             text = f"{label} at QD1, mean {kind} latency: " + "; ".join(said)
             read, write = (mean(rows[d].lat("mean")) if d in rows else None for d in DIRECTIONS)
             if read and write:
-                text += (f": writes take {ratio(write / read)} the time of reads"
-                         if write >= read else f": reads take {ratio(read / write)} the time of writes")
+                text += ": " + versus(rows["read"].lat("mean"), rows["write"].lat("mean"),
+                                      f"writes take {ratio(write / read)} the time of reads"
+                                      if write >= read else
+                                      f"reads take {ratio(read / write)} the time of writes", "latency")
             out.append(text + ".")
         for r in part.workloads:
             s = spread.of(r.label)
