@@ -11,6 +11,7 @@ the depths it measured (app/stats/knee.py); otherwise the presets run, and the f
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
@@ -27,6 +28,7 @@ from app.experiments.common import (
 )
 from app.experiments.exceedance import exceedance
 from app.experiments.registry import register
+from app.experiments.same_workloads import also_swept
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
 from app.params import param
@@ -104,7 +106,7 @@ class TailLatency(Experiment):
         """The knee and the saturation point (the peak, or 90 % of it when the peak is at the
         knee); a sweep without a knee gives its 90 %-of-peak depth and its deepest one."""
         at, peak = knee.knee_level, max(knee.peak_level, knee.p90_level)
-        head = f"Depths from the {source} sweep of this run ({knee.rule}): "
+        head = f"Depths from the {source} sweep of this run (its knee, by the rule its findings state): "
         if not knee.reached:
             low = knee.p90_level if knee.p90_level < at else max(at // 4, 1)
             depths = (low, at) if low != at else (at, min(at * 4, 1024))
@@ -206,7 +208,8 @@ class TailLatency(Experiment):
             c, d = mean(lo.lat("p50")), mean(hi.lat("p50"))
             if a and b and c and d:
                 out.append(_growth(lo, hi, d / c, b / a))
-        return [*out, depths_sentence(part, run)]
+        same = also_swept(part, run, latency_kind(part.workloads))
+        return [*out, *([same] if same else []), depths_sentence(part, run)]
 
     @classmethod
     def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
@@ -240,8 +243,9 @@ def _change(factor: float) -> str:
 def depths_sentence(part: ExperimentResults, run: RunResults) -> str:
     """Where the queue depths came from: the knee of this run's sweep, or the presets."""
     followed = part.entry.followed
-    if followed:
-        return followed
+    if followed:  # runs before the rule was said once carry it here too: said in its section
+        return re.sub(r"\(the knee is [^()]*\)", "(its knee, by the rule its findings state)",
+                      followed)
     depths = "/".join(f"QD{d}" for d in sorted({r.outstanding for r in part.workloads}))
     if any(p.id == "queue-depth" for p in run.parts):
         return (f"Depths {depths} were set in advance (presets or as given), not taken from "

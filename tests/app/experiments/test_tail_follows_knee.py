@@ -30,8 +30,9 @@ def test_tail_latency_takes_the_knee_and_the_peak_of_the_sweep():
     tail = CATALOG["tail-latency"]()
     followed, note = tail.follow([_sweep()])
     assert followed.queue_depths == (32, 256)
-    assert note.startswith("Depths from the queue-depth sweep of this run (the knee is the "
-                           "smallest queue depth from which every further")
+    # the rule is said once, with the sweep's findings; this note refers to it
+    assert note.startswith("Depths from the queue-depth sweep of this run (its knee, by the rule "
+                           "its findings state): ")
     assert "the knee, QD32, and saturation at the peak, QD256" in note
     assert note.endswith("not the presets QD8/QD32.")
     assert [w.iodepth for w in followed.workloads()] == [32, 256]
@@ -87,6 +88,15 @@ def test_in_one_run_tail_latency_measures_at_the_measured_knee(tmp_path):
     assert tail["followed"].startswith("Depths from the queue-depth sweep of this run")
     assert tail["followed"] in done.stdout   # the findings say so
     assert "tail-latency: Depths from the queue-depth sweep" in done.stderr
+    # the report states the knee rule once (in the sweep's section) and says why the depths both
+    # experiments measured show two p99s
+    export = run_cli("export", done.stdout.strip().splitlines()[-1], "--out", str(tmp_path / "x"))
+    assert export.returncode == 0, export.stderr
+    report = (tmp_path / "x" / "report.md").read_text()
+    assert report.count("the knee is the smallest queue depth") == 1
+    tail_section = report[report.index(". Tail latency\n"):]
+    assert "also measured by the queue-depth sweep, in trials of its own" in tail_section
+    assert "not tested against the noise" in tail_section  # one repetition
 
 
 @pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")
@@ -97,3 +107,43 @@ def test_alone_tail_latency_says_its_depths_are_presets(tmp_path):
                    "repetitions=1", "--set", "warmup=false", "--out", str(tmp_path / "runs"))
     assert done.returncode == 0, done.stderr
     assert "Depths QD8/QD32 are set in advance (presets or as given)" in done.stdout
+
+
+def test_a_depth_both_experiments_measured_says_why_its_numbers_differ():
+    """The full-lab run's sweep rows at QD16/QD64 stand in for a tail-latency part at those
+    depths: the sentence names both p99s, the I/Os behind them and why they differ."""
+    from dataclasses import replace
+
+    from app.experiments.same_workloads import also_swept
+    from app.results.load import load_results
+
+    from conftest import FIXTURES
+    results = load_results(FIXTURES / "runs" / "full-lab-20261126" / "run").results
+    sweep = results.part("queue-depth")
+    rows = tuple(r for r in sweep.workloads if r.outstanding in (16, 64))
+    tail = replace(results.part("tail-latency"), workloads=rows, trials=sweep.trials)
+    said = also_swept(tail, replace(results, parts=(sweep, tail)), "total")
+    assert said.startswith("QD16 and QD64 were also measured by the queue-depth sweep, in "
+                           "trials of its own (the sweep's value / this section's: QD16, at least "
+                           "57,159 / 57,159 I/Os per trial: p99 2,850 ± 900 / 2,850 ± 900 µs")
+    assert "total latency; p99 the mean ± std of each repetition's own p99" in said
+    assert said.endswith("Welch's t-test at 5 % separates no p99 of the two).")
+    assert also_swept(results.part("tail-latency"), results, "total") is None  # QD8/QD32: none
+
+
+def test_a_note_written_before_the_rule_was_said_once_refers_to_it():
+    from dataclasses import replace
+
+    from app.experiments.tail_latency import depths_sentence
+    from app.results.load import load_results
+
+    from conftest import FIXTURES
+    results = load_results(FIXTURES / "runs" / "full-lab-20261126" / "run").results
+    part = results.part("tail-latency")
+    old = ("Depths from the queue-depth sweep of this run (the knee is the smallest queue depth "
+           "from which every further doubling of the outstanding I/O adds less than 10 % more "
+           "IOPS): the knee, QD16, and saturation at the peak, QD64; not the presets QD8/QD32.")
+    part = replace(part, entry=replace(part.entry, followed=old))
+    assert depths_sentence(part, results) == (
+        "Depths from the queue-depth sweep of this run (its knee, by the rule its findings "
+        "state): the knee, QD16, and saturation at the peak, QD64; not the presets QD8/QD32.")
