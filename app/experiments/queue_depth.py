@@ -16,6 +16,7 @@ from app.experiments.base import Experiment, Rows, Samples, Trials, block_param,
 from app.experiments.common import stat_text
 from app.experiments.knee_text import knee_markers, knee_sentence, knee_words
 from app.experiments.registry import register
+from app.experiments.sweep_p99 import p99_notes, pooled_caption
 from app.model.summary import Stat, WorkloadSummary
 from app.model.workload import Workload
 from app.params import param
@@ -95,7 +96,8 @@ class QueueDepth(Experiment):
         rows = sorted(part.workloads, key=lambda r: r.outstanding)
         level = Column("Outstanding I/O", "outstanding", 0)
         return [sweep_table(part, run, "queue-depth", "Queue-depth sweep", rows,
-                            [(level, lambda r: r.outstanding)], cls=cls),
+                            [(level, lambda r: r.outstanding)], cls=cls,
+                            notes=p99_notes(part, rows, latency_kind(part.workloads))),
                 _littles_law_table(part.found(QueueDepthFindings) or NOTHING,
                                    latency_kind(part.workloads))]
 
@@ -155,9 +157,7 @@ class QueueDepth(Experiment):
             y_axis=Axis("Throughput (IOPS)"),
             y2_axis=lat_axis, series=tuple(sweep_series), log2_x=use_log,
             caption="Means over the repetitions, error bars ± one sample std." + (
-                " p99 and p99.9: of all I/Os of the repetitions (merged histogram), error bars "
-                "their 95 % interval; left out where fewer than 10 I/Os lie beyond them."
-                if pooled else ""))
+                pooled_caption(rows, latency_kind(part.workloads)) if pooled else ""))
         return [trade, vs]
 
     @classmethod

@@ -254,13 +254,13 @@ def lat_cells(kind: str, stats: Sequence[str], direction: str | None = None,
 
 def sweep_table(part: ExperimentResults, run: RunResults, tid: str, title: str,
                 rows: Sequence[WorkloadSummary], extra: Cells = (), throughput: bool = True,
-                cls: type | None = None) -> Table:
+                cls: type | None = None, notes: tuple[str, ...] = ()) -> Table:
     """``extra`` columns, IOPS and MB/s (unless ``throughput`` is False), mean and p99 latency;
     the latency kind is the first the part's rows report, in plan order."""
     rates: Cells = [(IOPS, lambda r: r.total_iops), (MBPS, lambda r: r.total_MBps)]
     cells = [*extra, *(rates if throughput else ()),
              *lat_cells(latency_kind(part.workloads), ("mean", "p99"))]
-    return rows_table(part, run, tid, title, rows, cells, cls=cls)
+    return rows_table(part, run, tid, title, rows, cells, notes, cls=cls)
 
 
 def generic_table(part: ExperimentResults, run: RunResults, cls: type | None = None) -> Table:
