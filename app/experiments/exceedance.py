@@ -15,7 +15,7 @@ from app.model.summary import WorkloadSummary
 from app.results.figure import LATENCY_KINDS, OTHER, Axis, Figure, Series, lat_axis_label, std
 from app.results.pooled import merged_histogram, pooled_of, pooled_points
 from app.stats.histogram import Histogram
-from app.stats.io_counts import FEW, beyond, caption_counts, workload_ios
+from app.stats.io_counts import FEW, beyond, caption_counts, whole_beyond, workload_ios
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults
@@ -98,7 +98,7 @@ def _from_percentiles(part: ExperimentResults, keys: tuple[str, ...], factor: fl
             continue
         ios = workload_ios(part, r)
         fewest = min(ios) if ios else None
-        notes = tuple(f"{k}: {beyond(k, fewest):.0f} I/Os beyond" if fewest is not None
+        notes = tuple(f"{k}: {whole_beyond(k, fewest)} I/Os beyond" if fewest is not None
                       and beyond(k, fewest) < FEW else "" for k, _, _ in pts)
         series.append(Series(name(r), tuple(m * factor for _, m, _ in pts),
                              tuple(_fraction(k) for k, _, _ in pts),

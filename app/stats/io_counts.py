@@ -10,6 +10,7 @@ I/Os of a trial: ``io_bytes / bs_bytes`` of the direction (exact for fio and Dis
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -56,13 +57,20 @@ def beyond(percentile_key: str, ios: int) -> float:
     return round((100.0 - p) * ios / 100.0, 6)  # rounded: 0.1 % of 1000 is 1, not 0.99999
 
 
+def whole_beyond(percentile_key: str, ios: int) -> int:
+    """The I/Os a trial of ``ios`` I/Os has strictly slower than its percentile: a count, so
+    whole: floor((1 - p) x ios), e.g. 9 of 9,792 beyond p99.9 (9.792 is not a count, and
+    rounding it to 10 would contradict 'fewer than 10: indicative')."""
+    return math.floor(beyond(percentile_key, ios))
+
+
 def rests_on(percentile_key: str, ios: int) -> str:
     """'p99.99 rests on 3 I/Os of 31,206' (beyond it, in the trial with the fewest I/Os)."""
-    tail = beyond(percentile_key, ios)
+    tail = whole_beyond(percentile_key, ios)
     if tail < 1:
         return (f"{percentile_key} rests on less than one I/O of {ios:,} (it is the slowest I/O, "
                 "not a percentile)")
-    return f"{percentile_key} rests on {tail:,.0f} I/O{'s' if round(tail) != 1 else ''} of {ios:,}"
+    return f"{percentile_key} rests on {tail:,} I/O{'s' if tail != 1 else ''} of {ios:,}"
 
 
 def thin_warnings(part: ExperimentResults, keys: Sequence[str] = PERCENTILE_KEYS,
@@ -104,11 +112,12 @@ def p99_warnings(part: ExperimentResults) -> list[str]:
 
 def io_count_table(cls: type, part: ExperimentResults, run: RunResults, tid: str, title: str,
                    keys: Sequence[str] = PERCENTILE_KEYS[1:]) -> Table:
-    """Per workload: I/Os per trial (mean ± std over the repetitions, and the fewest), and how
-    many I/Os lie beyond each percentile in the trial with the fewest I/Os."""
-    cols = [*W_COLS, LABEL, Column("I/Os per trial", "ios_per_trial", 0, True),
+    """Per workload: I/Os per trial (mean ± std over the repetitions, said to be a mean, and the
+    fewest), and how many I/Os lie beyond each percentile in the trial with the fewest I/Os
+    (whole counts, :func:`whole_beyond`)."""
+    cols = [*W_COLS, LABEL, Column("Mean I/Os per trial", "ios_per_trial", 0, True),
             Column("Fewest I/Os in a trial", "ios_min", 0),
-            *(Column(f"I/Os beyond {k}", f"ios_beyond_{k}", 1) for k in keys), N]
+            *(Column(f"I/Os beyond {k}", f"ios_beyond_{k}", 0) for k in keys), N]
     data: list[tuple[Any, ...]] = []
     for row in part.workloads:
         ios = workload_ios(part, row)
@@ -117,11 +126,11 @@ def io_count_table(cls: type, part: ExperimentResults, run: RunResults, tid: str
         std = (None if mean is None or len(ios) < 2 else
                (sum((x - mean) ** 2 for x in ios) / (len(ios) - 1)) ** 0.5)
         data.append((*workload_cells(row), Stat(mean, std, len(ios)), fewest,
-                     *(beyond(k, fewest) if fewest is not None else None for k in keys),
+                     *(whole_beyond(k, fewest) if fewest is not None else None for k in keys),
                      row.n))
     notes = ("I/Os of a trial = bytes moved / block size. A trial's percentile p is read from "
-             "its own I/Os, (1 − p) × I/Os of them lie beyond it; the columns use the trial with "
-             f"the fewest I/Os. Fewer than {FEW} I/Os beyond a percentile: treat it as "
+             "its own I/Os, the whole part of (1 − p) × I/Os of them lie beyond it; the columns "
+             f"use the trial with the fewest I/Os. Fewer than {FEW} I/Os beyond a percentile: treat it as "
              "indicative (a longer runtime gives the tail more I/Os).",)
     return workload_table(part, run, tid, title, cols, data, extra_notes=notes, cls=cls)
 

@@ -41,6 +41,11 @@ def test_beyond_and_the_sentence():
     assert io_counts.rests_on("p99.9", 2000) == "p99.9 rests on 2 I/Os of 2,000"
     assert io_counts.rests_on("p99.9", 1000) == "p99.9 rests on 1 I/O of 1,000"
     assert "less than one I/O of 5,000" in io_counts.rests_on("p99.99", 5000)
+    # a count is whole: 9.792 I/Os beyond p99.9 of 9,792 are 9, never rounded up to the 10
+    # that would clear the 'fewer than 10: indicative' rule the same sentence applies
+    assert io_counts.whole_beyond("p99.9", 9792) == 9
+    assert io_counts.rests_on("p99.9", 9792) == "p99.9 rests on 9 I/Os of 9,792"
+    assert io_counts.whole_beyond("p99.9", 1000) == 1  # 0.1 % of 1000 is 1, not 0.99999
 
 
 def test_high_percentiles_of_short_trials_are_flagged(run):
@@ -64,7 +69,9 @@ def test_the_io_count_table(run):
     csv = to_csv(table).splitlines()
     assert csv[0] == ("rw,bs_bytes,iodepth,numjobs,rwmixread,ios_per_trial_mean,ios_per_trial_std,"
                       "ios_min,ios_beyond_p99.9,ios_beyond_p99.99,n")
-    assert csv[1].split(",")[7:] == ["31005", "31.005", "3.100", "2"]
+    # I/O counts are whole; the mean over the repetitions says it is a mean (_mean, "Mean")
+    assert csv[1].split(",")[5:] == ["31237.500", "328.805", "31005", "31", "3", "2"]
     md = to_markdown(table)
-    assert "| RND4K Q8T1 read | 31,238 ± 329 | 31,005 | 31.0 | 3.1 | 2 |" in md
+    assert "| Workload | Mean I/Os per trial | Fewest I/Os in a trial |" in md
+    assert "| RND4K Q8T1 read | 31,238 ± 329 | 31,005 | 31 | 3 | 2 |" in md
     assert "Fewer than 10 I/Os beyond a percentile: treat it as indicative" in md
