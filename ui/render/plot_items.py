@@ -75,7 +75,7 @@ def draw_series(panel, legend, s, position: int, style: Style, ranges: dict, lab
     _legend_add(legend, item, s.name + (" (right axis)" if s.axis == "right" and panel.right else ""))
     tops = [0.0] * len(keep)
     if s.err and any(s.err[i] for i in keep):
-        tops = _y_errors(panel, vb, s, keep, X, Y, ranges, tint)
+        tops = _y_errors(panel, legend, vb, s, keep, X, Y, ranges, tint)
     if s.xerr and any(s.xerr[i] for i in keep):
         _x_errors(panel, vb, s, keep, X, Y, ranges, tint)
     for i, x, y, top in zip(keep, X, Y, tops):
@@ -89,24 +89,52 @@ def _log_y(panel, s) -> bool:
     return bool((y_axis_of(panel.fig, s.axis) or panel.fig.y_axis).log)
 
 
-def _y_errors(panel, vb, s, keep, X, Y, ranges, tint) -> list[float]:
-    """Vertical ± std bars, in full; on a log axis a lower end at or below zero runs to the
-    bottom of the view. Returns each bar's top above its value (view units)."""
+def _y_errors(panel, legend, vb, s, keep, X, Y, ranges, tint) -> list[float]:
+    """Vertical ± std bars, in full. On a log axis a lower end at or below zero (or under the
+    axis floor) cannot be drawn: on a bar chart, where a bar starts at the floor, that error bar
+    runs to the floor with no cap and a ▼ there (named in the legend) says it goes on below, so
+    a clipped one never reads as a short one (a line's runs on out of the view, as before).
+    Returns each bar's top above its value (view units)."""
     import pyqtgraph as pg
     log = _log_y(panel, s)
     bottom_of_view = (ranges.get(s.axis) or (0.0, 1.0))[0]
-    top, low = [], []
+    top, low, cut = [], [], []
     for i, y in zip(keep, Y):
         low_end, high_end = error_ends(s.y[i], s.err[i])
         hi, lo = view(high_end, log), view(low_end, log)
         top.append((hi - y) if hi is not None else 0.0)
-        low.append((y - lo) if lo is not None else (y - bottom_of_view))
+        cut.append(s.kind == "bar" and log and (lo is None or lo < bottom_of_view))
+        low.append((y - lo) if lo is not None and not cut[-1] else (y - bottom_of_view))
     lo_x, hi_x = ranges.get("x") or (0.0, 1.0)
     beam = s.bar_width * 0.35 if s.kind == "bar" else 0.012 * (hi_x - lo_x)
-    vb.addItem(pg.ErrorBarItem(x=_arr(X), y=_arr(Y), top=_arr(top), bottom=_arr(low), beam=beam,
-                               pen=pg.mkPen("#222" if s.kind == "bar" else tint, width=2)))
+    pen = pg.mkPen("#222" if s.kind == "bar" else tint, width=2)
+    whole = [k for k, c in enumerate(cut) if not c]
+    if whole:
+        vb.addItem(pg.ErrorBarItem(x=_arr([X[k] for k in whole]), y=_arr([Y[k] for k in whole]),
+                                   top=_arr([top[k] for k in whole]),
+                                   bottom=_arr([low[k] for k in whole]), beam=beam, pen=pen))
+    if len(whole) < len(cut):
+        _cut_errors(panel, legend, vb, [k for k, c in enumerate(cut) if c], X, Y, top, low,
+                    beam, pen, bottom_of_view, ranges.get(s.axis))
     panel.geometry.errs += [(vb, x, y - b, x, y + t) for x, y, t, b in zip(X, Y, top, low)]
     return top
+
+
+def _cut_errors(panel, legend, vb, cut, X, Y, top, low, beam, pen, floor, span) -> None:
+    """Error bars whose lower end lies below a log axis: capped at the top, uncapped down to
+    the floor, with a ▼ just above the floor (one legend entry per panel)."""
+    import pyqtgraph as pg
+    xs, ys = _arr([X[k] for k in cut]), _arr([Y[k] for k in cut])
+    vb.addItem(pg.ErrorBarItem(x=xs, y=ys, top=_arr([top[k] for k in cut]), beam=beam, pen=pen))
+    vb.addItem(pg.ErrorBarItem(x=xs, y=ys, bottom=_arr([low[k] for k in cut]), pen=pen))
+    lo, hi = span or (0.0, 1.0)
+    arrow_y = floor + 0.025 * (hi - lo)
+    arrows = pg.PlotDataItem(xs, _arr([arrow_y] * len(cut)), pen=None, symbol="t",
+                             symbolSize=11, symbolBrush=pen.color(), symbolPen=pen.color())
+    vb.addItem(arrows)
+    panel.geometry.points += [(vb, x, arrow_y, 11) for x in xs]
+    _legend_add(legend, arrows, "error bar goes on below the axis (mean − std ≤ 0 or under its "
+                                "floor)")
 
 
 def _x_errors(panel, vb, s, keep, X, Y, ranges, tint) -> None:
