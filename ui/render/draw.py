@@ -28,6 +28,7 @@ from ui.render.ranges import (
     y_values,
 )
 from ui.render.style import SCREEN, Style, as_text, sample_type, style_axis
+from ui.render.ticks import thin_ticks
 
 PANEL_COLUMNS = 3  # left axis, ViewBox, right axis (or the gap to the next panel)
 GRID_ALPHA = 0.18
@@ -89,6 +90,8 @@ class Drawn:
                     p.right.setGeometry(p.vb.sceneBoundingRect())
                     p.right.linkedViewChanged(p.vb, p.right.XAxis)
             self.labels.fit_titles(self.plot, as_text(self.fig.title), self.panels)
+            for p in self.panels:
+                thin_ticks(p, self.style.tick_px)
             self.labels.place(self.panels)
         finally:
             self._busy = False

@@ -129,7 +129,7 @@ class Labels:
         taken: list[Box] = []
         crowded: list[Label] = []
         for lb in mine:
-            text = lb.item.textItem.boundingRect()
+            text = _fitted(lb.item, bounds.w - 2 * gap)
             x, y = lb.anchor
             if y is None:
                 y = lb.vb.mapSceneToView(QPointF(0, r.center().y())).y()
@@ -197,6 +197,18 @@ def _fit(owner, attr: str, full: int, room: float, apply, measure) -> None:
         px -= 1
         apply(px)
     setattr(owner, attr, px)
+
+
+def _fitted(item, room: float):
+    """The text's box, wrapped onto more lines when it is wider than ``room`` (the plot area:
+    a crossover note wider than a narrow pane's plot was cut at its edge) and unwrapped again
+    when the plot has room for it."""
+    text = item.textItem
+    if text.textWidth() > 0:
+        item.setTextWidth(-1)
+    if room > 40 and text.boundingRect().width() > room:
+        item.setTextWidth(room)
+    return text.boundingRect()
 
 
 def free_width(label) -> None:

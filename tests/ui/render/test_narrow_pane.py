@@ -1,0 +1,60 @@
+"""The window's "Results so far" pane at 1280x720 is about 300 px wide. The block-size figures
+drawn there (as the pane draws them: ui/window/report/results_so_far.py ``_new_plot``) keep
+their x tick labels apart (they ran together as "128256512") and their crossover note inside
+the plot (it was cut at its left edge); at the report's width every level keeps its label."""
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+import scene_geometry  # noqa: E402
+
+from app.report.outputs import build_figures  # noqa: E402
+from app.results.load import load_results  # noqa: E402
+
+from conftest import FIXTURES  # noqa: E402
+
+FULL = FIXTURES / "runs" / "full-lab-20261126" / "run"
+NAMES = ("block-size-throughput-random", "block-size-throughput-sequential", "block-size-latency")
+
+
+@pytest.fixture(scope="module")
+def figures():
+    return {f.id: f for f in build_figures(load_results(FULL).results) if f.id in NAMES}
+
+
+def _pane_plot(qtbot, fig, width: int, height: int):
+    from ui.render.draw import figure_widget
+    from ui.render.redraw import fit_narrow
+    from ui.render.style import SCREEN
+    from ui.window.report.results_so_far import without_point_labels
+    plot = figure_widget(without_point_labels(fig), replace(SCREEN, width=width), place=False)
+    fit_narrow(plot._ssd, width)
+    qtbot.addWidget(plot)
+    plot.resize(width, height)
+    plot.show()
+    qtbot.wait(120)   # the resize, then the deferred relayout
+    return plot
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_narrow_ticks_are_thinned_and_the_note_stays_inside(qtbot, figures, name):
+    plot = _pane_plot(qtbot, figures[name], 300, 380)
+    texts = scene_geometry.texts(plot)
+    floor = plot._ssd.panels[0].vb.sceneBoundingRect().bottom()
+    bottom = [t for t in texts if t.kind == "tick" and t.text and t.box.y0 >= floor]
+    assert len(bottom) >= 3 and "4" in [t.text for t in bottom]
+    for a, b in zip(sorted(bottom, key=lambda t: t.box.x0), sorted(bottom, key=lambda t: t.box.x0)[1:]):
+        assert b.box.x0 - a.box.x1 >= 4, f"{a.text!r} and {b.text!r} run together"
+    for t in texts:
+        if t.kind == "label":
+            assert t.box.within(t.within, 1.0), f"{t.text!r} cut by its plot area"
+
+
+def test_at_the_report_width_every_level_keeps_its_label(qtbot, figures):
+    plot = _pane_plot(qtbot, figures["block-size-throughput-random"], 1800, 1080)
+    ticks = {t.text for t in scene_geometry.texts(plot) if t.kind == "tick"}
+    assert {"4", "8", "16", "32", "64", "128", "256", "512", "1024"} <= ticks
