@@ -98,3 +98,35 @@ def test_the_tail_of_each_interval_is_drawn_dashed_beside_the_mean(charts):
     assert charts.curves["read_p99_us"].opts["pen"].style() == Qt.PenStyle.DashLine
     feed(charts, [(100.0, 100.0, NAN)])            # too few I/Os in that interval: no p99
     assert charts.points("read_p99_us") == 3
+
+
+def _short_trial(model, index: int, t_s: float, samples: list[float]) -> None:
+    """A 1 s trial at a 1 s sample interval: its samples (maybe none) and its result."""
+    from jobs.events import TrialFinished, TrialStarted
+    model.apply(TrialStarted(index, "zero-queue", "RND4K Q1T1 read", 1, False, ("fio",), t_s, 1.0))
+    for mbps in samples:
+        model.series.append(sample_row({"t_s": t_s + 1.0, "read_MBps": mbps}))
+    record = {"index": index, "experiment": "zero-queue", "status": "done", "runtime_s": 1.0,
+              "label": "RND4K Q1T1 read", "workload": {"rw": "randread", "bs_bytes": 4096},
+              "measurement": {"read": {"iops": 13_800.0, "MBps": 56.6, "runtime_ms": 1000,
+                                       "lat_us": {"mean": 71.7, "p99": 156.0}}}}
+    model.apply(TrialFinished(index, "RND4K Q1T1 read", record))
+
+
+def test_a_trial_shorter_than_the_sample_interval_shows_its_result(charts):
+    """With no interval sample (or one: a line needs two points) the chart drew nothing for
+    the trial; its final result is drawn over the trial's time instead."""
+    model = charts.model
+    _short_trial(model, 0, 0.0, [])
+    charts.redraw()
+    assert charts.points("read_tp") == 2 and charts.points("read_lat_us") == 2
+    t, mbps = charts.curves["read_tp"].getOriginalDataset()
+    finite = [(x, y) for x, y in zip(t, mbps) if y == y]
+    assert finite == [(0.0, 56.6), (1.0, 56.6)]     # flat at the result, start to end
+    assert not charts.empty_note.isVisible()
+    _short_trial(model, 1, 1.5, [60.0])              # one sample: joined to the result at the end
+    charts.redraw()
+    assert charts.points("read_tp") == 4
+    _short_trial(model, 2, 3.0, [60.0, 61.0])        # two samples draw a line: nothing added
+    charts.redraw()
+    assert charts.points("read_tp") == 6

@@ -41,7 +41,7 @@ from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
 from ui.window.run.planned import PlannedTrial
 from ui.window.run.run_text import CANCELLED_EARLY, run_end_text
-from ui.window.run.series import SampleSeries, break_row, sample_row
+from ui.window.run.series import SampleSeries, break_row, result_rows, sample_row
 
 if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the first run
     from jobs.worker import RunPrepared, RunRefused
@@ -64,6 +64,7 @@ class RunModel(QObject):
 
     def _clear(self) -> None:
         self.series.clear()
+        self._samples_before = 0   # real samples before the current trial's
         self.status = "idle"          # idle | preparing | running | done | failed | cancelled | refused
         self.live = False
         self.run_dir: str | None = None
@@ -203,6 +204,7 @@ class RunModel(QObject):
         self.current, self.current_started = trial, time.monotonic()
         self.boundaries.append((e.t_s, trial))
         self.series.append(break_row(e.t_s), real=False)
+        self._samples_before = self.series.samples
         self.log_line.emit(command_line(e.argv), "command")  # as commands.log writes it
         self.trial_started.emit(trial)
 
@@ -231,6 +233,12 @@ class RunModel(QObject):
         trial = TrialResult.from_json(record)
         self.trials.append(trial)
         if self.current is not None and trial.index == self.current.index:
+            rows = result_rows(trial.measurement, self.boundaries[-1][0],
+                               self.series.samples - self._samples_before, trial.runtime_s)
+            for row in rows:   # a trial shorter than the sample interval: its result, drawn
+                self.series.append(row)
+            if rows:
+                self.samples_added.emit()
             self.done_expected_s += self.current.expected_s
             self.done_actual_s += self.current_elapsed_s()
         self.trial_ended.emit(trial)

@@ -36,6 +36,28 @@ def sample_row(sample, reads: bool = True, writes: bool = True) -> tuple[float, 
             _f(get("temperature_c")))
 
 
+def result_rows(measurement: Any, start_s: float, samples: int,
+                runtime_s: float | None) -> list[tuple[float, ...]]:
+    """Rows that draw a trial's final result when it gave fewer than two interval samples (a
+    trial shorter than the status interval): a line needs two points, so such a trial showed
+    nothing. Its result is drawn flat to its end, from its start (no sample) or its one sample."""
+    if samples >= 2 or measurement is None:
+        return []
+    sides = {d: measurement.side(d) for d in ("read", "write")}
+    seconds = max((s.runtime_ms or 0.0) for s in sides.values() if s) / 1000 if any(
+        sides.values()) else 0.0
+    seconds = seconds or runtime_s or 0.0
+    if seconds <= 0:
+        return []
+    values: dict[str, Any] = {}
+    for d, side in sides.items():
+        values.update({f"{d}_MBps": side and side.MBps, f"{d}_iops": side and side.iops,
+                       f"{d}_lat_us": side and side.lat("mean"),
+                       f"{d}_p99_us": side and side.lat("p99")})
+    ends = [start_s] * (samples == 0) + [start_s + seconds]
+    return [sample_row({**values, "t_s": t}) for t in ends]
+
+
 def break_row(t_s: float) -> tuple[float, ...]:
     return (float(t_s),) + (NAN,) * (len(COLUMNS) - 1)
 
