@@ -124,6 +124,7 @@ def test_a_trial_shorter_than_the_sample_interval_shows_its_result(charts):
     finite = [(x, y) for x, y in zip(t, mbps) if y == y]
     assert finite == [(0.0, 56.6), (1.0, 56.6)]     # flat at the result, start to end
     assert not charts.empty_note.isVisible()
+    assert model.series.samples == 0 and model.series.results == 2   # not counted as samples
     _short_trial(model, 1, 1.5, [60.0])              # one sample: joined to the result at the end
     charts.redraw()
     assert charts.points("read_tp") == 4

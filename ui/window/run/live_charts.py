@@ -271,7 +271,7 @@ class LiveCharts(ChartRange, QWidget):
             line = temperature_line(m.status, m.temperature_note, m.finished)
             self.temp_note.setText(line)
             self.temp_note.set_shorter(line.split(":")[0])
-        self.empty_note.setVisible(s.samples == 0)
+        self.empty_note.setVisible(s.samples == 0 and s.results == 0)
 
     def _place_notes(self) -> None:
         self.empty_note.setPos(self.tp_plot.getViewBox().boundingRect().center())

@@ -234,9 +234,10 @@ class RunModel(QObject):
         self.trials.append(trial)
         if self.current is not None and trial.index == self.current.index:
             rows = result_rows(trial.measurement, self.boundaries[-1][0],
-                               self.series.samples - self._samples_before, trial.runtime_s)
+                               self.series.samples - self._samples_before, trial.runtime_s,
+                               self.current.reads, self.current.writes)
             for row in rows:   # a trial shorter than the sample interval: its result, drawn
-                self.series.append(row)
+                self.series.append_result(row)
             if rows:
                 self.samples_added.emit()
             self.done_expected_s += self.current.expected_s

@@ -36,11 +36,12 @@ def sample_row(sample, reads: bool = True, writes: bool = True) -> tuple[float, 
             _f(get("temperature_c")))
 
 
-def result_rows(measurement: Any, start_s: float, samples: int,
-                runtime_s: float | None) -> list[tuple[float, ...]]:
+def result_rows(measurement: Any, start_s: float, samples: int, runtime_s: float | None,
+                reads: bool = True, writes: bool = True) -> list[tuple[float, ...]]:
     """Rows that draw a trial's final result when it gave fewer than two interval samples (a
     trial shorter than the status interval): a line needs two points, so such a trial showed
-    nothing. Its result is drawn flat to its end, from its start (no sample) or its one sample."""
+    nothing. Its result is drawn flat to its end, from its start (no sample) or its one sample;
+    like a sample, only in the directions the trial runs (``reads``, ``writes``)."""
     if samples >= 2 or measurement is None:
         return []
     sides = {d: measurement.side(d) for d in ("read", "write")}
@@ -55,7 +56,7 @@ def result_rows(measurement: Any, start_s: float, samples: int,
                        f"{d}_lat_us": side and side.lat("mean"),
                        f"{d}_p99_us": side and side.lat("p99")})
     ends = [start_s] * (samples == 0) + [start_s + seconds]
-    return [sample_row({**values, "t_s": t}) for t in ends]
+    return [sample_row({**values, "t_s": t}, reads, writes) for t in ends]
 
 
 def break_row(t_s: float) -> tuple[float, ...]:
@@ -63,12 +64,14 @@ def break_row(t_s: float) -> tuple[float, ...]:
 
 
 class SampleSeries:
-    """Columns of chart data; ``samples`` counts real samples (break rows excluded)."""
+    """Columns of chart data; ``samples`` counts real samples (break rows excluded), ``results``
+    the rows drawn from trials' final results (:func:`result_rows`), which are not samples."""
 
     def __init__(self, capacity: int = 4096):
         self._data = np.full((len(COLUMNS), max(16, capacity)), NAN)
         self._n = 0
         self.samples = 0
+        self.results = 0
         self.has_temperature = False
 
     def __len__(self) -> int:
@@ -78,6 +81,7 @@ class SampleSeries:
         self._data[:, :self._n] = NAN
         self._n = 0
         self.samples = 0
+        self.results = 0
         self.has_temperature = False
 
     def _reserve(self, extra: int) -> None:
@@ -99,6 +103,11 @@ class SampleSeries:
             self.samples += 1
             if not math.isnan(row[-1]):
                 self.has_temperature = True
+
+    def append_result(self, row: tuple[float, ...]) -> None:
+        """A row of a trial's final result: drawn like a sample, counted apart from them."""
+        self.append(row, real=False)
+        self.results += 1
 
     def extend(self, block: np.ndarray, samples: int) -> None:
         """Append a (len(COLUMNS), m) block holding ``samples`` real rows."""
