@@ -126,7 +126,9 @@ def test_drive_panel_shows_identity_health_and_polls_temperature_while_idle(
     assert not info.polling and not window.drive_panel.isEnabled()
     before = calls(fake_smartctl)
     qtbot.wait(600)
-    assert calls(fake_smartctl) <= before + 1   # at most the one read already in flight
+    # at most the one poll already in flight; a poll that has to find its sensor again (its
+    # last read failed, e.g. timed out under load) calls smartctl twice
+    assert calls(fake_smartctl) <= before + 2
     window.drive_panel.set_running(False)
     assert info.polling
 
