@@ -26,18 +26,20 @@ def _action(window, text: str, slot, shortcut: str | None = None) -> QAction:
 
 
 def build_menus(window) -> None:
-    """File, Run, Report and Help on ``window`` (a MainWindow), as attributes for tests."""
+    """File, Run, Report and Help on ``window`` (a MainWindow), as attributes for tests. The
+    report's actions belong to the export bar, made after the first paint: add_report_actions."""
     bar = window.menuBar()
-    report = window.report_bar
-    window.open_run_action = _action(window, "&Open run folder...", window.runs_browser.open_other,
-                                     "Ctrl+O")
+
+    def open_other() -> None:
+        window.ensure_built()
+        window.runs_browser.open_other()
+
+    window.open_run_action = _action(window, "&Open run folder...", open_other, "Ctrl+O")
     window.quit_action = _action(window, "&Quit", window.close, "Ctrl+Q")
     file_menu = bar.addMenu("&File")
     file_menu.addAction(window.open_run_action)
     file_menu.addSeparator()
-    file_menu.addAction(report.export_action)
-    file_menu.addAction(report.export_to_action)
-    file_menu.addSeparator()
+    window.export_place = file_menu.addSeparator()   # Export and Export to... go above it
     file_menu.addAction(window.quit_action)
 
     run_menu = bar.addMenu("&Run")
@@ -45,9 +47,6 @@ def build_menus(window) -> None:
     run_menu.addAction(window.cancel_action)
 
     report_menu = bar.addMenu("Re&port")  # Export (Ctrl+E), Export to..., vendor spec
-    for action in report.menu_actions():
-        report_menu.addAction(action)
-        window.addAction(action)
 
     window.help_action = _action(window, "&How to profile a drive", lambda: show_how_to(window),
                                  "F1")
@@ -58,6 +57,16 @@ def build_menus(window) -> None:
         help_menu.addAction(action)
     window.menus = {m.title().replace("&", ""): m
                     for m in (file_menu, run_menu, report_menu, help_menu)}
+
+
+def add_report_actions(window) -> None:
+    """The export bar's actions in the File and Report menus (and their shortcuts)."""
+    report = window.report_bar
+    window.menus["File"].insertActions(window.export_place,
+                                       [report.export_action, report.export_to_action])
+    for action in report.menu_actions():
+        window.menus["Report"].addAction(action)
+        window.addAction(action)
 
 
 def show_how_to(window):
