@@ -44,6 +44,7 @@ class FormStack(QStackedWidget):
             self.forms[eid], self.scrolls[eid] = form, scroll
             row = list(CATALOG).index(eid)
             place = self.widget(row)
+            assert place is not None   # one page per experiment, from the constructor
             self.insertWidget(row, scroll)
             self.removeWidget(place)
             place.deleteLater()
