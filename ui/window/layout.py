@@ -86,12 +86,13 @@ class WindowLayout:
         self._build()
 
     def add_run_column(self, views: RunViews) -> None:
-        """The run column's views in their column; the main area decides split or tabs again
-        (the column now has a minimum size)."""
+        """The run column's views in their column; a shown main area decides split or tabs
+        again (the column now has a minimum size)."""
         self.run = RunColumn(self.right_column, views)
         self.tabs = self.run.tabs
         self._tab_order()
-        self.main_area.update_mode()
+        if self.window.isVisible():
+            self.main_area.update_mode()
 
     def _build(self) -> None:
         v, window = self.views, self.window
