@@ -65,7 +65,7 @@ class MainWindow(QMainWindow):
         self.crash_reporter: CrashReporter | None = None  # the app's (ui.window.app), not tests''
         self.setWindowTitle(f"{APP_NAME} {__version__}")
 
-        self.background = Background(self)
+        self.background = Background(self, held=load_later)   # released at the first paint
         self.engine_picker = EnginePicker(self.background, self.settings.engine or default_engine(),
                                           engine_path, self.settings.engine_paths)
         self.drive_panel = DrivePanel(self.background, self.settings.target, self.settings.remote)
@@ -93,6 +93,7 @@ class MainWindow(QMainWindow):
         if it is not there yet; Run is enabled from here on."""
         if self.built:
             return
+        self.background.release()
         from app.store.run_folder import default_runs_root
         from ui.window.run_half import build_run_half  # pyqtgraph, numpy: after the first paint
         self.experiment_panel.stack.build_all()

@@ -42,6 +42,8 @@ def test_the_set_up_column_comes_first_and_run_waits_for_the_rest(qtbot, tmp_pat
     assert not window.run_hint.isVisible()   # a moment's wait, not an error to read
     window.start_run()                        # a shortcut pressed this early starts nothing
     assert not window.built
+    qtbot.wait(200)
+    assert window.engine is None and window.drive_panel.report is None   # held for the paint
     panel = window.experiment_panel
     assert panel.current_id() == "zero-queue" and set(panel.forms) == {"zero-queue"}
 
@@ -53,7 +55,10 @@ def test_the_set_up_column_comes_first_and_run_waits_for_the_rest(qtbot, tmp_pat
     file_menu = [a.text() for a in window.menus["File"].actions()]
     assert file_menu.index("Export report") < file_menu.index("&Quit")
     assert window.panes.area_modes()["run"] in ("split", "tabs")
-    qtbot.waitUntil(lambda: not (window.run_blocker() or "").startswith("loading"), timeout=5000)
+    assert not (window.run_blocker() or "").startswith("loading")
+    # the engine and target checks, held for the first paint, then ran
+    qtbot.waitUntil(lambda: window.engine is not None or window.engine_error, timeout=15000)
+    qtbot.waitUntil(lambda: window.drive_panel.report is not None, timeout=15000)
 
 
 def test_restored_values_reach_forms_made_later(qtbot, tmp_path):
