@@ -256,6 +256,8 @@ class MainWindow(QMainWindow):
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         self.memory.shown()
+        if not self.built:   # should no paint reach the window itself (its children cover it)
+            QTimer.singleShot(1000, self, self.ensure_built)
 
     def _remember(self, s: AppSettings) -> None:
         s.target = self.drive_panel.target()
