@@ -11,7 +11,6 @@ from PySide6.QtGui import QAction, QKeySequence
 from app.engines import ENGINES
 from app.paths.userdirs import user_log_dir
 from ui.window.folders import open_folder
-from ui.window.help_dialog import about_dialog, how_to_dialog
 from ui.window.setup.engine_picker import engine_text, find_engine
 
 
@@ -70,6 +69,7 @@ def add_report_actions(window) -> None:
 
 
 def show_how_to(window):
+    from ui.window.help_dialog import how_to_dialog  # loaded when asked for, not before the paint
     window.help_dialog = how_to_dialog(window)
     return window.help_dialog
 
@@ -86,6 +86,7 @@ def open_log_folder(window):
 
 def show_about(window):
     """Versions now; each engine not yet known is looked for in the background (it is run)."""
+    from ui.window.help_dialog import about_dialog
     found: dict[str, str] = {}
     if window.engine is not None:
         found[window.engine.name] = engine_text(window.engine)
