@@ -2,9 +2,10 @@
 builds its layout and fits it to the screen.
 
 Two columns, set-up (drive, experiments, Run) and run (progress, live charts, results tabs,
-export; laid out by ui/window/run_column.py once its views exist, after the first paint). Each column and the pair are a SplitOrTabs (ui/window/adaptive.py): side by side or one
-above the other when there is room, tabs when there is not, decided from font-relative needs so
-a larger font or a higher DPI is accounted for. On a 1280×720 laptop that gives the experiment
+export; laid out by ui/window/run_column.py once its views exist, after the first paint). Each
+column and the pair are a SplitOrTabs (ui/window/adaptive.py): side by side or one above the
+other when there is room, tabs when there is not, decided from font-relative needs so a larger
+font or a higher DPI is accounted for. On a 1280×720 laptop that gives the experiment
 form and the live charts the full column height; on a 1080p screen everything is in view.
 """
 from __future__ import annotations

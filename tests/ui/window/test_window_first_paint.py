@@ -91,7 +91,8 @@ def test_the_first_screen_imports_none_of_the_run_machinery(tmp_path):
             "from ui.window.settings import AppSettings\n"
             "window = MainWindow(settings=AppSettings(sys.argv[1]), load_later=True)\n"
             f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n")
-    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "settings.ini")], capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "settings.ini")],
+                         capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[]"
