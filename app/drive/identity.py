@@ -5,7 +5,9 @@ Linux, PowerShell on Windows, diskutil on macOS) are cheap and start no SMART re
 ``drives_report`` adds the temperature source per drive (one probe read each) for
 ``ssd-profiler drives``; ``describe_drive`` adds the SMART snapshot for run.json. Serial numbers
 identify a person's hardware, so every function here masks them unless ``show_serial=True``
-(the SMART snapshot's serial too). All results are JSON-ready dicts.
+(the SMART snapshot's serial too). All results are JSON-ready dicts. psutil is imported by the
+functions that use it: the window's set-up column imports this module, and its first paint
+should not wait for psutil (the calls themselves run in the background, after it).
 """
 from __future__ import annotations
 
@@ -14,8 +16,6 @@ import os
 import sys
 from pathlib import Path
 from typing import Any
-
-import psutil
 
 from app.paths.medium import classify
 
@@ -69,6 +69,7 @@ def list_volumes(show_serial: bool = False) -> list[dict]:
     """Mounted volumes a user could test on: mount point, device, file system, size, free, and
     the physical drive (``IDENTITY_KEYS``: bus NVMe/SATA/USB/virtual/..., model, serial, firmware,
     capacity, rotational (None = unknown, e.g. virtual disks), PCIe link on Linux)."""
+    import psutil
     chosen, seen = [], set()
     for part in psutil.disk_partitions(all=True):
         if part.mountpoint in seen:
@@ -127,6 +128,7 @@ def volume_for(path: str | os.PathLike, show_serial: bool = False) -> dict | Non
 
 def _bare_volume(medium) -> dict:
     """A mount that is not a drive the app can identify (RAM, network, FUSE, overlay)."""
+    import psutil
     total: int | None
     free: int | None
     try:

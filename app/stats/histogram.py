@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from itertools import chain
-
-import numpy as np
 
 PLAT_BITS = 6
 PLAT_VAL = 1 << PLAT_BITS
@@ -61,7 +60,6 @@ def bucket_bounds(idx: int) -> tuple[int, int]:
     return low, low + (1 << error_bits)
 
 
-_LOWS = np.array([bucket_bounds(i)[0] for i in range(PLAT_NR)], dtype=np.int64)
 MAX_COUNT = 2**40   # I/Os in one bucket of one list: 10^12, more than a year at 30,000 IOPS
 
 
@@ -70,7 +68,10 @@ def counts_of(bin_lists: Sequence[Iterable], decoded: Sequence[Iterable[tuple[in
     """The summed (bucket index, count) pairs of lists of (latency ns, count) pairs, counts of 0
     or less left out, and of already decoded ``counts``. One numpy pass over all the lists:
     fio's midpoints and any other latency fall in the bucket holding them (``val_to_idx``).
-    ValueError, one line, for anything that is not such a list (run.json is someone's file)."""
+    ValueError, one line, for anything that is not such a list (run.json is someone's file).
+    numpy is imported here, not with the module: the model (and the window's first screen)
+    imports this module for the Histogram type alone (docs/architecture.md)."""
+    import numpy as np
     try:
         if set(map(len, chain.from_iterable(bin_lists))) - {2}:  # in C: two million pairs
             raise ValueError("a pair is not [latency ns, count]")
@@ -85,12 +86,19 @@ def counts_of(bin_lists: Sequence[Iterable], decoded: Sequence[Iterable[tuple[in
         raise ValueError("a latency histogram (hist_ns) is damaged: a negative latency, or "
                          f"a count above {MAX_COUNT:,}")
     total = np.zeros(PLAT_NR, dtype=np.int64)
-    np.add.at(total, np.searchsorted(_LOWS, values, side="right") - 1, counts)
+    np.add.at(total, np.searchsorted(_bucket_lows(), values, side="right") - 1, counts)
     out = {int(i): int(total[i]) for i in np.flatnonzero(total)}
     for pairs in decoded:
         for i, c in pairs:
             out[i] = out.get(i, 0) + c
     return tuple(sorted(out.items()))
+
+
+@cache
+def _bucket_lows():
+    """The lower edge of every bucket, in ns, as the sorted array ``counts_of`` searches."""
+    import numpy as np
+    return np.array([bucket_bounds(i)[0] for i in range(PLAT_NR)], dtype=np.int64)
 
 
 def enough_ios(ios: int, p: float) -> bool:

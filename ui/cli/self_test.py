@@ -33,14 +33,18 @@ def _open_window(folder: Path) -> None:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     # throw-away settings and runs folder: a self-test must not touch the user's own
-    window = MainWindow(settings=AppSettings(folder / "settings.ini"), runs_root=str(folder / "runs"))
+    # built as the app builds it: the run half (charts, result tabs) after the first paint
+    window = MainWindow(settings=AppSettings(folder / "settings.ini"), runs_root=str(folder / "runs"),
+                        load_later=True)
     window.show()
-    deadline = time.monotonic() + 2.0
-    while time.monotonic() < deadline and not window.isVisible():
+    deadline = time.monotonic() + 10.0
+    while time.monotonic() < deadline and not (window.isVisible() and window.built):
         app.processEvents()
     app.processEvents()
     if window.grab().isNull():
         raise RuntimeError("the window did not paint")
+    if not window.built:
+        raise RuntimeError("the window's charts and result tabs were not built")
     window.close()
 
 

@@ -28,7 +28,7 @@ def run_window() -> int:
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)
     app.setOrganizationName("ssd-profiler")
-    window = MainWindow()
+    window = MainWindow(load_later=True)   # paints the set-up column, then loads the rest
     from ui.window.crash import CrashReporter
     window.crash_reporter = CrashReporter(window)
     from PySide6.QtGui import QIcon
@@ -40,7 +40,7 @@ def run_window() -> int:
         _exit_after_first_paint(app)
     caught = close_on_signals(app, window)
     code = app.exec()
-    if not window.control.wait(5000):  # bounded: a thread still running here is logged, not awaited
+    if window.built and not window.control.wait(5000):  # bounded: logged, not awaited
         log.error("the run thread did not stop; exiting anyway")
     return 128 + caught[0] if caught else code
 

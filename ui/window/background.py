@@ -18,21 +18,34 @@ log = logging.getLogger(__name__)
 
 
 class Background(QObject):
-    """``submit(fn, on_done, on_error)``: fn runs in a pool thread, the callbacks on this one."""
+    """``submit(fn, on_done, on_error)``: fn runs in a pool thread, the callbacks on this one.
+
+    ``held``: jobs wait until ``release()`` (the window's first paint: on two cores the target,
+    volume and engine checks took a third of the time the set-up column needs to paint)."""
 
     _finished = Signal(object, object, object)   # callback, value, is_error
 
-    def __init__(self, parent: QObject | None = None, workers: int = 3):
+    def __init__(self, parent: QObject | None = None, workers: int = 3, held: bool = False):
         super().__init__(parent)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ssd-bg")
         self._closed = False
+        self._held: list[tuple] | None = [] if held else None
         self._finished.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
 
     def submit(self, fn: Callable[[], Any], on_done: Callable[[Any], None],
                on_error: Callable[[BaseException], None] | None = None) -> None:
         if self._closed:
             return
+        if self._held is not None:
+            self._held.append((fn, on_done, on_error))
+            return
         self._pool.submit(self._call, fn, on_done, on_error)
+
+    def release(self) -> None:
+        """Start the held jobs, in the order they came, and every later one at once."""
+        held, self._held = self._held or [], None
+        for job in held:
+            self.submit(*job)
 
     def _call(self, fn, on_done, on_error) -> None:
         try:

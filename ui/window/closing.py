@@ -97,7 +97,7 @@ class WindowMemory:
         geometry = self.settings.get_bytes("window/geometry")
         self.restored = geometry is not None and self.window.restoreGeometry(geometry)
         self.layout.fit_to_screen(self.restored)
-        for key, _area in self._sized_areas():
+        for key in ("window/main_sizes", "window/run_sizes"):   # those of _sized_areas
             sizes = self.settings.get(key)
             if isinstance(sizes, list) and sizes and all(isinstance(v, int) and v > 0 for v in sizes):
                 self._remembered_sizes[key] = sizes
@@ -106,17 +106,20 @@ class WindowMemory:
         """The window's showEvent: on the first show, size the panes once the window has a size."""
         if not self._sized:
             self._sized = True
-            QTimer.singleShot(0, self.window, self._size_panes)   # not after the window is gone
+            QTimer.singleShot(0, self.window, self.size_panes)   # not after the window is gone
 
-    def _size_panes(self) -> None:
+    def size_panes(self) -> None:
+        """The default, then the remembered sizes of the areas laid out so far (called again
+        when the run column is filled after the first paint)."""
         self.layout.default_sizes()
         for key, area in self._sized_areas():
             if key in self._remembered_sizes:
                 area.set_sizes(self._remembered_sizes[key])
 
     def _sized_areas(self) -> tuple[tuple[str, SplitOrTabs], ...]:
+        run = self.layout.run
         return (("window/main_sizes", self.layout.main_area),
-                ("window/run_sizes", self.layout.run_area))
+                *((("window/run_sizes", run.area),) if run else ()))
 
     def save(self) -> None:
         s = self.settings

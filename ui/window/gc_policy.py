@@ -7,6 +7,8 @@ wrong thread: Qt forbids it, and here it deadlocked, the worker holding Qt's obj
 waiting for the GIL and the GUI thread holding the GIL while waiting for that lock (seen in CI as
 a window test that never ended). pyqtgraph's GarbageCollector is the ecosystem's answer:
 automatic collection off, a timer on the GUI thread collects instead. Installed once per process.
+pyqtgraph is loaded with the run column, after the window's first paint; until then automatic
+collection is only paused (``pause_collections``), and the timer catches up when it starts.
 """
 from __future__ import annotations
 
@@ -15,28 +17,33 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar
 
-from pyqtgraph.util.garbage_collector import GarbageCollector
-
 T = TypeVar("T")
 
 COLLECT_EVERY_S = 1.0
-_collector: GarbageCollector | None = None
+_collector: object | None = None
 _loads = [0]          # loads going on in the background (read by the timer, a plain int)
 _loads_lock = threading.Lock()
 
 
-class _Collector(GarbageCollector):
-    """pyqtgraph's timer collector, which skips its turn while a big load is going on."""
-
-    def check(self):
-        if not _loads[0]:
-            super().check()
+def pause_collections() -> None:
+    """No automatic collection from now on (in no thread) until collect_on_gui_thread."""
+    gc.disable()
 
 
 def collect_on_gui_thread() -> None:
-    """Call on the GUI thread with a QApplication running (the window's constructor does)."""
+    """Call on the GUI thread with a QApplication running (the window does, before it starts a
+    run)."""
     global _collector
     if _collector is None:
+        from pyqtgraph.util.garbage_collector import GarbageCollector
+
+        class _Collector(GarbageCollector):
+            """pyqtgraph's timer collector, which skips its turn while a big load is going on."""
+
+            def check(self):
+                if not _loads[0]:
+                    super().check()
+
         _collector = _Collector(interval=COLLECT_EVERY_S)
 
 

@@ -2,9 +2,10 @@
 builds its layout and fits it to the screen.
 
 Two columns, set-up (drive, experiments, Run) and run (progress, live charts, results tabs,
-export). Each column and the pair are a SplitOrTabs (ui/window/adaptive.py): side by side or one
-above the other when there is room, tabs when there is not, decided from font-relative needs so
-a larger font or a higher DPI is accounted for. On a 1280×720 laptop that gives the experiment
+export; laid out by ui/window/run_column.py once its views exist, after the first paint). Each
+column and the pair are a SplitOrTabs (ui/window/adaptive.py): side by side or one above the
+other when there is room, tabs when there is not, decided from font-relative needs so a larger
+font or a higher DPI is accounted for. On a 1280×720 laptop that gives the experiment
 form and the live charts the full column height; on a 1080p screen everything is in view.
 """
 from __future__ import annotations
@@ -21,17 +22,16 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QPushButton,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from ui.window.adaptive import SPLIT, TABS, SplitOrTabs
+from ui.window.run_column import RunColumn, RunViews
 from ui.window.widgets import em
 
 SETUP_TITLES = ("1. Drive and target folder", "2. Experiments and parameters")
 TAB_TITLES = ("1. Target", "2. Experiments")
-RESULT_TABS_EM = 15         # the result tabs below the charts need this many lines to be useful
 DEFAULT_EM = (112, 70)      # a first window's size in text lines, if the screen has room
 SETUP_SHARE = 0.38          # of the width at most: the live view needs room for chart and figure
 
@@ -61,44 +61,39 @@ def fitted_size(available: QSize, frame: QSize, unit: int) -> QSize:
 
 
 if TYPE_CHECKING:
-    from ui.window.report.figures_view import FiguresView
-    from ui.window.report.report_bar import ReportBar
-    from ui.window.report.results_so_far import ResultsSoFar
-    from ui.window.report.results_table import ResultsTable
-    from ui.window.report.runs_browser import RunsBrowser
-    from ui.window.run.live_charts import LiveCharts
-    from ui.window.run.log_pane import LogPane
-    from ui.window.run.run_progress import RunProgress
     from ui.window.setup.drive_panel import DrivePanel
     from ui.window.setup.engine_picker import EnginePicker
     from ui.window.setup.experiment_panel import ExperimentPanel
 
 
 @dataclass(frozen=True)
-class WindowViews:
-    """The views the window made, each showing one thing; the layout only places them."""
+class SetupViews:
+    """The set-up column's views, each showing one thing; the layout only places them."""
 
     drive_panel: DrivePanel
     experiment_panel: ExperimentPanel
     engine_picker: EnginePicker
-    charts: LiveCharts
-    progress: RunProgress
-    results: ResultsTable
-    so_far: ResultsSoFar
-    figures: FiguresView
-    log_pane: LogPane
-    runs_browser: RunsBrowser
-    report_bar: ReportBar
 
 
 class WindowLayout:
     """The columns, areas, tabs and Run buttons of ``window``: built once around ``views``,
-    then asked to show a page, size the panes or fit the screen."""
+    then asked to show a page, size the panes or fit the screen. The run column is empty until
+    ``add_run_column`` fills it."""
 
-    def __init__(self, window: QMainWindow, views: WindowViews) -> None:
+    def __init__(self, window: QMainWindow, views: SetupViews) -> None:
         self.window = window
         self.views = views
+        self.run: RunColumn | None = None
         self._build()
+
+    def add_run_column(self, views: RunViews) -> None:
+        """The run column's views in their column; a shown main area decides split or tabs
+        again (the column now has a minimum size)."""
+        self.run = RunColumn(self.right_column, views)
+        self.tabs = self.run.tabs
+        self._tab_order()
+        if self.window.isVisible():
+            self.main_area.update_mode()
 
     def _build(self) -> None:
         v, window = self.views, self.window
@@ -134,33 +129,10 @@ class WindowLayout:
         left_layout.addLayout(buttons)
         left_layout.addWidget(self.run_hint)
 
-        self.tabs = QTabWidget()
-        self.tabs.addTab(v.results, "Results")
-        self.tabs.addTab(v.results.findings_page, "Findings")
-        self.tabs.addTab(v.figures, "Figures")
-        self.tabs.addTab(v.log_pane, "Log")
-        self.tabs.addTab(v.runs_browser, "Runs")
-        self.live_split = QSplitter(Qt.Orientation.Horizontal)   # time series | its figure
-        self.live_split.addWidget(v.charts)
-        self.live_split.addWidget(v.so_far)
-        self.live_split.setStretchFactor(0, 3)
-        self.live_split.setStretchFactor(1, 2)
-        live = QWidget()
-        live_layout = QVBoxLayout(live)
-        live_layout.setContentsMargins(0, 0, 0, 0)
-        live_layout.setSpacing(1)
-        live_layout.addWidget(v.charts.timeline)
-        live_layout.addWidget(self.live_split, 1)
-        self.live_page = live
-        self.run_area = SplitOrTabs(Qt.Orientation.Vertical, [("Live", live)],
-                                    self._run_need, tabs=self.tabs)
-        right = QWidget()
+        right = QWidget()   # the run column, filled by add_run_column
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(4, 4, 4, 4)
         right_layout.setSpacing(3)
-        right_layout.addWidget(v.progress)
-        right_layout.addWidget(self.run_area, 1)
-        right_layout.addWidget(v.report_bar)
         self.left_column, self.right_column = left, right
 
         self.main_area = SplitOrTabs(Qt.Orientation.Horizontal,
@@ -173,8 +145,6 @@ class WindowLayout:
         self.engine_label = QLabel("Engine: looking...")
         self.engine_label.setTextFormat(Qt.TextFormat.PlainText)  # the engine's own words
         window.statusBar().addPermanentWidget(self.engine_label)
-        self.run_area.mode_changed.connect(lambda mode: self._fit_run_split() if mode == SPLIT
-                                           else None)
         self._tab_order()
 
     def _tab_order(self) -> None:
@@ -185,8 +155,7 @@ class WindowLayout:
                  v.drive_panel.table,
                  v.experiment_panel.preset, v.experiment_panel.catalog,
                  *v.experiment_panel.focus_chain(), v.engine_picker.combo, self.run_button,
-                 self.cancel_button, v.charts.iops_box, v.charts.log_box,
-                 v.charts.follow_box, self.tabs, *v.report_bar.focus_chain()]
+                 self.cancel_button, *(self.run.focus_chain() if self.run else [])]
         for first, second in zip(chain, chain[1:]):
             QWidget.setTabOrder(first, second)
 
@@ -199,14 +168,8 @@ class WindowLayout:
         left = min(max(self.left_column.minimumSizeHint().width(), 36 * unit),
                    int(width * SETUP_SHARE))
         self.main_area.set_sizes([left, max(1, width - left)])
-        right = max(1, width - left)   # the time series, and its experiment's figure beside it
-        self.live_split.setSizes([int(right * 0.6), right - int(right * 0.6)])
-        self._fit_run_split()
-
-    def _fit_run_split(self) -> None:
-        height = self.run_area.height()
-        charts = max(self.views.charts.comfortable_height(), int(height * 0.62))
-        self.run_area.set_sizes([charts, max(1, height - charts)])
+        if self.run:
+            self.run.default_sizes(max(1, width - left))
 
     # -- what each area needs to be split rather than tabbed ------------------------------------
     def _main_need(self) -> int:
@@ -219,9 +182,6 @@ class WindowLayout:
         drive = box.heightForWidth(width) if box.hasHeightForWidth() else -1
         return (max(drive, box.sizeHint().height()) + self.views.experiment_panel.comfortable_height()
                 + 2 * em(self.window))
-
-    def _run_need(self) -> int:
-        return self.views.charts.comfortable_height() + RESULT_TABS_EM * em(self.window)
 
     def _setup_mode(self, mode: str) -> None:
         """Tabs carry the titles: the boxes drop theirs (and their frame) to save lines."""
@@ -240,10 +200,8 @@ class WindowLayout:
     def show_run_view(self, widget: QWidget) -> None:
         """The run column, and ``widget`` (the charts or a result tab) in front."""
         self.main_area.show_page(self.right_column)
-        if widget is self.views.charts:   # the charts share their page with the timeline and figure
-            widget = self.live_page
-        if self.tabs.indexOf(widget) >= 0:   # the charts are a tab only when tabbed
-            self.tabs.setCurrentWidget(widget)
+        if self.run:
+            self.run.show_view(widget)
 
     def set_target_mark(self, ok: bool | None) -> None:
         """The target tab says at a glance whether the folder can be used."""
@@ -273,7 +231,7 @@ class WindowLayout:
     def area_modes(self) -> dict[str, str]:
         """split | tabs per area (for tests and screenshots)."""
         return {"main": self.main_area.mode, "setup": self.setup_area.mode,
-                "run": self.run_area.mode}
+                **({"run": self.run.area.mode} if self.run else {})}
 
 
-__all__ = ["WindowLayout", "WindowViews", "fitted_size", "frame_margins", "SPLIT", "TABS"]
+__all__ = ["WindowLayout", "SetupViews", "fitted_size", "frame_margins", "SPLIT", "TABS"]

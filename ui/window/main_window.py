@@ -8,6 +8,12 @@ close (``close_guard``) and what it remembers (``memory``, both ui/window/closin
 are ui/window/menus.py. Dialogs are attributes (``confirm_close``, ``engine_dialog``)
 and the folder opener is ``open_url``, so tests can replace or inspect them without a modal loop
 blocking.
+
+It is built in two steps so that it paints in half a second: the set-up column first (what a
+user sees and edits first), then, right after the first paint, the run half (ui/window/run_half.py:
+the charts, result tabs, runs browser and the run's thread, which import pyqtgraph and numpy).
+Run stays disabled until the run half exists. ``load_later`` False (tests, benchmarks) builds
+both at once; ``ensure_built`` builds the run half now.
 """
 from __future__ import annotations
 
@@ -15,37 +21,24 @@ import html
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from app import APP_NAME, __version__
 from app.model.status import RunStatus
-from app.store.run_folder import default_runs_root
 from jobs.engine.factory import default_engine
-from jobs.events import RunFinished
 from ui.window import theme
 from ui.window.background import Background
 from ui.window.closing import CloseGuard, WindowMemory, ask_close
-from ui.window.gc_policy import collect_on_gui_thread, load_outside_collections
-from ui.window.layout import WindowLayout, WindowViews
-from ui.window.menus import build_menus
-from ui.window.report.figures_view import FiguresView, RunFiguresModel
-from ui.window.report.report_bar import ReportBar
-from ui.window.report.results_so_far import ResultsSoFar
-from ui.window.report.results_table import ResultsTable
-from ui.window.report.runs_browser import RunsBrowser
-from ui.window.run.live_charts import LiveCharts
-from ui.window.run.log_pane import LogPane
-from ui.window.run.past_runs import load_past_run
-from ui.window.run.remote_note import RemoteLiveNote
-from ui.window.run.run_control import RunControl
-from ui.window.run.run_model import RunModel
-from ui.window.run.run_progress import RunProgress
+from ui.window.engine_status import EngineStatus
+from ui.window.gc_policy import load_outside_collections, pause_collections
+from ui.window.layout import SetupViews, WindowLayout
+from ui.window.menus import add_report_actions, build_menus
 from ui.window.run.run_text import CANCELLED_EARLY, run_end_text
 from ui.window.settings import AppSettings
 from ui.window.setup.drive_panel import DrivePanel
-from ui.window.setup.engine_picker import EnginePicker, engine_label, engine_text, retry_advice
+from ui.window.setup.engine_picker import EnginePicker, engine_label
 from ui.window.setup.experiment_panel import ExperimentPanel
 from ui.window.setup.remote_field import remote_address
 
@@ -57,9 +50,11 @@ log = logging.getLogger(__name__)
 
 class MainWindow(QMainWindow):
     def __init__(self, settings: AppSettings | None = None, engine_path: str | None = None,
-                 runs_root: str | None = None):
+                 runs_root: str | None = None, load_later: bool = False):
         super().__init__()
-        collect_on_gui_thread()   # before any worker thread exists (see gc_policy)
+        pause_collections()   # before any worker thread exists (see gc_policy)
+        self.built = False             # the run half exists (ensure_built)
+        self._build_queued = False
         self.settings = settings or AppSettings()
         self.engine_path = engine_path
         self.engine = None             # EngineInfo of the chosen engine, once found
@@ -70,43 +65,63 @@ class MainWindow(QMainWindow):
         self.crash_reporter: CrashReporter | None = None  # the app's (ui.window.app), not tests''
         self.setWindowTitle(f"{APP_NAME} {__version__}")
 
-        self.background = Background(self)
-        self.model = RunModel(self)
+        self.background = Background(self, held=load_later)   # released at the first paint
         self.engine_picker = EnginePicker(self.background, self.settings.engine or default_engine(),
                                           engine_path, self.settings.engine_paths)
-        self.control = RunControl(self.model, self)
         self.drive_panel = DrivePanel(self.background, self.settings.target, self.settings.remote)
-        self.experiment_panel = ExperimentPanel(self.settings.experiments)
-        self.charts = LiveCharts(self.model, self.settings.show_iops)
-        self.remote_note = RemoteLiveNote(self.charts, self.model)
-        self.progress = RunProgress(self.model)
-        self.results = ResultsTable(self.model)
-        self.so_far = ResultsSoFar(self.model)
-        self.charts.experiment_shown.connect(self.so_far.show_experiment)
-        self.log_pane = LogPane(self.model)
-        self.run_figures = RunFiguresModel(self.model, self.background, self)
-        self.figures = FiguresView(self.run_figures)
-        self.report_bar = ReportBar(self.run_figures, self.background)
-        root = runs_root or self.settings.runs_root or str(default_runs_root())
-        self.runs_browser = RunsBrowser(self.background, root)
-        self.panes = WindowLayout(self, WindowViews(
-            self.drive_panel, self.experiment_panel, self.engine_picker, self.charts, self.progress,
-            self.results, self.so_far, self.figures, self.log_pane, self.runs_browser,
-            self.report_bar))
+        self.experiment_panel = ExperimentPanel(self.settings.experiments, later=load_later)
+        self._runs_root = runs_root or self.settings.runs_root
+        self.panes = WindowLayout(self, SetupViews(self.drive_panel, self.experiment_panel,
+                                                   self.engine_picker))
         panes = self.panes   # the widgets the window itself drives (and tests press)
         self.run_button, self.cancel_button, self.run_hint = (panes.run_button, panes.cancel_button,
                                                               panes.run_hint)
-        self.engine_label, self.tabs = panes.engine_label, panes.tabs
+        self.engine_label = panes.engine_label
         self.show_run_view, self.show_setup_page = panes.show_run_view, panes.show_setup_page
-        self.close_guard = CloseGuard(self, self.control, lambda: self.confirm_close(),
-                                      self.cancel_run, self._shut_down)
         self.memory = WindowMemory(self, self.settings, panes, self._remember)
         self._build_actions()
         self._wire()
         self.memory.restore()
         self.drive_panel.set_test_size(self.experiment_panel.plan.size_bytes)
         self.engine_picker.locate()
+        if not load_later:
+            self.ensure_built()
         self._update_actions()
+
+    def ensure_built(self) -> None:
+        """The run half (charts, result tabs, runs browser, export bar, the run's control), now
+        if it is not there yet; Run is enabled from here on."""
+        if self.built:
+            return
+        self.background.release()
+        from app.store.run_folder import default_runs_root
+        from ui.window.run_half import build_run_half  # pyqtgraph, numpy: after the first paint
+        self.experiment_panel.stack.build_all()
+        half = build_run_half(self, self.background, self.settings.show_iops,
+                              self._runs_root or str(default_runs_root()))
+        self.model, self.control = half.model, half.control
+        self.remote_note, self.run_figures = half.remote_note, half.run_figures
+        v = half.views
+        self.charts, self.progress, self.results, self.so_far = (v.charts, v.progress, v.results,
+                                                                 v.so_far)
+        self.figures, self.log_pane, self.runs_browser, self.report_bar = (
+            v.figures, v.log_pane, v.runs_browser, v.report_bar)
+        self.panes.add_run_column(v)
+        self.tabs = self.panes.tabs
+        self.close_guard = CloseGuard(self, self.control, lambda: self.confirm_close(),
+                                      self.cancel_run, self._shut_down)
+        add_report_actions(self)
+        self._wire_run_half()
+        self.built = True
+        if self.isVisible():   # shown before: the new areas get their sizes
+            self.memory.size_panes()
+        self._update_actions()
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().paintEvent(event)
+        if not self.built and not self._build_queued:   # the first paint: the rest right after
+            self._build_queued = True
+            QTimer.singleShot(0, self, self.ensure_built)
 
     # -- construction ---------------------------------------------------------------------------
     def _build_actions(self) -> None:
@@ -128,16 +143,19 @@ class MainWindow(QMainWindow):
             lambda plan: self.drive_panel.set_test_size(plan.size_bytes))
         self.experiment_panel.plan_changed.connect(lambda _plan: self._update_actions())
         self.drive_panel.check_changed.connect(self._on_target_checked)
-        self.drive_panel.info.described.connect(
-            lambda d: self.report_bar.set_drive(d.vendor_key if d else None, d.model_note if d else ""))
         self.drive_panel.target_changed.connect(lambda _t: self._update_actions())
+        self.engine_status = EngineStatus(self, self._update_actions)
+
+    def _wire_run_half(self) -> None:
+        def set_drive(d) -> None:
+            self.report_bar.set_drive(d.vendor_key if d else None, d.model_note if d else "")
+
+        self.drive_panel.info.described.connect(set_drive)
+        if self.drive_panel.info.summary is not None:   # described before the run half existed
+            set_drive(self.drive_panel.info.summary)
         self.charts.iops_toggled.connect(lambda on: setattr(self.settings, "show_iops", on))
         self.runs_browser.open_requested.connect(self.open_run)
         self.runs_browser.runs_root_changed.connect(lambda p: setattr(self.settings, "runs_root", p))
-        self.report_bar.log_line.connect(self.log_pane.add)
-        self.engine_picker.looking.connect(self._engine_looking)
-        self.engine_picker.found.connect(self._engine_found)
-        self.engine_picker.missing.connect(self._engine_missing)
         self.control.event.connect(self._on_event)
         self.control.ended.connect(self._on_run_ended)
 
@@ -145,38 +163,11 @@ class MainWindow(QMainWindow):
         self.panes.set_target_mark(report.ok if report.path else None)
         self._update_actions()
 
-    # -- engine ---------------------------------------------------------------------------------
-    def _engine_looking(self, name: str) -> None:
-        """An engine was chosen: Run waits until it is found. A choice other than the per-OS
-        default is remembered (so a first launch follows the default if DiskSpd comes later)."""
-        if name != (self.settings.engine or default_engine()):
-            self.settings.engine = name
-        self.engine, self.engine_error = None, None
-        if self.engine_dialog is not None:
-            self.engine_dialog.close()
-        self.engine_label.setText(f"Engine: looking for {engine_label(name)}...")
-        self._update_actions()
-
-    def _engine_found(self, engine) -> None:
-        self.engine, self.engine_error = engine, None
-        self.engine_label.setText(f"Engine: {engine_text(engine)}")
-        self._update_actions()
-
-    def _engine_missing(self, name: str, message: str) -> None:
-        self.engine, self.engine_error = None, message
-        label = engine_label(name)
-        self.engine_label.setText(f"Engine: {label} not found")
-        self.engine_dialog = QMessageBox(QMessageBox.Icon.Warning, f"{label} is needed", "",
-                                         parent=self)
-        self.engine_dialog.setText(f"SSD Profiler measures with {label}, which was not found.")
-        self.engine_dialog.setInformativeText(
-            f"{message}.\n\n{retry_advice(name)}")
-        self.engine_dialog.open()  # window-modal but not blocking: the app stays usable
-        self._update_actions()
-
     # -- run ------------------------------------------------------------------------------------
     def run_blocker(self) -> str | None:
         """Why Run is disabled right now (None: it is enabled)."""
+        if not self.built:
+            return "loading the run views..."
         if self.control.running:
             return "a run is going on; cancel it first (Esc)"
         plan = self.experiment_panel.plan
@@ -194,7 +185,7 @@ class MainWindow(QMainWindow):
     def _update_actions(self) -> None:
         blocker = self.run_blocker()
         shown = html.escape(blocker or "")  # it may quote what the user typed: never markup
-        running = self.control.running
+        running = self.built and self.control.running
         self.run_action.setEnabled(blocker is None)
         self.run_button.setEnabled(blocker is None)
         self.run_button.setToolTip(f"<p>{shown}</p>" if blocker else "Start the run (Ctrl+R)")
@@ -207,7 +198,7 @@ class MainWindow(QMainWindow):
             self.run_hint.setText(f"Running. Esc cancels: {engine_label(self.engine_picker.name)} "
                                   "is stopped within seconds and "
                                   "finished trials are kept.")
-        elif blocker and not blocker.startswith(("looking", "checking")):
+        elif blocker and not blocker.startswith(("looking", "checking", "loading")):
             self.run_hint.setText(theme.span("error", f"Run is disabled: {shown}"))
         else:
             self.run_hint.setText("")
@@ -228,13 +219,14 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def cancel_run(self) -> None:
-        if self.control.running:
+        if self.built and self.control.running:
             self.control.cancel()
             self.statusBar().showMessage("Cancelling: stopping the engine, keeping finished "
                                          "trials...")
             self._update_actions()
 
     def _on_event(self, event) -> None:
+        from jobs.events import RunFinished
         from jobs.worker import RunRefused  # loaded with the run (RunControl.start)
 
         if isinstance(event, RunRefused) and self.model.status == RunStatus.CANCELLED:
@@ -255,21 +247,29 @@ class MainWindow(QMainWindow):
 
     # -- closing and what is remembered ---------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if not self.built:   # closed before the run half was made: nothing can be running
+            self._shut_down()
+            event.accept()
+            return
         self.close_guard.close_event(event)
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         self.memory.shown()
+        if not self.built:   # should no paint reach the window itself (its children cover it)
+            QTimer.singleShot(1000, self, self.ensure_built)
 
     def _remember(self, s: AppSettings) -> None:
         s.target = self.drive_panel.target()
         s.remote = self.drive_panel.remote.address()
         s.experiments = self.experiment_panel.state()
-        s.runs_root = self.runs_browser.runs_root
+        if self.built:
+            s.runs_root = self.runs_browser.runs_root
 
     def _shut_down(self) -> None:
         self.memory.save()
-        self.report_bar.shutdown()
+        if self.built:
+            self.report_bar.shutdown()
         self.background.shutdown()
 
     def fit_to_screen(self) -> None:
@@ -277,10 +277,12 @@ class MainWindow(QMainWindow):
 
     # -- past runs ------------------------------------------------------------------------------
     def open_run(self, run_dir: str) -> None:
+        self.ensure_built()
         if self.control.running:
             self.statusBar().showMessage("A run is going on; open past runs after it ends.")
             return
         self.statusBar().showMessage(f"Opening {run_dir}...")
+        from ui.window.run.past_runs import load_past_run  # numpy: loaded with the run half
         self.background.submit(lambda: load_outside_collections(lambda: load_past_run(run_dir)),
                                self._show_past,
                                lambda exc: self.statusBar().showMessage(f"Cannot open {run_dir}: {exc}"))

@@ -11,7 +11,6 @@ from PySide6.QtGui import QAction, QKeySequence
 from app.engines import ENGINES
 from app.paths.userdirs import user_log_dir
 from ui.window.folders import open_folder
-from ui.window.help_dialog import about_dialog, how_to_dialog
 from ui.window.setup.engine_picker import engine_text, find_engine
 
 
@@ -26,18 +25,20 @@ def _action(window, text: str, slot, shortcut: str | None = None) -> QAction:
 
 
 def build_menus(window) -> None:
-    """File, Run, Report and Help on ``window`` (a MainWindow), as attributes for tests."""
+    """File, Run, Report and Help on ``window`` (a MainWindow), as attributes for tests. The
+    report's actions belong to the export bar, made after the first paint: add_report_actions."""
     bar = window.menuBar()
-    report = window.report_bar
-    window.open_run_action = _action(window, "&Open run folder...", window.runs_browser.open_other,
-                                     "Ctrl+O")
+
+    def open_other() -> None:
+        window.ensure_built()
+        window.runs_browser.open_other()
+
+    window.open_run_action = _action(window, "&Open run folder...", open_other, "Ctrl+O")
     window.quit_action = _action(window, "&Quit", window.close, "Ctrl+Q")
     file_menu = bar.addMenu("&File")
     file_menu.addAction(window.open_run_action)
     file_menu.addSeparator()
-    file_menu.addAction(report.export_action)
-    file_menu.addAction(report.export_to_action)
-    file_menu.addSeparator()
+    window.export_place = file_menu.addSeparator()   # Export and Export to... go above it
     file_menu.addAction(window.quit_action)
 
     run_menu = bar.addMenu("&Run")
@@ -45,9 +46,6 @@ def build_menus(window) -> None:
     run_menu.addAction(window.cancel_action)
 
     report_menu = bar.addMenu("Re&port")  # Export (Ctrl+E), Export to..., vendor spec
-    for action in report.menu_actions():
-        report_menu.addAction(action)
-        window.addAction(action)
 
     window.help_action = _action(window, "&How to profile a drive", lambda: show_how_to(window),
                                  "F1")
@@ -60,7 +58,18 @@ def build_menus(window) -> None:
                     for m in (file_menu, run_menu, report_menu, help_menu)}
 
 
+def add_report_actions(window) -> None:
+    """The export bar's actions in the File and Report menus (and their shortcuts)."""
+    report = window.report_bar
+    window.menus["File"].insertActions(window.export_place,
+                                       [report.export_action, report.export_to_action])
+    for action in report.menu_actions():
+        window.menus["Report"].addAction(action)
+        window.addAction(action)
+
+
 def show_how_to(window):
+    from ui.window.help_dialog import how_to_dialog  # loaded when asked for, not before the paint
     window.help_dialog = how_to_dialog(window)
     return window.help_dialog
 
@@ -77,6 +86,7 @@ def open_log_folder(window):
 
 def show_about(window):
     """Versions now; each engine not yet known is looked for in the background (it is run)."""
+    from ui.window.help_dialog import about_dialog
     found: dict[str, str] = {}
     if window.engine is not None:
         found[window.engine.name] = engine_text(window.engine)

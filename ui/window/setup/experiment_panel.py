@@ -8,6 +8,7 @@ shown before Run is the run's. Settings go to the run as the command line's scop
 Each form has its own scroll area, shown from the top whenever another experiment is selected;
 the box above it says whether the selected experiment is ticked (editing one that is not would
 otherwise change nothing that runs). "Apply to all ticked experiments": ``apply_common``.
+With ``later`` the forms are made as needed, the rest by ``stack.build_all`` (form_stack.py).
 """
 from __future__ import annotations
 
@@ -19,13 +20,11 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QScrollArea,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +33,7 @@ from app.experiments import CATALOG, PRESET_TITLES, PRESETS
 from app.experiments.plan import experiments_from_settings, kept_own, plan_run
 from app.params import ParamError
 from ui.window import theme
+from ui.window.setup.form_stack import FormStack
 from ui.window.setup.param_form import COMMON, ParamForm, common_values
 from ui.window.setup.plan_text import plan_message
 from ui.window.widgets import em
@@ -56,9 +56,9 @@ class ExperimentPanel(QWidget):
 
     plan_changed = Signal(object)
 
-    def __init__(self, state: dict | None = None, parent: QWidget | None = None):
+    def __init__(self, state: dict | None = None, parent: QWidget | None = None,
+                 later: bool = False):
         super().__init__(parent)
-        self.forms = {eid: ParamForm(cls) for eid, cls in CATALOG.items()}
         self.plan = PlanInfo(False, "")
         self._applying = False
 
@@ -82,21 +82,10 @@ class ExperimentPanel(QWidget):
         self.catalog.itemChanged.connect(self._on_tick)
         self.include_box = QCheckBox()
         self.include_box.toggled.connect(self._include_current)
-        self.stack = QStackedWidget()
-        self.scrolls: dict[str, QScrollArea] = {}
-        for eid, form in self.forms.items():
-            scroll = QScrollArea()
-            scroll.setWidgetResizable(True)
-            scroll.setFrameShape(QFrame.Shape.NoFrame)
-            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # wraps
-            # always there: a bar that comes and goes changes the width the notes wrap to after
-            # their height was computed, and the notes would overlap the next field
-            scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-            scroll.setWidget(form)
-            self.scrolls[eid] = scroll
-            self.stack.addWidget(scroll)
-            form.changed.connect(self._on_edit)
-            form.apply_common.connect(lambda e=eid: self.apply_common(e))
+        self.stack = FormStack(self._form_made)
+        self.forms, self.scrolls = self.stack.forms, self.stack.scrolls   # those made so far
+        if not later:
+            self.stack.build_all()
         self.summary = QLabel()
         self.summary.setWordWrap(True)
 
@@ -115,6 +104,14 @@ class ExperimentPanel(QWidget):
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.summary)
         self.restore(state or {})
+
+    def form(self, eid: str) -> ParamForm:
+        """Experiment ``eid``'s form, made now if it was not (FormStack)."""
+        return self.stack.form(eid)
+
+    def _form_made(self, eid: str, form: ParamForm) -> None:
+        form.changed.connect(self._on_edit)
+        form.apply_common.connect(lambda: self.apply_common(eid))
 
     # -- layout -----------------------------------------------------------------------------------
     @property
@@ -137,7 +134,7 @@ class ExperimentPanel(QWidget):
     def focus_chain(self) -> list[QWidget]:
         """Tab order after the list: the box, then each form's fields (hidden ones are skipped)."""
         chain: list[QWidget] = [self.include_box]
-        for form in self.forms.values():
+        for form in self.stack.made_in_order():
             chain += [w for name in form.meta if name not in COMMON
                       for w in (form.editors[name],)]
             chain.append(form.apply_button)
@@ -162,18 +159,19 @@ class ExperimentPanel(QWidget):
 
     def set_values(self, eid: str, values: dict[str, str]) -> None:
         """Set some fields of one experiment (others keep their text); the preset becomes Custom."""
-        form = self.forms[eid]
+        form = self.form(eid)
         form.set_texts({**form.texts(), **values})
         self._on_edit()
 
     def settings(self) -> dict[str, str]:
         """Scoped NAME=VALUE strings for the ticked experiments (only non-default values)."""
         return {f"{eid}.{name}": text for eid in self.selected_ids()
-                for name, text in self.forms[eid].changed_texts().items()}
+                for name, text in self.form(eid).changed_texts().items()}
 
     def apply_preset(self, key: str) -> None:
         if key == CUSTOM or key not in PRESETS:
             return
+        self.stack.build_all()
         self._applying = True
         try:
             for form in self.forms.values():
@@ -190,6 +188,7 @@ class ExperimentPanel(QWidget):
 
     def _show_form(self, row: int) -> None:
         if row >= 0:
+            self.form(list(CATALOG)[row])
             self.stack.setCurrentIndex(row)
             self.form_scroll.verticalScrollBar().setValue(0)   # another form: from its top
             self.form_scroll.horizontalScrollBar().setValue(0)
@@ -219,19 +218,20 @@ class ExperimentPanel(QWidget):
         ``--set NAME=VALUE`` would (app.experiments.plan.kept_own: a sustained write keeps its
         own duration and volume; param_form.common_values: an untouched default is not forced on
         an experiment whose default differs); returns and shows what was done."""
-        form = self.forms[source]
+        form = self.form(source)
         targets = [e for e in self.selected_ids() if e != source]
         own = kept_own(self.selected_ids(), {name: "" for name in COMMON if name in form.fields})
         kept: dict[str, list[str]] = {}
         self._applying = True
         try:
             for eid in targets:
-                values, skipped = common_values(form, self.forms[eid])
+                other = self.form(eid)
+                values, skipped = common_values(form, other)
                 values = {k: v for k, v in values.items() if k not in own.get(eid, ())}
-                self.forms[eid].set_texts({**self.forms[eid].texts(), **values})
+                other.set_texts({**other.texts(), **values})
                 names = [n for n in COMMON if n in skipped or n in own.get(eid, ())]
                 if names:
-                    kept[eid] = [self.forms[eid].title_of(n).lower() for n in names]
+                    kept[eid] = [other.title_of(n).lower() for n in names]
         finally:
             self._applying = False
         message = (f"Applied to {', '.join(targets)}." + (
@@ -256,19 +256,19 @@ class ExperimentPanel(QWidget):
         ids = self.selected_ids()
         if not ids:
             return PlanInfo(False, "Tick at least one experiment to run.")
-        bad = [(eid, name, msg) for eid in ids for name, msg in self.forms[eid].validate().items()]
+        bad = [(eid, name, msg) for eid in ids for name, msg in self.form(eid).validate().items()]
         if bad:
             eid, name, msg = bad[0]
-            where = f"{eid} \u2192 {self.forms[eid].title_of(name)}" if name else eid
+            where = f"{eid} \u2192 {self.form(eid).title_of(name)}" if name else eid
             return PlanInfo(False, f"Fix {where}: {msg}"
                             + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))
         try:
             experiments = experiments_from_settings(ids, self.settings())
             plan = plan_run(experiments, seed=0)
         except ParamError as exc:
-            eid = exc.name if exc.name in self.forms else next(
+            eid = exc.name if exc.name in CATALOG else next(
                 (i for i in ids if exc.name.startswith(i)), ids[0])
-            self.forms[eid].show_form_error(exc.message)
+            self.form(eid).show_form_error(exc.message)
             return PlanInfo(False, f"{eid}: {exc.message}")
         except Exception as exc:  # noqa: BLE001 - a stale plan would leave Run enabled: block it
             log.exception("planning failed")  # the exception's type goes to the log, not the user
@@ -279,6 +279,7 @@ class ExperimentPanel(QWidget):
 
     # -- persistence ------------------------------------------------------------------------------
     def state(self) -> dict:
+        self.stack.build_all()
         current = self.catalog.currentItem()
         return {"checked": self.selected_ids(), "preset": self.preset.currentData(),
                 "current": current.data(Qt.ItemDataRole.UserRole) if current else None,
@@ -287,9 +288,7 @@ class ExperimentPanel(QWidget):
     def restore(self, state: dict) -> None:
         self._applying = True
         try:
-            values = state.get("values") or {}
-            for eid, form in self.forms.items():
-                form.set_texts(values.get(eid) or {})
+            self.stack.restore(state.get("values") or {})
             self.set_checked(state.get("checked") or ["zero-queue"])
         finally:
             self._applying = False
