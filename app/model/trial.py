@@ -65,6 +65,21 @@ class TrialResult:
     def workload_key(self) -> str:
         return workload_key(self.workload)
 
+    def ios(self, direction: str) -> int | None:
+        """The I/Os this trial completed in ``direction`` (None when the engine did not say):
+        ``io_bytes / bs_bytes`` (exact for fio and DiskSpd), else ``iops x runtime`` (imported
+        results without byte counts). What a percentile rests on: app/stats/io_counts.py."""
+        side = self.measurement.side(direction) if self.measurement else None
+        if side is None:
+            return None
+        bs = self.workload.get("bs_bytes")
+        if side.io_bytes and bs:
+            return int(round(side.io_bytes / bs))
+        seconds = (side.runtime_ms or 0) / 1000 or self.runtime_s
+        if side.iops is not None and seconds:
+            return int(round(side.iops * seconds))
+        return None
+
     def __post_init__(self) -> None:
         """The typed fields from ``extra``, with the tolerance of run.json's blocks: a key an
         earlier version did not write is None (False, {}), a wrong type a ValueError naming it."""
