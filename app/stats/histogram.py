@@ -72,12 +72,12 @@ def counts_of(bin_lists: Sequence[Iterable], decoded: Sequence[Iterable[tuple[in
     fio's midpoints and any other latency fall in the bucket holding them (``val_to_idx``).
     ValueError, one line, for anything that is not such a list (run.json is someone's file)."""
     try:
-        if set(map(len, chain.from_iterable(bin_lists))) - {2}:  # in C: two million pairs
-            raise ValueError("a pair is not [latency ns, count]")
-        flat = np.fromiter(chain.from_iterable(chain.from_iterable(bin_lists)), dtype=np.int64)
+        columns = [_columns(pairs) for pairs in bin_lists if pairs]
+        n = sum(len(v) for v, _ in columns)
+        values = np.fromiter(chain.from_iterable(v for v, _ in columns), dtype=np.int64, count=n)
+        counts = np.fromiter(chain.from_iterable(c for _, c in columns), dtype=np.int64, count=n)
     except (TypeError, ValueError, OverflowError) as exc:
         raise ValueError(f"a latency histogram (hist_ns) is damaged: {exc}".splitlines()[0]) from None
-    values, counts = flat[0::2], flat[1::2]
     keep = counts > 0
     values, counts = values[keep], counts[keep]
     if len(values) and (values.min() < 0 or counts.max() > MAX_COUNT
@@ -91,6 +91,16 @@ def counts_of(bin_lists: Sequence[Iterable], decoded: Sequence[Iterable[tuple[in
         for i, c in pairs:
             out[i] = out.get(i, 0) + c
     return tuple(sorted(out.items()))
+
+
+def _columns(pairs: Iterable) -> tuple[tuple, tuple]:
+    """(latencies, counts) of one list of pairs, transposed in C: each pair is checked to hold
+    two items without a Python step per pair (a reopened run has two million of them)."""
+    try:
+        values, counts = zip(*pairs, strict=True)
+    except ValueError:   # pairs of unequal lengths, or all of one length other than two
+        raise ValueError("a pair is not [latency ns, count]") from None
+    return values, counts
 
 
 def enough_ios(ios: int, p: float) -> bool:
