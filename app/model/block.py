@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from functools import cache
 from itertools import repeat
 from typing import Any, TypeVar
 
@@ -100,11 +99,16 @@ class Block:
         return {k: self.extra[k] if k in self.extra else _json(getattr(self, k)) for k in self.keys}
 
 
-@cache
+_KNOWN: dict[type, dict[str, str]] = {}
+
+
 def _known(cls: type[Block]) -> dict[str, str]:
     """A block class's fields and how each is read, looked up once per class (a run's planned
     trials are 10,000 blocks)."""
-    return {f.name: str(f.type) for f in fields(cls) if f.name not in ("extra", "keys")}
+    known = _KNOWN.get(cls)
+    if known is None:
+        known = _KNOWN[cls] = {f.name: str(f.type) for f in fields(cls) if f.name not in ("extra", "keys")}
+    return known
 
 
 def register_block(cls: type[Block]) -> None:
