@@ -3,11 +3,11 @@
 ``run.json`` is rewritten atomically (temp file + rename) as trials end, at most every
 :data:`SAVE_EVERY_S` seconds and at most :data:`SAVE_BYTES_PER_S` on average, and at every end of
 a run: a crash loses at most the trials of those last seconds from it (a few for a course run,
-about 20 at 10,000 trials; trials.csv and raw/ keep them), and the file left always opens. Each trial's line is serialised once
-(app/store/run_json.py), so a save costs the same at trial 10,000 as at trial 100 but for
-writing the bytes. ``trials.csv`` and ``samples.csv`` are appended and flushed after every trial;
-``raw/`` keeps each engine output byte for byte; ``commands.log`` every command with a time
-stamp. Loading a run reads data only, never code.
+about 20 at 10,000 trials; trials.csv and raw/ keep them), and the file left always opens. Each
+trial's line is serialised once (app/store/run_json.py), so a save costs the same at trial
+10,000 as at trial 100 but for writing the bytes. ``trials.csv`` and ``samples.csv`` are
+appended and flushed after every trial; ``raw/`` keeps each engine output byte for byte;
+``commands.log`` every command with a time stamp. Loading a run reads data only, never code.
 """
 from __future__ import annotations
 
