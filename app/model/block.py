@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
+from itertools import repeat
 from typing import Any, TypeVar
 
 from app.model.measurement import frozen
@@ -45,7 +46,7 @@ def _objects(value: object, where: str) -> tuple[Mapping[str, Any], ...] | None:
 def _strings(value: object, where: str) -> tuple[str, ...] | None:
     if value is None:
         return None
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not all(map(isinstance, value, repeat(str))):
         raise ValueError(f"{where}: expected a list of text")
     return tuple(value)
 
@@ -83,7 +84,7 @@ class Block:
             return None
         if not isinstance(data, Mapping):
             raise ValueError(f"{where}: expected an object, not {type(data).__name__}")
-        known = {f.name: str(f.type) for f in fields(cls) if f.name not in ("extra", "keys")}
+        known = _known(cls)
         values = {name: READERS[kind](data.get(name), f"{where}.{name}" if where else name)
                   for name, kind in known.items()}
         return cls(**values, extra=frozen({k: v for k, v in data.items() if k not in known}),
@@ -96,6 +97,18 @@ class Block:
     def to_json(self) -> dict[str, Any]:
         """The object as it was read, key for key and in the same order."""
         return {k: self.extra[k] if k in self.extra else _json(getattr(self, k)) for k in self.keys}
+
+
+_KNOWN: dict[type, dict[str, str]] = {}
+
+
+def _known(cls: type[Block]) -> dict[str, str]:
+    """A block class's fields and how each is read, looked up once per class (a run's planned
+    trials are 10,000 blocks)."""
+    known = _KNOWN.get(cls)
+    if known is None:
+        known = _KNOWN[cls] = {f.name: str(f.type) for f in fields(cls) if f.name not in ("extra", "keys")}
+    return known
 
 
 def register_block(cls: type[Block]) -> None:

@@ -45,7 +45,7 @@ class Run:
     summary: Mapping[str, ExperimentSummary]
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    KEYS = ("status", "experiments", "trials", "summary")
+    KEYS = frozenset(("status", "experiments", "trials", "summary"))
 
     @cached_property
     def info(self) -> RunInfo:

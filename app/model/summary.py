@@ -99,8 +99,8 @@ class WorkloadSummary:
     #: the achieved ± of a workload measured to a precision target (None: fixed time)
     precision: Precision | None = None
 
-    KEYS = ("key", "label", "workload", "n", "total_iops", "total_MBps", "read", "write",
-            "precision")
+    KEYS = frozenset(("key", "label", "workload", "n", "total_iops", "total_MBps", "read", "write",
+                      "precision"))
 
     @property
     def outstanding(self) -> int:

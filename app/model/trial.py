@@ -24,6 +24,8 @@ _FROM_EXTRA = {"argv": "tuple[str, ...] | None", "job_argv": "tuple[str, ...] | 
                "started_at": "str | None", "interval_s": "float | None", "precondition": "bool | None",
                "throttled": "bool | None", "throttle": "Mapping[str, Any] | None",
                "precision": "Mapping[str, Any] | None"}
+_READ = tuple((name, READERS[kind]) for name, kind in _FROM_EXTRA.items())
+_NONE = frozen({})   # read-only: one empty mapping serves every trial without a throttle check
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,8 @@ class TrialResult:
     throttle: Mapping[str, Any] = field(init=False)       # the check: signals and what they saw
     precision: Precision | None = field(init=False)       # precision so far (app/model/precision.py)
 
-    KEYS = ("index", "experiment", "workload", "label", "repetition", "warmup", "runtime_s",
-            "status", "error", "measurement")
+    KEYS = frozenset(("index", "experiment", "workload", "label", "repetition", "warmup",
+                      "runtime_s", "status", "error", "measurement"))
 
     @property
     def measured(self) -> bool:
@@ -65,12 +67,28 @@ class TrialResult:
     def workload_key(self) -> str:
         return workload_key(self.workload)
 
+    def ios(self, direction: str) -> int | None:
+        """The I/Os this trial completed in ``direction`` (None when the engine did not say):
+        ``io_bytes / bs_bytes`` (exact for fio and DiskSpd), else ``iops x runtime`` (imported
+        results without byte counts). What a percentile rests on: app/stats/io_counts.py."""
+        side = self.measurement.side(direction) if self.measurement else None
+        if side is None:
+            return None
+        bs = self.workload.get("bs_bytes")
+        if side.io_bytes and bs:
+            return int(round(side.io_bytes / bs))
+        seconds = (side.runtime_ms or 0) / 1000 or self.runtime_s
+        if side.iops is not None and seconds:
+            return int(round(side.iops * seconds))
+        return None
+
     def __post_init__(self) -> None:
         """The typed fields from ``extra``, with the tolerance of run.json's blocks: a key an
         earlier version did not write is None (False, {}), a wrong type a ValueError naming it."""
-        raw = {name: READERS[kind](self.extra.get(name), name) for name, kind in _FROM_EXTRA.items()}
+        get = self.extra.get   # a key left out is None without its reader (10,000 trials x 8)
+        raw = {name: None if (value := get(name)) is None else read(value, name) for name, read in _READ}
         raw.update(precondition=bool(raw["precondition"]), throttled=bool(raw["throttled"]),
-                   throttle=raw["throttle"] or frozen({}), precision=Precision.from_json(raw["precision"]))
+                   throttle=raw["throttle"] or _NONE, precision=Precision.from_json(raw["precision"]))
         for name, value in raw.items():
             object.__setattr__(self, name, value)
 

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from app.model.experiment_entry import ExperimentEntry
 from app.model.interval import Sample
-from app.model.measurement import LatencyKind
+from app.model.measurement import DIRECTIONS, LatencyKind
 from app.model.run import Run
 from app.model.summary import WorkloadSummary
 from app.model.trial import TrialResult
@@ -46,6 +46,17 @@ class ExperimentResults:
         for t in self.trials:
             groups.setdefault(t.workload_key, []).append(t)
         return {k: tuple(v) for k, v in groups.items()}
+
+    @cached_property
+    def ios_by_key(self) -> Mapping[tuple[str, str], tuple[int, ...]]:
+        """Per (workload key, direction), the I/Os of each measured trial that says: counted
+        once, since every table, caption, figure panel and sentence asks again per row
+        (88 times for a 10,000-trial zero-queue run, 220,000 trials walked)."""
+        out: dict[tuple[str, str], tuple[int, ...]] = {}
+        for key, trials in self.trials_by_key.items():
+            for d in DIRECTIONS:
+                out[key, d] = tuple(n for t in trials if (n := t.ios(d)) is not None)
+        return out
 
     @property
     def lat_kind(self) -> LatencyKind | None:

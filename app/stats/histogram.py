@@ -73,12 +73,12 @@ def counts_of(bin_lists: Sequence[Iterable], decoded: Sequence[Iterable[tuple[in
     imports this module for the Histogram type alone (docs/architecture.md)."""
     import numpy as np
     try:
-        if set(map(len, chain.from_iterable(bin_lists))) - {2}:  # in C: two million pairs
-            raise ValueError("a pair is not [latency ns, count]")
-        flat = np.fromiter(chain.from_iterable(chain.from_iterable(bin_lists)), dtype=np.int64)
+        columns = [_columns(pairs) for pairs in bin_lists if pairs]
+        n = sum(len(v) for v, _ in columns)
+        values = np.fromiter(chain.from_iterable(v for v, _ in columns), dtype=np.int64, count=n)
+        counts = np.fromiter(chain.from_iterable(c for _, c in columns), dtype=np.int64, count=n)
     except (TypeError, ValueError, OverflowError) as exc:
         raise ValueError(f"a latency histogram (hist_ns) is damaged: {exc}".splitlines()[0]) from None
-    values, counts = flat[0::2], flat[1::2]
     keep = counts > 0
     values, counts = values[keep], counts[keep]
     if len(values) and (values.min() < 0 or counts.max() > MAX_COUNT
@@ -99,6 +99,16 @@ def _bucket_lows():
     """The lower edge of every bucket, in ns, as the sorted array ``counts_of`` searches."""
     import numpy as np
     return np.array([bucket_bounds(i)[0] for i in range(PLAT_NR)], dtype=np.int64)
+
+
+def _columns(pairs: Iterable) -> tuple[tuple, tuple]:
+    """(latencies, counts) of one list of pairs, transposed in C: each pair is checked to hold
+    two items without a Python step per pair (a reopened run has two million of them)."""
+    try:
+        values, counts = zip(*pairs, strict=True)
+    except ValueError:   # pairs of unequal lengths, or all of one length other than two
+        raise ValueError("a pair is not [latency ns, count]") from None
+    return values, counts
 
 
 def enough_ios(ios: int, p: float) -> bool:

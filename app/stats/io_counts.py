@@ -6,7 +6,8 @@ percentiles, so what counts is the I/O count of each trial, and the weakest is t
 fewest I/Os: "p99.99 rests on 3 I/Os of 31,000" uses that one.
 
 I/Os of a trial: ``io_bytes / bs_bytes`` of the direction (exact for fio and DiskSpd), else
-``iops x runtime`` (imported results without byte counts). Typed results in, plain values out.
+``iops x runtime`` (imported results without byte counts): ``TrialResult.ios``, counted once per
+experiment (``ExperimentResults.ios_by_key``). Typed results in, plain values out.
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from app.model.percentiles import PERCENTILE_KEYS
 from app.model.summary import Stat, WorkloadSummary
-from app.model.trial import TrialResult
 from app.results.table import LABEL, W_COLS, Column, N, Table, workload_cells, workload_table
 from app.stats.histogram import ios_needed
 
@@ -27,28 +27,11 @@ if TYPE_CHECKING:
 FEW = 10  # fewer I/Os than this beyond a percentile: the percentile is indicative only
 
 
-def trial_ios(trial: TrialResult, direction: str) -> int | None:
-    """The I/Os one trial completed in ``direction`` (None when the engine did not say)."""
-    side = trial.measurement.side(direction) if trial.measurement else None
-    if side is None:
-        return None
-    bs = trial.workload.get("bs_bytes")
-    if side.io_bytes and bs:
-        return int(round(side.io_bytes / bs))
-    seconds = (side.runtime_ms or 0) / 1000 or trial.runtime_s
-    if side.iops is not None and seconds:
-        return int(round(side.iops * seconds))
-    return None
-
-
 def workload_ios(part: ExperimentResults, row: WorkloadSummary,
                  direction: str | None = None) -> list[int]:
     """Per measured trial of a workload row (its repetitions), the I/Os of ``direction``
     (default: the row's main direction)."""
-    d = direction or row.direction
-    return [n for t in part.trials_by_key.get(row.key, ()) if (n := trial_ios(t, d)) is not None]
-
-
+    return list(part.ios_by_key.get((row.key, direction or row.direction), ()))
 
 
 def beyond(percentile_key: str, ios: int) -> float:

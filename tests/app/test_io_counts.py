@@ -26,12 +26,11 @@ def _trial(read: dict, **more) -> TrialResult:
 
 
 def test_a_trial_counts_its_ios_from_bytes_or_from_iops_and_runtime():
-    assert io_counts.trial_ios(_trial({"io_bytes": 4096 * 31005, "iops": 1.0, "runtime_ms": 1}),
-                               "read") == 31005
-    assert io_counts.trial_ios(_trial({"iops": 52807.19, "runtime_ms": 1001}), "read") == 52860
+    assert _trial({"io_bytes": 4096 * 31005, "iops": 1.0, "runtime_ms": 1}).ios("read") == 31005
+    assert _trial({"iops": 52807.19, "runtime_ms": 1001}).ios("read") == 52860
     trial = _trial({"iops": 100.0}, runtime_s=2.0)
-    assert io_counts.trial_ios(trial, "read") == 200
-    assert io_counts.trial_ios(trial, "write") is None
+    assert trial.ios("read") == 200
+    assert trial.ios("write") is None
 
 
 def test_beyond_and_the_sentence():

@@ -120,7 +120,8 @@ def load_past_run(run_dir: str | os.PathLike) -> PastRun:
 def _past(record: dict, run: Run, table: SampleTable, results: RunResults) -> PastRun:
     if not run.summary and run.trials:  # a crashed run never wrote one
         record["summary"] = results.summary_json()
-    listed = [*(p.to_json() for p in run.info.planned_trials or ()), *record["trials"]]   # types checked by RunInfo
+    # as read: each an object, checked by RunInfo (run.info) before
+    listed = [*(record.get("planned_trials") or ()), *record["trials"]]
     planned = {p.index: p for p in map(planned_from_json, listed)}
     names, values = list(table.names), table.values
     trial = values[:, names.index("trial")].astype(int) if len(values) else np.empty(0, int)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from app.experiments.plan import trial_kind
@@ -33,10 +35,20 @@ class PlannedTrial:
 
 def planned_from_json(t: Mapping[str, Any]) -> PlannedTrial:
     try:
-        w = Workload.from_json(t["workload"])
-        reads, writes = w.reads, w.writes
-    except (KeyError, TypeError, ValueError):
+        reads, writes = _directions(*_WORKLOAD(t["workload"]))
+    except (KeyError, TypeError, ValueError):   # not a workload (or unhashable): both drawn
         reads = writes = True
     return PlannedTrial(t["index"], t["experiment"], t["label"], t["repetition"], t["warmup"],
                         float(t.get("runtime_s") or 0) + float(t.get("ramp_s") or 0), reads, writes,
                         bool(t.get("precondition")))
+
+
+_WORKLOAD = itemgetter("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")
+
+
+@lru_cache(maxsize=1024, typed=True)
+def _directions(*values: Any) -> tuple[bool, bool]:
+    """Whether a workload reads and writes, checked once per distinct workload: a reopened run
+    of 10,000 trials has a handful of workloads, and checking each trial made 20,000 of them."""
+    w = Workload(*values)
+    return w.reads, w.writes

@@ -1,0 +1,80 @@
+"""run.json while a run goes on: each trial's line is serialised once, the file is written at
+most every few seconds (a clock under the test's control), every end writes it whole, and
+whatever is on disk in between is a consistent run.json that opens (what ``kill -9`` leaves)."""
+from __future__ import annotations
+
+import copy
+import json
+
+from app.model.status import RunStatus
+from app.store.run_folder import SAVE_EVERY_S, RunStore, load_run, open_run
+from app.store.run_json import LineCache, json_text
+
+from conftest import FIXTURES
+
+RECORD = json.loads((FIXTURES / "runs" / "full-lab-20261126" / "run" / "run.json").read_text())
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _store(tmp_path, clock) -> RunStore:
+    record = {k: v for k, v in RECORD.items() if k not in ("trials", "summary", "status")}
+    return RunStore.create(tmp_path, ["zero-queue"], record, clock)   # timed by the test
+
+
+def _trial(i: int) -> dict:
+    t = copy.deepcopy(RECORD["trials"][i % len(RECORD["trials"])])
+    t["index"] = i
+    return t
+
+
+def test_trials_are_saved_every_few_seconds_and_the_file_between_always_opens(tmp_path):
+    clock = Clock()
+    store = _store(tmp_path, clock)
+    on_disk = []
+    for i in range(13):
+        clock.now += 0.5   # a trial every half second: run.json every 2 s, not after each
+        store.add_trial(_trial(i))
+        record = load_run(store.dir)
+        open_run(store.dir)   # consistent, typed: what a kill -9 at this moment leaves
+        on_disk.append(len(record["trials"]))
+        assert record["status"] == RunStatus.RUNNING
+    assert SAVE_EVERY_S == 2.0 and on_disk == [0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12]
+    assert (store.dir / "trials.csv").read_text().count("\n") == 14   # every trial, at once
+    store.finish(RunStatus.DONE)
+    assert load_run(store.dir)["trials"] == [_trial(i) for i in range(13)]
+
+
+def test_kept_lines_are_the_text_of_the_records_and_the_last_one_is_made_afresh(tmp_path):
+    clock = Clock()
+    store = _store(tmp_path, clock)
+    for i in range(3):
+        clock.now += SAVE_EVERY_S   # each saved
+        store.add_trial(_trial(i))
+    store.record["trials"][-1]["job_argv"] = ["fio", "--name=x"]   # as a remote run does after
+    clock.now += SAVE_EVERY_S
+    store.add_trial(_trial(3))
+    assert load_run(store.dir)["trials"][2]["job_argv"] == ["fio", "--name=x"]
+    text = (store.dir / "run.json").read_text()
+    assert text == json_text(store.record) + "\n"   # the kept lines are what a fresh save makes
+
+
+def test_the_line_cache_serialises_a_record_once_while_it_is_kept(monkeypatch):
+    made = []
+    import app.store.run_json as run_json
+    line = run_json._line
+    monkeypatch.setattr(run_json, "_line", lambda r: made.append(r["i"]) or line(r))
+    cache, records = LineCache(), [{"i": 0}, {"i": 1}]
+    data = {"trials": records}
+    json_text(data, cache)
+    records.append({"i": 2})
+    json_text(data, cache)
+    records[1:2] = [{"i": 9}]   # a record replaced: its own line
+    text = json_text(data, cache)
+    assert made == [0, 1, 1, 2, 9, 2] and text == json_text(data)
