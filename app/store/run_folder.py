@@ -37,6 +37,9 @@ from app.store.run_json import LineCache, json_text
 SCHEMA_VERSION = 1
 SAVE_EVERY_S = 2.0      # run.json at most this often while trials end (and at every end of a run),
 SAVE_BYTES_PER_S = 2e6  # ... writing on average at most 2 MB/s of it (a 45 MiB one every 24 s)
+RUN_JSON_MAX_BYTES = 160 * 2**20  # the largest run the app plans (10,100 trials of up to ~14 KB
+# each, a full-lab trial with both directions' histograms) is ~140 MB; the 64 MiB cap for engine
+# outputs would refuse a run the app itself wrote. Reading one that big peaks near 1.4 GB.
 WRITE_SHARE = 0.05      # ... and spending at most 5 % of the time writing it (a slow disk)
 STATUSES = tuple(RunStatus)  # run.json "status": see app.model.status
 TRIAL_COLUMNS = (
@@ -206,7 +209,7 @@ def load_run(run_dir: str | os.PathLike) -> dict:
         raise ValueError(f"{run_dir} is not a run folder ({what})")
 
     try:
-        data = read_input_bytes(path)
+        data = read_input_bytes(path, RUN_JSON_MAX_BYTES)
     except FileNotFoundError:
         raise ValueError(f"{run_dir} is not a run folder (no run.json)") from None
     except InputRefused as exc:

@@ -78,3 +78,19 @@ def test_the_line_cache_serialises_a_record_once_while_it_is_kept(monkeypatch):
     records[1:2] = [{"i": 9}]   # a record replaced: its own line
     text = json_text(data, cache)
     assert made == [0, 1, 1, 2, 9, 2] and text == json_text(data)
+
+
+def test_a_run_json_past_the_engine_output_cap_still_opens(tmp_path):
+    """The largest run the app plans writes a run.json beyond the 64 MiB read cap for engine
+    outputs (about 140 MB at 10,100 full-lab trials): the app must read back what it wrote."""
+    import shutil
+
+    from app.store.input_files import MAX_INPUT_BYTES
+    from app.store.run_folder import RUN_JSON_MAX_BYTES
+    run = tmp_path / "run"
+    shutil.copytree(FIXTURES / "runs" / "full-lab-20261126" / "run", run)
+    text = (run / "run.json").read_bytes()
+    with open(run / "run.json", "wb") as handle:   # same record, padded past the other cap
+        handle.write(text.rstrip() + b" " * (MAX_INPUT_BYTES + 1) + b"\n")
+    assert (run / "run.json").stat().st_size < RUN_JSON_MAX_BYTES
+    assert len(open_run(run).trials) == len(json.loads(text)["trials"])
