@@ -61,6 +61,8 @@ def test_the_release_tests_before_it_builds_and_publishes_with_checksums():
     assert "build.sh --smoke --locked" in build and "build.ps1 -Smoke -Locked" in build
     assert "contents: write" in release and "contents: write" not in text[:text.index("\n  release:")]
     assert "SHA256SUMS" in release and "gh release create" in release
+    # the Linux .deb is built from the locked folder, checksummed, uploaded and released
+    assert "packaging/build_deb.py" in build and "ssd-profiler_*.deb" in build and "./*.deb" in release
 
 
 def test_the_build_lock_and_the_diskspd_pin():
@@ -68,6 +70,7 @@ def test_the_build_lock_and_the_diskspd_pin():
     pins = re.findall(r"^([a-z0-9][\w.-]*)==([\w.]+)", lock, re.M)
     names = {name for name, _ in pins}
     assert {"pyinstaller", "pyside6-essentials", "numpy", "pandas", "pysmart", "pillow"} <= names
+    assert {"shtab", "argparse-manpage", "orjson"} <= names   # the .deb's completion and man page
     blocks = re.split(r"\n(?=[a-z0-9])", lock.split("\n", 2)[-1])
     assert all("--hash=sha256:" in b for b in blocks if re.match(r"[a-z0-9]", b)), "a pin without hashes"
     pin = dict(re.findall(r"^(\w+)=(.+)$", (REPO / "packaging" / "diskspd.txt").read_text(), re.M))
