@@ -7,7 +7,7 @@ param([switch]$Smoke, [switch]$Locked)
 $ErrorActionPreference = "Stop"
 Set-Location (Join-Path $PSScriptRoot "..")
 if ($Locked) {
-  python -m pip install -q --disable-pip-version-check --require-hashes --only-binary=:all: -r packaging\requirements-build.txt
+  python -m pip install -q --disable-pip-version-check --require-hashes --only-binary=:all: --no-binary=argparse-manpage -r packaging\requirements-build.txt
 } else {
   python -m pip install -q --disable-pip-version-check -e ".[build]"
 }

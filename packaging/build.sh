@@ -12,8 +12,10 @@ cd "$(dirname "$0")/.."
 PY="${PYTHON:-.venv/bin/python}"
 [ -x "$PY" ] || PY="$(command -v python3)"
 if [[ " $* " == *" --locked "* ]]; then
-  # the app itself is not installed: the spec builds it from this tree (pathex)
+  # the app itself is not installed: the spec builds it from this tree (pathex). Wheels only,
+  # except argparse-manpage (the .deb's man page), which is published as source alone
   "$PY" -m pip install -q --disable-pip-version-check --require-hashes --only-binary=:all: \
+    --no-binary=argparse-manpage \
     -r packaging/requirements-build.txt
 else
   "$PY" -m pip install -q --disable-pip-version-check -e ".[build]"
