@@ -41,6 +41,7 @@ from ui.window.run.run_model import RunModel
 
 MIN_GAP_S = 2.0
 SETTLE_MS = 150   # labels are placed once the plot's resizes after a redraw have settled
+HOLD_MS = SETTLE_MS + 100   # the pane shows its earlier figure meanwhile, then paints once
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
            "error bar growing with the repetitions.")
 
@@ -70,6 +71,9 @@ class ResultsSoFar(QWidget):
         self._later = QTimer(self)             # the redraw a recent one put off
         self._later.setSingleShot(True)
         self._later.timeout.connect(self._refresh)
+        self._release = QTimer(self)           # ends a redraw's hold on the pane's paints
+        self._release.setSingleShot(True)
+        self._release.timeout.connect(lambda: self.stack.setUpdatesEnabled(True))
         self.selector = QComboBox()            # an experiment with several figures
         self.selector.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.selector.setMinimumContentsLength(8)
@@ -201,6 +205,11 @@ class ResultsSoFar(QWidget):
             self._set_plot(None)
             return
         fig = without_point_labels(fig)
+        # a redraw settles over several event-loop turns (the pane's relayout, the plot's
+        # ranges, the labels placed after SETTLE_MS), each painting the plot again (3-4 ms a
+        # paint, six a redraw); held, the pane paints once, when it has settled
+        self.stack.setUpdatesEnabled(False)
+        self._release.start(HOLD_MS)
         from ui.render.redraw import fit_narrow, redraw, shape
         self.figure_title.setText(fig.title)
         width = max(200, self.stack.width())
