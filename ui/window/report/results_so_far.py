@@ -11,9 +11,11 @@ data supports them.
 Cost beside fio: it redraws only when a trial of the shown experiment ended (never per sample),
 builds only that experiment's figures, waits while hidden (a tab not in front) until shown, and
 draws a newer state of the same figure into the plot that shows it (ui/render/redraw.py: no new
-PlotWidget, no relayout of the pane), at most once every MIN_GAP_S while the run goes on (a burst
-of 1-second trials is drawn once, then caught up). In this narrow pane the figure's title sits
-above the plot, wrapped, and long legend entries wrap, so neither widens the plot past the pane.
+PlotWidget, no relayout of the pane; also when a series or marker was added), at most once every
+MIN_GAP_S while the run goes on (a burst of 1-second trials is drawn once, then caught up), and
+paints the pane once when the redraw has settled (HOLD_MS), not at each of its steps. In this
+narrow pane the figure's title sits above the plot, wrapped, and long legend entries wrap, so
+neither widens the plot past the pane.
 """
 from __future__ import annotations
 
@@ -73,7 +75,7 @@ class ResultsSoFar(QWidget):
         self._later.timeout.connect(self._refresh)
         self._release = QTimer(self)           # ends a redraw's hold on the pane's paints
         self._release.setSingleShot(True)
-        self._release.timeout.connect(lambda: self.stack.setUpdatesEnabled(True))
+        self._release.timeout.connect(self._paint_again)
         self.selector = QComboBox()            # an experiment with several figures
         self.selector.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.selector.setMinimumContentsLength(8)
@@ -194,6 +196,9 @@ class ResultsSoFar(QWidget):
         self.found.setHtml("<br>".join(html.escape(line) for line in lines))
         self.found.setVisible(bool(lines))
         self._redraw()
+
+    def _paint_again(self) -> None:
+        self.stack.setUpdatesEnabled(True)
 
     def _current(self):
         index = self.selector.currentIndex()
