@@ -7,7 +7,10 @@ lays the pane out again) was most of a redraw's cost beside fio. When the figure
 changed), the plot that shows it is kept and only its data items are made again: the ViewBoxes'
 items are removed, the ranges refitted, the series, lines and markers drawn by the same code as
 a new figure (ui/render/draw.py, ui/render/series.py), the legend's changed texts (a mean in
-an horizontal line's name) set, and the labels placed once, after the current paint.
+an horizontal line's name) set, and the labels placed once, after the current paint. A figure
+that gained a series or a marker (a sweep's first write trial, a finding) keeps its frame (the
+same panels and axes) and is drawn in place too, with its legend made anew: a new PlotWidget
+for it cost about 15 ms and a relayout of the window beside fio.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from app.results.figure import Figure
 from ui.render.draw import PANEL_COLUMNS, Drawn, _axes, _fit, _lock_right
 from ui.render.labels import Labels
 from ui.render.plot_items import Geometry, draw_hlines, draw_markers, draw_series
+from ui.render.ranges import legend_columns
 from ui.render.style import as_text
 
 
@@ -34,15 +38,24 @@ def shape(fig: Figure) -> tuple:
         for p in (fig.panels or (fig,))))
 
 
+def frame(fig: Figure) -> tuple:
+    """The part of :func:`shape` a plot is built around: its panels and their axes."""
+    whole = shape(fig)
+    return whole[:2] + (tuple(p[:3] for p in whole[2]),)
+
+
 def redraw(drawn: Drawn, fig: Figure) -> bool:
-    """Draw ``fig`` in place of ``drawn.fig``; False (nothing done) when its shape differs."""
-    if shape(fig) != shape(drawn.fig):
+    """Draw ``fig`` in place of ``drawn.fig``; False (nothing done) when its frame differs."""
+    if frame(fig) != frame(drawn.fig):
         return False
-    renamed = _legend_names(drawn.fig, fig)
     drawn.labels = labels = Labels(drawn.style)
     legend = drawn.legend
-    for old, new in renamed:   # before drawing: a new name would be a new legend entry
-        _rename(legend, old, new)
+    if shape(fig) != shape(drawn.fig):   # entries added or changed: drawing adds them in order
+        legend.clear()
+        legend._ssd_names = set()
+        legend.setColumnCount(legend_columns(fig, drawn.style))
+    for old, new in _legend_names(drawn.fig, fig):   # before drawing: a new name would be a
+        _rename(legend, old, new)                     # new legend entry
     parts = fig.panels or (fig,)
     for panel, part in zip(drawn.panels, parts):
         for vb in (panel.vb, panel.right):

@@ -21,6 +21,7 @@ import os
 import re
 from typing import Any
 
+from app.engines.fio.last_document import last_document
 from app.model.percentiles import PERCENTILES, percentile_key
 from app.model.status import JobStatus
 from app.stats.histogram import Histogram
@@ -76,11 +77,11 @@ def parse_fio_text(text: str, source: str | None = None) -> list[dict]:
     Only the last document counts: earlier ones are interim ``--status-interval`` dumps, which
     are cumulative, so the last one already contains everything.
     """
-    docs = split_documents(text)
-    if not docs:
+    doc = last_document(text, _DOC_MARKERS) or next(reversed(split_documents(text)), None)
+    if doc is None:
         where = f" in {source}" if source else ""
         raise FioParseError(f"no fio JSON result found{where} (was fio run with --output-format=json?)")
-    return parse_fio_document(docs[-1], source)
+    return parse_fio_document(doc, source)
 
 
 def parse_fio_document(doc: dict, source: str | None = None) -> list[dict]:

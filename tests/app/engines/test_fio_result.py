@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from app.engines.fio.last_document import last_document
 from app.engines.fio.result import (
+    parse_fio_document,
     parse_fio_text,
+    split_documents,
 )
 
 from conftest import FIXTURES
@@ -248,3 +251,17 @@ def test_fio_3_7_client_server():
     assert_lat(agg["read"]["lat_us"], 1e-3, min=864000, mean=3413511.909894, p50=None, p99_9=None)
     assert agg["workload"] == {"rw": None, "bs_bytes": 4096, "iodepth": 32, "numjobs": None,
                                "rwmixread": None, "runtime_s": 15.0}  # global options only
+
+
+def test_the_final_document_is_decoded_alone_but_read_as_a_scan_would():
+    """A status run's stdout: the last document is the result, decoded without the earlier
+    ones; with text after it, or cut off (fio killed), the scan from the start decides."""
+    status = FIXTURES / "fio-local" / "fio-3.33-linux-libaio-randrw70-qd4-jsonplus-status.json"
+    text = status.read_text()
+    docs = split_documents(text)
+    assert len(docs) > 2 and last_document(text, ("jobs",)) == docs[-1]
+    assert last_document(text + "\nfio: {stray brace}\n", ("jobs",)) is None
+    cut = text[:text.rfind("\n{") + 200]
+    assert last_document(cut, ("jobs",)) is None
+    assert parse_fio_text(cut) == parse_fio_document(split_documents(cut)[-1])
+    assert parse_fio_text(text) == parse_fio_document(docs[-1])

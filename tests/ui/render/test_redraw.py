@@ -13,7 +13,7 @@ import pytest  # noqa: E402
 from app.report.outputs import build_figures  # noqa: E402
 from app.store.run_folder import load_run  # noqa: E402
 from ui.render.draw import figure_widget  # noqa: E402
-from ui.render.redraw import redraw  # noqa: E402
+from ui.render.redraw import frame, redraw, shape  # noqa: E402
 from ui.render.style import SCREEN  # noqa: E402
 
 from conftest import FIXTURES, results_of  # noqa: E402
@@ -64,3 +64,25 @@ def test_another_shape_is_refused(qtbot):
     qtbot.addWidget(plot)
     assert not redraw(plot._ssd, other)
     assert plot._ssd.fig is first
+
+
+def _one_series_fewer(fig):
+    """The figure before its last series came (a sweep's first write trial)."""
+    return replace(fig, panels=tuple(_one_series_fewer(p) for p in fig.panels),
+                   series=fig.series[:-1] if len(fig.series) > 1 else fig.series)
+
+
+@pytest.mark.parametrize("fid", ["block-size-throughput-random", "rw-mix-iops"])
+def test_a_series_added_is_drawn_in_place_with_the_legend_made_anew(qtbot, fid):
+    figures = {f.id: f for f in build_figures(results_of(load_run(RUN), RUN))}
+    fig = next(f for key, f in figures.items() if key.startswith(fid))
+    earlier = _one_series_fewer(fig)
+    assert shape(earlier) != shape(fig) and frame(earlier) == frame(fig)
+    fresh = figure_widget(fig, SCREEN)
+    kept = figure_widget(earlier, SCREEN)
+    qtbot.addWidget(fresh)
+    qtbot.addWidget(kept)
+    assert redraw(kept._ssd, fig)
+    kept._ssd.relayout()
+    assert _seen(kept._ssd) == _seen(fresh._ssd)
+    assert kept._ssd.legend.columnCount == fresh._ssd.legend.columnCount

@@ -11,9 +11,11 @@ data supports them.
 Cost beside fio: it redraws only when a trial of the shown experiment ended (never per sample),
 builds only that experiment's figures, waits while hidden (a tab not in front) until shown, and
 draws a newer state of the same figure into the plot that shows it (ui/render/redraw.py: no new
-PlotWidget, no relayout of the pane), at most once every MIN_GAP_S while the run goes on (a burst
-of 1-second trials is drawn once, then caught up). In this narrow pane the figure's title sits
-above the plot, wrapped, and long legend entries wrap, so neither widens the plot past the pane.
+PlotWidget, no relayout of the pane; also when a series or marker was added), at most once every
+MIN_GAP_S while the run goes on (a burst of 1-second trials is drawn once, then caught up), and
+paints the pane once when the redraw has settled (HOLD_MS), not at each of its steps. In this
+narrow pane the figure's title sits above the plot, wrapped, and long legend entries wrap, so
+neither widens the plot past the pane.
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ from ui.window.run.run_model import RunModel
 
 MIN_GAP_S = 2.0
 SETTLE_MS = 150   # labels are placed once the plot's resizes after a redraw have settled
+HOLD_MS = SETTLE_MS + 100   # the pane shows its earlier figure meanwhile, then paints once
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
            "error bar growing with the repetitions.")
 
@@ -70,6 +73,9 @@ class ResultsSoFar(QWidget):
         self._later = QTimer(self)             # the redraw a recent one put off
         self._later.setSingleShot(True)
         self._later.timeout.connect(self._refresh)
+        self._release = QTimer(self)           # ends a redraw's hold on the pane's paints
+        self._release.setSingleShot(True)
+        self._release.timeout.connect(self._paint_again)
         self.selector = QComboBox()            # an experiment with several figures
         self.selector.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.selector.setMinimumContentsLength(8)
@@ -191,6 +197,9 @@ class ResultsSoFar(QWidget):
         self.found.setVisible(bool(lines))
         self._redraw()
 
+    def _paint_again(self) -> None:
+        self.stack.setUpdatesEnabled(True)
+
     def _current(self):
         index = self.selector.currentIndex()
         return self.figures[index] if 0 <= index < len(self.figures) else None
@@ -201,12 +210,20 @@ class ResultsSoFar(QWidget):
             self._set_plot(None)
             return
         fig = without_point_labels(fig)
-        from ui.render.redraw import redraw
+        # a redraw settles over several event-loop turns (the pane's relayout, the plot's
+        # ranges, the labels placed after SETTLE_MS), each painting the plot again (3-4 ms a
+        # paint, six a redraw); held, the pane paints once, when it has settled
+        self.stack.setUpdatesEnabled(False)
+        self._release.start(HOLD_MS)
+        from ui.render.redraw import fit_narrow, redraw, shape
         self.figure_title.setText(fig.title)
         width = max(200, self.stack.width())
         drawn = getattr(self.plot, "_ssd", None)   # what ui.render.draw drew into it
+        new_legend = drawn is not None and shape(fig) != shape(drawn.fig)
         if drawn is None or drawn.style.width != width or not redraw(drawn, fig):
             self._set_plot(self._new_plot(fig, width))
+        elif new_legend:
+            fit_narrow(drawn, width)   # the legend made anew: its long entries wrapped again
         assert self.plot is not None
         self.plot.setToolTip(fig.caption or fig.title)
         self.redraws += 1
