@@ -119,9 +119,13 @@ def plan_experiment(exp: Experiment, rng: random.Random, start: int = 0) -> list
         return rounds + [Trial(start + i, exp.id, w, rep, warm, exp.runtime, exp.ramp, exp.size,
                                exp.direct, exp.interval, io_bytes=exp.io_bytes())
                          for i, (w, rep, warm) in enumerate(order)]
-    # precision: a workload's max_time shared by its repetitions, min_time by the first two
+    # precision: a workload's max_time shared by its repetitions, min_time by the first two; each
+    # repetition starts with a ramp of at least one sample interval, so fio's numbers leave out
+    # the run's start as its statistics do (docs/precision.md, "Starts")
     least, most = exp.min_time / 2, max(exp.max_time / repetitions, exp.min_time / 2)
-    return rounds + [Trial(start + i, exp.id, w, rep, warm, least if warm else most, exp.ramp,
+    ramp = max(exp.ramp, exp.interval)
+    return rounds + [Trial(start + i, exp.id, w, rep, warm, least if warm else most,
+                           exp.ramp if warm else ramp,
                            exp.size, exp.direct, exp.interval, io_bytes=exp.io_bytes(),
                            precision=None if warm else target, min_s=None if warm else least)
                      for i, (w, rep, warm) in enumerate(order)]

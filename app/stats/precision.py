@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 #: Fewest batch means an interval may rest on.
 MIN_BATCHES = 5
-#: Largest lag-1 autocorrelation of the batch means taken as independent.
+#: Largest lag-1 autocorrelation (either sign) of the batch means taken as independent.
 MAX_LAG1 = 0.2
 #: 97.5 % quantiles of Student's t, by degrees of freedom (1..30); above 30 see :func:`t975`.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
@@ -76,18 +76,25 @@ def lag1(values: Sequence[float]) -> float:
 
 def batch_means(series: Sequence[float], min_batches: int = MIN_BATCHES) -> list[float] | None:
     """Means of consecutive equal batches, the batch size doubled until their lag-1
-    autocorrelation is at most :data:`MAX_LAG1`; None when that leaves fewer than
+    autocorrelation is within ±:data:`MAX_LAG1`; None when that leaves fewer than
     ``min_batches``. A series that does not divide evenly drops its *first* values (the start
-    of a run is the likeliest to differ)."""
-    size = 1
+    of a run is the likeliest to differ).
+
+    Positive correlation must be batched away (else the interval is too narrow). Negative
+    correlation (a count that lands in one interval is missing from the next: a throttle's or a
+    controller's time slices against the sample clock) makes the interval too wide, never too
+    narrow: it is batched away when enough batches remain, else those batches are kept."""
+    size, kept = 1, None
     while True:
         k = len(series) // size
         if k < min_batches:
-            return None
+            return kept
         tail = series[len(series) - k * size:]
         means = [statistics.fmean(tail[i * size:(i + 1) * size]) for i in range(k)]
-        if lag1(means) <= MAX_LAG1:
+        r = lag1(means)
+        if -MAX_LAG1 <= r <= MAX_LAG1:
             return means
+        kept = means if r < 0 else None  # positive: never fall back to these
         size *= 2
 
 

@@ -29,6 +29,9 @@ from jobs.events import PrecisionUpdate
 #: An interval shorter than this share of the sample interval (a job's first or last, cut by
 #: its start or stop) is left out of the statistics: its few I/Os make it the noisiest sample.
 PARTIAL = 0.75
+#: fio reports intervals during its ramp_time too (then its counters restart): an interval that
+#: ends within the ramp, give or take this share of the sample interval, is the ramp's.
+RAMP_SLACK = 0.1
 
 
 @dataclass
@@ -57,6 +60,7 @@ class PrecisionWatch:
         self._iops: list[float] = []
         self._MBps: list[float] = []
         self._elapsed = 0.0
+        self._fio_s = 0.0  # fio's time so far in this trial, its ramp included
         self.stopped = False
         self.achieved: float | None = None  # the workload's ± after the last live interval
 
@@ -66,6 +70,7 @@ class PrecisionWatch:
 
     def begin(self, trial: Trial) -> None:
         self._iops, self._MBps, self._elapsed, self.stopped = [], [], 0.0, False
+        self._fio_s = 0.0
         self.achieved = None
 
     def after(self, trial: Trial, interval: Interval, proc: EngineProcess, exited: bool
@@ -85,6 +90,9 @@ class PrecisionWatch:
         its own interval; a tail workload also needs the I/Os its percentile asks for)."""
         if trial.precision is None or trial.warmup:
             return False
+        self._fio_s += interval.duration_s
+        if self._fio_s <= trial.ramp_s + RAMP_SLACK * trial.interval_s:
+            return False  # fio's ramp_time: its I/Os are not in fio's numbers (counters restart)
         self._elapsed += interval.duration_s
         if interval.duration_s >= PARTIAL * trial.interval_s:  # a cut interval: too few I/Os
             self._iops.append(interval.read_iops + interval.write_iops)

@@ -64,9 +64,9 @@ def test_the_export_states_the_achieved_precision(tmp_path, fake_fio_env):
 
 
 def test_an_autocorrelated_series_is_not_stopped_by_a_naive_interval(tmp_path, fake_fio_env):
-    """Runs of 5 intervals at -2 % and +2 %: at its minimum (10 intervals) the textbook interval
+    """Runs of 6 intervals at -2 % and +2 %: at its minimum (10 intervals) the textbook interval
     over the raw samples is ±1.5 % and would stop; batch means wait for more."""
-    series = [1000.0 * (1.02 if (i // 5) % 2 else 0.98) for i in range(100)]
+    series = [1000.0 * (1.02 if (i // 6) % 2 else 0.98) for i in range(100)]
     assert naive_interval(series[:10]).relative < 0.02
     done = _run(tmp_path, fake_fio_env, series)
     trials = [t for t in run_json(json.loads(done.stdout)["run_dir"])["trials"] if not t["warmup"]]
