@@ -26,7 +26,8 @@ def test_precision_is_a_choice_beside_runtime(qtbot):
 
 def test_the_plan_shows_the_time_range():
     exps = experiments_from_settings(["zero-queue"], {"precision": "2%"})
-    assert "between 1:00 and 6:20" in plan_message(["zero-queue"], exps, plan_run(exps, seed=1))
+    # 4 warm-ups of 5 s; 2 repetitions of 1 s ramp + 5 s .. 3 of 1 s + 30 s per workload
+    assert "between 1:08 and 6:32" in plan_message(["zero-queue"], exps, plan_run(exps, seed=1))
 
 
 def test_the_live_line_shows_the_workloads_achieved_precision(qtbot):
