@@ -59,3 +59,14 @@ def test_fio_means_replace_the_live_ones():
     got = combined([MeanInterval(990.0, 5.0, 20), MeanInterval(1010.0, 5.0, 20)], [1000.0, 1000.0])
     assert got is not None and got.mean == 1000.0 and got.relative < 0.01
     assert combined([None, MeanInterval(1.0, 0.1, 5)]) is None
+
+
+def test_a_sliced_series_is_batched_not_left_too_wide():
+    """A throttle's time slices against the sample clock: a slice that lands in one interval is
+    missing from the next (lag-1 near -1). The mean is known far better than the spread says:
+    pairs are batched; with too few samples to batch, the wider interval stays."""
+    sliced = [120.0 + (12.0 if i % 2 else -12.0) for i in range(20)]
+    assert not within(naive_interval(sliced), 0.02)
+    assert within(series_interval(sliced), 0.02)
+    few = series_interval(sliced[:6])  # pairs would leave 3 batches: kept as they are
+    assert few is not None and few.relative > 0.05

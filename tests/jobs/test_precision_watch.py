@@ -50,3 +50,15 @@ def test_the_pooled_tail_decides_and_the_rest_is_skipped():
         outcomes.append(watch.finish(trial, _record(trial, _narrow(200_000))))
     assert outcomes[1]["tail"] == "p99.9" and outcomes[1]["tail_rel"] < 0.02
     assert outcomes[1]["reached"] and watch.skip(_trial(3))
+
+
+def test_the_ramp_is_not_in_the_statistics():
+    """fio reports intervals during its ramp_time too (a throttle's start burst here): they are
+    not in fio's numbers, so they must not count towards the minimum or the interval."""
+    watch = PrecisionWatch()
+    trial = Trial(1, "zero-queue", W, 1, False, 20.0, 1.0, 1 << 24, True, 1.0,
+                  precision=0.02, min_s=5.0)
+    watch.begin(trial)
+    assert not watch.add(trial, _interval(50_000.0))  # the ramp: five times the steady rate
+    stops = [watch.add(trial, _interval()) for _ in range(5)]
+    assert stops == [False] * 4 + [True]  # stopped at its 5 s, the burst left out
