@@ -16,6 +16,9 @@ from app.model.workload import Workload
 from app.params import ParamError, build, fields_of
 from app.units import duration_text
 
+#: The least ramp of a repetition measured to a precision target (docs/precision.md, "Starts").
+PRECISION_RAMP_S = 1.0
+
 
 @dataclass(frozen=True)
 class Trial:
@@ -120,10 +123,10 @@ def plan_experiment(exp: Experiment, rng: random.Random, start: int = 0) -> list
                                exp.direct, exp.interval, io_bytes=exp.io_bytes())
                          for i, (w, rep, warm) in enumerate(order)]
     # precision: a workload's max_time shared by its repetitions, min_time by the first two; each
-    # repetition starts with a ramp of at least one sample interval, so fio's numbers leave out
-    # the run's start as its statistics do (docs/precision.md, "Starts")
+    # repetition starts with a ramp, so fio's numbers leave out the run's start as its
+    # statistics do (docs/precision.md, "Starts")
     least, most = exp.min_time / 2, max(exp.max_time / repetitions, exp.min_time / 2)
-    ramp = max(exp.ramp, exp.interval)
+    ramp = max(exp.ramp, PRECISION_RAMP_S)
     return rounds + [Trial(start + i, exp.id, w, rep, warm, least if warm else most,
                            exp.ramp if warm else ramp,
                            exp.size, exp.direct, exp.interval, io_bytes=exp.io_bytes(),

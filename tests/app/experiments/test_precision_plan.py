@@ -10,7 +10,7 @@ def test_the_plan_gives_a_range_and_bounds_each_trial():
     measured = [t for t in plan.trials if not t.warmup]
     assert {t.repetition for t in measured} == {1, 2}  # at least two independent repetitions
     assert all(t.precision == 0.02 and t.min_s == 5.0 and t.runtime_s == 45.0 for t in measured)
-    assert all(t.ramp_s == 1.0 for t in measured)  # one sample interval: the run's start left out
+    assert all(t.ramp_s == 1.0 for t in measured)  # the run's start left out of fio's numbers
     assert all(t.runtime_s == 5.0 and t.precision is None and t.ramp_s == 0.0
                for t in plan.trials if t.warmup)
     assert plan.least_s == 4 * 5.0 + 8 * 6.0 and plan.estimated_s == 4 * 5.0 + 8 * 46.0
