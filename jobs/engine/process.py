@@ -231,12 +231,14 @@ class EngineProcess:
             reader.join(timeout=timeout)
         return self.proc.returncode
 
-    def stop(self, reason: str) -> str:
-        """Graceful, then firm, then forced; returns how the process ended."""
+    def stop(self, reason: str, graceful_s: float | None = None) -> str:
+        """Graceful, then firm, then forced; returns how the process ended. ``graceful_s``: a
+        longer wait after the graceful request, for an engine that must first complete the I/Os
+        it has in flight (a deep queue on a slow device)."""
         self.stop_reason = reason
         if self.proc.poll() is not None:
             return "exited"
-        waits = STOP_WAITS_S
+        waits = (max(STOP_WAITS_S[0], graceful_s or 0.0), *STOP_WAITS_S[1:])
         if self.graceful_stop is not None:
             try:
                 self.graceful_stop()

@@ -32,6 +32,8 @@ PARTIAL = 0.75
 #: fio reports intervals during its ramp_time too (then its counters restart): an interval that
 #: ends within the ramp, give or take this share of the sample interval, is the ramp's.
 RAMP_SLACK = 0.1
+#: Added to the time fio needs to complete its in-flight I/Os when stopped on the target.
+DRAIN_MARGIN_S = 1.5
 
 
 @dataclass
@@ -82,7 +84,7 @@ class PrecisionWatch:
         stop = self.add(trial, interval)
         yield PrecisionUpdate(trial.index, self.achieved, trial.precision)
         if stop and not exited:
-            proc.stop("precision")
+            proc.stop("precision", self._drain_s(trial))
 
     def add(self, trial: Trial, interval: Interval) -> bool:
         """One live interval of ``trial``; True once the trial has run its minimum and the
@@ -137,6 +139,14 @@ class PrecisionWatch:
                     "tail_rel": None if math.isinf(tail) else tail} if self.tail else {})}
 
     # -- helpers ---------------------------------------------------------------------------
+    def _drain_s(self, trial: Trial) -> float:
+        """How long fio may take to end gracefully: it completes the I/Os in flight first, a
+        queue's worth at the rate just seen, twice over (QD 256 at 120 IOPS: 4.3 s, past the
+        usual wait, after which a signal would fail the trial)."""
+        rate = self._iops[-1] if self._iops else 0.0
+        in_flight = trial.workload.iodepth * trial.workload.numjobs
+        return DRAIN_MARGIN_S + 2.0 * in_flight / rate if rate > 0 else DRAIN_MARGIN_S
+
     def _of(self, trial: Trial) -> _Workload:
         return self._by_key.setdefault(trial.workload.key, _Workload())
 

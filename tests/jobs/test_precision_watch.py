@@ -62,3 +62,15 @@ def test_the_ramp_is_not_in_the_statistics():
     assert not watch.add(trial, _interval(50_000.0))  # the ramp: five times the steady rate
     stops = [watch.add(trial, _interval()) for _ in range(5)]
     assert stops == [False] * 4 + [True]  # stopped at its 5 s, the burst left out
+
+
+def test_a_deep_queue_gets_time_to_drain_when_stopped():
+    """fio ends on its trigger file only after the I/Os in flight complete: 256 of them at
+    120 IOPS take 2.1 s, past the usual graceful wait, and a signal then fails the trial."""
+    watch = PrecisionWatch()
+    trial = Trial(1, "queue-depth", Workload("randread", 4096, 256), 1, False, 20.0, 1.0,
+                  1 << 24, True, 1.0, precision=0.02, min_s=5.0)
+    watch.begin(trial)
+    for _ in range(3):
+        watch.add(trial, _interval(120.0))
+    assert watch._drain_s(trial) > 2 * 256 / 120
