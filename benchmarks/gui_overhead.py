@@ -10,8 +10,8 @@ Three figures:
    (and 200 labelled trial boundaries); each step appends one sample, redraws and paints what
    changed. p95 of the step, for data shaped like a real run and for white noise (every pixel
    column a full-height stroke, the worst case). Target <= 16 ms (one frame at 60 Hz).
-3. Launch to first paint: a fresh interpreter, from process start until the window's first
-   paint event (imports, QApplication, all panels).
+3. Launch to first paint: the app's own start from source, as benchmarks/startup.py times it
+   (the window paints its first screen, then builds the rest).
 4. QD1 fidelity: QD1 latency (mean, p99) through the window with its live charts against the
    command line's and bare fio's, in alternating rounds (benchmarks/qd1_fidelity.py).
 
@@ -21,10 +21,8 @@ Xvfb: ``xvfb-run -a .venv/bin/python benchmarks/gui_overhead.py``).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 import psutil  # noqa: E402
-from PySide6.QtCore import QEvent, QObject, QTimer  # noqa: E402
+from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ui.window.run.series import COLUMNS  # noqa: E402  (also applies the Qt refcount guard)
@@ -159,37 +157,15 @@ def redraw_with_100k(points: int, steps: int, noise: str = "trials") -> dict:
     return result
 
 
-class _FirstPaint(QObject):
-    def __init__(self, window, started: float):
-        super().__init__()
-        self.window, self.started = window, started
-
-    def eventFilter(self, obj, event):  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.Paint and hasattr(obj, "window") and obj.window() is self.window:
-            print(json.dumps({"first_paint_s": time.time() - self.started}), flush=True)
-            os._exit(0)  # measured; nothing else matters in this child
-        return False
-
-
-def first_paint_child(started: float) -> None:
-    app = _app()
-    tmp = Path(tempfile.mkdtemp(prefix="ssd-bench-paint-"))
-    window = _window(tmp)
-    watcher = _FirstPaint(window, started)
-    app.installEventFilter(watcher)
-    window.update()
-    QTimer.singleShot(30000, lambda: os._exit(1))
-    app.exec()
-
-
 def launch_to_first_paint() -> dict:
-    started = time.time()
-    done = subprocess.run([sys.executable, __file__, "--first-paint-child", repr(started)],
-                          capture_output=True, text=True, timeout=60)
-    line = next((x for x in done.stdout.splitlines() if x.startswith("{")), None)
-    if line is None:
-        raise RuntimeError(f"child failed: {done.stderr[-2000:]}")
-    return json.loads(line)
+    """The app's own launch (``python -m ui.main``, its window in two steps) as
+    benchmarks/startup.py times it: one start to fill the bytecode cache, then one timed."""
+    from startup import REPO, first_paint_s
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="ssd-bench-pycache-")
+    argv = [sys.executable, "-m", "ui.main"]
+    first_paint_s(argv, REPO, env)
+    return {"first_paint_s": first_paint_s(argv, REPO, env)}
 
 
 def main() -> int:
@@ -204,11 +180,7 @@ def main() -> int:
     parser.add_argument("--fidelity-rounds", type=int, default=4,
                         help="rounds of the QD1 comparison (0: none)")
     parser.add_argument("--fidelity-runtime", type=float, default=4.0)
-    parser.add_argument("--first-paint-child", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.first_paint_child is not None:
-        first_paint_child(args.first_paint_child)
-        return 0
     paint = launch_to_first_paint()
     redraw = redraw_with_100k(args.points, args.steps)
     worst = redraw_with_100k(args.points, args.steps, noise="white")
