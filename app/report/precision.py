@@ -2,6 +2,7 @@
 (docs/precision.md). None for fixed-time runs, so their report says nothing about it."""
 from __future__ import annotations
 
+from app.experiments.plan import PRECISION_RAMP_S
 from app.report.document import Bullets, Paragraph, Section
 from app.results.run_results import RunResults
 
@@ -18,7 +19,10 @@ def precision_section(results: RunResults, number: int) -> Section | None:
         "and MB/s was within its target (batch means over fio's per-interval samples, at least "
         "two independent repetitions, their spread counted), or until its maximum time: "
         f"{reached} of {len(rows)} reached the target. Every mean of these workloads in the "
-        "tables above is known to the ± stated here.")
+        "tables above is known to the ± stated here. Each measured repetition began with a "
+        f"start period of at least {PRECISION_RAMP_S:g} s (the ramp setting when longer) that fio "
+        "leaves out of its numbers (ramp_time), so a device's start burst does not bias a short "
+        "repetition.")
     items = tuple(f"{eid} {r.label}: {r.precision.text()} ({r.precision.repetitions} repetitions)"
                   for eid, r in rows if r.precision)
     return Section(f"{number}. Precision", (lead, Bullets(items)), anchor="precision")
