@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from app.stats.steady_state import first_steady_round
+
 from conftest import REPO, needs_fio, needs_root
 
 BLKIO = Path("/sys/fs/cgroup/blkio")
@@ -79,5 +81,11 @@ def test_a_cap_lowered_mid_run_converges_five_rounds_after_it(tmp_path):
     assert 2 <= capped <= 7 and 2000 * 1.5 < iops[capped - 1] <= 8000 * 1.25, iops  # 12 rounds at most
     assert all(v <= 2000 * 1.25 for v in iops[capped:]), iops
     first = capped + 1  # rounds are numbered from 1
-    assert findings["steady"] and findings["window"]["first_round"] == first, (iops, findings)
-    assert findings["round"] == first + 4 and len(iops) == first + 4, iops
+    # blk-throttle also carries a slice's debt over: a round just over the new cap can be followed
+    # by one far under it (seen: 2,117 then 944 IOPS at a 2,000 cap), and a window holding both
+    # is rightly not steady. Then the run goes on to a later window, still wholly under the new
+    # cap; the run stops at the first window that holds, never later
+    start = findings["window"]["first_round"]
+    assert findings["steady"] and first <= start <= 12 - 4, (iops, findings)
+    assert findings["round"] == start + 4 and len(iops) == start + 4, iops
+    assert first_steady_round(iops).first_round == start, iops   # no earlier window held
