@@ -20,6 +20,9 @@ from app.stats.steady_state import first_steady_round
 from conftest import REPO, needs_fio, needs_root
 
 BLKIO = Path("/sys/fs/cgroup/blkio")
+# write IOPS caps, before and after: well under what the virtual disk does at QD8 while the
+# suite runs other fio beside it (a round at an 8,000 cap read 3,649 there: the disk, not the cap)
+HIGH, LOW = 2400, 600
 
 
 def _device_of(path: Path) -> str:
@@ -44,7 +47,7 @@ def test_a_cap_lowered_mid_run_converges_five_rounds_after_it(tmp_path):
     target.mkdir()
     device = _device_of(target)
     try:
-        limit.write_text(f"{device} 8000")
+        limit.write_text(f"{device} {HIGH}")
         argv = [sys.executable, "-m", "ui.main", "run", "steady-state", "--target", str(target),
                 "--set", "round=1s", "--set", "max_rounds=12", "--set", "size=16MiB",
                 "--set", "iodepth=8", "--set", "precondition=none",
@@ -59,7 +62,7 @@ def test_a_cap_lowered_mid_run_converges_five_rounds_after_it(tmp_path):
             done = [json.loads(p.read_text()).get("trials", []) for p in runs.glob("*/run.json")]
             if done and len(done[0]) >= 2:
                 time.sleep(0.5)
-                limit.write_text(f"{device} 2000")
+                limit.write_text(f"{device} {LOW}")
                 break
             time.sleep(0.02)
         out, err = proc.communicate(timeout=120)
@@ -73,13 +76,13 @@ def test_a_cap_lowered_mid_run_converges_five_rounds_after_it(tmp_path):
     iops = findings["rounds_iops"]
     # blk-throttle hands out its budget in time slices; rounds that follow each other within
     # milliseconds (held starts) inherit what the last one left: seen up to 15 % over
-    assert all(4000 < v <= 8000 * 1.25 for v in iops[:2]), iops
+    assert all(HIGH / 2 < v <= HIGH * 1.25 for v in iops[:2]), iops
     # the cap is lowered from this process while a round runs; on a loaded machine that can land
     # a round later than aimed at, so the expected stop is read off the rounds themselves: the
     # first round wholly under the new cap opens the first window of 5 that can hold
-    capped = next(i for i, v in enumerate(iops) if v <= 2000 * 1.25)
-    assert 2 <= capped <= 7 and 2000 * 1.5 < iops[capped - 1] <= 8000 * 1.25, iops  # 12 rounds at most
-    assert all(v <= 2000 * 1.25 for v in iops[capped:]), iops
+    capped = next(i for i, v in enumerate(iops) if v <= LOW * 1.25)
+    assert 2 <= capped <= 7 and LOW * 1.5 < iops[capped - 1] <= HIGH * 1.25, iops  # 12 rounds at most
+    assert all(v <= LOW * 1.25 for v in iops[capped:]), iops
     first = capped + 1  # rounds are numbered from 1
     # blk-throttle also carries a slice's debt over: a round just over the new cap can be followed
     # by one far under it (seen: 2,117 then 944 IOPS at a 2,000 cap), and a window holding both
