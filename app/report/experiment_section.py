@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.experiments.plan import PRECISION_RAMP_S
 from app.experiments.registry import CATALOG, results_for
 from app.model.summary import Stat
 from app.report.caveats import experiment_caveats, is_io_caveat
@@ -99,6 +100,9 @@ def setup_text(part: ExperimentResults, common_precondition: str) -> list[str]:
     left_out = _LEFT_OUT + (_PRECISION_ONLY if params.get("precision", "off") == "off" else ())
     values = [p.replace("=", " ", 1) for p in text.split(" ")
               if p and p.split("=", 1)[0] not in left_out]
+    if params.get("precision", "off") != "off":   # the ramp each repetition really ran
+        values = [v + f" (at least {PRECISION_RAMP_S:g} s per measured repetition: see Precision)"
+                  if v.startswith("ramp ") else v for v in values]
     n = sorted({r.n for r in part.workloads})
     planned = params.get("repetitions")
     out = [f"**Setup.** Parameters: {', '.join(values) or 'not recorded'}."

@@ -61,6 +61,7 @@ def test_the_export_states_the_achieved_precision(tmp_path, fake_fio_env):
     assert re.search(r"^## \d+\. Precision$", report, flags=re.M) and "0 of 1 reached the target" in report
     assert "target ±2 %: not reached" in report  # in its table and in its section
     assert "start period of at least 1 s" in report   # the ramp each repetition ran, said
+    assert "ramp 0s (at least 1 s per measured repetition: see Precision)" in report   # its Setup
     csv_text = "".join(p.read_text() for p in out.rglob("*.csv"))
     assert "precision_reached" in csv_text and "false" in csv_text
 
