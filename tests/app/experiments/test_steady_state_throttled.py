@@ -35,16 +35,14 @@ def _device_of(path: Path) -> str:
     return (disk / "dev").read_text().strip()
 
 
-@needs_root
-@needs_fio
-@pytest.mark.skipif(not (BLKIO / "blkio.throttle.write_iops_device").exists(),
-                    reason="no cgroup v1 blkio throttling on this machine")
-def test_a_cap_lowered_mid_run_converges_five_rounds_after_it(tmp_path):
+def _run_with_cap_lowered(tmp_path: Path) -> tuple[list[float], dict]:
+    """A steady-state run under a HIGH write cap lowered to LOW during its third round: the
+    rounds' IOPS and the findings."""
     group = BLKIO / f"ssd-profiler-test-{uuid.uuid4().hex[:8]}"
     group.mkdir()
     limit = group / "blkio.throttle.write_iops_device"
     target = tmp_path / "t"
-    target.mkdir()
+    target.mkdir(parents=True)
     device = _device_of(target)
     try:
         limit.write_text(f"{device} {HIGH}")
@@ -59,8 +57,9 @@ def test_a_cap_lowered_mid_run_converges_five_rounds_after_it(tmp_path):
         # halfway through round 3, lower the cap: rounds follow each other within milliseconds
         # (held starts), so "between rounds" cannot be hit from here
         while time.monotonic() < deadline and proc.poll() is None:
-            done = [json.loads(p.read_text()).get("trials", []) for p in runs.glob("*/run.json")]
-            if done and len(done[0]) >= 2:
+            # trials.csv gets each trial at once (run.json is saved every few seconds)
+            done = [len(p.read_text().splitlines()) - 1 for p in runs.glob("*/trials.csv")]
+            if done and done[0] >= 2:
                 time.sleep(0.5)
                 limit.write_text(f"{device} {LOW}")
                 break
@@ -73,7 +72,26 @@ def test_a_cap_lowered_mid_run_converges_five_rounds_after_it(tmp_path):
     assert proc.returncode == 0, err
     record = json.loads((Path(json.loads(out)["run_dir"]) / "run.json").read_text())
     findings = record["summary"]["steady-state"]["findings"]
-    iops = findings["rounds_iops"]
+    return findings["rounds_iops"], findings
+
+
+def _disk_kept_up(iops: list[float]) -> bool:
+    """The virtual disk itself did the capped rate: no round far under its cap. Other tests'
+    I/O beside this one can slow it below a cap (a round of 3,649 at 8,000, one near 420 at
+    600): then the cap is no longer the truth the rounds are judged against."""
+    capped = next((i for i, v in enumerate(iops) if v <= LOW * 1.25), len(iops))
+    return all(v > HIGH / 2 for v in iops[:2]) and all(v > LOW * 0.8 for v in iops[capped + 1:])
+
+
+@needs_root
+@needs_fio
+@pytest.mark.skipif(not (BLKIO / "blkio.throttle.write_iops_device").exists(),
+                    reason="no cgroup v1 blkio throttling on this machine")
+def test_a_cap_lowered_mid_run_converges_five_rounds_after_it(tmp_path):
+    for attempt in range(2):   # once more when the shared disk, not the cap, set a round's rate
+        iops, findings = _run_with_cap_lowered(tmp_path / f"attempt{attempt}")
+        if _disk_kept_up(iops):
+            break
     # blk-throttle hands out its budget in time slices; rounds that follow each other within
     # milliseconds (held starts) inherit what the last one left: seen up to 15 % over
     assert all(HIGH / 2 < v <= HIGH * 1.25 for v in iops[:2]), iops
