@@ -44,6 +44,9 @@ def test_a_run_through_a_loopback_fio_server_from_the_window(qtbot, make_window,
     assert "not available remotely" in panel.info.identity.text()
     assert "not available remotely" in panel.info.temperature.text()
     assert "not available remotely" in panel.space.text()
+    # a window tabbed for its size puts the Experiments tab in front once the target is ready:
+    # the student clicks back to the target tab to read the help
+    window.show_setup_page("target")
     assert panel.remote.help.isVisibleTo(window) and "fio --server=ip:127.0.0.1,8765" in panel.remote.help.text()
     assert "no password" in panel.remote.edit.toolTip()
 
