@@ -21,7 +21,7 @@ def test_a_forced_crash_shows_the_dialog_and_logs_the_traceback(qtbot, tmp_path,
         raise RuntimeError("boom\nsecond line")
     except RuntimeError as exc:
         sys.excepthook(type(exc), exc, exc.__traceback__)
-    qtbot.waitUntil(lambda: reporter.dialog is not None and reporter.dialog.isVisible(), timeout=3000)
+    qtbot.waitUntil(lambda: reporter.dialog is not None and reporter.dialog.isVisible(), timeout=10000)
     text = reporter.dialog.informativeText()
     assert text.startswith("RuntimeError: boom\\nsecond line")
     log = tmp_path / "state" / "ssd-profiler" / "log" / "ssd-profiler.log"

@@ -100,7 +100,7 @@ def test_a_burst_of_short_trials_is_drawn_once_then_caught_up(model, record, qtb
     drawn = view.points()
     play(model, zero[1:4])                 # within the gap: put off, not drawn
     assert view.redraws == 1 and view.points() == drawn
-    qtbot.waitUntil(lambda: view.redraws == 2, timeout=3000)
+    qtbot.waitUntil(lambda: view.redraws == 2, timeout=10000)
     assert view.points() > drawn
 
 

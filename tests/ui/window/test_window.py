@@ -139,7 +139,7 @@ def test_cancel_mid_run_stops_fio_and_keeps_the_run(qtbot, make_window, tmp_path
     assert fio_children()
     window.cancel_action.trigger()
     started = time.monotonic()
-    qtbot.waitUntil(lambda: not fio_children(), timeout=3000)
+    qtbot.waitUntil(lambda: not fio_children(), timeout=10000)
     assert time.monotonic() - started < 3.0
     qtbot.waitUntil(lambda: not window.control.running, timeout=10000)
 

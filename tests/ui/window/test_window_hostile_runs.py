@@ -80,7 +80,7 @@ def test_one_bad_run_is_one_line_and_markup_is_shown_as_text(qtbot, make_window,
     rect = browser.table.visualItemRect(item)
     QApplication.sendEvent(browser.table.viewport(), QHelpEvent(
         QEvent.Type.ToolTip, rect.center(), browser.table.viewport().mapToGlobal(rect.center())))
-    qtbot.waitUntil(lambda: QToolTip.isVisible(), timeout=3000)  # hovered: no abort
+    qtbot.waitUntil(lambda: QToolTip.isVisible(), timeout=10000)  # hovered: no abort
     assert "dev/zero" in _as_shown(QToolTip.text())
     QToolTip.showText(QPoint(0, 0), "")
 

@@ -55,7 +55,7 @@ def test_a_run_through_a_loopback_fio_server_from_the_window(qtbot, make_window,
     qtbot.waitUntil(lambda: window.model.series.samples > 0 or window.model.finished, timeout=30000)
     assert window.model.remote and window.remote_note.visible, "the remote note was not shown"
     assert "latency (mean)" in window.remote_note.text and "not available remotely" in window.remote_note.text.lower()
-    qtbot.waitUntil(lambda: window.charts.points("read_tp") > 0, timeout=2000)  # the next redraw
+    qtbot.waitUntil(lambda: window.charts.points("read_tp") > 0, timeout=10000)  # the next redraw
     assert window.model.live and window.charts.points("read_lat_us") == 0
     qtbot.waitUntil(lambda: window.model.finished and not window.control.running, timeout=60000)
 
@@ -65,7 +65,7 @@ def test_a_run_through_a_loopback_fio_server_from_the_window(qtbot, make_window,
     assert record["target"]["remote"]["port"] == server.port
     assert record["command_line"][:5] == ["ssd-profiler", "run", "tail-latency", "--remote", server.address]
     assert window.results.trials.rowCount() == 1 and window.results.workloads.rowCount() == 1
-    qtbot.waitUntil(lambda: "not available remotely" in window.charts.temp_note.text(), timeout=2000)
+    qtbot.waitUntil(lambda: "not available remotely" in window.charts.temp_note.text(), timeout=10000)
     assert window.charts.points("read_tp") > 0 and window.remote_note.visible
     window.open_run(window.model.run_dir)   # reopened: fio's per-interval series has latency
     qtbot.waitUntil(lambda: window.charts.points("read_lat_us") > 0, timeout=5000)
