@@ -2,8 +2,9 @@
 
 ``run.json`` is rewritten atomically (temp file + rename) as trials end, at most every
 :data:`SAVE_EVERY_S` seconds and at most :data:`SAVE_BYTES_PER_S` on average, and at every end of
-a run: a crash loses at most the trials of those last seconds from it (a few for a course run,
-about 20 at 10,000 trials; trials.csv and raw/ keep them), and the file left always opens. Each
+a run, and the file left always opens. The trials kept since its last save are appended at once
+to ``trials-since-save.jsonl`` (app/store/journal.py), which reading a run adds back: a crash
+loses none of them (it lost up to the last seconds' trials, while trials.csv listed them). Each
 trial's line is serialised once (app/store/run_json.py), so a save costs the same at trial
 10,000 as at trial 100 but for writing the bytes. ``trials.csv`` and ``samples.csv`` are
 appended and flushed after every trial; ``raw/`` keeps each engine output byte for byte;
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import json
 import os
 import re
 import time
@@ -31,6 +33,7 @@ from app.model.status import RunStatus
 from app.model.trial import TrialResult
 from app.paths.direct_io import direct_in_effect
 from app.paths.userdirs import user_data_dir
+from app.store import journal
 from app.store.atomic_write import write_atomic
 from app.store.run_json import LineCache, json_text
 
@@ -135,6 +138,7 @@ class RunStore:
         start = self._clock()
         data = (json_text(self.record, self._lines) + "\n").encode("utf-8")
         write_atomic(self.dir / "run.json", data)
+        journal.clear(self.dir)   # run.json holds every kept trial now
         self._written_at, self._size = self._clock(), len(data)
         self._write_s = self._written_at - start
 
@@ -176,6 +180,7 @@ class RunStore:
         with open(self.dir / "trials.csv", "a", newline="", encoding="utf-8") as handle:
             writer = csv.DictWriter(handle, TRIAL_COLUMNS)
             writer.writerow({k: _cell(v) for k, v in trial_row(record).items()})
+        journal.append(self.dir, json.dumps(record, allow_nan=False))  # until run.json has it
         self.save_soon()
 
     def finish(self, status: RunStatus, summary: dict | None = None, error: str | None = None) -> None:
@@ -185,6 +190,7 @@ class RunStore:
             self.record["error"] = error
         self._lines = LineCache()   # the file a run ends with is made from the records as they are
         self.save()
+        journal.clear(self.dir, remove=True)
 
 
 def _cell(value: Any) -> Any:
@@ -228,6 +234,12 @@ def load_run(run_dir: str | os.PathLike) -> dict:
         items = record.get(key, [])
         if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
             raise ValueError(f"{path} is damaged: {key} is not a list of objects")
+    since_save = Path(run_dir) / journal.JOURNAL
+    try:  # trials kept after run.json's last save, when the run was killed before its next
+        record["trials"] = journal.merged(record.get("trials", []),
+                                          read_input_bytes(since_save, RUN_JSON_MAX_BYTES))
+    except (OSError, InputRefused):
+        pass  # none (the usual case), or unreadable: run.json alone, as before the journal
     record["dir"] = str(Path(run_dir))
     return record
 

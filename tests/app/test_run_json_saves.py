@@ -1,12 +1,14 @@
 """run.json while a run goes on: each trial's line is serialised once, the file is written at
 most every few seconds (a clock under the test's control), every end writes it whole, and
-whatever is on disk in between is a consistent run.json that opens (what ``kill -9`` leaves)."""
+whatever is on disk in between is a consistent run.json that opens (what ``kill -9`` leaves),
+with the trials kept since its last save in the journal that reading a run adds back."""
 from __future__ import annotations
 
 import copy
 import json
 
 from app.model.status import RunStatus
+from app.store.journal import JOURNAL
 from app.store.run_folder import SAVE_EVERY_S, RunStore, load_run, open_run
 from app.store.run_json import LineCache, json_text
 
@@ -41,9 +43,9 @@ def test_trials_are_saved_every_few_seconds_and_the_file_between_always_opens(tm
     for i in range(13):
         clock.now += 0.5   # a trial every half second: run.json every 2 s, not after each
         store.add_trial(_trial(i))
-        record = load_run(store.dir)
-        open_run(store.dir)   # consistent, typed: what a kill -9 at this moment leaves
-        on_disk.append(len(record["trials"]))
+        on_disk.append(len(json.loads((store.dir / "run.json").read_text())["trials"]))
+        record = load_run(store.dir)   # run.json and the journal: what a kill -9 here leaves
+        assert len(open_run(store.dir).trials) == len(record["trials"]) == i + 1
         assert record["status"] == RunStatus.RUNNING
     assert SAVE_EVERY_S == 2.0 and on_disk == [0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12]
     assert (store.dir / "trials.csv").read_text().count("\n") == 14   # every trial, at once
@@ -94,3 +96,23 @@ def test_a_run_json_past_the_engine_output_cap_still_opens(tmp_path):
         handle.write(text.rstrip() + b" " * (MAX_INPUT_BYTES + 1) + b"\n")
     assert (run / "run.json").stat().st_size < RUN_JSON_MAX_BYTES
     assert len(open_run(run).trials) == len(json.loads(text)["trials"])
+
+
+def test_the_journal_is_emptied_by_each_save_and_gone_when_the_run_ends(tmp_path):
+    clock = Clock()
+    store = _store(tmp_path, clock)
+    for i in range(3):
+        clock.now += 0.5
+        store.add_trial(_trial(i))
+    saved = json.loads((store.dir / "run.json").read_text())["trials"]
+    journal = (store.dir / JOURNAL).read_text().splitlines()
+    assert len(saved) == 0 and len(journal) == 3
+    with open(store.dir / JOURNAL, "a") as handle:
+        handle.write('{"index": 3, "experim')   # a line the kill cut
+    assert [t["index"] for t in load_run(store.dir)["trials"]] == [0, 1, 2]
+    clock.now += 2.0
+    store.add_trial(_trial(3))   # saved: the journal is empty again
+    assert (store.dir / JOURNAL).read_bytes() == b""
+    assert [t["index"] for t in load_run(store.dir)["trials"]] == [0, 1, 2, 3]
+    store.finish(RunStatus.DONE)
+    assert not (store.dir / JOURNAL).exists()   # a finished run's folder is what it was

@@ -1,0 +1,53 @@
+"""``kill -9`` between two run.json saves loses no trial: run.json is saved every few seconds, and
+the trials kept since its last save are read back from the run folder's journal, so what every
+reader (export, compare, the window) sees agrees with trials.csv. docs/architecture.md."""
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from app.store.run_folder import load_run, open_run
+
+from conftest import run_cli
+from safety_support import engines_on, needs_fio, start_cli, wait_for
+
+FIVE_TRIALS = ["queue-depth", "--set", "queue_depths=1,2,4,8,16", "--set", "repetitions=1",
+               "--set", "warmup=false", "--set", "runtime=1s", "--set", "size=16MiB"]
+
+
+def _csv_indices(run_dir: Path) -> list[int]:
+    with open(run_dir / "trials.csv", newline="", encoding="utf-8") as handle:
+        return [int(row["index"]) for row in csv.DictReader(handle)]
+
+
+def _behind(runs: Path) -> Path | None:
+    """The run folder once trials.csv lists a trial run.json's last save does not hold."""
+    for run_dir in runs.iterdir() if runs.is_dir() else ():
+        try:
+            saved = len(json.loads((run_dir / "run.json").read_text())["trials"])
+            if len(_csv_indices(run_dir)) > saved:
+                return run_dir
+        except (OSError, ValueError, KeyError):
+            pass
+    return None
+
+
+@needs_fio
+def test_kill_9_after_a_trial_run_json_has_not_saved_yet_keeps_it(tmp_path):
+    target, runs = tmp_path / "t", tmp_path / "runs"
+    proc = start_cli("run", *FIVE_TRIALS, "--target", str(target), "--out", str(runs))
+    run_dir = wait_for(lambda: _behind(runs), 60, step=0.01)
+    proc.kill()
+    proc.wait(timeout=10)
+    assert run_dir is not None, "no moment where trials.csv was ahead of run.json"
+    assert wait_for(lambda: not engines_on(target), 5)
+    indices = _csv_indices(run_dir)
+    record = load_run(run_dir)
+    assert [t["index"] for t in record["trials"]] == indices   # the same trials as trials.csv
+    assert record["status"] == "running" and len(open_run(run_dir).trials) == len(indices)
+    done = run_cli("export", str(run_dir), "--out", str(tmp_path / "export"), timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = (tmp_path / "export" / "report.md").read_text()
+    assert f"Only {len(indices)} of 5 planned trials ran" in report
+
