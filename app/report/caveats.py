@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from app.model.status import TrialStatus
+from app.model.status import RunStatus, TrialStatus
 from app.model.summary import Stat
 from app.report.outputs import finding
 from app.results.plausibility import sentences as plausibility_sentences
@@ -92,7 +92,8 @@ def run_caveats(results: RunResults, problems: Mapping[str, str], notes: Iterabl
                        + (f": {t.error}" if t.error else "") + "; it is not counted.")
     planned = len(info.planned_trials or ())
     if planned and len(run.trials) + skipped_by_design(results) < planned:
-        out.append(f"Only {len(run.trials)} of {planned} planned trials ran (run {run.status}); "
+        how = "not ended: going on or interrupted" if run.status == RunStatus.RUNNING else run.status
+        out.append(f"Only {len(run.trials)} of {planned} planned trials ran (run {how}); "
                    "the tables show what finished.")
     out += [f"Figure {fid} was not drawn: {why}." for fid, why in problems.items()]
     return out + list(remedies)

@@ -101,7 +101,11 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
     status = (f"Status: **{run.status}**; started {info.started_at or 'not recorded'}, ended "
               f"{info.ended_at or 'not recorded'}.")
     preamble.append(Paragraph((f"Run folder: `{folder}`. " if folder else "") + status))
-    if run.status in (RunStatus.CANCELLED, RunStatus.FAILED, RunStatus.RUNNING):
+    if run.status == RunStatus.RUNNING:   # a reader cannot tell a run going on from a killed one
+        preamble.append(Paragraph("**This run did not record its end: it is still going on, or it "
+                                  "was interrupted (killed, a crash, a power cut); only finished "
+                                  "trials are reported.**"))
+    elif run.status in (RunStatus.CANCELLED, RunStatus.FAILED):
         preamble.append(Paragraph(f"**This run is {run.status}: only finished trials are "
                                   "reported.**"))
     if info.origin == "import":

@@ -109,7 +109,8 @@ class RunsBrowser(QWidget):
         self.listings = listings
         self.table.setRowCount(len(listings))
         for r, run in enumerate(listings):
-            status = run.status + (f": {run.error}" if run.error and run.status != RunStatus.DONE else "")
+            status = ("running or interrupted" if run.status == RunStatus.RUNNING   # killed: the same
+                      else run.status + (f": {run.error}" if run.error and run.status != RunStatus.DONE else ""))
             trials = "-" if run.status == UNREADABLE else f"{run.trials_done} of {run.trials_planned}"
             values = (run.started_at, run.experiments, status, trials, run.target,
                       Path(run.run_dir).name)
