@@ -177,10 +177,12 @@ class RunStore:
         if "direct_io" in self.record:
             record.setdefault("direct_in_effect", direct_in_effect(record, self.record["direct_io"]))
         self.record["trials"].append(record)
+        # the whole record first, until run.json has it: a full disk then refuses the csv row
+        # too, not the record alone (trials.csv listed a trial no reader of the run could show)
+        journal.append(self.dir, json.dumps(record, allow_nan=False))
         with open(self.dir / "trials.csv", "a", newline="", encoding="utf-8") as handle:
             writer = csv.DictWriter(handle, TRIAL_COLUMNS)
             writer.writerow({k: _cell(v) for k, v in trial_row(record).items()})
-        journal.append(self.dir, json.dumps(record, allow_nan=False))  # until run.json has it
         self.save_soon()
 
     def finish(self, status: RunStatus, summary: dict | None = None, error: str | None = None) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from app.store.run_folder import load_run, open_run
 
-from conftest import run_cli
+from conftest import mounted, needs_root, run_cli
 from safety_support import engines_on, needs_fio, start_cli, wait_for
 
 FIVE_TRIALS = ["queue-depth", "--set", "queue_depths=1,2,4,8,16", "--set", "repetitions=1",
@@ -52,3 +52,19 @@ def test_kill_9_after_a_trial_run_json_has_not_saved_yet_keeps_it(tmp_path):
     assert f"Only {len(indices)} of 5 planned trials ran (run not ended: going on or interrupted)" in report
     assert "This run did not record its end: it is still going on, or it was interrupted" in report
 
+
+
+@needs_fio
+@needs_root
+def test_a_runs_folder_that_fills_up_ends_the_run_with_its_files_agreeing(tmp_path):
+    """A runs folder of 400 KiB fills up within a few trials (each raw fio output is tens of
+    KiB): the run fails with one line, the test file goes, and what a reader of the run gets
+    is what trials.csv lists (the record is kept before its csv row, never only the row)."""
+    target = tmp_path / "t"
+    with mounted(["-t", "tmpfs", "-o", "size=400k", "tmpfs"], tmp_path / "runs") as runs:
+        done = run_cli("run", "block-size", "--target", str(target), "--out", str(runs),
+                       "--set", "runtime=1s", "--set", "size=16MiB", timeout=120)
+        assert done.returncode == 1 and "No space left on device" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and not target.exists()
+        (run_dir,) = runs.iterdir()
+        assert [t["index"] for t in load_run(run_dir)["trials"]] == _csv_indices(run_dir)
