@@ -95,7 +95,8 @@ def test_a_tail_workload_runs_until_its_percentile_is_known_and_says_which(tmp_p
     assert len(trials) == 3 and all(t["stopped_by"] is None for t in trials)
 
 
-@pytest.mark.parametrize("given, planned", [("2", "between"), ("2 %", "between"), ("off", "about")])
+@pytest.mark.parametrize("given, planned", [("2", "between"), ("2 %", "between"), ("2.0", "between"),
+                                             ("off", "about")])
 def test_the_precision_option_takes_a_number_or_off(tmp_path, given, planned):
     """'--precision off' is the fixed-time run, not 'off%' (refused before); a bare number is %:
     the plan then gives its time as a range."""
@@ -105,8 +106,12 @@ def test_the_precision_option_takes_a_number_or_off(tmp_path, given, planned):
     assert f"16 trials, {planned} " in done.stdout
 
 
-def test_a_precision_that_is_not_a_number_is_one_line(tmp_path):
-    done = run_cli("run", "zero-queue", "--target", str(tmp_path / "t"), "--precision", "abc",
+@pytest.mark.parametrize("given", ["abc", "-1%", "2%%", "nan%", "0", "", "  "])
+def test_a_precision_that_is_not_one_of_the_choices_is_one_line_quoting_it(tmp_path, given):
+    """The line quotes what was typed: '-1%' was quoted as '-1' and '0' as '0%' (the option's
+    '%' taken off or put on first), '2%%' ran at 2 %, and '' (an unset shell variable) ran
+    fixed-time runs without a word."""
+    done = run_cli("run", "zero-queue", "--target", str(tmp_path / "t"), f"--precision={given}",
                    "--dry-run")
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [
-        "ssd-profiler: error: precision: 'abc' is not one of off, 0.5%, 1%, 2%, 3%, 5%, 10%"]
+        f"ssd-profiler: error: precision: {given!r} is not one of off, 0.5%, 1%, 2%, 3%, 5%, 10%"]

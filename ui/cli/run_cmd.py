@@ -15,13 +15,14 @@ from pathlib import Path
 
 from app.engines import EngineNotFound
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
+from app.experiments.base import PRECISIONS
 from app.experiments.plan import kept_note, kept_own, settings_with_preset
 from app.experiments.registry import expand_ids
 from app.model.status import RunStatus
 from app.params import ParamError, describe
 from app.paths import TargetRefused
 from app.stats.io_counts import reach_warnings
-from app.units import human_bytes
+from app.units import human_bytes, quote_input
 from app.vendor.specs import attach_spec_to_run
 from ui.cli import verbosity
 from ui.cli import views as cli_text
@@ -143,9 +144,8 @@ def _run_settings(args) -> dict[str, str]:
     """--set pairs over the preset's values (app.experiments.plan.settings_with_preset); a line
     says which experiments keep their own value of a setting given for all (plan.kept_own)."""
     settings = settings_with_preset(args.experiments, args.preset, _settings(args.settings))
-    if getattr(args, "precision", None):
-        value = args.precision.strip().rstrip("%").strip()  # '2' and '2 %' mean 2%; 'off' stays
-        settings["precision"] = value + "%" if value.replace(".", "", 1).isdigit() else value
+    if getattr(args, "precision", None) is not None:   # '' too: an unset shell variable
+        settings["precision"] = _precision(args.precision)
     try:
         kept = kept_own(expand_ids(args.experiments), settings)
     except KeyError:
@@ -153,6 +153,19 @@ def _run_settings(args) -> dict[str, str]:
     if kept:
         _say(f"ssd-profiler: note: {kept_note(kept)}")
     return settings
+
+
+def _precision(typed: str) -> str:
+    """--precision's value as the setting spells it: '2', '2 %' and '2.0%' mean 2%; 'off' stays.
+    Anything else is refused quoting what was typed ('-1%', '2%%', 'nan%'), not what was left
+    of it once the '%' was taken off (the plan's message said '-1' for '-1%')."""
+    value = typed.strip()
+    number = value[:-1].strip() if value.endswith("%") else value
+    if number.replace(".", "", 1).isdigit():
+        value = f"{float(number):g}%"
+    if value not in PRECISIONS:
+        raise ParamError("precision", f"{quote_input(typed)} is not one of {', '.join(PRECISIONS)}")
+    return value
 
 
 def cmd_run(args) -> int:
