@@ -219,6 +219,24 @@ def kept_note(kept: dict[str, list[str]]) -> str:
     return "; ".join(parts)
 
 
+def precision_left_alone(ids: list[str], settings: dict[str, str]) -> list[str]:
+    """The selected experiments given a precision target (for all, or by name) that are never
+    measured to one: their result is their duration and volume, or their rounds end by the SNIA
+    rule (``keeps_own`` names precision; docs/precision.md). The setting does nothing for them,
+    so the CLI says so: ``run steady-state --precision 2%`` ran without a word, and the note of
+    ``run all --precision 2%`` told to set ``slc-cache.precision=...``, which did nothing either."""
+    return [eid for eid in ids if "precision" in CATALOG[eid].keeps_own
+            and settings.get(f"{eid}.precision", settings.get("precision", "off")) != "off"]
+
+
+def precision_note(left: list[str]) -> str:
+    """E.g. 'slc-cache and steady-state are not measured to a precision target: ...'."""
+    names = " and ".join([", ".join(left[:-1]), left[-1]] if len(left) > 1 else left)
+    return (f"{names} {'is' if len(left) == 1 else 'are'} not measured to a precision target: "
+            f"{'it keeps its own rule' if len(left) == 1 else 'they keep their own rules'} "
+            "(docs/precision.md)")
+
+
 def settings_with_preset(names: list[str], preset: str | None, settings: dict[str, str]) -> dict[str, str]:
     """``settings`` over a preset's values, as the window applies a preset: a preset value goes
     to every selected experiment that has the parameter and is skipped by the others (a preset

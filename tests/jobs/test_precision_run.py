@@ -115,3 +115,19 @@ def test_a_precision_that_is_not_one_of_the_choices_is_one_line_quoting_it(tmp_p
                    "--dry-run")
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [
         f"ssd-profiler: error: precision: {given!r} is not one of off, 0.5%, 1%, 2%, 3%, 5%, 10%"]
+
+
+@pytest.mark.parametrize("args, note", [
+    (["all", "--precision", "2%"], "slc-cache is not measured to a precision target: it keeps its"
+                                   " own rule (docs/precision.md)"),
+    (["steady-state", "--precision", "2%"], "steady-state is not measured to a precision target"),
+    (["slc-cache", "--set", "slc-cache.precision=2%"], "slc-cache is not measured to a precision"),
+    (["write-saturation", "slc-cache", "--precision=5"], "write-saturation and slc-cache are not "
+                                                          "measured to a precision target: they")])
+def test_a_precision_asked_of_an_experiment_that_keeps_its_own_rule_is_named(tmp_path, args, note):
+    """Asked alone or by name, the target did nothing and nothing said so; with 'all' the note
+    told to set slc-cache.precision=..., which did nothing either."""
+    done = run_cli("run", *args, "--target", str(tmp_path / "t"), "--dry-run")
+    assert done.returncode == 0, done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if "precision" in x]
+    assert line.startswith(f"ssd-profiler: note: {note}") and "slc-cache.precision=" not in line

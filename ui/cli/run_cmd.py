@@ -15,8 +15,14 @@ from pathlib import Path
 
 from app.engines import EngineNotFound
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
-from app.experiments.base import PRECISIONS
-from app.experiments.plan import kept_note, kept_own, settings_with_preset
+from app.experiments.base import PRECISION_PARAMS, PRECISIONS
+from app.experiments.plan import (
+    kept_note,
+    kept_own,
+    precision_left_alone,
+    precision_note,
+    settings_with_preset,
+)
 from app.experiments.registry import expand_ids
 from app.model.status import RunStatus
 from app.params import ParamError, describe
@@ -147,11 +153,16 @@ def _run_settings(args) -> dict[str, str]:
     if getattr(args, "precision", None) is not None:   # '' too: an unset shell variable
         settings["precision"] = _precision(args.precision)
     try:
-        kept = kept_own(expand_ids(args.experiments), settings)
+        ids = expand_ids(args.experiments)
+        kept, left = kept_own(ids, settings), precision_left_alone(ids, settings)
     except KeyError:
-        kept = {}  # an unknown experiment: the plan refuses it with its own line
+        kept, left = {}, []  # an unknown experiment: the plan refuses it with its own line
+    kept = {e: own for e, names in kept.items()   # said once, by the precision note
+            if (own := [n for n in names if e not in left or n not in PRECISION_PARAMS])}
     if kept:
         _say(f"ssd-profiler: note: {kept_note(kept)}")
+    if left:
+        _say(f"ssd-profiler: note: {precision_note(left)}")
     return settings
 
 
