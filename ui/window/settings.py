@@ -107,7 +107,7 @@ class AppSettings:
     remote = Remembered("run/remote", str, "")
     runs_root = Remembered("run/runs_root", str, None)
     #: {"checked": [ids], "current": id, "preset": name, "values": {id: {name: text}}}.
-    experiments = Remembered("run/experiments", dict, {})
+    experiments = Remembered("run/experiments", dict, {}, clean=lambda v: _experiments(v))
     show_iops = Remembered("charts/show_iops", bool, False)
     #: The engine chosen in the window ("fio" | "diskspd"); "" until one was chosen, so the
     #: per-OS default (jobs.engine.factory.default_engine) applies on a first launch.
@@ -115,3 +115,19 @@ class AppSettings:
     #: {engine name: full path} for an engine installed off PATH.
     engine_paths = Remembered("run/engine_paths", dict, {},
                               clean=lambda v: {str(k): str(p) for k, p in v.items() if p})
+
+
+def _experiments(state: dict) -> dict:
+    """The experiment panel's state with only what it can use: a hand-edited or damaged
+    settings file ('"checked": "zero-queue"', a value of 5 or null) left the window unable to
+    build its forms (a TypeError from a text field), so each part of the wrong type is dropped
+    and its default applies, as for a file that does not parse."""
+    def text(value: Any) -> str | None:
+        return value if isinstance(value, str) else None
+
+    checked, values = state.get("checked"), state.get("values")
+    return {"checked": [x for x in checked if isinstance(x, str)] if isinstance(checked, list) else [],
+            "current": text(state.get("current")), "preset": text(state.get("preset")),
+            "values": {str(eid): {str(k): v for k, v in fields.items() if isinstance(v, str)}
+                       for eid, fields in (values.items() if isinstance(values, dict) else ())
+                       if isinstance(fields, dict)}}
