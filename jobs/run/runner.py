@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import copy
 import logging
-import shutil
-import tempfile
 import threading
 import time
 from collections.abc import Generator, Iterator
@@ -47,6 +45,7 @@ from jobs.run.precision import PrecisionWatch
 from jobs.run.precondition import PreconditionRounds
 from jobs.run.trial_record import CANCELLED, trial_record
 from jobs.run.trial_samples import TrialSamples
+from jobs.run.workdir import make_workdir, remove_dead_workdirs, remove_workdir
 
 log = logging.getLogger(__name__)
 
@@ -73,9 +72,10 @@ class TrialRunner(EngineStarts):
         self.t0 = time.time()
         self._proc: EngineProcess | None = None
         self._closed = False
-        # The engine's working folder and stop trigger: private (0700), never the user's target,
-        # so no trigger can be planted or unlinked there; removed at the end.
-        self._workdir = Path(tempfile.mkdtemp(prefix="ssd-profiler-engine-"))
+        # The engine's cwd and stop trigger: private (0700), never the user's target (nothing
+        # planted or unlinked there); removed at the end, or by a later run (jobs/run/workdir.py)
+        remove_dead_workdirs()
+        self._workdir, self._workdir_lock = make_workdir()
         self._watch = PrecisionWatch()
         self._held = HeldStarts(engine, self._start_held, self._trial_argv,
                                 lambda trial: store.raw_paths(trial.name)[:2], self.cancel)
@@ -285,11 +285,7 @@ class TrialRunner(EngineStarts):
         except OSError as exc:
             kept.append(f"the test folder {self.target.data_dir} could not be cleaned up "
                         f"({failure_text(exc)}); remove what the run left there by hand")
-        shutil.rmtree(self._workdir, ignore_errors=True)
-        if self._workdir.exists():
-            kept.append(f"the engine's private folder {self._workdir} could not be removed; "
-                        "delete it by hand")
-        return kept
+        return kept + remove_workdir(self._workdir, self._workdir_lock)
 
 
 def failure_text(exc: BaseException) -> str:
