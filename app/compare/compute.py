@@ -10,12 +10,14 @@ continued fraction, app/stats/welch.py), so no SciPy is needed.
 from __future__ import annotations
 
 import statistics
+from pathlib import Path
 
 import pandas as pd
 
 from app.experiments import CATALOG
 from app.model.info import Engine
 from app.model.run import Run
+from app.model.status import RunStatus
 from app.params import fields_of, format_value
 from app.runs import RunTables
 from app.stats.welch import ALPHA, welch_p
@@ -130,6 +132,11 @@ def mismatches(runs: list[Run]) -> list[str]:
     known = [t for t in temps if t is not None]
     if len(known) == len(temps) and known and max(known) - min(known) >= 5:
         out.append("maximum drive temperature differs: " + " vs ".join(f"{t:.0f} °C" for t in known))
+    for run in runs:   # a killed or cancelled run compared as if whole: its share of workloads
+        if run.status != RunStatus.DONE:
+            how = ("did not record its end (still going on, or interrupted)"
+                   if run.status == RunStatus.RUNNING else f"is {run.status}")
+            out.append(f"{Path(run.info.dir or '?').name} {how}: only its finished trials count")
     return out
 
 

@@ -75,6 +75,15 @@ def test_mismatches_list_experiments_and_latency_kinds():
     assert "latency kind (total = submission + completion) differs: total vs completion" in notes
 
 
+def test_a_run_that_did_not_end_is_named_among_the_notes():
+    """A run killed with kill -9 (run.json still says running) or cancelled was compared as if
+    whole, under 'conditions match'."""
+    notes = mismatches([_run({"dir": "/r/a"}), _run({"status": "running", "dir": "/r/b_killed"}),
+                        _run({"status": "cancelled", "dir": "/r/c"})])
+    assert notes == ["b_killed did not record its end (still going on, or interrupted): only its "
+                     "finished trials count", "c is cancelled: only its finished trials count"]
+
+
 def _run(record: dict) -> Run:
     return Run.from_json({"status": "done", **record})
 
