@@ -216,6 +216,9 @@ def load_run(run_dir: str | os.PathLike) -> dict:
         what = "it is a file" if Path(run_dir).exists() else "it does not exist"
         raise ValueError(f"{run_dir} is not a run folder ({what})")
 
+    # the trials kept after run.json's last save (a run killed before its next), read before
+    # run.json: a save between the two reads then holds them, never neither of the two
+    since_save = _since_save(Path(run_dir) / journal.JOURNAL)
     try:
         data = read_input_bytes(path, RUN_JSON_MAX_BYTES)
     except FileNotFoundError:
@@ -236,14 +239,18 @@ def load_run(run_dir: str | os.PathLike) -> dict:
         items = record.get(key, [])
         if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
             raise ValueError(f"{path} is damaged: {key} is not a list of objects")
-    since_save = Path(run_dir) / journal.JOURNAL
-    try:  # trials kept after run.json's last save, when the run was killed before its next
-        record["trials"] = journal.merged(record.get("trials", []),
-                                          read_input_bytes(since_save, RUN_JSON_MAX_BYTES))
-    except (OSError, InputRefused):
-        pass  # none (the usual case), or unreadable: run.json alone, as before the journal
+    if since_save:
+        record["trials"] = journal.merged(record.get("trials", []), since_save)
     record["dir"] = str(Path(run_dir))
     return record
+
+
+def _since_save(path: Path) -> bytes:
+    from app.store.input_files import InputRefused, read_input_bytes
+    try:
+        return read_input_bytes(path, RUN_JSON_MAX_BYTES)
+    except (OSError, InputRefused):
+        return b""  # none (the usual case), or unreadable: run.json alone, as before the journal
 
 
 def open_run(run_dir: str | os.PathLike) -> Run:
