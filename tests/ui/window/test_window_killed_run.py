@@ -30,6 +30,7 @@ def test_a_killed_run_opens_with_its_unsaved_trials_and_an_honest_status(qtbot, 
     assert not window.built and not window.run_action.isEnabled()
     window.open_run(str(folder))   # from the menu, before the first paint built the run half
     qtbot.waitUntil(lambda: window.model.run_dir == str(folder), timeout=30000)
+    assert window.statusBar().currentMessage().endswith("(running or interrupted)")
     assert len(window.model.trials) == len(trials)
     assert window.results.trials.rowCount() == len(trials)
     browser = window.runs_browser
