@@ -6,8 +6,8 @@ cut in between left run.json trials behind trials.csv and raw/ (2 against 8 afte
 one test run), so the report said "only 2 of 72 planned trials ran" beside a trials.csv listing
 8. Each kept trial's line is appended here at once (flushed like trials.csv, not fsynced), the
 file is emptied whenever run.json is saved and removed when a run ends, so a finished run's
-folder is what it was; reading a run (``load_run``) adds the records found here that run.json
-does not hold yet. docs/architecture.md: the run folder.
+folder is what it was; reading a run (``load_run``) lays the records found here over run.json's.
+docs/architecture.md: the run folder.
 """
 from __future__ import annotations
 
@@ -34,19 +34,24 @@ def clear(run_dir: Path, remove: bool = False) -> None:
 
 
 def merged(trials: list, data: bytes) -> list:
-    """run.json's ``trials`` followed by the journal's records it lacks (by index), in order.
+    """run.json's ``trials`` with the journal's records over them, by index, in order.
 
-    A line cut by the crash itself (the last one, half written) or anything not a trial record
-    is left out: the journal completes run.json, it never replaces it."""
-    known = {t.get("index") for t in trials if isinstance(t, dict)}
+    A journal line is newer than run.json's record of the same trial (the journal is emptied at
+    every save), and a later line newer than an earlier one: a record completed after it was
+    kept (a remote trial's job argv) is appended again. A line cut by the crash itself (the
+    last one, half written) or anything not a trial record is left out."""
     out = list(trials)
+    at = {t.get("index"): i for i, t in enumerate(out) if isinstance(t, dict)}
     for line in data.splitlines():
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        if isinstance(record, dict) and isinstance(record.get("index"), int) \
-                and record["index"] not in known:
-            known.add(record["index"])
+        if not isinstance(record, dict) or not isinstance(record.get("index"), int):
+            continue
+        if record["index"] in at:
+            out[at[record["index"]]] = record
+        else:
+            at[record["index"]] = len(out)
             out.append(record)
     return out

@@ -185,6 +185,12 @@ class RunStore:
             writer.writerow({k: _cell(v) for k, v in trial_row(record).items()})
         self.save_soon()
 
+    def trial_completed(self) -> None:
+        """The last trial's record gained a field after it was kept (a remote trial's job
+        argv): the journal keeps it again, so a crash before the next save loses it neither."""
+        journal.append(self.dir, json.dumps(self.record["trials"][-1], allow_nan=False))
+        self.save_soon()
+
     def finish(self, status: RunStatus, summary: dict | None = None, error: str | None = None) -> None:
         assert status in STATUSES
         self.record.update(status=status, ended_at=utc_now(), summary=summary or {})

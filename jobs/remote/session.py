@@ -81,7 +81,7 @@ class RemoteTrialRunner(TrialRunner):
         """run.json's trial keeps ``argv`` (the client command that ran) and ``job_argv``: the
         job file's options as a local fio argv, which reports read (data pattern, options)."""
         self.store.record["trials"][-1]["job_argv"] = list(self.engine.last_job_argv)
-        self.store.save_soon()
+        self.store.trial_completed()
 
 
 def prepare_remote_run(names, settings, remote: str | RemoteSpec, target: str, runs_root: Path | None,

@@ -116,3 +116,16 @@ def test_the_journal_is_emptied_by_each_save_and_gone_when_the_run_ends(tmp_path
     assert [t["index"] for t in load_run(store.dir)["trials"]] == [0, 1, 2, 3]
     store.finish(RunStatus.DONE)
     assert not (store.dir / JOURNAL).exists()   # a finished run's folder is what it was
+
+
+def test_a_record_completed_after_it_was_kept_survives_a_kill_before_the_next_save(tmp_path):
+    """A remote trial's job argv is added just after its record is kept: the journal keeps the
+    record again, and its later line wins over run.json's earlier save of it."""
+    clock = Clock()
+    store = _store(tmp_path, clock)
+    clock.now += SAVE_EVERY_S
+    store.add_trial(_trial(0))   # saved at once, without job_argv
+    store.record["trials"][-1]["job_argv"] = ["fio", "--name=x"]
+    store.trial_completed()      # too soon for a save: what a kill -9 here leaves
+    assert "job_argv" not in json.loads((store.dir / "run.json").read_text())["trials"][0]
+    assert load_run(store.dir)["trials"] == [dict(_trial(0), job_argv=["fio", "--name=x"])]
