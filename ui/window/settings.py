@@ -114,7 +114,7 @@ class AppSettings:
     engine = Remembered("run/engine", str, "")
     #: {engine name: full path} for an engine installed off PATH.
     engine_paths = Remembered("run/engine_paths", dict, {},
-                              clean=lambda v: {str(k): str(p) for k, p in v.items() if p})
+                              clean=lambda v: {str(k): p for k, p in v.items() if p and isinstance(p, str)})
 
 
 def _experiments(state: dict) -> dict:

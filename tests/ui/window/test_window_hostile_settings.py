@@ -29,12 +29,14 @@ def test_settings_of_the_wrong_types_leave_the_defaults(qtbot, tmp_path):
                             "values": {"zero-queue": {"size": 5, "runtime": None,
                                                       "repetitions": "2"},
                                        "block-size": "oops"}},
-        "run/target": 42, "window/main_sizes": [1e308, -5, "x"], "window/geometry": "!!"})
+        "run/target": 42, "window/main_sizes": [1e308, -5, "x"], "window/geometry": "!!",
+        "run/engine_paths": {"fio": 5, "diskspd": None}})
     panel = window.experiment_panel
     assert window.built and panel.selected_ids() == ["zero-queue"]
     texts = panel.stack.form("zero-queue").texts()
     assert texts["size"] == "1GiB" and texts["repetitions"] == "2"   # the one usable value kept
     assert window.drive_panel.target() == ""
+    assert window.engine_picker.overrides == {}   # not fio at '5': fio from PATH, as usual
 
 
 def test_huge_values_and_unknown_experiments_are_named_not_run(qtbot, tmp_path):
