@@ -30,6 +30,19 @@ def test_the_plan_shows_the_time_range():
     assert "between 1:08 and 6:32" in plan_message(["zero-queue"], exps, plan_run(exps, seed=1))
 
 
+def test_a_precision_chosen_in_a_form_that_keeps_its_own_rule_is_named():
+    """steady-state's and slc-cache's forms offer the choice too; ±2 % chosen there did nothing
+    and the plan said nothing."""
+    ids = ["zero-queue", "steady-state", "slc-cache"]
+    exps = experiments_from_settings(ids, {"zero-queue.precision": "2%",
+                                           "steady-state.precision": "2%",
+                                           "slc-cache.precision": "1%"})
+    text = plan_message(ids, exps, plan_run(exps, seed=1))
+    assert "steady-state and slc-cache are not measured to a precision target" in text
+    alone = experiments_from_settings(["zero-queue"], {"precision": "2%"})
+    assert "not measured" not in plan_message(["zero-queue"], alone, plan_run(alone, seed=1))
+
+
 def test_the_live_line_shows_the_workloads_achieved_precision(qtbot):
     exps = experiments_from_settings(["zero-queue"], {"precision": "2%", "warmup": "false"})
     plan = plan_run(exps, seed=1)

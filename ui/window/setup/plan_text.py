@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 
 from app.experiments.base import prefill_note
+from app.experiments.plan import precision_note
 from app.stats.io_counts import reach_warnings
 from ui.window import theme
 
@@ -26,4 +27,7 @@ def plan_message(ids: list[str], experiments: list, plan) -> str:
                f"{html.escape(prefill_note(experiments))}.")
     for warning in reach_warnings(plan):
         message += "<br>" + theme.span("warning", html.escape(warning))
+    left = [e.id for e in experiments if "precision" in e.keeps_own and e.precision != "off"]
+    if left:   # its form offers the choice, and ±2 % chosen there did nothing without a word
+        message += "<br>" + theme.span("warning", html.escape(precision_note(left)) + ".")
     return message
