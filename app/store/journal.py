@@ -47,7 +47,7 @@ def merged(trials: list, data: bytes) -> list:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        if not isinstance(record, dict) or not isinstance(record.get("index"), int):
+        if not isinstance(record, dict) or type(record.get("index")) is not int:   # not true
             continue
         if record["index"] in at:
             out[at[record["index"]]] = record
