@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -43,13 +44,21 @@ def remove_workdir(folder: Path, fd: int) -> list[str]:
     return []
 
 
+def _mine(info: os.stat_result) -> bool:
+    """Only this user's folders: in a shared temp folder another user's look-alike (made to be
+    writable, holding links) is theirs to remove, never ours (Windows: the temp folder is
+    per user)."""
+    return not hasattr(os, "geteuid") or info.st_uid == os.geteuid()
+
+
 def remove_dead_workdirs(root: str | os.PathLike | None = None) -> list[Path]:
     """Remove the private folders of runs that are gone (their lock is free); those removed."""
     removed = []
     for folder in Path(root or tempfile.gettempdir()).glob(PREFIX + "*"):
         try:
-            if folder.is_symlink() or not folder.is_dir() \
-                    or time.time() - folder.stat().st_mtime < YOUNG_S:
+            info = folder.lstat()
+            if not stat.S_ISDIR(info.st_mode) or not _mine(info) \
+                    or time.time() - info.st_mtime < YOUNG_S:
                 continue
             fd = os.open(folder / LOCK, _OPEN)
         except OSError:

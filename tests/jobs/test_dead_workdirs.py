@@ -3,12 +3,13 @@ a living run's folder never is (jobs/run/workdir.py)."""
 from __future__ import annotations
 
 import os
+import pwd
 import time
 from pathlib import Path
 
 from jobs.run.workdir import LOCK, PREFIX, make_workdir, remove_dead_workdirs
 
-from conftest import run_cli
+from conftest import needs_root, run_cli
 from safety_support import ONE_TRIAL, engines_on, needs_fio, start_cli, wait_for
 
 
@@ -50,3 +51,22 @@ def test_the_next_run_removes_the_private_folder_of_a_killed_one(tmp_path):
                    "--remove-leftovers", env={"TMPDIR": str(tmp)}, timeout=120)
     assert done.returncode == 0, done.stderr
     assert list(tmp.iterdir()) == []
+
+
+@needs_root
+def test_another_users_look_alike_folder_is_left_alone(tmp_path):
+    """In a shared temp folder a look-alike made by another user, writable, its lock free and a
+    link to a victim inside, is not ours to remove: the folder, the link and the victim stay."""
+    victim = tmp_path / "thesis.txt"
+    victim.write_text("chapter 3")
+    theirs = tmp_path / f"{PREFIX}theirs"
+    theirs.mkdir()
+    (theirs / LOCK).write_text("")
+    (theirs / "link").symlink_to(victim)
+    nobody = pwd.getpwnam("nobody")
+    for path in (theirs, theirs / LOCK):
+        os.chown(path, nobody.pw_uid, nobody.pw_gid)
+    theirs.chmod(0o777)
+    _age(theirs)
+    assert remove_dead_workdirs(tmp_path) == []
+    assert (theirs / "link").is_symlink() and victim.read_text() == "chapter 3"
