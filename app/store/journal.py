@@ -15,6 +15,8 @@ from pathlib import Path
 
 import orjson
 
+from app.model.trial import TrialResult
+
 JOURNAL = "trials-since-save.jsonl"
 
 
@@ -39,7 +41,8 @@ def merged(trials: list, data: bytes) -> list:
     A journal line is newer than run.json's record of the same trial (the journal is emptied at
     every save), and a later line newer than an earlier one: a record completed after it was
     kept (a remote trial's job argv) is appended again. A line cut by the crash itself (the
-    last one, half written) or anything not a trial record is left out."""
+    last one, half written) or anything not a trial record is left out: the journal completes
+    run.json, it never makes it unreadable (a bad line would be reported as a damaged run.json)."""
     out = list(trials)
     at = {t.get("index"): i for i, t in enumerate(out) if isinstance(t, dict)}
     for line in data.splitlines():
@@ -47,7 +50,7 @@ def merged(trials: list, data: bytes) -> list:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        if not isinstance(record, dict) or type(record.get("index")) is not int:   # not true
+        if not isinstance(record, dict) or not _is_trial(record):
             continue
         if record["index"] in at:
             out[at[record["index"]]] = record
@@ -55,3 +58,14 @@ def merged(trials: list, data: bytes) -> list:
             at[record["index"]] = len(out)
             out.append(record)
     return out
+
+
+def _is_trial(record: dict) -> bool:
+    """A record the typed run accepts as a trial, with a whole-number index (not ``true``)."""
+    if type(record.get("index")) is not int:
+        return False
+    try:
+        TrialResult.from_json(record)
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+        return False
+    return True

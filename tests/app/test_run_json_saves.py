@@ -108,7 +108,9 @@ def test_the_journal_is_emptied_by_each_save_and_gone_when_the_run_ends(tmp_path
     journal = (store.dir / JOURNAL).read_text().splitlines()
     assert len(saved) == 0 and len(journal) == 3
     with open(store.dir / JOURNAL, "a") as handle:
-        handle.write('{"index": true}\n[1]\n{"index": 3, "experim')   # not records; a line cut
+        bad = json.dumps(dict(_trial(4), status=5))   # a trial's shape, but not a trial
+        handle.write('{"index": true}\n[1]\n' + bad + '\n{"index": 3, "experim')   # a line cut
+    assert len(open_run(store.dir).trials) == 3   # opens: a bad journal line never damages run.json
     assert [t["index"] for t in load_run(store.dir)["trials"]] == [0, 1, 2]
     clock.now += 2.0
     store.add_trial(_trial(3))   # saved: the journal is empty again
