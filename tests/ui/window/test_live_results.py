@@ -106,6 +106,23 @@ def test_a_burst_of_short_trials_is_drawn_once_then_caught_up(model, record, qtb
     assert view.points() > drawn
 
 
+@pytest.mark.parametrize("budget, put_off", [(1e-9, True), (1e9, False)])
+def test_a_costly_drawing_puts_the_next_one_off(model, record, qtbot, monkeypatch, budget,
+                                                put_off):
+    """The gap after a drawing is its cost over the budget, between MIN_GAP_S and MAX_GAP_S."""
+    monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.0)
+    monkeypatch.setattr(results_so_far, "MAX_GAP_S", 0.5)
+    monkeypatch.setattr(results_so_far, "BUDGET", budget)
+    view = ResultsSoFar(model)
+    qtbot.addWidget(view)
+    view.show()
+    zero = [t for t in record["trials"] if t["experiment"] == "zero-queue"]
+    play(model, zero[:1])
+    play(model, zero[1:2])
+    assert view.redraws == (1 if put_off else 2)
+    qtbot.waitUntil(lambda: view.redraws == 2, timeout=3000)
+
+
 def test_redraws_wait_while_hidden(model, record, qtbot):
     view = ResultsSoFar(model)
     qtbot.addWidget(view)
