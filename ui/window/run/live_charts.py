@@ -4,8 +4,8 @@ timeline of the whole run (ui/window/run/timeline.py, placed by the window).
 
 Built for multi-hour runs: every curve is created once and fed with ``setData`` on
 the model's growing numpy buffers; clip-to-view and peak downsampling keep the drawn points near
-the pixel count; samples only mark the charts dirty and a timer redraws, so a burst of events
-costs one redraw. Trial boundaries are vertical lines labelled with the workload where the label
+the pixel count; a sample is drawn at once after a quiet REDRAW_MS, else marks the charts dirty
+for one redraw (a burst costs two at most). Trial boundaries are vertical lines labelled with the workload where the label
 fits; warm-ups are shaded.
 
 Read as a report would be: throughput and (linear) latency start at 0, so a 5 % dip looks like
