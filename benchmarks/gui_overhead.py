@@ -177,8 +177,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per interval (median shown)")
     parser.add_argument("--points", type=int, default=100_000)
     parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--fidelity-rounds", type=int, default=4,
-                        help="rounds of the QD1 comparison (0: none)")
+    parser.add_argument("--fidelity-rounds", type=int, default=8,
+                        help="rounds of the QD1 comparison, paired with bare fio (0: none)")
     parser.add_argument("--fidelity-runtime", type=float, default=4.0)
     args = parser.parse_args()
     paint = launch_to_first_paint()

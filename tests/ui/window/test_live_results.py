@@ -58,6 +58,7 @@ def play(model, trials, t0: float = 0.0) -> float:
 
 def test_a_sweep_figure_gains_a_point_when_a_trial_finishes(model, record, qtbot, monkeypatch):
     monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.0)
+    monkeypatch.setattr(results_so_far, "MAX_GAP_S", 0.0)
     view = ResultsSoFar(model)
     qtbot.addWidget(view)
     view.resize(500, 400)
@@ -92,6 +93,7 @@ def test_a_sweep_figure_gains_a_point_when_a_trial_finishes(model, record, qtbot
 def test_a_burst_of_short_trials_is_drawn_once_then_caught_up(model, record, qtbot,
                                                                monkeypatch):
     monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.5)
+    monkeypatch.setattr(results_so_far, "MAX_GAP_S", 0.5)
     view = ResultsSoFar(model)
     qtbot.addWidget(view)
     view.show()
@@ -102,6 +104,23 @@ def test_a_burst_of_short_trials_is_drawn_once_then_caught_up(model, record, qtb
     assert view.redraws == 1 and view.points() == drawn
     qtbot.waitUntil(lambda: view.redraws == 2, timeout=10000)
     assert view.points() > drawn
+
+
+@pytest.mark.parametrize("budget, put_off", [(1e-9, True), (1e9, False)])
+def test_a_costly_drawing_puts_the_next_one_off(model, record, qtbot, monkeypatch, budget,
+                                                put_off):
+    """The gap after a drawing is its cost over the budget, between MIN_GAP_S and MAX_GAP_S."""
+    monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.0)
+    monkeypatch.setattr(results_so_far, "MAX_GAP_S", 0.5)
+    monkeypatch.setattr(results_so_far, "BUDGET", budget)
+    view = ResultsSoFar(model)
+    qtbot.addWidget(view)
+    view.show()
+    zero = [t for t in record["trials"] if t["experiment"] == "zero-queue"]
+    play(model, zero[:1])
+    play(model, zero[1:2])
+    assert view.redraws == (1 if put_off else 2)
+    qtbot.waitUntil(lambda: view.redraws == 2, timeout=3000)
 
 
 def test_redraws_wait_while_hidden(model, record, qtbot):
@@ -171,6 +190,7 @@ def test_the_slc_figure_fits_a_narrow_pane(qtbot, monkeypatch):
     long title and mean line's name used to widen the plot past it (its right end cut off)."""
     from ui.window.run.past_runs import load_past_run
     monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.0)
+    monkeypatch.setattr(results_so_far, "MAX_GAP_S", 0.0)
     model = RunModel()
     view = ResultsSoFar(model)
     qtbot.addWidget(view)

@@ -11,9 +11,13 @@ data supports them.
 Cost beside fio: it redraws only when a trial of the shown experiment ended (never per sample),
 builds only that experiment's figures, waits while hidden (a tab not in front) until shown, and
 draws a newer state of the same figure into the plot that shows it (ui/render/redraw.py: no new
-PlotWidget, no relayout of the pane; also when a series or marker was added), at most once every
-MIN_GAP_S while the run goes on (a burst of 1-second trials is drawn once, then caught up), and
-paints the pane once when the redraw has settled (HOLD_MS), not at each of its steps. In this
+PlotWidget, no relayout of the pane; also when a series or marker was added), and paints the
+pane once when the redraw has settled (HOLD_MS), not at each of its steps. While the run goes
+on it draws within a budget (BUDGET of a core): after a drawing that took c seconds of the GUI
+thread, the next waits c / BUDGET (between MIN_GAP_S and MAX_GAP_S; a burst of short trials is
+drawn once, then caught up), so a slow machine or a big figure redraws less often instead of
+taking more from fio; a trial of a minute or more is drawn as soon as it ends. The drawing code
+loads when a run starts (while the test file is laid out), not beside the first trial. In this
 narrow pane the figure's title sits above the plot, wrapped, and long legend entries wrap, so
 neither widens the plot past the pane.
 """
@@ -42,6 +46,9 @@ from ui.window import theme
 from ui.window.run.run_model import RunModel
 
 MIN_GAP_S = 2.0
+MAX_GAP_S = 20.0
+BUDGET = 0.0015   # share of a core a drawing may average over the gap after it (its paints
+#                   and label placing, measured apart, cost about as much again)
 SETTLE_MS = 150   # labels are placed once the plot's resizes after a redraw have settled
 HOLD_MS = SETTLE_MS + 100   # the pane shows its earlier figure meanwhile, then paints once
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
@@ -70,6 +77,7 @@ class ResultsSoFar(QWidget):
         self._drawn_key: tuple | None = None   # what the shown plot was drawn from
         self._pending = False                  # a redraw waits for the view to be shown
         self._last = float("-inf")             # monotonic time of the last drawing
+        self._gap = MIN_GAP_S                  # how long the next drawing waits after it
         self._later = QTimer(self)             # the redraw a recent one put off
         self._later.setSingleShot(True)
         self._later.timeout.connect(self._refresh)
@@ -131,6 +139,8 @@ class ResultsSoFar(QWidget):
 
     # -- model -> view --------------------------------------------------------------------------
     def _on_reset(self) -> None:
+        if self.model.live:   # a run is under way: its first point is drawn without the import
+            import ui.render.redraw  # noqa: F401
         self.experiment, self.figures, self._drawn_key = None, [], None
         self._set_plot(None)
         self.selector.clear()
@@ -159,7 +169,7 @@ class ResultsSoFar(QWidget):
         key = None if part is None else (part.id, len(part.trials), self.model.status)
         if key == self._drawn_key:
             return   # a warm-up or another experiment's trial ended: nothing new to draw
-        wait = self._last + MIN_GAP_S - time.monotonic()
+        wait = self._last + self._gap - time.monotonic()
         same = self._drawn_key is not None and key is not None and key[0] == self._drawn_key[0]
         if same and wait > 0 and not self.model.finished:
             if not self._later.isActive():
@@ -167,6 +177,7 @@ class ResultsSoFar(QWidget):
             return
         self._later.stop()
         self._drawn_key = key
+        started = time.thread_time()
         if part is not None:
             title = part.entry.title or part.id
             self.title.setText(f"<b>So far</b>: {html.escape(part.id)}")
@@ -196,6 +207,7 @@ class ResultsSoFar(QWidget):
         self.found.setHtml("<br>".join(html.escape(line) for line in lines))
         self.found.setVisible(bool(lines))
         self._redraw()
+        self._gap = min(MAX_GAP_S, max(MIN_GAP_S, (time.thread_time() - started) / BUDGET))
 
     def _paint_again(self) -> None:
         self.stack.setUpdatesEnabled(True)

@@ -13,6 +13,7 @@ import math
 
 import pyqtgraph as pg
 from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QGraphicsItem
 
 from ui.window.messages import duration_text
 
@@ -150,4 +151,8 @@ def value_plot(view: pg.GraphicsLayoutWidget, row: int, label: str) -> pg.PlotIt
     plot.setClipToView(True)
     plot.setDownsampling(auto=True, mode="peak")
     axis.setWidth(axis.width_for_ticks())  # one width for all: the plots line up
+    # each sample's repaint of the curves overlaps the axes (their ticks reach into the plot):
+    # a cached axis is one pixmap drawn, not its ticks and labels replayed (a quarter of a paint)
+    for side in ("left", "bottom"):
+        plot.getAxis(side).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
     return plot   # axis colours: the palette's text (chart_colors.apply)

@@ -4,8 +4,8 @@ timeline of the whole run (ui/window/run/timeline.py, placed by the window).
 
 Built for multi-hour runs: every curve is created once and fed with ``setData`` on
 the model's growing numpy buffers; clip-to-view and peak downsampling keep the drawn points near
-the pixel count; samples only mark the charts dirty and a timer redraws, so a burst of events
-costs one redraw. Trial boundaries are vertical lines labelled with the workload where the label
+the pixel count; a sample is drawn at once after a quiet REDRAW_MS, else marks the charts dirty
+for one redraw (a burst costs two at most). Trial boundaries are vertical lines labelled with the workload where the label
 fits; warm-ups are shaded.
 
 Read as a report would be: throughput and (linear) latency start at 0, so a 5 % dip looks like
@@ -16,6 +16,7 @@ line saying why, leaving its height to the two charts that have data.
 from __future__ import annotations
 
 import logging
+import time
 
 import numpy as np
 import pyqtgraph as pg
@@ -38,8 +39,8 @@ from ui.window.widgets import ElidedLabel, em
 
 log = logging.getLogger(__name__)
 
-# at most 2 redraws a second, whatever the sample interval: a redraw with its paint costs 3-4 ms
-# of the GUI thread, so at a 0.1 s interval 4 a second were over 1 % of a core beside fio
+# at most 2 redraws a second (a redraw and its paint: 3-4 ms of the GUI thread); a sample after a
+# quiet REDRAW_MS is drawn in the wake-up that brought it, not by a timer waking the thread again
 REDRAW_MS = 500
 LAT_COLUMNS = ("read_lat_us", "write_lat_us", "read_p99_us", "write_p99_us")
 MIN_CHART_EM = 11       # a chart with data is never shorter than this many text lines
@@ -58,6 +59,7 @@ class LiveCharts(ChartRange, QWidget):
         self.setAutoFillBackground(True)   # opaque: a redraw never repaints the window beneath
         self._dirty = False
         self.redraws = 0
+        self._drawn_at = float("-inf")   # monotonic time of the last redraw
         self._tops: dict[str, float] = {}     # y-axis top per chart, kept until data outgrows it
         self._init_range()
         self.timeline = RunTimeline()   # placed by the window, above the charts and the figure
@@ -114,7 +116,6 @@ class LiveCharts(ChartRange, QWidget):
 
         self._timer = QTimer(self)  # started by a change, so an idle window never wakes up
         self._timer.setSingleShot(True)
-        self._timer.setInterval(REDRAW_MS)
         self._timer.timeout.connect(self._tick)
         model.reset.connect(self._rebuild)
         model.trial_started.connect(self._add_boundary)
@@ -209,10 +210,15 @@ class LiveCharts(ChartRange, QWidget):
             self._mark_dirty()  # the temperature line follows the run's state
 
     def _mark_dirty(self) -> None:
-        """Something to show: one redraw within REDRAW_MS, however many samples come."""
+        """Drawn now if the last redraw is REDRAW_MS old, else once when it is (hidden: when shown)."""
         self._dirty = True
-        if not self._timer.isActive():
-            self._timer.start()
+        if self._timer.isActive() or not self.isVisible():
+            return
+        wait_ms = int((self._drawn_at - time.monotonic()) * 1000) + REDRAW_MS
+        if wait_ms <= 0:
+            self.redraw()
+        else:
+            self._timer.start(wait_ms)
 
     def _tick(self) -> None:
         if self._dirty and self.isVisible():   # hidden (another tab in front): at the next show
@@ -251,6 +257,7 @@ class LiveCharts(ChartRange, QWidget):
         are all NaN (a direction the trial does not use) keeps its old data: nothing to draw."""
         self._dirty = False
         self.redraws += 1
+        self._drawn_at = time.monotonic()
         s = self.model.series
         t = s.column("t_s")
         read_tp, write_tp = self._tp_columns()

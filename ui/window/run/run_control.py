@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from ui.window.gc_policy import back_in_collections, outside_collections_during_run
 from ui.window.run.run_model import RunModel
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ class RunControl(QObject):
                                cancel=cancel, remote=remote or None)
 
         self.model.begin(note="starting the equivalent of: " + " ".join(argv))
+        outside_collections_during_run()   # before the worker thread exists (see gc_policy)
         worker = RunWorker(prepare, self)
         worker.event.connect(self._on_event)
         worker.finished.connect(self._on_finished)
@@ -107,6 +109,7 @@ class RunControl(QObject):
 
     def _on_finished(self) -> None:
         worker, self.worker = self.worker, None
+        back_in_collections()
         if worker is not None:
             worker.deleteLater()
         self.ended.emit()

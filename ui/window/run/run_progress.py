@@ -1,10 +1,12 @@
 """Progress of the current trial and of the whole run, with elapsed time and ETA.
 
-Updated by its own 2 Hz timer from the model's clock (not per sample), so the bars move even
-with long sample intervals and cost nothing between runs (the timer stops). 2 Hz, not 4: the
-texts change once a second anyway. A refresh only repaints: the labels never ask for a new
-layout (LiveLabel) and the bars join the window's next paint (the window's budget
-beside fio is 1 % of a core).
+Updated once a second from the model's clock: with a sample at least that often, in the GUI
+thread's wake-up that brought a sample (the live charts draw it in the same one, so the window
+is painted once), else by its own timer, so the bars move even with long sample intervals; the
+timer costs nothing between runs (it stops). The texts change once a second, so the 2 Hz timer
+this replaces repainted the strip for nothing half the time, and woke the thread for it. A
+refresh only repaints: the labels never ask for a new layout (LiveLabel) and the bars join the
+window's next paint (the window's budget beside fio is 1 % of a core).
 """
 from __future__ import annotations
 
@@ -20,7 +22,9 @@ from ui.window.run.run_model import RunModel
 from ui.window.run.run_text import CANCELLED_EARLY, trials_text
 from ui.window.widgets import LiveLabel, em
 
-TICK_MS = 500
+TICK_MS = 1000
+LATE_MS = 30     # a tick this long after the shown second changes, never just before it
+SAMPLE_MS = 900  # a sample refreshes the strip when the last refresh is this old
 
 
 def _set_value(bar: QProgressBar, value: int) -> None:
@@ -56,23 +60,44 @@ class RunProgress(QWidget):
         grid.setColumnStretch(0, 3)
         grid.setColumnStretch(1, 2)
         self._timer = QTimer(self)
-        self._timer.setInterval(TICK_MS)
-        self._timer.timeout.connect(self.refresh)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._tick)
         model.state_changed.connect(self._on_state)
         model.reset.connect(self.refresh)
-        model.trial_started.connect(lambda _t: self.refresh())
+        model.trial_started.connect(lambda _t: self._on_state())   # ticks in step with it
         model.trial_ended.connect(lambda _r: self.refresh())
+        model.samples_added.connect(self._on_sample)
+        self._refreshed_at = float("-inf")
         self.refresh()
 
     def _on_state(self) -> None:
         if self.model.live and not self.model.finished and self.model.status != "refused":
-            self._timer.start()
+            self._schedule()
         else:
             self._timer.stop()
         self.refresh()
 
+    def _tick(self) -> None:
+        self.refresh()
+        if self.model.live and not self.model.finished:
+            self._schedule()
+
+    def _on_sample(self) -> None:
+        """Refreshed with the sample; the timer then waits for a second without one."""
+        if self._timer.isActive() and time.monotonic() - self._refreshed_at >= SAMPLE_MS / 1000:
+            self.refresh()
+            self._timer.start(TICK_MS + TICK_MS // 5)
+
+    def _schedule(self) -> None:
+        """The next tick when the trial's elapsed time, rounded as shown, reaches its next
+        second (without a trial, a second from now)."""
+        m = self.model
+        phase = (m.current_elapsed_s() - 0.5) % 1.0 if m.current is not None else 0.0
+        self._timer.start(int((1.0 - phase) * TICK_MS) + LATE_MS)
+
     def refresh(self) -> None:
         m = self.model
+        self._refreshed_at = time.monotonic()
         total = m.trial_count
         ended = len(m.trials)
         if m.status == "idle":
