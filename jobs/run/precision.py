@@ -15,6 +15,7 @@ achieved ±.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -95,15 +96,17 @@ class PrecisionWatch:
         self._fio_s += interval.duration_s
         if self._fio_s <= trial.ramp_s + RAMP_SLACK * trial.interval_s:
             return False  # fio's ramp_time: its I/Os are not in fio's numbers (counters restart)
+        if self.stopped or self._fio_s > trial.runtime_s + RAMP_SLACK * trial.interval_s:
+            return False  # the drain: fio completes its queue, its documents' clock stands still
         self._elapsed += interval.duration_s
         if interval.duration_s >= PARTIAL * trial.interval_s:  # a cut interval: too few I/Os
             self._iops.append(interval.read_iops + interval.write_iops)
             self._MBps.append(interval.read_MBps + interval.write_MBps)
         done = self._of(trial)
-        now = self._workload_interval(done, self._iops, self._MBps, None)
+        now = self._workload_interval(done, self._iops, self._MBps, self._running_means(done))
         rels = [_rel(i) for i in now]
         self.achieved = None if None in rels else max(r for r in rels if r is not None)
-        if self.stopped or self._elapsed < (trial.min_s or 0.0):
+        if self._elapsed < (trial.min_s or 0.0):
             return False
         if not all(within(i, trial.precision) for i in now) or not self._tail_ios_met(trial, done):
             return False
@@ -146,6 +149,15 @@ class PrecisionWatch:
         rate = self._iops[-1] if self._iops else 0.0
         in_flight = trial.workload.iodepth * trial.workload.numjobs
         return DRAIN_MARGIN_S + 2.0 * in_flight / rate if rate > 0 else DRAIN_MARGIN_S
+
+    def _running_means(self, done: _Workload) -> tuple[list[float], list[float]] | None:
+        """The means the workload's interval will rest on once this repetition ends: fio's own
+        for the finished repetitions (as :meth:`finish` takes them), the live series' for this
+        one; None before its series has any."""
+        if not self._iops or not self._MBps:
+            return None
+        return ([*done.fio_iops, statistics.fmean(self._iops)],
+                [*done.fio_MBps, statistics.fmean(self._MBps)])
 
     def _of(self, trial: Trial) -> _Workload:
         return self._by_key.setdefault(trial.workload.key, _Workload())

@@ -74,3 +74,45 @@ def test_a_deep_queue_gets_time_to_drain_when_stopped():
     for _ in range(3):
         watch.add(trial, _interval(120.0))
     assert watch._drain_s(trial) > 2 * 256 / 120
+
+
+def _steady(rep: int, runtime_s: float = 10.0) -> Trial:
+    return Trial(rep, "queue-depth", Workload("randread", 4096, 256), rep, False, runtime_s, 1.0,
+                 1 << 24, True, 1.0, precision=0.02, min_s=5.0)
+
+
+def _fio_record(trial: Trial, iops: float) -> dict:
+    side = {"iops": iops, "MBps": iops * 4096 / 1e6, "runtime_ms": 10_000, "lat_kind": "total",
+            "lat_us": {"mean": 2e6}}
+    return {"index": trial.index, "experiment": trial.experiment, "workload": trial.workload.to_json(),
+            "label": trial.workload.label, "repetition": trial.repetition, "warmup": False,
+            "status": "done", "measurement": {"read": side, "total": {"iops": iops, "MBps": side["MBps"]}}}
+
+
+def test_the_drain_after_the_runtime_is_not_in_the_statistics():
+    """After its runtime fio completes its queue (256 I/Os at 120 IOPS: 2 s) and its status
+    documents' clock stands still while the counters move: 256 then 0 'IOPS'. Those are not
+    samples of the device, and a run that kept them claimed ±20 % beside a fio mean within 0.1 %."""
+    watch = PrecisionWatch()
+    trial = _steady(1)
+    watch.begin(trial)
+    for value in [0.0] + [119.0, 121.0] * 5 + [256.0, 0.0]:   # ramp, 10 s, then the drain
+        watch.add(trial, _interval(value))
+    block = watch.finish(trial, _fio_record(trial, 120.0))
+    assert block["own_iops"] is not None and block["own_iops"] < 0.02
+
+
+def test_the_stop_rests_on_fios_means_of_the_finished_repetitions():
+    """The workload's interval counts fio's mean of each finished repetition (finish), so the
+    stop does too: a first repetition whose live samples averaged 118 while fio counted 120
+    (samples cut at document times) must not keep the second from stopping on 120."""
+    watch = PrecisionWatch()
+    first = _steady(1, runtime_s=20.0)
+    watch.begin(first)
+    for value in [0.0] + [117.0, 119.0] * 5:
+        watch.add(first, _interval(value))
+    watch.finish(first, _fio_record(first, 120.0))
+    second = _steady(2, runtime_s=20.0)
+    watch.begin(second)
+    stops = [watch.add(second, _interval(v)) for v in [0.0] + [119.0, 121.0] * 5]
+    assert True in stops and stops.index(True) <= 6   # at its 5 s minimum (ramp + 5 samples)

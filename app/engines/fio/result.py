@@ -21,6 +21,7 @@ import os
 import re
 from typing import Any
 
+from app.engines.fio.completed import completed_iops
 from app.engines.fio.last_document import last_document
 from app.model.percentiles import PERCENTILES, percentile_key
 from app.model.status import JobStatus
@@ -217,10 +218,8 @@ def _int_or_none(value: Any) -> int | None:
 
 
 def _direction(d: Any) -> dict | None:
-    """One direction (``read``/``write``/``mixed``), or ``None`` when it did no I/O.
-
-    ``total_ios`` is missing before fio 2.2, so "no I/O" means both counters are zero/absent.
-    """
+    """One direction (``read``/``write``/``mixed``), or ``None`` when it did no I/O (both
+    counters zero or absent: ``total_ios`` is missing before fio 2.2)."""
     if not isinstance(d, dict):
         return None
     total_ios = _int_or_none(d.get("total_ios")) or 0
@@ -235,7 +234,7 @@ def _direction(d: Any) -> dict | None:
     lat_kind, lat_us, bins = _latency(d)
     out: dict[str, Any] = {
         "io_bytes": io_bytes,
-        "iops": float(d.get("iops") or 0.0),
+        "iops": completed_iops(d),  # issued I/Os after a ramp_time undercount: see there
         "MBps": bytes_per_s_to_MBps(bytes_per_s),
         "MiBps": bytes_per_s_to_MiBps(bytes_per_s),
         "runtime_ms": int(d.get("runtime") or 0),

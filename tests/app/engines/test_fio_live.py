@@ -81,3 +81,16 @@ def test_text_between_documents_and_counter_resets_are_tolerated():
     # (60000*300 - 50000*100) / 200 ns = 65 µs
     assert intervals[1].read_lat_us == pytest.approx(65.0)
     assert intervals[2].read_lat_us == pytest.approx((45_000 * 150 - 40_000 * 50) / 100 / 1000)
+
+
+def test_iops_counts_completed_ios_while_the_queue_drains():
+    """At the end (or after a graceful stop) fio issues nothing while its queue completes:
+    total_ios stands still, the bytes and the latency's N go on; IOPS follows the completions."""
+    def doc(ios_issued, done, runtime):
+        side = {"io_bytes": done * 4096, "total_ios": ios_issued, "runtime": runtime,
+                "lat_ns": {"mean": 2e9, "N": done}}
+        return json.dumps({"jobs": [{"read": side, "write": {}}]}, indent=1)
+
+    text = "\n".join([doc(376, 120, 1000), doc(496, 240, 2000), doc(496, 360, 3000)]) + "\n"
+    intervals = _split(text, chunk=len(text))
+    assert [round(i.read_iops) for i in intervals] == [120, 120, 120]
