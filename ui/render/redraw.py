@@ -14,6 +14,8 @@ for it cost about 15 ms and a relayout of the window beside fio.
 """
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+
 from app.results.figure import Figure
 from ui.render.draw import PANEL_COLUMNS, Drawn, _axes, _fit, _lock_right
 from ui.render.labels import Labels
@@ -114,9 +116,18 @@ def fit_narrow(drawn: Drawn, width: int) -> None:
         plot.layout.removeItem(legend)
         plot.layout.addItem(legend, 4, 0, 1, PANEL_COLUMNS)
     columns = max(1, legend.columnCount)
-    for sample, label in legend.items:
-        room = width / columns - sample.boundingRect().width() - legend.layout.horizontalSpacing() - 24
-        if room > 40 and label.item.boundingRect().width() > room:
-            label.item.setTextWidth(room)
-            label.updateMin()
-    legend.updateSize()
+    slack = 24.0   # the legend's and the plot's own margins, first guessed, then measured
+    for _ in range(3):
+        for sample, label in legend.items:
+            room = width / columns - sample.boundingRect().width() - legend.layout.horizontalSpacing() - slack
+            if room > 40 and label.item.boundingRect().width() > room:
+                label.item.setTextWidth(room)
+                label.updateMin()
+        legend.updateSize()
+        # a label renamed on a redraw ('knee' becoming 'deepest, no knee') wrapped at the
+        # guessed room still widened the plot past the pane by its margins (323 px in 296):
+        # its markers and axis were cut off at the pane's edge
+        over = plot.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() - width
+        if over <= 0:
+            return
+        slack += over

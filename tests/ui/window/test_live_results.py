@@ -209,3 +209,26 @@ def test_the_slc_figure_fits_a_narrow_pane(qtbot, monkeypatch):
         right = max(p.sceneBoundingRect().right() for p in parts if p.isVisible())
         assert right <= view.plot.width(), (view.figure_ids()[index], right)
         assert view.figure_title.isVisible() and view.figure_title.text()
+
+
+def test_a_legend_entry_renamed_mid_sweep_stays_inside_the_narrow_pane(model, record, qtbot,
+                                                                       monkeypatch):
+    """The queue-depth marker's name grows when the knee gives way ('knee = ...: QD4' becomes
+    'deepest, no knee = ...: QD16'): wrapped anew, it never widens the plot past the pane, whose
+    edge would cut off the deepest point and the axis (seen at 323 px in a 296 px pane)."""
+    monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.0)
+    monkeypatch.setattr(results_so_far, "MAX_GAP_S", 0.0)
+    view = ResultsSoFar(model)
+    qtbot.addWidget(view)
+    view.resize(300, 520)
+    view.show()
+    names = set()
+    for trial in [t for t in record["trials"] if t["experiment"] == "queue-depth"]:
+        play(model, [trial])
+        qtbot.wait(50)
+        drawn = view.plot._ssd if view.plot is not None else None
+        if drawn is None:
+            continue
+        names |= {label.text for _sample, label in drawn.legend.items}
+        assert drawn.plot.geometry().width() <= view.stack.width(), names
+    assert any(name.startswith("deepest, no knee") for name in names), names
