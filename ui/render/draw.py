@@ -18,10 +18,12 @@ from app.results.figure import Figure
 from ui.render.labels import Labels, free_width
 from ui.render.plot_items import Geometry, draw_hlines, draw_markers, draw_series
 from ui.render.ranges import (
+    PLOT_SHARE,
     category_tick_px,
     legend_columns,
     locked_scale,
     log_ticks,
+    staggered,
     x_range,
     x_values,
     y_range,
@@ -174,8 +176,11 @@ def _axes(panel: Panel, style: Style, columns: int) -> None:
     fig, axes = panel.fig, panel.axes
     ticks = fig.x_axis.ticks
     lines = max((t.count("\n") + 1 for _, t in ticks), default=1)
-    style_axis(axes["bottom"], fig.x_axis.label, style, tick_lines=lines,
-               tick_px=category_tick_px(fig, style, columns))
+    tick_px, crowded = category_tick_px(fig, style, columns)
+    if crowded:   # names moved a line lower where they would touch a neighbour
+        ticks, lines = staggered(fig, style, columns, tick_px)
+    style_axis(axes["bottom"], fig.x_axis.label, style, tick_lines=lines, tick_px=tick_px,
+               label_room=style.width * PLOT_SHARE / max(columns, 1))
     style_axis(axes["left"], fig.y_axis.label, style)
     bars = any(s.kind == "bar" for s in fig.series)
     axes["bottom"].setGrid(False if bars else int(255 * GRID_ALPHA))

@@ -129,7 +129,7 @@ def direction_color(direction: str) -> str:
 
 
 def style_axis(axis, label: str, style: Style, tick_lines: int = 1,
-               tick_px: int | None = None) -> None:
+               tick_px: int | None = None, label_room: float | None = None) -> None:
     """Pens, fonts, the label with its unit, thousands separators, no SI prefix; a bottom axis
     gets the height of ``tick_lines`` lines of tick text (``tick_px``, default the style's)
     plus its label."""
@@ -140,11 +140,26 @@ def style_axis(axis, label: str, style: Style, tick_lines: int = 1,
     axis.enableAutoSIPrefix(False)
     axis.setStyle(tickTextOffset=max(6, style.tick_px // 2), tickLength=style.tick_px // 2,
                   autoExpandTextSpace=True, maxTickLevel=1)  # no third, finest grid level
-    axis.setLabel(as_text(label), **{"font-size": f"{style.label_px}px", "color": "#000"})
+    lines = wrapped(label, style.label_px, label_room)
+    axis.setLabel("<br>".join(map(as_text, lines)),
+                  **{"font-size": f"{style.label_px}px", "color": "#000"})
     thousands(axis)
     if axis.orientation == "bottom":  # room for tick text and the label without touching
         axis.setStyle(hideOverlappingLabels=style.tick_px * 2)  # end labels may overhang a bit
         from PySide6.QtGui import QFontMetrics
         tick_h = QFontMetrics(font(tick_px or style.tick_px)).height()
         axis.setHeight(int(tick_h * tick_lines + max(6, style.tick_px // 2) + style.tick_px // 2
-                           + style.label_px * 1.7))
+                           + style.label_px * (1.7 + 1.2 * (len(lines) - 1))))
+
+
+def wrapped(label: str, px: int, room: float | None) -> list[str]:
+    """An axis title as one line, or two broken at the space nearest its middle when it is
+    wider than ``room``: side by side in a narrow pane, the titles of two panels ran into each
+    other ("4 KiB random (RND4K Q1T1): sta128 KiB sequential")."""
+    from PySide6.QtGui import QFontMetrics
+    text = "" if label is None else str(label)
+    if room is None or " " not in text or QFontMetrics(font(px)).horizontalAdvance(text) <= room:
+        return [text]
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
+    return [text[:cut], text[cut + 1:]]

@@ -5,7 +5,8 @@ At the report's width all fit; in the window's narrow "Results so far" pane (abo
 labels of 128, 256 and 512 ran together into "128256512" and the last was dropped. Here every
 k-th level keeps its label (the first always) and the others stay as unlabelled ticks, with k the
 smallest stride at which neighbouring labels keep a gap. Category axes (bars: mean, p95, ...)
-are left alone: their font shrinks instead (ui/render/ranges.py ``category_tick_px``).
+are left alone: their font shrinks instead, and they are staggered when even that is too wide
+(ui/render/ranges.py ``category_tick_px``).
 """
 from __future__ import annotations
 

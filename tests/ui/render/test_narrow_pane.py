@@ -23,7 +23,7 @@ NAMES = ("block-size-throughput-random", "block-size-throughput-sequential", "bl
 
 @pytest.fixture(scope="module")
 def figures():
-    return {f.id: f for f in build_figures(load_results(FULL).results) if f.id in NAMES}
+    return {f.id: f for f in build_figures(load_results(FULL).results) if f.id in NAMES + ("zero-queue-latency",)}
 
 
 def _pane_plot(qtbot, fig, width: int, height: int):
@@ -58,3 +58,28 @@ def test_at_the_report_width_every_level_keeps_its_label(qtbot, figures):
     plot = _pane_plot(qtbot, figures["block-size-throughput-random"], 1800, 1080)
     ticks = {t.text for t in scene_geometry.texts(plot) if t.kind == "tick"}
     assert {"4", "8", "16", "32", "64", "128", "256", "512", "1024"} <= ticks
+
+
+def _ink(t):
+    """A text's box without its leading empty lines (a staggered name starts a line lower)."""
+    lines = t.text.split("\n")
+    blank = len(lines) - len("\n".join(lines).lstrip("\n").split("\n"))
+    step = (t.box.y1 - t.box.y0) / len(lines)
+    return type(t.box)(t.box.x0, t.box.y0 + blank * step, t.box.x1, t.box.y1)
+
+
+def test_two_bar_panels_keep_their_category_names_and_axis_titles_apart(qtbot, figures):
+    """zero-queue's two panels of four bars side by side in the pane: "mean p95 p99 p99.9" ran
+    together even at the smallest tick font ("meap95p99999.9"), and the two axis titles ran
+    into each other ("4 KiB random (RND4K Q1T1): sta128 KiB sequential"). The names are
+    staggered and the titles wrapped; at the report's width neither happens."""
+    plot = _pane_plot(qtbot, figures["zero-queue-latency"], 296, 380)
+    texts = scene_geometry.texts(plot)
+    for kind in ("tick", "axis title"):
+        boxes = [t for t in texts if t.kind == kind and t.text.strip()]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert _ink(a).overlap(_ink(b)) == 0, f"{a.text!r} and {b.text!r} overlap"
+    assert any("<br>" in t.text for t in texts if t.kind == "axis title")
+    wide = scene_geometry.texts(_pane_plot(qtbot, figures["zero-queue-latency"], 1800, 1080))
+    assert not any("<br>" in t.text or t.text.startswith("\n") for t in wide)
