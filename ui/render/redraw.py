@@ -117,11 +117,21 @@ def fit_narrow(drawn: Drawn, width: int) -> None:
         plot.layout.addItem(legend, 4, 0, 1, PANEL_COLUMNS)
     columns = max(1, legend.columnCount)
     slack = 24.0   # the legend's and the plot's own margins, first guessed, then measured
-    for _ in range(3):
+
+    def room(sample) -> float:
+        return width / columns - sample.boundingRect().width() - legend.layout.horizontalSpacing() - slack
+
+    for _ in range(6):
+        if columns > 1 and any(room(s) <= 40 and label.item.boundingRect().width() > room(s)
+                               for s, label in legend.items):
+            # too many columns for a long entry to wrap in (three in 296 px: 'error bar goes
+            # on below the axis ...' ran past the pane's edge): fewer, wider ones
+            columns -= 1
+            legend.setColumnCount(columns)
+            continue
         for sample, label in legend.items:
-            room = width / columns - sample.boundingRect().width() - legend.layout.horizontalSpacing() - slack
-            if room > 40 and label.item.boundingRect().width() > room:
-                label.item.setTextWidth(room)
+            if room(sample) > 40 and label.item.boundingRect().width() > room(sample):
+                label.item.setTextWidth(room(sample))
                 label.updateMin()
         legend.updateSize()
         # a label renamed on a redraw ('knee' becoming 'deepest, no knee') wrapped at the

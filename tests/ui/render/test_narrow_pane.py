@@ -83,3 +83,14 @@ def test_two_bar_panels_keep_their_category_names_and_axis_titles_apart(qtbot, f
     assert any("<br>" in t.text for t in texts if t.kind == "axis title")
     wide = scene_geometry.texts(_pane_plot(qtbot, figures["zero-queue-latency"], 1800, 1080))
     assert not any("<br>" in t.text or t.text.startswith("\n") for t in wide)
+
+
+def test_every_figure_of_a_course_run_fits_the_pane(qtbot):
+    """Each figure a course run makes, drawn in the pane: its legend entries wrap (in fewer
+    columns where three leave a long entry no room to wrap: 'error bar goes on below the
+    axis ...' ran past the edge), so the plot never grows past the pane and cuts its data."""
+    from PySide6.QtCore import Qt
+    for fig in build_figures(load_results(FULL).results):
+        plot = _pane_plot(qtbot, fig, 296, 420)
+        need = plot._ssd.plot.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+        assert need <= 296, (fig.id, need)
