@@ -56,13 +56,19 @@ def play(model, trials, t0: float = 0.0) -> float:
     return t
 
 
-def test_a_sweep_figure_gains_a_point_when_a_trial_finishes(model, record, qtbot, monkeypatch):
+def _undelayed_view(model, qtbot, monkeypatch, size: tuple[int, int]) -> ResultsSoFar:
+    """The pane shown at ``size``, drawing each trial's end at once (no gap between drawings)."""
     monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.0)
     monkeypatch.setattr(results_so_far, "MAX_GAP_S", 0.0)
     view = ResultsSoFar(model)
     qtbot.addWidget(view)
-    view.resize(500, 400)
+    view.resize(*size)
     view.show()
+    return view
+
+
+def test_a_sweep_figure_gains_a_point_when_a_trial_finishes(model, record, qtbot, monkeypatch):
+    view = _undelayed_view(model, qtbot, monkeypatch, (500, 400))
     trials = record["trials"]
     before = [t for t in trials if t["experiment"] not in ("queue-depth", "tail-latency",
                                                            "slc-cache")]
@@ -216,12 +222,7 @@ def test_a_legend_entry_renamed_mid_sweep_stays_inside_the_narrow_pane(model, re
     """The queue-depth marker's name grows when the knee gives way ('knee = ...: QD4' becomes
     'deepest, no knee = ...: QD16'): wrapped anew, it never widens the plot past the pane, whose
     edge would cut off the deepest point and the axis (seen at 323 px in a 296 px pane)."""
-    monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.0)
-    monkeypatch.setattr(results_so_far, "MAX_GAP_S", 0.0)
-    view = ResultsSoFar(model)
-    qtbot.addWidget(view)
-    view.resize(300, 520)
-    view.show()
+    view = _undelayed_view(model, qtbot, monkeypatch, (300, 520))
     names = set()
     for trial in [t for t in record["trials"] if t["experiment"] == "queue-depth"]:
         play(model, [trial])
