@@ -233,3 +233,28 @@ def test_a_legend_entry_renamed_mid_sweep_stays_inside_the_narrow_pane(model, re
         names |= {label.text for _sample, label in drawn.legend.items}
         assert drawn.plot.geometry().width() <= view.stack.width(), names
     assert any(name.startswith("deepest, no knee") for name in names), names
+
+
+def test_a_marker_renamed_alone_is_wrapped_again(model, qtbot, monkeypatch):
+    """Only the marker's name changes between two drawings (same series, same shape): the
+    renamed entry is wrapped too. In a real run the star's 'knee' became 'deepest, no knee =
+    90 % of peak = peak: QD16' this way and pushed the plot past the pane, cutting off QD16."""
+    from dataclasses import replace
+
+    from app.report.outputs import build_figures
+    from app.results.load import load_results
+    fig = next(f for f in build_figures(load_results(RUN.parent).results)
+               if f.id.startswith("queue-depth") and f.markers)
+    short = replace(fig, markers=tuple(replace(m, text="knee: QD4") for m in fig.markers))
+    long = replace(fig, markers=tuple(replace(m, text="deepest, no knee = 90 % of peak = peak: "
+                                                      "QD16, the deepest level of the sweep")
+                                      for m in fig.markers))
+    view = _undelayed_view(model, qtbot, monkeypatch, (300, 520))
+    view.selector.addItem("figure", fig.id)
+    for drawn_fig in (short, long):
+        view.figures = [drawn_fig]
+        view._redraw()
+        qtbot.wait(50)
+    drawn = view.plot._ssd
+    assert drawn.fig.markers == long.markers and drawn.generation == 1   # drawn over the first
+    assert view.plot._ssd.plot.geometry().width() <= view.stack.width()

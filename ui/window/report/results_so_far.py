@@ -227,15 +227,14 @@ class ResultsSoFar(QWidget):
         # paint, six a redraw); held, the pane paints once, when it has settled
         self.stack.setUpdatesEnabled(False)
         self._release.start(HOLD_MS)
-        from ui.render.redraw import fit_narrow, redraw, shape
+        from ui.render.redraw import fit_narrow, redraw
         self.figure_title.setText(fig.title)
         width = max(200, self.stack.width())
         drawn = getattr(self.plot, "_ssd", None)   # what ui.render.draw drew into it
-        new_legend = drawn is not None and shape(fig) != shape(drawn.fig)
         if drawn is None or drawn.style.width != width or not redraw(drawn, fig):
             self._set_plot(self._new_plot(fig, width))
-        elif new_legend:
-            fit_narrow(drawn, width)   # the legend made anew: its long entries wrapped again
+        else:   # the legend made anew, or an entry renamed ('knee' becoming 'deepest, no
+            fit_narrow(drawn, width)   # knee ...'): its long entries wrapped again
         assert self.plot is not None
         self.plot.setToolTip(fig.caption or fig.title)
         self.redraws += 1
