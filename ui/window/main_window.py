@@ -292,6 +292,6 @@ class MainWindow(QMainWindow):
             return
         self.model.load_past(past)
         self.show_run_view(self.results)
-        status = past.record.get("status")   # a killed run's run.json still says running
-        shown = "running or interrupted" if status == RunStatus.RUNNING else status
-        self.statusBar().showMessage(f"Showing {past.record.get('dir')} ({shown})")
+        status = past.results.run.status   # a killed run's run.json still says running
+        shown = "running or interrupted" if status == RunStatus.RUNNING else status.value
+        self.statusBar().showMessage(f"Showing {past.results.folder} ({shown})")

@@ -24,14 +24,13 @@ from typing import Any
 _COUNTED = ("clat_ns", "lat_ns", "clat", "lat")
 
 
-def completed_iops(d: Mapping[str, Any]) -> float:
-    """fio's ``iops`` for one direction, or its completions over its runtime when after a ramp
-    more I/Os completed than fio counted as issued."""
+def completed_iops(d: Mapping[str, Any], issued: int | None, runtime_ms: int) -> float:
+    """fio's ``iops`` for one direction (``d``, its ``issued`` I/Os and ``runtime_ms`` as the
+    parser read them), or its completions over its runtime when after a ramp more I/Os
+    completed than fio counted as issued."""
     iops = float(d.get("iops") or 0.0)
-    issued, runtime_ms = d.get("total_ios"), d.get("runtime")
     completed = next((obj["N"] for key in _COUNTED if isinstance(obj := d.get(key), Mapping)
                       and type(obj.get("N")) is int), None)
-    if (type(issued) is not int or completed is None or completed <= issued
-            or not isinstance(runtime_ms, (int, float)) or runtime_ms <= 0):
+    if issued is None or completed is None or completed <= issued or runtime_ms <= 0:
         return iops
     return completed * 1000.0 / runtime_ms

@@ -222,9 +222,9 @@ def _direction(d: Any) -> dict | None:
     counters zero or absent: ``total_ios`` is missing before fio 2.2)."""
     if not isinstance(d, dict):
         return None
-    total_ios = _int_or_none(d.get("total_ios")) or 0
+    issued = _int_or_none(d.get("total_ios"))   # None before fio 2.2
     raw_io = int(d.get("io_bytes") or 0)
-    if total_ios == 0 and raw_io == 0:
+    if not issued and raw_io == 0:
         return None
     io_bytes = raw_io if "io_kbytes" in d else raw_io * KiB
     if "bw_bytes" in d:
@@ -232,12 +232,14 @@ def _direction(d: Any) -> dict | None:
     else:
         bytes_per_s = kib_per_s_to_bytes_per_s(float(d.get("bw") or 0))
     lat_kind, lat_us, bins = _latency(d)
+    runtime_ms = int(d.get("runtime") or 0)
     out: dict[str, Any] = {
         "io_bytes": io_bytes,
-        "iops": completed_iops(d),  # issued I/Os after a ramp_time undercount: see there
+        # fio's issued I/Os after a ramp_time undercount: see there
+        "iops": completed_iops(d, issued, runtime_ms),
         "MBps": bytes_per_s_to_MBps(bytes_per_s),
         "MiBps": bytes_per_s_to_MiBps(bytes_per_s),
-        "runtime_ms": int(d.get("runtime") or 0),
+        "runtime_ms": runtime_ms,
         "lat_kind": lat_kind,
         "lat_us": lat_us,
     }
