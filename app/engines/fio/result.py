@@ -235,8 +235,7 @@ def _direction(d: Any) -> dict | None:
     runtime_ms = int(d.get("runtime") or 0)
     out: dict[str, Any] = {
         "io_bytes": io_bytes,
-        # fio's issued I/Os after a ramp_time undercount: see there
-        "iops": completed_iops(d, issued, runtime_ms),
+        "iops": completed_iops(d, issued, runtime_ms),  # issued I/Os after a ramp undercount
         "MBps": bytes_per_s_to_MBps(bytes_per_s),
         "MiBps": bytes_per_s_to_MiBps(bytes_per_s),
         "runtime_ms": runtime_ms,
