@@ -23,6 +23,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from itertools import chain
+from operator import itemgetter
 
 PLAT_BITS = 6
 PLAT_VAL = 1 << PLAT_BITS
@@ -130,13 +131,15 @@ class Histogram:
     undecoded lists at once with numpy (:func:`counts_of`). A bin list that is not a histogram
     raises ValueError where it is first read, never another exception."""
 
-    __slots__ = ("_counts", "_bins")
+    __slots__ = ("_counts", "_bins", "_ios")
     _counts: tuple[tuple[int, int], ...] | None   # None until decoded
     _bins: tuple | None                          # run.json's pairs, kept (read by threads)
+    _ios: int | None                             # None until first asked (tables ask often)
 
     def __init__(self, counts: Iterable[tuple[int, int]] = ()):
         object.__setattr__(self, "_counts", tuple(counts))
         object.__setattr__(self, "_bins", None)
+        object.__setattr__(self, "_ios", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Histogram is immutable ({name})")
@@ -150,6 +153,7 @@ class Histogram:
         hist = cls.__new__(cls)
         object.__setattr__(hist, "_counts", None)
         object.__setattr__(hist, "_bins", tuple(bins))  # decoded by ``counts`` when first read
+        object.__setattr__(hist, "_ios", None)
         return hist
 
     @property
@@ -175,7 +179,11 @@ class Histogram:
 
     @property
     def ios(self) -> int:
-        return sum(c for _, c in self.counts)
+        ios = self._ios
+        if ios is None:
+            ios = sum(map(itemgetter(1), self.counts))
+            object.__setattr__(self, "_ios", ios)
+        return ios
 
     @classmethod
     def merged(cls, histograms: Iterable[Histogram]) -> Histogram:

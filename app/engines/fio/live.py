@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field
 
 from app.model.interval import Interval
-from app.stats.histogram import Histogram, enough_ios
+from app.stats.histogram import PLAT_NR, Histogram, enough_ios, val_to_idx
 from app.units import MB
 
 MIN_INTERVAL_S = 0.1
@@ -73,6 +73,25 @@ def _lat_object(d: dict) -> dict:
 
 
 _BUCKET_OF: dict[str, int] = {}   # fio's bin key (its bucket's midpoint, ns) -> bucket index
+_KEYS_KEPT = 4 * PLAT_NR           # fio has PLAT_NR keys; a damaged stream does not grow this
+
+
+def _bucket_of(key: str) -> int:
+    """The bucket fio's bin ``key`` is counted in (fio's own rule, :func:`val_to_idx`, as
+    :meth:`Histogram.from_bins` counts it); ValueError, one line, for a key that is not a
+    latency. A dict look-up for a key seen before: the keys repeat in every document."""
+    i = _BUCKET_OF.get(key)
+    if i is None:
+        try:
+            value = int(key)
+        except (TypeError, ValueError):
+            raise ValueError(f"a latency histogram (hist_ns) is damaged: bin {key!r:.40}") from None
+        if value < 0:
+            raise ValueError("a latency histogram (hist_ns) is damaged: a negative latency")
+        i = val_to_idx(value)
+        if len(_BUCKET_OF) < _KEYS_KEPT:
+            _BUCKET_OF[key] = i
+    return i
 
 
 def _add_bins(into: dict[int, int], bins: dict) -> None:
@@ -80,12 +99,9 @@ def _add_bins(into: dict[int, int], bins: dict) -> None:
 
     Why not a Histogram per document: at a 0.1 s interval that is ten documents a second, each
     with ~500 bins, and a Histogram's numpy decoding cost more than the rest of the document's
-    handling; the keys repeat from one document to the next, so each is mapped to its bucket
-    once. Counts of 0 or less are left out, like ``counts_of``."""
+    handling. Counts of 0 or less are left out, like ``counts_of``."""
     for key, count in bins.items():
-        i = _BUCKET_OF.get(key)
-        if i is None:
-            i = _BUCKET_OF[key] = Histogram.from_bins({key: 1}).counts[0][0]
+        i = _bucket_of(key)
         if count > 0:
             into[i] = into.get(i, 0) + count
 

@@ -94,3 +94,26 @@ def test_iops_counts_completed_ios_while_the_queue_drains():
     text = "\n".join([doc(376, 120, 1000), doc(496, 240, 2000), doc(496, 360, 3000)]) + "\n"
     intervals = _split(text, chunk=len(text))
     assert [round(i.read_iops) for i in intervals] == [120, 120, 120]
+
+
+def test_a_bin_key_is_counted_in_the_bucket_a_histogram_counts_it_in():
+    """The live path maps fio's bin keys to buckets with fio's own rule instead of a numpy
+    Histogram per new key (benchmarks/gui_overhead.py: the worker's first documents); every
+    bucket's midpoint and edges, and a few odd latencies, land where Histogram.from_bins puts them."""
+    from app.engines.fio.live import _bucket_of
+    from app.stats.histogram import PLAT_NR, Histogram, bucket_bounds, idx_to_val
+    values = {0, 1, 127, 128, 129, 10**12, 2**62}
+    for i in range(PLAT_NR):
+        low, high = bucket_bounds(i)
+        values |= {idx_to_val(i), low, high - 1}
+    for v in sorted(values):
+        assert _bucket_of(str(v)) == Histogram.from_bins({str(v): 1}).counts[0][0], v
+
+
+@pytest.mark.parametrize("key", ["-5", "abc", "1.5", ""])
+def test_a_damaged_bin_key_in_a_live_document_is_one_valueerror_line(key):
+    doc = {"jobs": [{"read": {"io_bytes": 4096, "total_ios": 1, "runtime": 1000,
+                              "clat_ns": {"N": 1, "mean": 100.0, "bins": {key: 1}}}}]}
+    with pytest.raises(ValueError, match="histogram .* damaged") as caught:
+        IntervalSplitter().update(doc)
+    assert "\n" not in str(caught.value)
