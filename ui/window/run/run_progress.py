@@ -1,8 +1,8 @@
 """Progress of the current trial and of the whole run, with elapsed time and ETA.
 
-Updated once a second from the model's clock: with a sample at least that often, in the GUI
-thread's wake-up that brought a sample (the live charts draw it in the same one, so the window
-is painted once), else by its own timer, so the bars move even with long sample intervals; the
+Updated about once a second from the model's clock: with a sample at least that often, in the
+GUI thread's wake-up that brought a sample (the live charts draw it in the same one, so the
+window is painted once), else by its own timer, so the bars move even with long sample intervals; the
 timer costs nothing between runs (it stops). The texts change once a second, so the 2 Hz timer
 this replaces repainted the strip for nothing half the time, and woke the thread for it. A
 refresh only repaints: the labels never ask for a new layout (LiveLabel) and the bars join the
@@ -24,7 +24,7 @@ from ui.window.widgets import LiveLabel, em
 
 TICK_MS = 1000
 LATE_MS = 30     # a tick this long after the shown second changes, never just before it
-SAMPLE_MS = 900  # a sample refreshes the strip when the last refresh is this old
+SAMPLE_S = 0.95  # a sample refreshes the strip this long after the last refresh, less half a gap
 
 
 def _set_value(bar: QProgressBar, value: int) -> None:
@@ -67,7 +67,7 @@ class RunProgress(QWidget):
         model.trial_started.connect(lambda _t: self._on_state())   # ticks in step with it
         model.trial_ended.connect(lambda _r: self.refresh())
         model.samples_added.connect(self._on_sample)
-        self._refreshed_at = float("-inf")
+        self._refreshed_at = self._sample_at = float("-inf")
         self.refresh()
 
     def _on_state(self) -> None:
@@ -83,8 +83,16 @@ class RunProgress(QWidget):
             self._schedule()
 
     def _on_sample(self) -> None:
-        """Refreshed with the sample; the timer then waits for a second without one."""
-        if self._timer.isActive() and time.monotonic() - self._refreshed_at >= SAMPLE_MS / 1000:
+        """Refreshed with a sample, about once a second: with samples a second apart, each one
+        (their phase is fio's, not the trial clock's: the timer would otherwise fire between
+        two and paint the window a second time), with faster ones the first a second after the
+        last refresh. The timer then waits for a second without one."""
+        if not self._timer.isActive():
+            return
+        now = time.monotonic()
+        gap, self._sample_at = min(1.0, now - self._sample_at), now
+        timer_first = self._timer.remainingTime() < gap * 1000   # it would fire before the next
+        if timer_first or now - self._refreshed_at >= SAMPLE_S - gap / 2:
             self.refresh()
             self._timer.start(TICK_MS + TICK_MS // 5)
 
