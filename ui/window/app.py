@@ -62,11 +62,56 @@ def close_on_signals(app, window) -> list[int]:
     for name in ("SIGTERM", "SIGHUP", "SIGINT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), on_signal)
-    # Python runs signal handlers only when it gets control; Qt's loop is C++: wake it up.
-    app._signal_wakeup = QTimer(app)
-    app._signal_wakeup.timeout.connect(lambda: None)
-    app._signal_wakeup.start(250)
+    app._signal_wakeup = SignalWakeup(app)
     return caught
+
+
+class SignalWakeup:
+    """Wakes Qt's event loop for a signal, and only then.
+
+    Python runs a signal handler only when it gets control, and Qt's loop is C++: the C-level
+    handler writes to a socket (``signal.set_wakeup_fd``) that a QSocketNotifier watches, and
+    the notifier's slot gives Python control. The timer this replaces woke the GUI thread four
+    times a second, run or no run, to look for a signal (README, "Performance"). Where a wakeup
+    socket cannot be set, that timer is the fallback. ``stop()`` undoes it (tests)."""
+
+    def __init__(self, app) -> None:
+        import socket
+
+        from PySide6.QtCore import QSocketNotifier, QTimer
+        self._timer = self._notifier = None
+        self._sockets: tuple = ()
+        try:
+            reader, writer = socket.socketpair()
+            reader.setblocking(False)
+            writer.setblocking(False)
+            self._previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+        except (OSError, ValueError, AttributeError):   # no sockets, or not the main thread
+            self._timer = QTimer(app)
+            self._timer.timeout.connect(lambda: None)
+            self._timer.start(250)
+            return
+        self._sockets = (reader, writer)
+        self._notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read, app)
+        self._notifier.activated.connect(self._drain)
+
+    def _drain(self) -> None:
+        try:
+            while self._sockets[0].recv(256):
+                pass
+        except OSError:   # nothing more to read (BlockingIOError) or closed
+            pass
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            return
+        if self._notifier is not None:
+            self._notifier.setEnabled(False)
+            signal.set_wakeup_fd(self._previous)
+            for sock in self._sockets:
+                sock.close()
+            self._notifier = None
 
 
 def _exit_after_first_paint(app) -> None:

@@ -42,7 +42,7 @@ def test_a_signal_during_a_run_closes_the_window_like_a_cancel(qtbot, make_windo
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-        app._signal_wakeup.stop()
+        app._signal_wakeup.stop()   # the socket and the handlers back as they were
     assert caught == [signum] and not asked
     assert not window.control.running and not engines_on(target) and data_files(target) == []
     record = json.loads((Path(window.model.run_dir) / "run.json").read_text())
