@@ -5,35 +5,27 @@ GUI thread's wake-up that brought a sample (the live charts draw it in the same 
 window is painted once), else by its own timer, so the bars move even with long sample intervals; the
 timer costs nothing between runs (it stops). The texts change once a second, so the 2 Hz timer
 this replaces repainted the strip for nothing half the time, and woke the thread for it. A
-refresh only repaints: the labels never ask for a new layout (LiveLabel) and the bars join the
-window's next paint (the window's budget beside fio is 1 % of a core).
+refresh only repaints: the labels never ask for a new layout (LiveLabel) and the bars (ThinBar)
+join the window's next paint (the window's budget beside fio is 1 % of a core).
 """
 from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QGridLayout, QProgressBar, QWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QGridLayout, QWidget
 
 from app.experiments.plan import trial_kind
 from app.model.status import RunStatus
 from ui.window.messages import duration_text
 from ui.window.run.run_model import RunModel
 from ui.window.run.run_text import CANCELLED_EARLY, trials_text
-from ui.window.widgets import LiveLabel, em
+from ui.window.run.thin_bar import ThinBar
+from ui.window.widgets import LiveLabel
 
 TICK_MS = 1000
 LATE_MS = 30     # a tick this long after the shown second changes, never just before it
 SAMPLE_S = 0.95  # a sample refreshes the strip this long after the last refresh, less half a gap
-
-
-def _set_value(bar: QProgressBar, value: int) -> None:
-    """QProgressBar.setValue repaints at once, synchronously, with the parents under it; with
-    updates off for the call, the change is painted with the window's next frame instead."""
-    if value != bar.value():
-        bar.setUpdatesEnabled(False)
-        bar.setValue(value)
-        bar.setUpdatesEnabled(True)  # and update(): the bar is painted with the next frame
 
 
 class RunProgress(QWidget):
@@ -44,19 +36,15 @@ class RunProgress(QWidget):
         self.setAutoFillBackground(True)
         self.trial_label = LiveLabel()   # never widens the window; the whole text is the tooltip
         self.run_label = LiveLabel()
-        self.trial_bar = QProgressBar()
-        self.run_bar = QProgressBar()
-        for bar in (self.trial_bar, self.run_bar):
-            bar.setRange(0, 1000)
-            bar.setTextVisible(False)
-            bar.setMaximumHeight(em(self))
+        self.trial_bar = ThinBar(1000)   # painted with the next frame, never at once
+        self.run_bar = ThinBar(1000)
         grid = QGridLayout(self)
         grid.setContentsMargins(4, 0, 4, 0)
         grid.setVerticalSpacing(1)
         grid.addWidget(self.trial_label, 0, 0)
-        grid.addWidget(self.trial_bar, 0, 1)
+        grid.addWidget(self.trial_bar, 0, 1, Qt.AlignmentFlag.AlignVCenter)
         grid.addWidget(self.run_label, 1, 0)
-        grid.addWidget(self.run_bar, 1, 1)
+        grid.addWidget(self.run_bar, 1, 1, Qt.AlignmentFlag.AlignVCenter)
         grid.setColumnStretch(0, 3)
         grid.setColumnStretch(1, 2)
         self._timer = QTimer(self)
@@ -113,8 +101,8 @@ class RunProgress(QWidget):
             self.run_label.setText("Run: not started.")
             self.trial_label.set_shorter()
             self.run_label.set_shorter()
-            _set_value(self.trial_bar, 0)
-            _set_value(self.run_bar, 0)
+            self.trial_bar.setValue(0)
+            self.run_bar.setValue(0)
             return
         if m.current is not None and not m.finished:
             t = m.current
@@ -136,7 +124,7 @@ class RunProgress(QWidget):
                 "; the SNIA rule over the last 5 finished rounds: IOPS excursion and slope as a "
                 "share of their average" if rounds else "") + "".join(
                 f"\n{label}: {text}" for label, text in m.precision.items()))
-            _set_value(self.trial_bar, int(1000 * min(1.0, elapsed / t.expected_s)) if t.expected_s else 0)
+            self.trial_bar.setValue(int(1000 * min(1.0, elapsed / t.expected_s)) if t.expected_s else 0)
 
         else:
             label = {"preparing": "Preparing: checking the target and the engine...",
@@ -144,13 +132,13 @@ class RunProgress(QWidget):
                      "refused": "Not started."}.get(m.status, f"No trial running (run {m.status}).")
             self.trial_label.setText(label)
             self.trial_label.set_shorter(label.split(":")[0])
-            _set_value(self.trial_bar, 1000 if m.finished and ended else 0)
+            self.trial_bar.setValue(1000 if m.finished and ended else 0)
         if m.live and not m.finished:
             done_s = sum(p.expected_s for i, p in m.planned.items()
                          if m.current is not None and i < m.current.index)
             done_s += min(m.current_elapsed_s(), m.current.expected_s) if m.current else 0.0
             whole = m.total_expected_s()
-            _set_value(self.run_bar, int(1000 * done_s / whole) if whole else 0)
+            self.run_bar.setValue(int(1000 * done_s / whole) if whole else 0)
             run_elapsed = duration_text(time.monotonic() - m.run_started)
             left = f"{'up to' if m.open_ended else 'about'} {duration_text(m.eta_s())} left"
             self.run_label.setText(f"Run: {trials_text(m.trials, total)}, elapsed {run_elapsed}, "
@@ -159,7 +147,7 @@ class RunProgress(QWidget):
             self.run_label.set_shorter(f"Run: {ended_text}, {run_elapsed}, {left}",
                                        f"{ended_text}, {left}", ended_text)
         else:
-            _set_value(self.run_bar, 1000 if m.finished and ended >= total else
+            self.run_bar.setValue(1000 if m.finished and ended >= total else
                                   int(1000 * ended / total) if total else 0)
             self.run_label.setText(CANCELLED_EARLY if m.finished and not m.run_dir else
                                    f"Run {m.status}: {trials_text(m.trials, total)}.")
