@@ -117,7 +117,7 @@ class EngineProcess:
         self.stop_reason: str | None = None
         self._stdout = bytearray()
         self._stderr = bytearray()
-        self._text: queue.Queue[str] = queue.Queue()
+        self._text: queue.SimpleQueue[str] = queue.SimpleQueue()   # put() is reentrant: wake()
         self._eof = threading.Event()   # stdout closed: the engine is exiting, wait on it instead
         self.ready = threading.Event()  # a held engine reached its hold (or was never held)
         self.io_done = threading.Event()  # a held engine's I/O is over (never set otherwise)
@@ -198,6 +198,10 @@ class EngineProcess:
     def restart_clock(self) -> None:
         """A held engine was let go: its trial, and its time limit, start now."""
         self.started = time.monotonic()
+
+    def wake(self) -> None:
+        """End a ``read_text`` that is waiting, now (a cancel; safe from a signal handler)."""
+        self._text.put("")
 
     def read_text(self, timeout: float) -> str:
         """Stdout text that arrived, waiting at most ``timeout`` for the first piece. Once

@@ -38,6 +38,7 @@ from jobs.events import (
     TrialFinished,
     TrialStarted,
 )
+from jobs.run.cancel import Cancel, waking
 from jobs.run.engine_starts import EngineStarts, _Cancelled
 from jobs.run.follow import follow_earlier
 from jobs.run.held_starts import HeldStarts
@@ -49,7 +50,7 @@ from jobs.run.workdir import make_workdir, remove_dead_workdirs, remove_workdir
 
 log = logging.getLogger(__name__)
 
-POLL_S = 0.2
+POLL_S = 1.0   # the longest wait for output: output, exit and a cancel wake it (jobs/run/cancel.py)
 PREPARE_MIN_MBPS = 5.0        # slowest drive we wait for while writing the test file
 
 
@@ -67,7 +68,7 @@ class TrialRunner(EngineStarts):
         self.target = owner.target
         self.monitor = monitor or DriveMonitor(None)
         self._prepared_bytes = 0
-        self.cancel = cancel or threading.Event()
+        self.cancel = cancel or Cancel()
         self.grace_s = watchdog_grace_s
         self.t0 = time.time()
         self._proc: EngineProcess | None = None
@@ -180,9 +181,10 @@ class TrialRunner(EngineStarts):
         limit = 60.0 + exp.size / (PREPARE_MIN_MBPS * 1e6)
         self.owner.verify(test_file)
         proc = self._start(argv, self._trigger(test_file), test_file=test_file)
-        while proc.poll() is None:
-            proc.read_text(POLL_S)
-            self._check_stop(proc, limit)
+        with waking(self.cancel, proc.wake):
+            while proc.poll() is None:
+                proc.read_text(POLL_S)
+                self._check_stop(proc, limit)
         proc.finish()
         self._proc = None
         self._prepared_bytes += exp.size
@@ -218,24 +220,25 @@ class TrialRunner(EngineStarts):
         # runs; its own per-second series replaces them once the trial is over.
         samples, problem = TrialSamples(self.store, replaceable=live.replaces_live_series), None
         self._watch.begin(trial)
-        try:
-            while True:
-                exited = proc.poll() is not None
-                for interval in live.feed(proc.read_text(0.0 if exited else POLL_S)):
-                    sample = self._sample(trial, interval)
-                    samples.add(sample)
-                    yield sample
-                    yield from self._watch.after(trial, interval, proc, exited)
-                if exited:
-                    break
-                if following is not None and proc.io_done.is_set():
-                    self._held.let_go_next(following, verify)
-                    following = None
-                self._check_stop(proc, limit)
-        except _Cancelled:
-            problem = CANCELLED
-        except TimeoutError as exc:
-            problem = str(exc)
+        with waking(self.cancel, proc.wake):   # a Stop ends the wait for output at once
+            try:
+                while True:
+                    exited = proc.poll() is not None
+                    for interval in live.feed(proc.read_text(0.0 if exited else POLL_S)):
+                        sample = self._sample(trial, interval)
+                        samples.add(sample)
+                        yield sample
+                        yield from self._watch.after(trial, interval, proc, exited)
+                    if exited:
+                        break
+                    if following is not None and proc.io_done.is_set():
+                        self._held.let_go_next(following, verify)
+                        following = None
+                    self._check_stop(proc, limit)
+            except _Cancelled:
+                problem = CANCELLED
+            except TimeoutError as exc:
+                problem = str(exc)
         rc = proc.finish()
         for interval in live.feed(proc.read_text(0.0)):
             sample = self._sample(trial, interval)

@@ -23,6 +23,7 @@ from app.store.runs_root import check_runs_root
 from app.vendor import specs as vendor
 from jobs.drive.monitor import DriveMonitor
 from jobs.engine.factory import cpu_clock_test, locate_engine
+from jobs.run.cancel import Cancel
 from jobs.run.runner import TrialRunner
 
 
@@ -55,7 +56,7 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
     Leftovers of crashed runs are removed only here, after every check and under the lock.
     ``remote`` ("host[:port]" of a running fio server, a comma list of several, or an
     app.remote.target.RemoteSpec) makes ``target`` a folder there."""
-    cancel = cancel or threading.Event()
+    cancel = cancel or Cancel()
     if remote is not None:  #: everything remote lives in jobs/remote/session.py
         from jobs.remote.session import prepare_remote_run
         parts = prepare_remote_run(names, settings, remote, target, runs_root, seed, command_line,

@@ -183,9 +183,10 @@ def cmd_run(args) -> int:
     """Every way out ends like a cancel: SIGINT, SIGTERM and SIGHUP stop the engine, keep the
     finished trials, remove the test file and mark run.json cancelled; exit 128 + the signal."""
     from jobs.events import RunFinished
+    from jobs.run.cancel import Cancel
     from jobs.run.session import RunCancelledEarly, prepare_run
 
-    cancel = threading.Event()
+    cancel = Cancel()   # a signal wakes the trial loop at once
     caught: list[int] = []
     previous = _on_signals(lambda signum: _on_stop_signal(cancel, caught, signum))
     try:

@@ -70,7 +70,8 @@ class RunControl(QObject):
         from jobs.worker import RunWorker
 
         argv = command_line(names, settings, target, runs_root, engine, remote)
-        cancel = self._cancel = threading.Event()
+        from jobs.run.cancel import Cancel
+        cancel = self._cancel = Cancel()   # a Stop wakes the trial loop at once
 
         def prepare():  # runs in the worker thread: checks, `fio --version`, the run folder
             # the cancel reaches the checks too: cancelled before the run folder exists, nothing
