@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -37,6 +38,7 @@ import psutil  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from ui.window.app import close_on_signals  # noqa: E402
 from ui.window.run.series import COLUMNS  # noqa: E402  (also applies the Qt refcount guard)
 
 
@@ -81,11 +83,22 @@ def cpu_during_run(seconds: float, target_parent: str | None, interval: str = "1
     def trial_ended(_record) -> None:
         beside[:] = [sum(me.cpu_times()[:2]), time.monotonic()]
     window.model.trial_ended.connect(trial_ended)
-    # the event loop as the app runs it (sleeping between events), not a busy poll
-    timer = QTimer()
-    timer.timeout.connect(lambda: window.model.finished and app.quit())
-    timer.start(200)
-    app.exec()
+    # the event loop as the app runs it (sleeping between events, woken for a signal as the app
+    # is), not a busy poll: the run's end quits it; a slow guard covers an end seen before exec
+    previous = {getattr(signal, name): signal.getsignal(getattr(signal, name))
+                for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)}
+    close_on_signals(app, window)
+    window.model.state_changed.connect(
+        lambda: window.model.finished and QTimer.singleShot(0, app.quit))
+    guard = QTimer()
+    guard.timeout.connect(lambda: window.model.finished and app.quit())
+    guard.start(5000)
+    if not window.model.finished:
+        app.exec()
+    guard.stop()
+    app._signal_wakeup.stop()
+    for number, handler in previous.items():
+        signal.signal(number, handler)
     cpu, wall = beside[0] - cpu0, beside[1] - wall0
     after = sum(me.cpu_times()[:2]) - beside[0]
     status, samples = window.model.status, window.model.series.samples
