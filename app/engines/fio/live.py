@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from operator import ge
+
+import orjson
 
 from app.model.interval import Interval
-from app.stats.histogram import PLAT_NR, Histogram, enough_ios, val_to_idx
+from app.stats.histogram import PLAT_NR, enough_ios, idx_to_val, val_to_idx
 from app.units import MB
 
 MIN_INTERVAL_S = 0.1
@@ -38,7 +41,7 @@ class DocumentStream:
                 self._buffer = self._buffer[start:]  # no closing line yet: decoding would fail
                 return docs
             try:
-                doc, end = self._decoder.raw_decode(self._buffer, start)
+                doc, end = self._decode(start)
             except json.JSONDecodeError:
                 if self._complete_but_broken(start):
                     self._buffer = self._buffer[start + 1:]
@@ -50,6 +53,19 @@ class DocumentStream:
             self._buffer = self._buffer[end:]
         self._buffer = ""
         return docs
+
+    def _decode(self, start: int) -> tuple[object, int]:
+        """The document at ``start`` and the index after it: orjson over the text up to fio's
+        closing line (fio indents every other closing brace), a few times faster than the
+        stdlib at ten documents a second; else the stdlib decoder, which also takes a raw
+        newline inside a string (fio copies one from a path) and says where a document ends."""
+        close = self._buffer.find("\n}", start)
+        if close >= 0:
+            try:
+                return orjson.loads(self._buffer[start:close + 2]), close + 2
+            except orjson.JSONDecodeError:
+                pass
+        return self._decoder.raw_decode(self._buffer, start)
 
     def _complete_but_broken(self, start: int) -> bool:
         """A '{' inside a text line (not a document start) would stall the stream forever.
@@ -100,8 +116,11 @@ def _add_bins(into: dict[int, int], bins: dict) -> None:
     Why not a Histogram per document: at a 0.1 s interval that is ten documents a second, each
     with ~500 bins, and a Histogram's numpy decoding cost more than the rest of the document's
     handling. Counts of 0 or less are left out, like ``counts_of``."""
+    known = _BUCKET_OF.get
     for key, count in bins.items():
-        i = _bucket_of(key)
+        i = known(key)
+        if i is None:
+            i = _bucket_of(key)
         if count > 0:
             into[i] = into.get(i, 0) + count
 
@@ -133,15 +152,25 @@ def _interval_p99(now: _Totals, prev: _Totals, direction: str) -> float | None:
     """p99 (µs) of the I/Os completed in this interval: the difference of two cumulative
     histograms (fio's percentile rule, :meth:`Histogram.percentile`); None without json+ bins,
     when a bucket's count went down (fio restarted the job) or with too few I/Os to claim a
-    p99."""
+    p99. Why walked from the slowest bucket down: the p99 lies in the last 1 % of the I/Os, so
+    a few buckets are read instead of every one of ~500 per direction, ten times a second."""
     later, earlier = now.hists.get(direction), prev.hists.get(direction, {})
     if not later or not earlier.keys() <= later.keys():
         return None
-    interval = sorted((i, c - earlier.get(i, 0)) for i, c in later.items()
-                      if c != earlier.get(i, 0))
-    if any(c < 0 for _, c in interval) or not enough_ios(sum(c for _, c in interval), 99.0):
+    if not all(map(ge, map(later.__getitem__, earlier), earlier.values())):
         return None
-    return (Histogram(interval).percentile(99.0) or 0.0) / 1000.0
+    total = sum(later.values()) - sum(earlier.values())
+    if not enough_ios(total, 99.0):
+        return None
+    rank, above, found = 0.99 * total, 0, None   # rank: p / 100 x N, as Histogram.percentile
+    for i in sorted(later, reverse=True):
+        count = later[i] - earlier.get(i, 0)
+        if not count:
+            continue
+        if total - above < rank:   # the running count from the fastest I/O, up to bucket i
+            break
+        found, above = i, above + count
+    return idx_to_val(found) / 1000.0 if found is not None else None
 
 
 class IntervalSplitter:
