@@ -37,11 +37,12 @@ class DocumentStream:
         self._buffer += chunk
         docs: list[dict] = []
         while (start := self._buffer.find("{")) >= 0:
-            if self._at_line_start(start) and self._buffer.find("\n}", start) < 0:
+            close = self._buffer.find("\n}", start)   # fio's closing line, if it came yet
+            if self._at_line_start(start) and close < 0:
                 self._buffer = self._buffer[start:]  # no closing line yet: decoding would fail
                 return docs
             try:
-                doc, end = self._decode(start)
+                doc, end = self._decode(start, close)
             except json.JSONDecodeError:
                 if self._complete_but_broken(start):
                     self._buffer = self._buffer[start + 1:]
@@ -54,12 +55,11 @@ class DocumentStream:
         self._buffer = ""
         return docs
 
-    def _decode(self, start: int) -> tuple[object, int]:
+    def _decode(self, start: int, close: int) -> tuple[object, int]:
         """The document at ``start`` and the index after it: orjson over the text up to fio's
         closing line (fio indents every other closing brace), a few times faster than the
         stdlib at ten documents a second; else the stdlib decoder, which also takes a raw
         newline inside a string (fio copies one from a path) and says where a document ends."""
-        close = self._buffer.find("\n}", start)
         if close >= 0:
             try:
                 return orjson.loads(self._buffer[start:close + 2]), close + 2
@@ -81,7 +81,7 @@ class DocumentStream:
 class _Totals:
     runtime_ms: float
     counters: dict  # direction -> (io_bytes, total_ios, lat_sum_ns, lat_n)
-    hists: dict = field(default_factory=dict)  # direction -> cumulative {bucket index: count}
+    hists: dict = field(default_factory=dict)  # direction -> cumulative json+ bins {key: count}
 
 
 def _lat_object(d: dict) -> dict:
@@ -110,19 +110,25 @@ def _bucket_of(key: str) -> int:
     return i
 
 
-def _add_bins(into: dict[int, int], bins: dict) -> None:
-    """Count json+ ``bins`` into ``into`` by bucket, as :meth:`Histogram.from_bins` does.
+def _bins_total(lists: list[dict]) -> dict:
+    """A direction's cumulative json+ bins by fio's key (its bucket's midpoint, ns): one job's
+    dict as fio wrote it, or the jobs' counts added key by key; each new key checked to be a
+    latency (ValueError, one line) and given its bucket once (:func:`_bucket_of`).
 
-    Why not a Histogram per document: at a 0.1 s interval that is ten documents a second, each
-    with ~500 bins, and a Histogram's numpy decoding cost more than the rest of the document's
-    handling. Counts of 0 or less are left out, like ``counts_of``."""
-    known = _BUCKET_OF.get
-    for key, count in bins.items():
-        i = known(key)
-        if i is None:
-            i = _bucket_of(key)
-        if count > 0:
-            into[i] = into.get(i, 0) + count
+    Why not counted into buckets: at a 0.1 s interval that is ten documents a second with ~500
+    bins per direction, and a Python step per bin was most of a document's cost; fio's keys are
+    its buckets' midpoints, one key per bucket, so they order and difference as buckets do."""
+    if not lists:
+        return {}
+    total = lists[0]
+    if len(lists) > 1:
+        total = dict(total)
+        for bins in lists[1:]:
+            for key, count in bins.items():
+                total[key] = total.get(key, 0) + count
+    for key in total.keys() - _BUCKET_OF.keys():
+        _bucket_of(key)
+    return total
 
 
 def _totals(doc: dict) -> _Totals:
@@ -131,7 +137,7 @@ def _totals(doc: dict) -> _Totals:
     counters, hists = {}, {}
     for direction in ("read", "write"):
         io = ios = lat_sum = lat_n = 0.0
-        hist: dict[int, int] = {}
+        bins = []
         for job in jobs:
             d = job.get(direction) or {}
             io += d.get("io_bytes", 0)
@@ -142,9 +148,9 @@ def _totals(doc: dict) -> _Totals:
             lat_n += n
             runtime_ms = max(runtime_ms, d.get("runtime", 0) or 0)
             if lat.get("bins"):
-                _add_bins(hist, lat["bins"])
+                bins.append(lat["bins"])
         counters[direction] = (io, ios, lat_sum, lat_n)
-        hists[direction] = hist
+        hists[direction] = _bins_total(bins)
     return _Totals(runtime_ms, counters, hists)
 
 
@@ -162,15 +168,16 @@ def _interval_p99(now: _Totals, prev: _Totals, direction: str) -> float | None:
     total = sum(later.values()) - sum(earlier.values())
     if not enough_ios(total, 99.0):
         return None
+    bucket = _BUCKET_OF.__getitem__ if len(_BUCKET_OF) < _KEYS_KEPT else _bucket_of
     rank, above, found = 0.99 * total, 0, None   # rank: p / 100 x N, as Histogram.percentile
-    for i in sorted(later, reverse=True):
-        count = later[i] - earlier.get(i, 0)
-        if not count:
+    for key in sorted(later, key=bucket, reverse=True):
+        count = later[key] - earlier.get(key, 0)
+        if count <= 0:
             continue
-        if total - above < rank:   # the running count from the fastest I/O, up to bucket i
+        if total - above < rank:   # the running count from the fastest I/O, up to this bucket
             break
-        found, above = i, above + count
-    return idx_to_val(found) / 1000.0 if found is not None else None
+        found, above = key, above + count
+    return idx_to_val(bucket(found)) / 1000.0 if found is not None else None
 
 
 class IntervalSplitter:

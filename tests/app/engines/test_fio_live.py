@@ -136,7 +136,8 @@ def test_the_interval_p99_walked_from_the_top_is_fios_rule_from_the_bottom():
     went down, it gives what the whole interval histogram gives."""
     import random
 
-    from app.engines.fio.live import _interval_p99, _Totals
+    from app.engines.fio.live import _bucket_of, _interval_p99, _Totals
+    from app.stats.histogram import idx_to_val
     rng = random.Random(7)
     cases = 0
     for _ in range(3000):
@@ -145,7 +146,11 @@ def test_the_interval_p99_walked_from_the_top_is_fios_rule_from_the_bottom():
         later = {i: earlier.get(i, 0) + rng.choice([0, 0, 1, 3, 99, 900, 10**5]) for i in buckets}
         if rng.random() < 0.05 and earlier:   # a bucket went down: fio restarted the job
             later[next(iter(earlier))] = -1
-        now, prev = _Totals(2.0, {}, {"read": later}), _Totals(1.0, {}, {"read": earlier})
+        key = {i: str(idx_to_val(i)) for i in buckets}   # fio's bin keys: the midpoints
+        now = _Totals(2.0, {}, {"read": {key[i]: c for i, c in later.items()}})
+        prev = _Totals(1.0, {}, {"read": {key[i]: c for i, c in earlier.items()}})
+        for i in buckets:
+            _bucket_of(key[i])   # as _totals does for every new key
         assert _interval_p99(now, prev, "read") == _p99_by_histogram(later, earlier)
         cases += _p99_by_histogram(later, earlier) is not None
     assert cases > 500   # most draws have enough I/Os for a p99
