@@ -4,9 +4,9 @@ timeline of the whole run (ui/window/run/timeline.py, placed by the window).
 
 Built for multi-hour runs: every curve is created once and fed with ``setData`` on
 the model's growing numpy buffers; clip-to-view and peak downsampling keep the drawn points near
-the pixel count; a sample is drawn at once after a quiet REDRAW_MS, else marks the charts dirty
-for one redraw (a burst costs two at most). Trial boundaries are vertical lines labelled with the workload where the label
-fits; warm-ups are shaded.
+the pixel count; samples are drawn about once a second, in the wake-up that brought one
+(ui/window/run/rhythm.py). Trial boundaries are vertical lines labelled with the workload where
+the label fits; warm-ups are shaded.
 
 Read as a report would be: throughput and (linear) latency start at 0, so a 5 % dip looks like
 one; values of 10,000 or more switch the axis to thousands (µs -> ms, MB/s -> GB/s) so ticks stay
@@ -15,7 +15,6 @@ line saying why, leaving its height to the two charts that have data.
 """
 from __future__ import annotations
 
-import logging
 import time
 
 import numpy as np
@@ -33,15 +32,12 @@ from ui.window.run.chart_axes import TITLES, value_plot
 from ui.window.run.chart_bar import ChartBar
 from ui.window.run.chart_range import ChartRange
 from ui.window.run.planned import PlannedTrial
+from ui.window.run.rhythm import SampleRhythm
 from ui.window.run.run_model import RunModel
 from ui.window.run.timeline import RunTimeline
 from ui.window.widgets import ElidedLabel, em
 
-log = logging.getLogger(__name__)
-
-# at most 2 redraws a second (a redraw and its paint: 3-4 ms of the GUI thread); a sample after a
-# quiet REDRAW_MS is drawn in the wake-up that brought it, not by a timer waking the thread again
-REDRAW_MS = 500
+LATE_MS = 250   # the redraw timer waits this much more: a sample due by then draws in its wake-up
 LAT_COLUMNS = ("read_lat_us", "write_lat_us", "read_p99_us", "write_p99_us")
 MIN_CHART_EM = 11       # a chart with data is never shorter than this many text lines
 
@@ -60,6 +56,7 @@ class LiveCharts(ChartRange, QWidget):
         self._dirty = False
         self.redraws = 0
         self._drawn_at = float("-inf")   # monotonic time of the last redraw
+        self._rhythm = SampleRhythm()   # about one redraw a second, with a sample (rhythm.py)
         self._tops: dict[str, float] = {}     # y-axis top per chart, kept until data outgrows it
         self._init_range()
         self.timeline = RunTimeline()   # placed by the window, above the charts and the figure
@@ -116,12 +113,12 @@ class LiveCharts(ChartRange, QWidget):
 
         self._timer = QTimer(self)  # started by a change, so an idle window never wakes up
         self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self._tick)
+        self._timer.timeout.connect(self._mark_dirty)   # hidden: drawn at the next show
         model.reset.connect(self._rebuild)
         model.trial_started.connect(self._add_boundary)
         model.trial_ended.connect(self._on_trial_ended)
         model.state_changed.connect(self._update_stretches)
-        model.samples_added.connect(self._mark_dirty)
+        model.samples_added.connect(self._on_samples)
         model.state_changed.connect(self._on_state)
         self._recolour()
         theme.watcher().changed.connect(self._recolour)   # a method: dropped with the widget
@@ -209,20 +206,21 @@ class LiveCharts(ChartRange, QWidget):
         else:
             self._mark_dirty()  # the temperature line follows the run's state
 
-    def _mark_dirty(self) -> None:
-        """Drawn now if the last redraw is REDRAW_MS old, else once when it is (hidden: when shown)."""
-        self._dirty = True
-        if self._timer.isActive() or not self.isVisible():
-            return
-        wait_ms = int((self._drawn_at - time.monotonic()) * 1000) + REDRAW_MS
-        if wait_ms <= 0:
-            self.redraw()
-        else:
-            self._timer.start(wait_ms)
+    def _on_samples(self) -> None:
+        self._mark_dirty(self._rhythm.due(self._drawn_at))
 
-    def _tick(self) -> None:
-        if self._dirty and self.isVisible():   # hidden (another tab in front): at the next show
+    def _mark_dirty(self, now: bool = True) -> None:
+        """Drawn now (a sample: when the rhythm says so), else once by the timer if no sample
+        comes first (hidden: when shown)."""
+        self._dirty = True
+        if not self.isVisible():
+            return
+        if now:
+            self._timer.stop()
             self.redraw()
+        elif not self._timer.isActive():
+            wait_s = self._rhythm.period_s - (time.monotonic() - self._drawn_at)
+            self._timer.start(max(0, int(wait_s * 1000)) + LATE_MS)
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 from app.experiments.plan import trial_kind
 from app.model.status import RunStatus
 from ui.window.messages import duration_text
+from ui.window.run.rhythm import SampleRhythm
 from ui.window.run.run_model import RunModel
 from ui.window.run.run_text import CANCELLED_EARLY, trials_text
 from ui.window.run.thin_bar import ThinBar
@@ -25,7 +26,6 @@ from ui.window.widgets import LiveLabel
 
 TICK_MS = 1000
 LATE_MS = 30     # a tick this long after the shown second changes, never just before it
-SAMPLE_S = 0.95  # a sample refreshes the strip this long after the last refresh, less half a gap
 
 
 class RunProgress(QWidget):
@@ -55,7 +55,8 @@ class RunProgress(QWidget):
         model.trial_started.connect(lambda _t: self._on_state())   # ticks in step with it
         model.trial_ended.connect(lambda _r: self.refresh())
         model.samples_added.connect(self._on_sample)
-        self._refreshed_at = self._sample_at = float("-inf")
+        self._refreshed_at = float("-inf")
+        self._rhythm = SampleRhythm()
         self.refresh()
 
     def _on_state(self) -> None:
@@ -71,16 +72,14 @@ class RunProgress(QWidget):
             self._schedule()
 
     def _on_sample(self) -> None:
-        """Refreshed with a sample, about once a second: with samples a second apart, each one
-        (their phase is fio's, not the trial clock's: the timer would otherwise fire between
-        two and paint the window a second time), with faster ones the first a second after the
-        last refresh. The timer then waits for a second without one."""
+        """Refreshed with a sample when the rhythm says so (ui/window/run/rhythm.py), and
+        whenever its own timer would fire before the next one: fio's samples come at their own
+        phase, not the trial clock's, and the timer would paint the window a second time. The
+        timer then waits for a second without one."""
         if not self._timer.isActive():
             return
-        now = time.monotonic()
-        gap, self._sample_at = min(1.0, now - self._sample_at), now
-        timer_first = self._timer.remainingTime() < gap * 1000   # it would fire before the next
-        if timer_first or now - self._refreshed_at >= SAMPLE_S - gap / 2:
+        due = self._rhythm.due(self._refreshed_at)   # on every sample: it keeps the gap
+        if due or self._timer.remainingTime() < self._rhythm.gap_s * 1000:
             self.refresh()
             self._timer.start(TICK_MS + TICK_MS // 5)
 
