@@ -1,4 +1,5 @@
-"""Small widgets the views share: a one-line label that elides instead of widening the window.
+"""Small widgets the views share: a one-line label that elides instead of widening the window,
+and a wrapped one whose changing text is repainted, not laid out (SteadyLabel).
 
 Why: a QLabel without word wrap asks for its whole text as its minimum width, so one long path
 or status sentence made the window wider than a laptop screen (and a tab that showed such a
@@ -9,8 +10,9 @@ the window has room for that one the text is reworded, never cut.
 """
 from __future__ import annotations
 
+from PySide6 import QtGui
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from ui.window.plain import plain_tip
@@ -91,3 +93,54 @@ class LiveLabel(ElidedLabel):
             self._live = text
             self.setToolTip(plain_tip(text))
             self.update()
+
+
+class SteadyLabel(QLabel):
+    """A word-wrapped rich-text label whose text changes while a run goes (a caption with counts):
+    a new text that takes as many lines as the shown one at the current width is painted, not
+    laid out. QLabel.setText asks every ancestor for a new layout, and a tab widget among them
+    then repaints its whole frame and page (about 10 ms at every trial's end beside fio, with the
+    results under the charts). ``text()`` is the text shown; QLabel's own is the one laid out."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self._shown = ""
+
+    def text(self) -> str:
+        return self._shown
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        if text == self._shown:
+            return
+        width = self.contentsRect().width()
+        same = (self.isVisible() and width > 0
+                and self._document(text, width).size() == self._document(super().text(), width).size())
+        self._shown = text
+        if same:
+            self.update()
+        else:
+            super().setText(text)
+
+    def _document(self, text: str, width: int) -> QTextDocument:
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(self.font())
+        if QtGui.Qt.mightBeRichText(text):   # as QLabel's AutoText decides
+            doc.setHtml(text)
+        else:
+            doc.setPlainText(text)
+        doc.setTextWidth(width)
+        return doc
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self._shown == super().text():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        painter.translate(rect.topLeft())
+        context = QAbstractTextDocumentLayout.PaintContext()
+        context.palette.setColor(QPalette.ColorRole.Text, self.palette().color(self.foregroundRole()))
+        doc = self._document(self._shown, rect.width())   # kept: its layout is its child
+        doc.documentLayout().draw(painter, context)

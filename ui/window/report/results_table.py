@@ -33,6 +33,7 @@ from ui.window.report.findings_text import stat_text
 from ui.window.report.trials_table import THROTTLED, TrialsView
 from ui.window.run.run_model import RunModel
 from ui.window.run.run_text import CANCELLED_EARLY, trials_text
+from ui.window.widgets import SteadyLabel
 
 SUMMARY_COLUMNS = ("Experiment", "Workload", "n", "IOPS", "MB/s", "Mean latency µs",
                    "p99 µs per rep.", "p99 µs, all I/Os [95% CI]")
@@ -79,8 +80,8 @@ class ResultsTable(QWidget):
     def __init__(self, model: RunModel, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
+        self.setAutoFillBackground(True)   # opaque: a caption or row repaint stops here
+        self.caption = SteadyLabel()   # its counts change at every trial's end: no relayout
         self.trials = TrialsView(model.trials)
         self.workloads = _table(SUMMARY_COLUMNS)
         # the findings are a page of their own (the window gives it a tab): under the tables
