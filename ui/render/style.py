@@ -154,12 +154,24 @@ def style_axis(axis, label: str, style: Style, tick_lines: int = 1,
 
 def wrapped(label: str, px: int, room: float | None) -> list[str]:
     """An axis title as one line, or two broken at the space nearest its middle when it is
-    wider than ``room``: side by side in a narrow pane, the titles of two panels ran into each
-    other ("4 KiB random (RND4K Q1T1): sta128 KiB sequential")."""
+    wider than ``room`` (more, word by word, when a half is still wider): side by side in a
+    narrow pane, the titles of two panels ran into each other ("4 KiB random (RND4K Q1T1):
+    sta128 KiB sequential")."""
     from PySide6.QtGui import QFontMetrics
     text = "" if label is None else str(label)
-    if room is None or " " not in text or QFontMetrics(font(px)).horizontalAdvance(text) <= room:
+    width = QFontMetrics(font(px)).horizontalAdvance
+    if room is None or " " not in text or width(text) <= room:
         return [text]
     spaces = [i for i, c in enumerate(text) if c == " "]
     cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
-    return [text[:cut], text[cut + 1:]]
+    halves = [text[:cut], text[cut + 1:]]
+    if max(map(width, halves)) <= room:
+        return halves
+    lines, line = [], ""   # a half still too wide ("(SEQ128K Q1T1): statistic"): word by word
+    for word in text.split(" "):
+        joined = f"{line} {word}" if line else word
+        if line and width(joined) > room:
+            lines.append(line)
+            joined = word
+        line = joined
+    return [*lines, line]

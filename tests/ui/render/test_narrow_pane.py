@@ -81,6 +81,9 @@ def test_two_bar_panels_keep_their_category_names_and_axis_titles_apart(qtbot, f
             for b in boxes[i + 1:]:
                 assert _ink(a).overlap(_ink(b)) == 0, f"{a.text!r} and {b.text!r} overlap"
     assert any("<br>" in t.text for t in texts if t.kind == "axis title")
+    for t in texts:   # each line of a title inside the pane ("... (SEQ128K Q1T1): statisti" was cut)
+        if t.kind == "axis title" and t.text.strip():
+            assert t.box.x0 >= -1 and t.box.x1 <= 296 + 1, f"{t.text!r} runs past the pane: {t.box}"
     wide = scene_geometry.texts(_pane_plot(qtbot, figures["zero-queue-latency"], 1800, 1080))
     assert not any("<br>" in t.text or t.text.startswith("\n") for t in wide)
 
