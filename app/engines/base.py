@@ -32,14 +32,16 @@ class Hold(NamedTuple):
 
 @runtime_checkable
 class LiveAdapter(Protocol):
-    """Live values of one trial. ``feed`` is called at least every 0.2 s with the stdout text that
-    arrived since the last call (possibly empty, so an engine that prints nothing can sample a
-    clock). When the trial has ended, ``final_intervals`` gets the whole stdout and may return a
+    """Live values of one trial. ``feed`` is called with the stdout text that arrived since the
+    last call as it arrives, and at least every ``feed_every_s`` seconds when that is not None
+    (with empty text, so an adapter whose engine prints nothing can sample a clock; without
+    one, a quiet engine is looked at once a second). When the trial has ended, ``final_intervals`` gets the whole stdout and may return a
     series that replaces the live one in samples.csv (DiskSpd's ``-D`` series, exact where the
     live one came from OS counters); ``replaces_live_series`` says beforehand whether it will, so
     live samples are kept apart until then."""
 
     replaces_live_series: bool
+    feed_every_s: float | None
 
     def feed(self, text: str) -> list[Interval]: ...
 

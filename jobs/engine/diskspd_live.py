@@ -124,6 +124,7 @@ class DiskSpdLive:
         return [Interval(end_epoch_s=now, duration_s=dt, **values)]
 
     replaces_live_series = True
+    feed_every_s: float | None = 0.2   # DiskSpd prints nothing: the OS counters are read on this clock
 
     def final_intervals(self, text: str) -> list[Interval] | None:
         """DiskSpd's ``-D`` series from the XML, ending now (the process has just exited)."""

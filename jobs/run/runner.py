@@ -220,11 +220,12 @@ class TrialRunner(EngineStarts):
         # runs; its own per-second series replaces them once the trial is over.
         samples, problem = TrialSamples(self.store, replaceable=live.replaces_live_series), None
         self._watch.begin(trial)
+        wait_s = min(POLL_S, live.feed_every_s or POLL_S)   # a clock-sampling adapter's pace
         with waking(self.cancel, proc.wake):   # a Stop ends the wait for output at once
             try:
                 while True:
                     exited = proc.poll() is not None
-                    for interval in live.feed(proc.read_text(0.0 if exited else POLL_S)):
+                    for interval in live.feed(proc.read_text(0.0 if exited else wait_s)):
                         sample = self._sample(trial, interval)
                         samples.add(sample)
                         yield sample

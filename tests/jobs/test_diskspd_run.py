@@ -24,7 +24,7 @@ from app.engines.diskspd.text import parse_text_output
 from app.model.workload import Workload
 from app.units import MiB
 from jobs.engine.factory import locate_diskspd
-from jobs.events import RunFinished, TrialFailed, TrialStarted
+from jobs.events import RunFinished, Sample, TrialFailed, TrialStarted
 from jobs.run.session import prepare_run
 
 from conftest import FAKES, run_cli, run_json, tree
@@ -159,6 +159,30 @@ def test_cancel_during_a_diskspd_trial(tmp_path, fake_env, monkeypatch):
     (trial,) = run_json(session.store.dir)["trials"]
     assert trial["status"] == "cancelled" and trial["stopped_by"] == "cancel"
     assert tree(target) == [] and _no_fake_left(target)
+
+
+@posix_only
+def test_a_silent_engines_live_samples_keep_their_interval(tmp_path, fake_env, monkeypatch):
+    """DiskSpd prints nothing while it runs: its live samples are the OS counters read when the
+    runner feeds its adapter, so the runner feeds it at the adapter's pace (feed_every_s), not
+    only when output comes or once a second (the wait for fio's output)."""
+    for key, value in {**fake_env, "FAKE_DISKSPD_MODE": "hang"}.items():
+        monkeypatch.setenv(key, value)
+    target = tmp_path / "target"
+    target.mkdir()
+    session = prepare_run(["zero-queue"], {"runtime": "30s", "size": "32MiB", "repetitions": "1",
+                                           "warmup": "false", "interval": "0.5s"},
+                          str(target), runs_root=tmp_path / "runs", engine="diskspd")
+    started, stamps = None, []
+    for event in session.runner.events():
+        if isinstance(event, TrialStarted):
+            started = time.monotonic()
+        elif isinstance(event, Sample) and started is not None and not session.cancel.is_set():
+            stamps.append(event.t_s)
+            if time.monotonic() - started > 3.2:
+                session.cancel.set()
+    gaps = [b - a for a, b in zip(stamps, stamps[1:])]
+    assert len(stamps) >= 5 and max(gaps) < 0.9, (stamps, gaps)   # every ~0.5 s, not every second
 
 
 # -- the real DiskSpd (Windows; the windows-diskspd workflow) ------------------------------------------------

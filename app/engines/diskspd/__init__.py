@@ -53,6 +53,7 @@ class XmlSeriesLive:
         self._clock = clock
 
     replaces_live_series = True
+    feed_every_s: float | None = None   # nothing live: the XML series comes at the end
 
     def feed(self, text: str) -> list[Interval]:
         return []

@@ -223,6 +223,7 @@ class FioLive:
     per-interval values out."""
 
     replaces_live_series = False  # fio's live series is its own status output: nothing better
+    feed_every_s: float | None = None   # its status documents are the clock
 
     def __init__(self) -> None:
         self._docs = DocumentStream()

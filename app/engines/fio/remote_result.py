@@ -98,6 +98,7 @@ class RemoteFioLive:
     live total cannot be split without guessing: it gets no live samples."""
 
     replaces_live_series = True
+    feed_every_s: float | None = None   # the client's steady-state lines are the clock
 
     def __init__(self, direction: str | None, clock: Callable[[], float] = time.time):
         self.direction = direction
