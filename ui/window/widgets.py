@@ -122,6 +122,13 @@ class SteadyLabel(QLabel):
         else:
             super().setText(text)
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """At a new width the shown text may wrap otherwise than the laid-out one: the layout
+        is being redone anyway, so it gets the shown text."""
+        if self._shown != super().text():
+            super().setText(self._shown)
+        super().resizeEvent(event)
+
     def _document(self, text: str, width: int) -> QTextDocument:
         doc = QTextDocument()
         doc.setDocumentMargin(0)

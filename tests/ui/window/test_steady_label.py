@@ -63,3 +63,13 @@ def test_qlabel_itself_asks_for_a_layout_for_the_same_change(qtbot):
     requests.count = 0
     label.setText("<b>Trials</b> of /tmp/run: 2 of 4 trials done; status <b>running</b>")
     qtbot.waitUntil(lambda: requests.count > 0, timeout=5000)
+
+
+def test_a_narrower_label_lays_out_the_text_it_shows(qtbot):
+    """A count painted in place, then the window narrowed: the layout takes the shown text,
+    whose wrapping may differ from the one laid out before."""
+    page, label, _requests = _shown(qtbot, SteadyLabel)
+    label.setText("<b>Trials</b> of /tmp/run: 2 of 4 trials done; status <b>running</b>")
+    page.resize(160, 200)
+    qtbot.waitUntil(lambda: QLabel.text(label).startswith("<b>Trials</b> of /tmp/run: 2"), timeout=5000)
+    qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()), timeout=5000)
