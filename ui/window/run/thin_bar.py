@@ -22,7 +22,6 @@ class ThinBar(QWidget):
     def __init__(self, maximum: int = 1000, parent: QWidget | None = None):
         super().__init__(parent)
         self._value, self._maximum = 0, max(1, maximum)
-        self.setAutoFillBackground(False)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)   # paints every pixel
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setAccessibleName("progress")
