@@ -121,15 +121,22 @@ def _no_fake_left(folder: Path) -> bool:
                 if str(folder) in " ".join(p.info["cmdline"] or []) and "diskspd" in " ".join(p.info["cmdline"] or [])]
 
 
-@posix_only
-def test_hanging_diskspd_is_stopped_by_the_watchdog(tmp_path, fake_env, monkeypatch):
+def _hanging_session(tmp_path, fake_env, monkeypatch, names, settings, **kwargs):
+    """A run with the fake DiskSpd in its 'hang' mode (it prints nothing and never ends)."""
     for key, value in {**fake_env, "FAKE_DISKSPD_MODE": "hang"}.items():
         monkeypatch.setenv(key, value)
     target = tmp_path / "target"
     target.mkdir()
-    session = prepare_run(["tail-latency"], {"runtime": "1s", "size": "32MiB", "repetitions": "1",
-                                             "warmup": "false", "tail-latency.queue_depths": "1,2"},
-                          str(target), runs_root=tmp_path / "runs", watchdog_grace_s=1.0, engine="diskspd")
+    return target, prepare_run(names, {"size": "32MiB", "repetitions": "1", "warmup": "false",
+                                       **settings},
+                               str(target), runs_root=tmp_path / "runs", engine="diskspd", **kwargs)
+
+
+@posix_only
+def test_hanging_diskspd_is_stopped_by_the_watchdog(tmp_path, fake_env, monkeypatch):
+    target, session = _hanging_session(tmp_path, fake_env, monkeypatch, ["tail-latency"],
+                                       {"runtime": "1s", "tail-latency.queue_depths": "1,2"},
+                                       watchdog_grace_s=1.0)
     started = time.monotonic()
     events = list(session.runner.events())
     assert time.monotonic() - started < 2 * 8  # each trial: 2 s limit + no-op stop, terminate, kill
@@ -143,13 +150,8 @@ def test_hanging_diskspd_is_stopped_by_the_watchdog(tmp_path, fake_env, monkeypa
 
 @posix_only
 def test_cancel_during_a_diskspd_trial(tmp_path, fake_env, monkeypatch):
-    for key, value in {**fake_env, "FAKE_DISKSPD_MODE": "hang"}.items():
-        monkeypatch.setenv(key, value)
-    target = tmp_path / "target"
-    target.mkdir()
-    session = prepare_run(["zero-queue"], {"runtime": "30s", "size": "32MiB", "repetitions": "1",
-                                           "warmup": "false"},
-                          str(target), runs_root=tmp_path / "runs", engine="diskspd")
+    target, session = _hanging_session(tmp_path, fake_env, monkeypatch, ["zero-queue"],
+                                       {"runtime": "30s"})
     events = []
     for event in session.runner.events():
         events.append(event)
@@ -166,13 +168,8 @@ def test_a_silent_engines_live_samples_keep_their_interval(tmp_path, fake_env, m
     """DiskSpd prints nothing while it runs: its live samples are the OS counters read when the
     runner feeds its adapter, so the runner feeds it at the adapter's pace (feed_every_s), not
     only when output comes or once a second (the wait for fio's output)."""
-    for key, value in {**fake_env, "FAKE_DISKSPD_MODE": "hang"}.items():
-        monkeypatch.setenv(key, value)
-    target = tmp_path / "target"
-    target.mkdir()
-    session = prepare_run(["zero-queue"], {"runtime": "30s", "size": "32MiB", "repetitions": "1",
-                                           "warmup": "false", "interval": "0.5s"},
-                          str(target), runs_root=tmp_path / "runs", engine="diskspd")
+    _target, session = _hanging_session(tmp_path, fake_env, monkeypatch, ["zero-queue"],
+                                        {"runtime": "30s", "interval": "0.5s"})
     started, stamps = None, []
     for event in session.runner.events():
         if isinstance(event, TrialStarted):
