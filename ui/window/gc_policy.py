@@ -14,6 +14,8 @@ While a run goes, what the window held when it started (modules, widgets, pyqtgr
 a few hundred thousand objects) is kept out of the collected generations
 (``outside_collections_during_run``): the timer's occasional full collection walked all of it,
 10-20 ms of the GUI thread each time beside fio, to find the few cycles the run itself makes.
+The timer then looks every ``RUN_COLLECT_EVERY_S``: each look is a wake-up of a thread that
+otherwise sleeps between samples, and a wake-up costs more than the look (README, "Performance").
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 COLLECT_EVERY_S = 1.0
+RUN_COLLECT_EVERY_S = 5.0
 _collector: object | None = None
 _loads = [0]          # loads going on in the background (read by the timer, a plain int)
 _loads_lock = threading.Lock()
@@ -59,11 +62,19 @@ def outside_collections_during_run() -> None:
     reference cycles) is still collected."""
     gc.collect()
     gc.freeze()
+    _collect_every(RUN_COLLECT_EVERY_S)
 
 
 def back_in_collections() -> None:
     """At a run's end: the frozen objects are collected again like any other."""
     gc.unfreeze()
+    _collect_every(COLLECT_EVERY_S)
+
+
+def _collect_every(seconds: float) -> None:
+    timer = getattr(_collector, "timer", None)
+    if timer is not None:
+        timer.setInterval(int(seconds * 1000))
 
 
 def load_outside_collections(load: Callable[[], T]) -> T:

@@ -40,3 +40,18 @@ def test_a_worker_thread_allocating_never_collects_a_widget(qtbot, make_window):
     assert freed_on == []
     qtbot.waitUntil(lambda: bool(freed_on), timeout=5000)   # the GUI thread's timer collects it
     assert freed_on == [threading.main_thread().name]
+
+
+def test_the_collector_looks_less_often_while_a_run_goes_on(qtbot, make_window):
+    """Each look is a wake-up of the GUI thread beside fio: every 5 s during a run, every second
+    otherwise (ui/window/gc_policy.py)."""
+    from ui.window import gc_policy
+    make_window(size=None)
+    timer = gc_policy._collector.timer
+    assert timer.interval() == 1000
+    gc_policy.outside_collections_during_run()
+    try:
+        assert timer.interval() == 5000 and timer.isActive()
+    finally:
+        gc_policy.back_in_collections()
+    assert timer.interval() == 1000 and timer.isActive()
