@@ -16,7 +16,8 @@ pane once when the redraw has settled (HOLD_MS), not at each of its steps. While
 on it draws within a budget (BUDGET of a core): after a drawing that took c seconds of the GUI
 thread, the next waits c / BUDGET (between MIN_GAP_S and MAX_GAP_S; a burst of short trials is
 drawn once, then caught up), so a slow machine or a big figure redraws less often instead of
-taking more from fio; a trial of a minute or more is drawn as soon as it ends. The drawing code
+taking more from fio (a 35 ms drawing here: every 35 s; a 20 s cap let it take twice its
+budget); a trial of a minute or more is drawn as soon as it ends. The drawing code
 loads when a run starts (while the test file is laid out), not beside the first trial. In this
 narrow pane the figure's title sits above the plot, wrapped, and long legend entries wrap, so
 neither widens the plot past the pane.
@@ -46,9 +47,10 @@ from ui.window import theme
 from ui.window.run.run_model import RunModel
 
 MIN_GAP_S = 2.0
-MAX_GAP_S = 20.0
-BUDGET = 0.0015   # share of a core a drawing may average over the gap after it (its paints
-#                   and label placing, measured apart, cost about as much again)
+MAX_GAP_S = 60.0  # a drawing so slow that its gap would be longer: redrawn once a minute
+BUDGET = 0.001    # share of a core a drawing may average over the gap after it (its paints
+#                   and label placing, measured apart, cost about as much again): with them,
+#                   a fifth of the window's 1 % beside fio (README, "Performance")
 SETTLE_MS = 150   # labels are placed once the plot's resizes after a redraw have settled
 HOLD_MS = SETTLE_MS + 100   # the pane shows its earlier figure meanwhile, then paints once
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
