@@ -9,8 +9,8 @@ from types import SimpleNamespace  # noqa: E402
 
 from app.engines import EngineNotFound  # noqa: E402
 from app.params import ParamError  # noqa: E402
-from jobs.events import LogMessage, RunFinished  # noqa: E402
-from jobs.worker import RunPrepared, RunRefused, RunWorker  # noqa: E402
+from jobs.events import LogMessage, PrecisionUpdate, RunFinished, Sample  # noqa: E402
+from jobs.worker import LiveBatch, RunPrepared, RunRefused, RunWorker, _Hold  # noqa: E402
 
 
 def _session(events, store_finish=None):
@@ -77,3 +77,48 @@ def test_a_runner_that_crashes_ends_as_a_failed_run(qtbot):
     seen = _run(qtbot, RunWorker(lambda: _session(events, lambda status, **k: finished.append(status))))
     assert finished == ["failed"] and isinstance(seen[-1], RunFinished)
     assert seen[-1].status == "failed" and "unexpected" in seen[-1].error
+
+
+def _sample(t_s: float) -> Sample:
+    return Sample(trial=0, t_s=t_s, read_MBps=1.0, read_iops=1.0, read_lat_us=1.0,
+                  write_MBps=0.0, write_iops=0.0, write_lat_us=None)
+
+
+def test_live_events_less_than_the_hold_apart_travel_together_in_order():
+    """At fio's 0.1 s interval the GUI thread is woken about twice a second, not ten times; at
+    1 s every sample goes at once; anything else first sends what is held (jobs/worker.py)."""
+    now, sent = [0.0], []
+    hold = _Hold(sent.append, clock=lambda: now[0])
+    for i in range(12):                      # ten a second
+        now[0] = round(i * 0.1, 1)
+        hold.send(_sample(now[0]))
+        hold.send(PrecisionUpdate(0, None, 5.0))
+    hold.send(LogMessage("trial over"))
+    batches = [e for e in sent if isinstance(e, LiveBatch)]
+    assert isinstance(sent[0], Sample) and sent[0].t_s == 0.0    # the first one at once
+    assert isinstance(sent[-1], LogMessage) and len(batches) == 3
+    flat = [x for e in sent[:-1] for x in (e.events if isinstance(e, LiveBatch) else (e,))]
+    assert [x.t_s for x in flat if isinstance(x, Sample)] == [round(i * 0.1, 1) for i in range(12)]
+    assert len(flat) == 24                   # every event once, in order
+    now[0], sent[:] = 10.0, []
+    for _ in range(3):                       # a 1 s interval: each at once
+        now[0] += 1.0
+        hold.send(_sample(now[0]))
+    assert [type(e) for e in sent] == [Sample, Sample, Sample]
+
+
+def test_held_samples_reach_the_window_before_the_runs_end_and_a_crash(qtbot):
+    def events():
+        for i in range(5):
+            yield _sample(i * 0.01)
+        yield RunFinished("done", "/runs/x", None, None)
+    seen = _run(qtbot, RunWorker(lambda: _session(events)))
+    assert [type(e) for e in seen] == [RunPrepared, Sample, LiveBatch, RunFinished]
+    assert len(seen[2].events) == 4
+
+    def crashing():
+        yield _sample(0.0)
+        yield _sample(0.01)
+        raise ValueError("unexpected")
+    seen = _run(qtbot, RunWorker(lambda: _session(crashing)))
+    assert [type(e) for e in seen] == [RunPrepared, Sample, Sample, RunFinished]

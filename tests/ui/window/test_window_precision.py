@@ -7,7 +7,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from app.experiments import CATALOG  # noqa: E402
 from app.experiments.plan import experiments_from_settings, plan_run  # noqa: E402
-from jobs.events import PrecisionUpdate, TrialStarted  # noqa: E402
+from jobs.events import PrecisionUpdate, Sample, TrialStarted  # noqa: E402
 from jobs.worker import RunPrepared  # noqa: E402
 from ui.window.run.run_model import RunModel  # noqa: E402
 from ui.window.run.run_progress import RunProgress  # noqa: E402
@@ -59,3 +59,24 @@ def test_the_live_line_shows_the_workloads_achieved_precision(qtbot):
         shown = progress.trial_label.toolTip() + progress.trial_label.text()
         assert ("not yet known" if achieved is None else f"±{achieved * 100:.1f} %") in shown
     assert "target ±2 %" in progress.trial_label.toolTip()
+
+
+def test_live_events_that_travelled_together_are_applied_in_order_and_announced_once(qtbot):
+    """jobs/worker.py sends samples less than half a second apart together (LiveBatch): the
+    model takes each, the precision after its sample, and the views redraw once."""
+    exps = experiments_from_settings(["zero-queue"], {"precision": "2%", "warmup": "false"})
+    plan = plan_run(exps, seed=1)
+    model = RunModel()
+    model.apply(RunPrepared("/tmp/run", plan, "fio-3.33"))
+    first = plan.trials[0]
+    model.apply(TrialStarted(first.index, first.experiment, first.workload.label, 1, False,
+                             ("fio",), 0.0, first.runtime_s))
+    heard = []
+    model.samples_added.connect(lambda: heard.append(model.series.samples))
+    def sample(t):
+        return Sample(trial=first.index, t_s=t, read_MBps=1.0, read_iops=250.0, read_lat_us=90.0,
+                      write_MBps=0.0, write_iops=0.0, write_lat_us=None)
+    model.apply_live((sample(0.1), PrecisionUpdate(first.index, 0.051, 0.02), sample(0.2),
+                      PrecisionUpdate(first.index, 0.018, 0.02)))
+    assert heard == [2]
+    assert list(model.precision.values()) == ["±1.8 % (target ±2 %)"]

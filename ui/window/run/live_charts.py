@@ -32,7 +32,6 @@ from ui.window.run.chart_axes import TITLES, value_plot
 from ui.window.run.chart_bar import ChartBar
 from ui.window.run.chart_range import ChartRange
 from ui.window.run.planned import PlannedTrial
-from ui.window.run.rhythm import SampleRhythm
 from ui.window.run.run_model import RunModel
 from ui.window.run.timeline import RunTimeline
 from ui.window.widgets import ElidedLabel, em
@@ -56,7 +55,6 @@ class LiveCharts(ChartRange, QWidget):
         self._dirty = False
         self.redraws = 0
         self._drawn_at = float("-inf")   # monotonic time of the last redraw
-        self._rhythm = SampleRhythm()   # about one redraw a second, with a sample (rhythm.py)
         self._tops: dict[str, float] = {}     # y-axis top per chart, kept until data outgrows it
         self._init_range()
         self.timeline = RunTimeline()   # placed by the window, above the charts and the figure
@@ -207,7 +205,7 @@ class LiveCharts(ChartRange, QWidget):
             self._mark_dirty()  # the temperature line follows the run's state
 
     def _on_samples(self) -> None:
-        self._mark_dirty(self._rhythm.due(self._drawn_at))
+        self._mark_dirty(self.model.rhythm.beat)   # about once a second (rhythm.py)
 
     def _mark_dirty(self, now: bool = True) -> None:
         """Drawn now (a sample: when the rhythm says so), else once by the timer if no sample
@@ -219,7 +217,7 @@ class LiveCharts(ChartRange, QWidget):
             self._timer.stop()
             self.redraw()
         elif not self._timer.isActive():
-            wait_s = self._rhythm.period_s - (time.monotonic() - self._drawn_at)
+            wait_s = self.model.rhythm.period_s - (time.monotonic() - self._drawn_at)
             self._timer.start(max(0, int(wait_s * 1000)) + LATE_MS)
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name

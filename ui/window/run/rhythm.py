@@ -15,14 +15,21 @@ PERIOD_S = 1.0
 
 
 class SampleRhythm:
-    """``due(acted_at)`` on every sample: True when the view should act on this one."""
+    """The window's beat, one per run model: ``on_samples()`` with every delivery of samples;
+    ``beat`` then says whether the views act on this one (all of them on the same one: two
+    views on two beats of their own, a batch apart, painted the window twice a second)."""
 
     def __init__(self, period_s: float = PERIOD_S) -> None:
         self.period_s = period_s
+        self.beat = False
+        self.beat_at = float("-inf")
         self._sample_at = float("-inf")
-        self.gap_s = period_s   # the last gap between samples, at most a period
+        self.gap_s = period_s   # the last gap between deliveries, at most a period
 
-    def due(self, acted_at: float) -> bool:
+    def on_samples(self) -> bool:
         now = time.monotonic()
         self.gap_s, self._sample_at = min(self.period_s, now - self._sample_at), now
-        return now - acted_at >= self.period_s - self.gap_s / 2
+        self.beat = now - self.beat_at >= self.period_s - self.gap_s / 2
+        if self.beat:
+            self.beat_at = now
+        return self.beat

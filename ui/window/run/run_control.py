@@ -100,8 +100,13 @@ class RunControl(QObject):
         return self.worker is None or self.worker.wait(ms)
 
     def _on_event(self, event) -> None:
-        from jobs.worker import RunRefused  # loaded by start()
+        from jobs.worker import LiveBatch, RunRefused  # loaded by start()
 
+        if isinstance(event, LiveBatch):   # samples that travelled together (jobs/worker.py)
+            self.model.apply_live(event.events)
+            for each in event.events:
+                self.event.emit(each)
+            return
         if isinstance(event, RunRefused) and self._cancel.is_set():
             self.model.cancelled_before_start()   # a cancel, not a refusal: nothing was written
         else:

@@ -25,7 +25,6 @@ from app.model.trial import TrialResult
 from app.params import values_json
 from app.results.build import build_results
 from app.results.run_results import RunResults
-from app.stats.steady_state import convergence_text
 from jobs.events import (
     LogMessage,
     PlanFollowed,
@@ -40,6 +39,7 @@ from jobs.events import (
 from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
 from ui.window.run.planned import PlannedTrial
+from ui.window.run.rhythm import SampleRhythm
 from ui.window.run.run_text import CANCELLED_EARLY, run_end_text
 from ui.window.run.series import SampleSeries, break_row, result_rows, sample_row
 
@@ -60,6 +60,7 @@ class RunModel(QObject):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self.series = SampleSeries()
+        self.rhythm = SampleRhythm()   # the views act on new samples together, about once a second
         self._clear()
 
     def _clear(self) -> None:
@@ -131,6 +132,17 @@ class RunModel(QObject):
         if handler is not None:
             handler(event)
 
+    def apply_live(self, events) -> None:
+        """Live events that came together (samples and precision updates, jobs/worker.py
+        LiveBatch), in order; the views hear of the new samples once, after the last."""
+        for event in events:
+            if isinstance(event, Sample):
+                self._add_sample(event)
+            else:
+                self.apply(event)
+        self.rhythm.on_samples()
+        self.samples_added.emit()
+
     def _on_RunPrepared(self, e: RunPrepared) -> None:
         started = self.run_started
         self._clear()
@@ -176,20 +188,6 @@ class RunModel(QObject):
     def _on_LogMessage(self, e: LogMessage) -> None:
         self.log_line.emit(e.text, e.level)
 
-    def convergence(self) -> str:
-        """'round k of at most N; rounds ..: excursion .., slope ..' while the current trial is a
-        convergence round (precondition=steady, or the steady-state experiment), else ''."""
-        t = self.current
-        if t is None or not (t.precondition or (t.experiment in self.round_experiments and not t.warmup)):
-            return ""
-        def same(x) -> bool:
-            return x.experiment == t.experiment and bool(x.precondition) == bool(t.precondition)
-        planned = sum(1 for p in self.planned.values() if same(p))
-        done = [r.measurement.total_iops if r.measurement else None for r in self.trials
-                if r.experiment == t.experiment
-                and r.precondition == bool(t.precondition) and r.index < t.index]
-        return convergence_text(done, planned)
-
     def _on_PlanFollowed(self, e: PlanFollowed) -> None:
         """Tail-latency at the measured knee: its params and planned labels follow, live."""
         self.experiments = [{**x, **e.entry} if x["id"] == e.experiment else x
@@ -209,12 +207,16 @@ class RunModel(QObject):
         self.trial_started.emit(trial)
 
     def _on_Sample(self, e: Sample) -> None:
+        self._add_sample(e)
+        self.rhythm.on_samples()
+        self.samples_added.emit()
+
+    def _add_sample(self, e: Sample) -> None:
         trial = self.planned.get(e.trial)
         self.series.append(sample_row(e, trial.reads if trial else True,
                                       trial.writes if trial else True))
         if trial is not None and trial.experiment in self._sampled:   # the SLC curve, live
             self.kept_samples.append(e)
-        self.samples_added.emit()
 
     def _on_PrecisionUpdate(self, e: PrecisionUpdate) -> None:
         trial = self.planned.get(e.trial)
@@ -239,6 +241,7 @@ class RunModel(QObject):
             for row in rows:   # a trial shorter than the sample interval: its result, drawn
                 self.series.append_result(row)
             if rows:
+                self.rhythm.on_samples()
                 self.samples_added.emit()
             self.done_expected_s += self.current.expected_s
             self.done_actual_s += self.current_elapsed_s()

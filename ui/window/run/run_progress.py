@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 
 from app.experiments.plan import trial_kind
 from app.model.status import RunStatus
+from app.stats.steady_state import convergence_text
 from ui.window.messages import duration_text
-from ui.window.run.rhythm import SampleRhythm
 from ui.window.run.run_model import RunModel
 from ui.window.run.run_text import CANCELLED_EARLY, trials_text
 from ui.window.run.thin_bar import ThinBar
@@ -55,8 +55,6 @@ class RunProgress(QWidget):
         model.trial_started.connect(lambda _t: self._on_state())   # ticks in step with it
         model.trial_ended.connect(lambda _r: self.refresh())
         model.samples_added.connect(self._on_sample)
-        self._refreshed_at = float("-inf")
-        self._rhythm = SampleRhythm()
         self.refresh()
 
     def _on_state(self) -> None:
@@ -72,14 +70,11 @@ class RunProgress(QWidget):
             self._schedule()
 
     def _on_sample(self) -> None:
-        """Refreshed with a sample when the rhythm says so (ui/window/run/rhythm.py), and
-        whenever its own timer would fire before the next one: fio's samples come at their own
-        phase, not the trial clock's, and the timer would paint the window a second time. The
-        timer then waits for a second without one."""
-        if not self._timer.isActive():
-            return
-        due = self._rhythm.due(self._refreshed_at)   # on every sample: it keeps the gap
-        if due or self._timer.remainingTime() < self._rhythm.gap_s * 1000:
+        """Refreshed on the window's beat (ui/window/run/rhythm.py): in the wake-up that brought
+        a sample, the one the live charts draw in, so the window is painted once. Its own timer
+        then waits for a beat that does not come (fio's samples come at their own phase, not the
+        trial clock's)."""
+        if self._timer.isActive() and self.model.rhythm.beat:
             self.refresh()
             self._timer.start(TICK_MS + TICK_MS // 5)
 
@@ -92,7 +87,6 @@ class RunProgress(QWidget):
 
     def refresh(self) -> None:
         m = self.model
-        self._refreshed_at = time.monotonic()
         total = m.trial_count
         ended = len(m.trials)
         if m.status == "idle":
@@ -107,7 +101,7 @@ class RunProgress(QWidget):
             t = m.current
             elapsed = m.current_elapsed_s()
             kind = trial_kind(t.warmup, t.repetition, t.precondition, "repetition")
-            rounds = m.convergence()   # a convergence round: where the SNIA rule stands instead
+            rounds = convergence(m)   # a convergence round: where the SNIA rule stands instead
             times = f"{duration_text(elapsed)} of {duration_text(t.expected_s)}"
             known = m.precision.get(f"{t.experiment} {t.label}")  # a precision target: its ± now
             times += f", {known}" if known and not t.warmup else ""
@@ -152,3 +146,18 @@ class RunProgress(QWidget):
                                    f"Run {m.status}: {trials_text(m.trials, total)}.")
             self.run_label.set_shorter(f"Run {m.status}: {ended}/{total} ended." if total else
                                        f"Run {m.status}.")
+
+
+def convergence(m: RunModel) -> str:
+    """'round k of at most N; rounds ..: excursion .., slope ..' while the current trial is a
+    convergence round (precondition=steady, or the steady-state experiment), else ''."""
+    t = m.current
+    if t is None or not (t.precondition or (t.experiment in m.round_experiments and not t.warmup)):
+        return ""
+    def same(x) -> bool:
+        return x.experiment == t.experiment and bool(x.precondition) == bool(t.precondition)
+    planned = sum(1 for p in m.planned.values() if same(p))
+    done = [r.measurement.total_iops if r.measurement else None for r in m.trials
+            if r.experiment == t.experiment
+            and r.precondition == bool(t.precondition) and r.index < t.index]
+    return convergence_text(done, planned)
