@@ -95,7 +95,7 @@ def test_the_tail_of_each_interval_is_drawn_dashed_beside_the_mean(charts):
     feed(charts, [(100.0, 100.0, NAN), (100.0, 120.0, NAN), (100.0, 110.0, NAN)], p99_factor=4.0)
     assert charts.points("read_p99_us") == 3 and charts.points("read_lat_us") == 3
     assert y_range(charts.lat_plot)[1] >= 480.0
-    assert charts.curves["read_p99_us"].opts["pen"].style() == Qt.PenStyle.DashLine
+    assert charts.curves["read_p99_us"].now.opts["pen"].style() == Qt.PenStyle.DashLine
     feed(charts, [(100.0, 100.0, NAN)])            # too few I/Os in that interval: no p99
     assert charts.points("read_p99_us") == 3
 
@@ -120,7 +120,7 @@ def test_a_trial_shorter_than_the_sample_interval_shows_its_result(charts):
     _short_trial(model, 0, 0.0, [])
     charts.redraw()
     assert charts.points("read_tp") == 2 and charts.points("read_lat_us") == 2
-    t, mbps = charts.curves["read_tp"].getOriginalDataset()
+    t, mbps = charts.curves["read_tp"].dataset()
     finite = [(x, y) for x, y in zip(t, mbps) if y == y]
     assert finite == [(0.0, 56.6), (1.0, 56.6)]     # flat at the result, start to end
     assert not charts.empty_note.isVisible()
@@ -131,3 +131,39 @@ def test_a_trial_shorter_than_the_sample_interval_shows_its_result(charts):
     _short_trial(model, 2, 3.0, [60.0, 61.0])        # two samples draw a line: nothing added
     charts.redraw()
     assert charts.points("read_tp") == 6
+
+
+def test_only_the_current_trials_part_of_a_curve_gets_new_data(charts):
+    """A curve given new data repaints its whole extent: the samples before the current trial
+    stay in the "past" curve, handed over once a trial; each redraw hands the "now" curve the
+    current trial's (ui/window/run/split_curve.py). Together they hold every sample, in order."""
+    from ui.window.run.planned import PlannedTrial
+    model, curve = charts.model, charts.curves["read_tp"]
+    model.live = True
+    handed = {"past": 0, "now": 0}
+    for name in handed:
+        part = getattr(curve, name)
+        def counting(*args, _set=part.setData, _name=name, **kwargs):
+            handed[_name] += 1
+            return _set(*args, **kwargs)
+        part.setData = counting
+    t_s, sampled = 0.0, []
+    for trial in range(3):
+        model.boundaries.append((t_s, PlannedTrial(trial, "zero-queue", "RND4K Q1T1 read", 1,
+                                                   False, 5.0, True, False)))
+        model.series.append(break_row(t_s), real=False)
+        for _ in range(5):
+            t_s += 1.0
+            sampled.append(t_s)
+            model.series.append(sample_row({"t_s": t_s, "read_MBps": 100.0 + t_s, "read_iops": 1.0,
+                                            "read_lat_us": 80.0}))
+            charts.redraw()
+        t_s += 0.5
+    assert handed == {"past": 2, "now": 15}   # once per later trial; every redraw
+    assert len(curve.now.getOriginalDataset()[0]) == 5     # the last trial's samples only
+    t, y = curve.dataset()
+    assert [(x, v) for x, v in zip(t, y) if v == v] == [(x, 100.0 + x) for x in sampled]
+    model.status = "done"                                   # the run ended: all of it is past
+    charts.redraw()
+    assert curve.now.getOriginalDataset()[0] is None or len(curve.now.getOriginalDataset()[0]) == 0
+    assert charts.points("read_tp") == 15

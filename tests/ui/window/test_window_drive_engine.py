@@ -177,7 +177,7 @@ def test_temperature_chart_draws_the_drive_temperature_of_a_run(qtbot, make_wind
     assert window.model.series.has_temperature
     assert window.charts.points("temperature_c") >= window.model.series.samples // 2 > 0
     assert not window.charts.temp_note.isVisible()
-    y = window.charts.curves["temperature_c"].getOriginalDataset()[1]
+    y = window.charts.curves["temperature_c"].dataset()[1]
     assert {float(v) for v in y if v == v} == {35.0}
     window.charts.redraw()
     ARTIFACTS.mkdir(exist_ok=True)

@@ -57,7 +57,7 @@ def apply(charts) -> None:
             plot.getAxis(name).setTextPen(text)
     current = pens()
     for curve, pen in CURVE_PENS.items():
-        charts.curves[curve].setPen(current[pen])
+        charts.curves[curve].set_pen(current[pen])
     for boundaries in charts.boundaries:
         boundaries.pen = QPen(current["boundary"])
         boundaries.pen.setCosmetic(True)

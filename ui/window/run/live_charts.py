@@ -3,7 +3,7 @@ stretch at a time (which stretch, and the y ranges: ui/window/run/chart_range.py
 timeline of the whole run (ui/window/run/timeline.py, placed by the window).
 
 Built for multi-hour runs: every curve is created once and fed with ``setData`` on
-the model's growing numpy buffers; clip-to-view and peak downsampling keep the drawn points near
+the model's growing numpy buffers, the current trial's part apart (split_curve.py); clip-to-view and peak downsampling keep the drawn points near
 the pixel count; samples are drawn about once a second, in the wake-up that brought one
 (ui/window/run/rhythm.py). Trial boundaries are vertical lines labelled with the workload where
 the label fits; warm-ups are shaded.
@@ -33,6 +33,7 @@ from ui.window.run.chart_bar import ChartBar
 from ui.window.run.chart_range import ChartRange
 from ui.window.run.planned import PlannedTrial
 from ui.window.run.run_model import RunModel
+from ui.window.run.split_curve import SplitCurve
 from ui.window.run.timeline import RunTimeline
 from ui.window.widgets import ElidedLabel, em
 
@@ -84,8 +85,8 @@ class LiveCharts(ChartRange, QWidget):
         # pixel (factor 1) loses nothing visible and draws 5x fewer segments than the default
         curve = dict(connect="finite", autoDownsampleFactor=1.0)
         plot_of = {"read_tp": self.tp_plot, "write_tp": self.tp_plot, "temperature_c": self.temp_plot}
-        self.curves = {name: plot_of.get(name, self.lat_plot).plot(**curve)   # the rest: latency
-                       for name in chart_colors.CURVE_PENS}
+        self.curves = {name: SplitCurve(plot_of.get(name, self.lat_plot), **curve)  # the rest:
+                       for name in chart_colors.CURVE_PENS}                           # latency
         label_font = QFont()
         label_font.setPointSizeF(max(7.5, QFont().pointSizeF() * 0.85))
         self.boundaries = [TrialBoundaries(labelled=plot is self.tp_plot, font=label_font)
@@ -187,7 +188,8 @@ class LiveCharts(ChartRange, QWidget):
         self._throttled = {t.index for t in self.model.trials if t.throttled}
         self._relabel()
         self._dirty = True
-        self._shown: dict[str, tuple[str, int]] = {}   # curve -> (column, rows handed over)
+        for curve in self.curves.values():
+            curve.forget()
         self._tops, self._picked, self._stretch = {}, None, None
         self._update_stretches()
         self.redraw()
@@ -249,27 +251,20 @@ class LiveCharts(ChartRange, QWidget):
         return f"read_{unit}", f"write_{unit}"
 
     def redraw(self) -> None:
-        """Hand the current buffers to the curves (views, no copies). A curve whose new values
-        are all NaN (a direction the trial does not use) keeps its old data: nothing to draw."""
+        """Hand the current buffers to the curves: the current trial's rows to its own part of
+        each (ui/window/run/split_curve.py), the rows before it once a trial."""
         self._dirty = False
         self.redraws += 1
         self._drawn_at = time.monotonic()
-        s = self.model.series
+        s, m = self.model.series, self.model
         t = s.column("t_s")
+        split = (int(np.searchsorted(t, m.boundaries[-1][0], side="right"))
+                 if m.live and not m.finished and m.boundaries else len(t))
         read_tp, write_tp = self._tp_columns()
         for name, column in (("read_tp", read_tp), ("write_tp", write_tp),
                              *((c, c) for c in LAT_COLUMNS),
                              ("temperature_c", "temperature_c")):
-            y = s.column(column)
-            curve = self.curves[name]
-            shown = self._shown.get(name, (None, 0))
-            if shown[0] == column and len(t) >= shown[1] and not np.isfinite(y[shown[1]:]).any():
-                continue
-            if len(t) and np.isfinite(y).any():
-                curve.setData(t, y)
-            else:
-                curve.setData([], [])
-            self._shown[name] = (column, len(t))
+            self.curves[name].show(column, t, s.column(column), split)
         if self.follow_box.isChecked():
             self._follow()
             self._fit_all()
@@ -292,5 +287,4 @@ class LiveCharts(ChartRange, QWidget):
 
     def points(self, curve: str) -> int:
         """How many finite values a curve has been given (what it can draw); for tests."""
-        data = self.curves[curve].getOriginalDataset()[1]
-        return 0 if data is None else int(np.isfinite(data).sum())
+        return int(np.isfinite(self.curves[curve].dataset()[1]).sum())
