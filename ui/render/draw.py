@@ -99,15 +99,22 @@ class Drawn:
             self._busy = False
 
 
-def figure_widget(fig: Figure, style: Style = SCREEN, place: bool = True):
+def figure_widget(fig: Figure, style: Style = SCREEN, place: bool = True, widget=None):
     """A PlotWidget showing ``fig``, for the window's results view and the export.
 
     ``place=False`` leaves the labels to the first relayout: the export resizes the widget
-    first, so placing them at PlotWidget's default size would be work thrown away."""
-    import pyqtgraph as pg
-    widget = pg.PlotWidget(background="w", enableMenu=False)  # draw() disables menus anyway
+    first, so placing them at PlotWidget's default size would be work thrown away. ``widget``:
+    an empty one made earlier (:func:`empty_figure_widget`), drawn into."""
+    widget = widget or empty_figure_widget()
     widget._ssd = draw(widget.getPlotItem(), fig, style, place)  # keeps ViewBoxes, labels alive
     return widget
+
+
+def empty_figure_widget():
+    """What :func:`figure_widget` draws into: making one is most of a first drawing's cost, so
+    the window makes it ahead, while no measurement runs."""
+    import pyqtgraph as pg
+    return pg.PlotWidget(background="w", enableMenu=False)  # draw() disables menus anyway
 
 
 def draw(plot, fig: Figure, style: Style, place: bool = True) -> Drawn:

@@ -258,3 +258,16 @@ def test_a_marker_renamed_alone_is_wrapped_again(model, qtbot, monkeypatch):
     drawn = view.plot._ssd
     assert drawn.fig.markers == long.markers and drawn.generation == 1   # drawn over the first
     assert view.plot._ssd.plot.geometry().width() <= view.stack.width()
+
+
+def test_the_first_drawing_uses_the_plot_made_when_the_run_started(model, record, qtbot):
+    """Making a plot was most of the first drawing's cost beside fio: it is made when the run
+    starts (while the test file is laid out) and drawn into when the first trial ends."""
+    view = ResultsSoFar(model)
+    qtbot.addWidget(view)
+    view.show()
+    spare = view._spare
+    assert spare is not None and view.plot is None
+    play(model, [t for t in record["trials"] if t["experiment"] == "zero-queue"][:1])
+    assert view.redraws == 1 and view.plot is spare and view._spare is None
+    assert view.points() > 0

@@ -16,8 +16,9 @@ pane once when the redraw has settled (HOLD_MS), not at each of its steps. While
 on it draws within a budget (BUDGET of a core): after a drawing that took c seconds of the GUI
 thread, the next waits c / BUDGET (between MIN_GAP_S and MAX_GAP_S; a burst of short trials is
 drawn once, then caught up), so a slow machine or a big figure redraws less often instead of
-taking more from fio (a 35 ms drawing here: every 35 s; a 20 s cap let it take twice its
-budget); a trial of a minute or more is drawn as soon as it ends. The drawing code
+taking more from fio (a 20 ms drawing here: every 40 s; a 20 s cap let it take more than its
+budget); a trial of a minute or more is drawn as soon as it ends. The first drawing's plot is
+made when the run starts, while the test file is laid out: making it was most of that drawing. The drawing code
 loads when a run starts (while the test file is laid out), not beside the first trial. In this
 narrow pane the figure's title sits above the plot, wrapped, and long legend entries wrap, so
 neither widens the plot past the pane.
@@ -48,9 +49,9 @@ from ui.window.run.run_model import RunModel
 
 MIN_GAP_S = 2.0
 MAX_GAP_S = 60.0  # a drawing so slow that its gap would be longer: redrawn once a minute
-BUDGET = 0.001    # share of a core a drawing may average over the gap after it (its paints
-#                   and label placing, measured apart, cost about as much again): with them,
-#                   a fifth of the window's 1 % beside fio (README, "Performance")
+BUDGET = 0.0005   # share of a core a drawing may average over the gap after it; its paints
+#                   and label placing, measured apart, cost about as much again: with them,
+#                   a tenth of the window's 1 % beside fio (README, "Performance")
 SETTLE_MS = 150   # labels are placed once the plot's resizes after a redraw have settled
 HOLD_MS = SETTLE_MS + 100   # the pane shows its earlier figure meanwhile, then paints once
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
@@ -102,6 +103,7 @@ class ResultsSoFar(QWidget):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.message)
         self.plot: QWidget | None = None
+        self._spare = None                     # a plot made ahead for the run's first drawing
         self.found = QTextBrowser()   # the findings so far, under a handle the user can drag
         self.found.setMinimumHeight(2 * self.found.fontMetrics().lineSpacing())
         head = QHBoxLayout()
@@ -142,7 +144,9 @@ class ResultsSoFar(QWidget):
     # -- model -> view --------------------------------------------------------------------------
     def _on_reset(self) -> None:
         if self.model.live:   # a run is under way: its first point is drawn without the import
-            import ui.render.redraw  # noqa: F401
+            import ui.render.redraw  # noqa: F401  nor making a plot (while the test file is
+            from ui.render.draw import empty_figure_widget  # laid out)
+            self._spare = empty_figure_widget()
         self.experiment, self.figures, self._drawn_key = None, [], None
         self._set_plot(None)
         self.selector.clear()
@@ -250,7 +254,8 @@ class ResultsSoFar(QWidget):
         # width would push the plot out of a narrow pane
         style = replace(SCREEN, width=width)
         # labels placed once, at the pane's size (placing them is most of a redraw's cost)
-        plot = figure_widget(fig, style, place=False)
+        plot = figure_widget(fig, style, place=False, widget=self._spare)
+        self._spare = None
         fit_narrow(plot._ssd, width)   # the title above the plot, wrapped; so is the legend
         plot._ssd.settle_ms = SETTLE_MS
         plot.resize(self.stack.size())
