@@ -271,3 +271,19 @@ def test_the_first_drawing_uses_the_plot_made_when_the_run_started(model, record
     play(model, [t for t in record["trials"] if t["experiment"] == "zero-queue"][:1])
     assert view.redraws == 1 and view.plot is spare and view._spare is None
     assert view.points() > 0
+
+
+def test_the_budget_counts_a_drawings_held_paint(model, record, qtbot, monkeypatch):
+    """A drawing's paints and label placing cost about as much again as the drawing: the gap
+    before the next one is counted up to the held paint, not only the drawing itself."""
+    monkeypatch.setattr(results_so_far, "MIN_GAP_S", 0.0)
+    monkeypatch.setattr(results_so_far, "MAX_GAP_S", 1e9)
+    monkeypatch.setattr(results_so_far, "BUDGET", 1.0)   # the gap is the cost in seconds
+    view = ResultsSoFar(model)
+    qtbot.addWidget(view)
+    view.show()
+    play(model, [t for t in record["trials"] if t["experiment"] == "zero-queue"][:1])
+    drawing = view._gap
+    assert view.redraws == 1 and drawing > 0
+    qtbot.waitUntil(lambda: view._cost_from is None, timeout=3000)   # the held paint is done
+    assert view._gap > drawing

@@ -16,8 +16,9 @@ pane once when the redraw has settled (HOLD_MS), not at each of its steps. While
 on it draws within a budget (BUDGET of a core): after a drawing that took c seconds of the GUI
 thread, the next waits c / BUDGET (between MIN_GAP_S and MAX_GAP_S; a burst of short trials is
 drawn once, then caught up), so a slow machine or a big figure redraws less often instead of
-taking more from fio (a 20 ms drawing here: every 40 s; a 20 s cap let it take more than its
-budget); a trial of a minute or more is drawn as soon as it ends. The first drawing's plot is
+taking more from fio (a drawing of 20 ms with its paints: every 20 s; the budget once left
+the paints out, and a 20 s cap let a slow drawing take more); a trial of a minute or more is
+drawn as soon as it ends. The first drawing's plot is
 made when the run starts, while the test file is laid out: making it was most of that drawing. The drawing code
 loads when a run starts (while the test file is laid out), not beside the first trial. In this
 narrow pane the figure's title sits above the plot, wrapped, and long legend entries wrap, so
@@ -49,9 +50,10 @@ from ui.window.run.run_model import RunModel
 
 MIN_GAP_S = 2.0
 MAX_GAP_S = 60.0  # a drawing so slow that its gap would be longer: redrawn once a minute
-BUDGET = 0.0005   # share of a core a drawing may average over the gap after it; its paints
-#                   and label placing, measured apart, cost about as much again: with them,
-#                   a tenth of the window's 1 % beside fio (README, "Performance")
+BUDGET = 0.001    # share of a core a drawing may average over the gap after it, counted from
+#                   its start to its held paint (labels placed, pane painted: about as much
+#                   again as the drawing; a sample handled meanwhile counts too): a tenth of
+#                   the window's 1 % beside fio (README, "Performance")
 SETTLE_MS = 150   # labels are placed once the plot's resizes after a redraw have settled
 HOLD_MS = SETTLE_MS + 100   # the pane shows its earlier figure meanwhile, then paints once
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
@@ -81,6 +83,7 @@ class ResultsSoFar(QWidget):
         self._pending = False                  # a redraw waits for the view to be shown
         self._last = float("-inf")             # monotonic time of the last drawing
         self._gap = MIN_GAP_S                  # how long the next drawing waits after it
+        self._cost_from: float | None = None   # GUI thread time when the last drawing began
         self._later = QTimer(self)             # the redraw a recent one put off
         self._later.setSingleShot(True)
         self._later.timeout.connect(self._refresh)
@@ -213,10 +216,18 @@ class ResultsSoFar(QWidget):
         self.found.setHtml("<br>".join(html.escape(line) for line in lines))
         self.found.setVisible(bool(lines))
         self._redraw()
-        self._gap = min(MAX_GAP_S, max(MIN_GAP_S, (time.thread_time() - started) / BUDGET))
+        self._gap = self._gap_after(started)
+        self._cost_from = started
+
+    def _gap_after(self, started: float) -> float:
+        return min(MAX_GAP_S, max(MIN_GAP_S, (time.thread_time() - started) / BUDGET))
 
     def _paint_again(self) -> None:
         self.stack.setUpdatesEnabled(True)
+        if self._cost_from is not None and self.isVisible():   # the held paint now, so that
+            self.stack.repaint()                                 # the gap counts it too
+            self._gap = max(self._gap, self._gap_after(self._cost_from))
+        self._cost_from = None
 
     def _current(self):
         index = self.selector.currentIndex()
