@@ -18,9 +18,9 @@ thread, the next waits c / BUDGET (between MIN_GAP_S and MAX_GAP_S; a burst of s
 drawn once, then caught up), so a slow machine or a big figure redraws less often instead of
 taking more from fio (a drawing of 20 ms with its paints: every 20 s; the budget once left
 the paints out, and a 20 s cap let a slow drawing take more); a trial of a minute or more is
-drawn as soon as it ends. The first drawing's plot is
-made when the run starts, while the test file is laid out: making it was most of that drawing. The drawing code
-loads when a run starts (while the test file is laid out), not beside the first trial. In this
+drawn as soon as it ends. The drawing code, and the plot of the first drawing (making it was
+most of that drawing), are ready when a run starts (while the test file is laid out), not
+beside the first trial. In this
 narrow pane the figure's title sits above the plot, wrapped, and long legend entries wrap, so
 neither widens the plot past the pane.
 """
@@ -147,8 +147,8 @@ class ResultsSoFar(QWidget):
     # -- model -> view --------------------------------------------------------------------------
     def _on_reset(self) -> None:
         if self.model.live:   # a run is under way: its first point is drawn without the import
-            import ui.render.redraw  # noqa: F401  nor making a plot (while the test file is
-            from ui.render.draw import empty_figure_widget  # laid out)
+            import ui.render.redraw  # noqa: F401  nor making its plot
+            from ui.render.draw import empty_figure_widget
             self._spare = empty_figure_widget()
         self.experiment, self.figures, self._drawn_key = None, [], None
         self._set_plot(None)

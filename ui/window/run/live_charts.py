@@ -2,9 +2,9 @@
 stretch at a time (which stretch, and the y ranges: ui/window/run/chart_range.py) under a
 timeline of the whole run (ui/window/run/timeline.py, placed by the window).
 
-Built for multi-hour runs: every curve is created once and fed with ``setData`` on
-the model's growing numpy buffers, the current trial's part apart (split_curve.py); clip-to-view and peak downsampling keep the drawn points near
-the pixel count; samples are drawn about once a second, in the wake-up that brought one
+Built for multi-hour runs: every curve is created once and fed with ``setData`` on the model's
+growing numpy buffers, the current trial's part apart (split_curve.py); clip-to-view and peak
+downsampling keep the drawn points near the pixel count; samples are drawn about once a second, in the wake-up that brought one
 (ui/window/run/rhythm.py). Trial boundaries are vertical lines labelled with the workload where
 the label fits; warm-ups are shaded.
 

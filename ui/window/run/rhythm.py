@@ -3,9 +3,10 @@
 Why: each wake-up of the GUI thread beside fio costs more than the work it does (a thread that
 slept a second runs on cold caches: the same chart redraw took 1.0 ms back to back and 2.2 ms a
 second apart here), so the live charts and the progress strip act in the wake-up a sample
-brings rather than on timers of their own, and not more than about once a second. With samples
-a second apart each one is the moment; with faster ones, the first a second after the last
-action (half a gap early, so jitter does not skip one).
+brings rather than on timers of their own, not more than about once a second, and both in the
+same one. With samples a second apart each one is the moment; with faster ones (which the
+worker sends in batches, jobs/worker.py), the first a second after the last beat (half a gap
+early, so jitter does not skip one).
 """
 from __future__ import annotations
 
