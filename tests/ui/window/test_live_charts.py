@@ -167,3 +167,27 @@ def test_only_the_current_trials_part_of_a_curve_gets_new_data(charts):
     charts.redraw()
     assert curve.now.getOriginalDataset()[0] is None or len(curve.now.getOriginalDataset()[0]) == 0
     assert charts.points("read_tp") == 15
+
+
+def test_a_new_run_shows_none_of_the_last_ones_curves(charts):
+    """A run, then a new one (or a reopened one) with none of its series yet: no curve still
+    shows the last run. The curves hold views of the model's buffers; once the buffer has grown,
+    emptying it no longer empties a curve handed a view of the old one."""
+    from ui.window.run.planned import PlannedTrial
+    from ui.window.run.series import SampleSeries
+    model = charts.model
+    model.series, model.live = SampleSeries(capacity=16), True
+    t_s = 0.0
+    for trial in range(2):
+        model.boundaries.append((t_s, PlannedTrial(trial, "zero-queue", "RND4K Q1T1 write", 1,
+                                                   False, 5.0, False, True)))
+        model.series.append(break_row(t_s), real=False)
+        for _ in range(4 if trial == 0 else 40):   # the second trial outgrows the buffer
+            t_s += 1.0
+            model.series.append(sample_row({"t_s": t_s, "write_MBps": 90.0, "write_iops": 1.0,
+                                            "write_lat_us": 80.0}))
+            charts.redraw()
+    assert charts.points("write_tp") == 44
+    model.series.clear()
+    model.reset.emit()
+    assert charts.points("write_tp") == 0 and charts.points("write_lat_us") == 0

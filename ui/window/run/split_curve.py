@@ -24,8 +24,11 @@ class SplitCurve:
         self.now.setPen(pen)
 
     def forget(self) -> None:
-        """A new run: what was handed over before is not kept."""
+        """A new run: nothing of the last one is shown. Emptied, not left to the buffer: a curve
+        holds a view of the model's buffer, which a grown run has since replaced."""
         self._shown = {}
+        self.past.setData([], [])
+        self.now.setData([], [])
 
     def show(self, column: str, t: np.ndarray, y: np.ndarray, split: int) -> None:
         """Rows before ``split`` to ``past``, the rest to ``now`` (views, no copies)."""
