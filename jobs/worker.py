@@ -55,6 +55,9 @@ class _Hold:
         self._sent_at = float("-inf")
 
     def send(self, event: object) -> None:
+        if isinstance(event, PrecisionUpdate) and not self._held:
+            self._emit(event)   # its sample went at once: it follows, not with the next one
+            return
         if isinstance(event, Sample | PrecisionUpdate):
             self._held.append(event)
             now = self._clock()

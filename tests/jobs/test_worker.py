@@ -101,10 +101,11 @@ def test_live_events_less_than_the_hold_apart_travel_together_in_order():
     assert [x.t_s for x in flat if isinstance(x, Sample)] == [round(i * 0.1, 1) for i in range(12)]
     assert len(flat) == 24                   # every event once, in order
     now[0], sent[:] = 10.0, []
-    for _ in range(3):                       # a 1 s interval: each at once
+    for _ in range(3):                       # a 1 s interval: each at once, with its precision
         now[0] += 1.0
         hold.send(_sample(now[0]))
-    assert [type(e) for e in sent] == [Sample, Sample, Sample]
+        hold.send(PrecisionUpdate(0, 0.03, 0.02))
+    assert [type(e) for e in sent] == [Sample, PrecisionUpdate] * 3
 
 
 def test_held_samples_reach_the_window_before_the_runs_end_and_a_crash(qtbot):
