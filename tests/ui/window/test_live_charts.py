@@ -151,14 +151,14 @@ def test_only_the_current_trials_part_of_a_curve_gets_new_data(charts):
     for trial in range(3):
         model.boundaries.append((t_s, PlannedTrial(trial, "zero-queue", "RND4K Q1T1 read", 1,
                                                    False, 5.0, True, False)))
-        model.series.append(break_row(t_s), real=False)
+        model.series.begin_trial(t_s)
         for _ in range(5):
             t_s += 1.0
             sampled.append(t_s)
             model.series.append(sample_row({"t_s": t_s, "read_MBps": 100.0 + t_s, "read_iops": 1.0,
                                             "read_lat_us": 80.0}))
             charts.redraw()
-        t_s += 0.5
+        t_s -= 0.05   # a held start: the next trial began under this one's last sample
     assert handed == {"past": 2, "now": 15}   # once per later trial; every redraw
     assert len(curve.now.getOriginalDataset()[0]) == 5     # the last trial's samples only
     t, y = curve.dataset()

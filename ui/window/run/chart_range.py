@@ -130,7 +130,8 @@ class ChartRange(_Widget):
         self._set_x(s.start, s.start + max(planned, (t_end - s.start) * 1.25, MIN_SPAN_S))
 
     def _visible_rows(self) -> slice:
-        """The sample rows in view (rows are in time order)."""
+        """The sample rows in view (rows are in time order, but for a held start's overlap of a
+        fraction of a second: jobs/run/held_starts.py)."""
         t = self.model.series.column("t_s")
         lo, hi = self._x_range
         return slice(int(np.searchsorted(t, lo)), int(np.searchsorted(t, hi, side="right")))

@@ -258,8 +258,7 @@ class LiveCharts(ChartRange, QWidget):
         self._drawn_at = time.monotonic()
         s, m = self.model.series, self.model
         t = s.column("t_s")
-        split = (int(np.searchsorted(t, m.boundaries[-1][0], side="right"))
-                 if m.live and not m.finished and m.boundaries else len(t))
+        split = s.trial_row if m.live and not m.finished and m.boundaries else len(t)
         read_tp, write_tp = self._tp_columns()
         for name, column in (("read_tp", read_tp), ("write_tp", write_tp),
                              *((c, c) for c in LAT_COLUMNS),

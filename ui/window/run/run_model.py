@@ -41,7 +41,7 @@ from ui.window.run.past_runs import PastRun
 from ui.window.run.planned import PlannedTrial
 from ui.window.run.rhythm import SampleRhythm
 from ui.window.run.run_text import CANCELLED_EARLY, run_end_text
-from ui.window.run.series import SampleSeries, break_row, result_rows, sample_row
+from ui.window.run.series import SampleSeries, result_rows, sample_row
 
 if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the first run
     from jobs.worker import RunPrepared, RunRefused
@@ -65,7 +65,6 @@ class RunModel(QObject):
 
     def _clear(self) -> None:
         self.series.clear()
-        self._samples_before = 0   # real samples before the current trial's
         self.status = "idle"          # idle | preparing | running | done | failed | cancelled | refused
         self.live = False
         self.run_dir: str | None = None
@@ -201,8 +200,7 @@ class RunModel(QObject):
             e.precondition)
         self.current, self.current_started = trial, time.monotonic()
         self.boundaries.append((e.t_s, trial))
-        self.series.append(break_row(e.t_s), real=False)
-        self._samples_before = self.series.samples
+        self.series.begin_trial(e.t_s)
         self.log_line.emit(command_line(e.argv), "command")  # as commands.log writes it
         self.trial_started.emit(trial)
 
@@ -236,7 +234,7 @@ class RunModel(QObject):
         self.trials.append(trial)
         if self.current is not None and trial.index == self.current.index:
             rows = result_rows(trial.measurement, self.boundaries[-1][0],
-                               self.series.samples - self._samples_before, trial.runtime_s,
+                               self.series.trial_samples, trial.runtime_s,
                                self.current.reads, self.current.writes)
             for row in rows:   # a trial shorter than the sample interval: its result, drawn
                 self.series.append_result(row)

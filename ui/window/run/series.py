@@ -73,6 +73,8 @@ class SampleSeries:
         self.samples = 0
         self.results = 0
         self.has_temperature = False
+        self.trial_row = 0            # the current trial's first row (after its break row)
+        self._samples_before = 0      # real samples before the current trial's
 
     def __len__(self) -> int:
         return self._n
@@ -83,6 +85,7 @@ class SampleSeries:
         self.samples = 0
         self.results = 0
         self.has_temperature = False
+        self.trial_row = self._samples_before = 0
 
     def _reserve(self, extra: int) -> None:
         need = self._n + extra
@@ -103,6 +106,18 @@ class SampleSeries:
             self.samples += 1
             if not math.isnan(row[-1]):
                 self.has_temperature = True
+
+    def begin_trial(self, t_s: float) -> None:
+        """A trial starts: a break row, and its rows begin after it. Kept as a row index, not
+        found by time: rows come in arrival order, and a held start (jobs/run/held_starts.py)
+        begins a trial under the last one's end, before that one's last sample."""
+        self.append(break_row(t_s), real=False)
+        self.trial_row, self._samples_before = self._n, self.samples
+
+    @property
+    def trial_samples(self) -> int:
+        """Real samples of the current trial so far."""
+        return self.samples - self._samples_before
 
     def append_result(self, row: tuple[float, ...]) -> None:
         """A row of a trial's final result: drawn like a sample, counted apart from them."""
