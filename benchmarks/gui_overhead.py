@@ -39,11 +39,12 @@ import psutil  # noqa: E402
 from PySide6.QtCore import QEvent, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from ui.window.app import close_on_signals  # noqa: E402
+from ui.window.app import close_on_signals, paint_on_the_gui_thread  # noqa: E402
 from ui.window.run.series import COLUMNS  # noqa: E402  (also applies the Qt refcount guard)
 
 
 def _app() -> QApplication:
+    paint_on_the_gui_thread()   # as the app starts (ui/window/app.py run_window)
     return QApplication.instance() or QApplication([])
 
 

@@ -11,8 +11,17 @@ from app import APP_NAME, __version__
 log = logging.getLogger(__name__)
 
 
+def paint_on_the_gui_thread(environ=os.environ) -> None:
+    """Before Qt first paints: its raster engine hands every fill of 96 rows or more to a pool
+    of threads and waits for them. For the window's chart-sized fills the hand-off costs more
+    than the fill, and each second of a run woke two more threads beside fio (README,
+    "Performance"). Qt reads ``QT_NO_GUI_THREADPOOL`` once, when it would make the pool."""
+    environ.setdefault("QT_NO_GUI_THREADPOOL", "1")
+
+
 def run_window() -> int:
     """Open the window and run until it closes; the exit code of the event loop."""
+    paint_on_the_gui_thread()
     from PySide6.QtWidgets import QApplication
 
     from ui.window.main_window import MainWindow

@@ -1,7 +1,8 @@
 """The app as launched (``python -m ui.main``): idle, its GUI thread sleeps until something
 happens, and a signal still closes it at once. A signal wakes Qt's loop through a socket
 (ui/window/app.py SignalWakeup) instead of a timer waking the thread four times a second to
-look for one. Linux: the test reads the thread's sleeps and the handlers from /proc."""
+look for one; its paints stay on the GUI thread. Linux: the test reads the thread's sleeps,
+names and handlers from /proc."""
 import os
 import signal
 import subprocess
@@ -43,6 +44,9 @@ def test_the_idle_window_sleeps_and_a_sigterm_still_closes_it(tmp_path):
         wakeups = int(_status(proc.pid, "voluntary_ctxt_switches")) - before
         # the collector's 1 s timer: 3; the old signal timer alone added 12
         assert wakeups <= 8, f"the idle GUI thread woke {wakeups} times in 3 s"
+        # painted without Qt's GUI thread pool (ui/window/app.py paint_on_the_gui_thread)
+        threads = [p.read_text().strip() for p in Path(f"/proc/{proc.pid}/task").glob("*/comm")]
+        assert "Thread (pooled)" not in threads, threads
         sent = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=15)
