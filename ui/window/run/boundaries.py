@@ -51,11 +51,26 @@ class TrialBoundaries(pg.GraphicsObject):
         self.update()
 
     def add(self, x: float, text: str, shaded: float = 0.0) -> None:
+        """A trial started: only the strip it changes is drawn again (its line and label, a
+        warm-up's shade before and after it), not the whole plot, at every trial start."""
         i = bisect.bisect_right(self.positions, x)
         self.positions.insert(i, x)
         self.texts.insert(i, text)
         self.shaded.insert(i, shaded)
-        self.update()
+        self.update(self._strip(i))
+
+    def _strip(self, i: int) -> QRectF:
+        """What boundary ``i``, just added, changed (an empty rect: all of it)."""
+        rect, pixel = self.viewRect(), self.pixelWidth()
+        if rect is None or not pixel or i != len(self.positions) - 1:
+            return QRectF()   # in view or not: the view's change draws it
+        x = self.positions[i]
+        label_px = 2.0 + self._metrics.height() + 2.0   # drawn right of the line, rotated
+        lo, hi = x, x + max(self.shaded[i], label_px * pixel)
+        if i and self.shaded[i - 1]:   # the warm-up before it was shaded to its planned end
+            planned_end = self.positions[i - 1] + self.shaded[i - 1]
+            lo, hi = min(lo, planned_end), max(hi, planned_end)
+        return QRectF(lo - 2 * pixel, rect.top(), hi - lo + 4 * pixel, rect.height())
 
     # -- QGraphicsItem ---------------------------------------------------------------------------
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
