@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import shutil
 import signal
 import statistics
 import sys
@@ -41,6 +42,15 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ui.window.app import close_on_signals, paint_on_the_gui_thread  # noqa: E402
 from ui.window.run.series import COLUMNS  # noqa: E402  (also applies the Qt refcount guard)
+
+
+_MADE: list[Path] = []   # the benchmark's own folders, removed when it ends
+
+
+def _scratch(prefix: str, parent: str | None = None) -> Path:
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+    _MADE.append(folder)
+    return folder
 
 
 def _app() -> QApplication:
@@ -68,7 +78,7 @@ def _wait(app: QApplication, condition, timeout_s: float) -> None:
 
 def cpu_during_run(seconds: float, target_parent: str | None, interval: str = "1s") -> dict:
     app = _app()
-    tmp = Path(tempfile.mkdtemp(prefix="ssd-bench-", dir=target_parent))
+    tmp = _scratch("ssd-bench-", target_parent)
     window = _window(tmp)
     window.drive_panel.set_target(str(tmp / "target"))
     window.experiment_panel.set_checked(["zero-queue"])
@@ -186,7 +196,7 @@ def launch_to_first_paint() -> dict:
     benchmarks/startup.py times it: one start to fill the bytecode cache, then one timed."""
     from startup import REPO, first_paint_s
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="ssd-bench-pycache-")
+    env["PYTHONPYCACHEPREFIX"] = str(_scratch("ssd-bench-pycache-"))
     argv = [sys.executable, "-m", "ui.main"]
     first_paint_s(argv, REPO, env)
     return {"first_paint_s": first_paint_s(argv, REPO, env)}
@@ -221,7 +231,7 @@ def main() -> int:
             f"included); then {cpu['after_s']:.2f} s CPU once after the run (tables, figures)\n")
     if args.fidelity_rounds:
         from qd1_fidelity import compare
-        tmp = Path(tempfile.mkdtemp(prefix="ssd-bench-qd1-window-"))
+        tmp = _scratch("ssd-bench-qd1-window-")
         window = _window(tmp)
         window.show_run_view(window.charts)
         sys.stdout.write(compare(_app(), window, args.fidelity_rounds, args.fidelity_runtime,
@@ -236,4 +246,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    finally:
+        for made in _MADE:
+            shutil.rmtree(made, ignore_errors=True)
