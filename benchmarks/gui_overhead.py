@@ -43,7 +43,6 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from ui.window.app import close_on_signals, paint_on_the_gui_thread  # noqa: E402
 from ui.window.run.series import COLUMNS  # noqa: E402  (also applies the Qt refcount guard)
 
-
 _MADE: list[Path] = []   # the benchmark's own folders, removed when it ends
 
 
