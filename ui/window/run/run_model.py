@@ -250,7 +250,7 @@ class RunModel(QObject):
         """Workloads whose repetitions have all finished get their mean ± std row now."""
         entries = tuple(ExperimentEntry.of(x) for x in self.experiments)
         run = Run(RunStatus.RUNNING, entries, tuple(self.trials), {})
-        self.results = build_results(run, self.kept_samples)
+        self.results = build_results(run, self.kept_samples, earlier=self.results)
         reps = {x["id"]: x["repetitions"] for x in self.experiments}
         self.summary = {p.id: tuple(r for r in p.workloads if r.n >= reps.get(p.id, 1))
                         for p in self.results.parts}
