@@ -135,12 +135,13 @@ def test_a_trial_shorter_than_the_sample_interval_shows_its_result(charts):
 
 def test_only_the_current_trials_part_of_a_curve_gets_new_data(charts):
     """A curve given new data repaints its whole extent: the samples before the current trial
-    stay in the "past" curve, handed over once a trial; each redraw hands the "now" curve the
-    current trial's (ui/window/run/split_curve.py). Together they hold every sample, in order."""
+    stay in the "past" curve, handed over once a trial; each redraw hands the current trial's
+    newest rows to the "tail" (ui/window/run/split_curve.py). Together they hold every sample,
+    in order."""
     from ui.window.run.planned import PlannedTrial
     model, curve = charts.model, charts.curves["read_tp"]
     model.live = True
-    handed = {"past": 0, "now": 0}
+    handed = {"past": 0, "now": 0, "tail": 0}
     for name in handed:
         part = getattr(curve, name)
         def counting(*args, _set=part.setData, _name=name, **kwargs):
@@ -159,14 +160,45 @@ def test_only_the_current_trials_part_of_a_curve_gets_new_data(charts):
                                             "read_lat_us": 80.0}))
             charts.redraw()
         t_s -= 0.05   # a held start: the next trial began under this one's last sample
-    assert handed == {"past": 2, "now": 15}   # once per later trial; every redraw
-    assert len(curve.now.getOriginalDataset()[0]) == 5     # the last trial's samples only
+    # past: once per later trial; tail: every redraw; now: not needed (trials of 5 rows)
+    assert handed == {"past": 2, "now": 0, "tail": 15}
+    assert len(curve.tail.getData()[0]) == 5     # the last trial's samples only
     t, y = curve.dataset()
     assert [(x, v) for x, v in zip(t, y) if v == v] == [(x, 100.0 + x) for x in sampled]
     model.status = "done"                                   # the run ended: all of it is past
     charts.redraw()
-    assert curve.now.getOriginalDataset()[0] is None or len(curve.now.getOriginalDataset()[0]) == 0
+    for part in (curve.now.getOriginalDataset()[0], curve.tail.getData()[0]):
+        assert part is None or len(part) == 0
     assert charts.points("read_tp") == 15
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_a_long_trials_rows_go_from_the_tail_to_now_and_none_is_lost(charts, log):
+    """The tail holds at most TAIL_ROWS rows, then hands them to "now" (which thins a long
+    trial to its pixels); on a log axis it holds the logarithms, as "now" works them out."""
+    from ui.window.run.planned import PlannedTrial
+    from ui.window.run.split_curve import TAIL_ROWS
+    model, curve = charts.model, charts.curves["read_lat_us"]
+    model.live = True
+    charts.log_box.setChecked(log)
+    model.boundaries.append((0.0, PlannedTrial(0, "zero-queue", "RND4K Q1T1 read", 1, False,
+                                               100.0, True, False)))
+    model.series.begin_trial(0.0)
+    handed_now = 0
+    for i in range(1, 101):
+        model.series.append(sample_row({"t_s": float(i), "read_MBps": 1.0, "read_iops": 1.0,
+                                        "read_lat_us": 50.0 + i}))
+        before = curve.now.getOriginalDataset()[0]
+        charts.redraw()
+        handed_now += curve.now.getOriginalDataset()[0] is not before
+        tail_t, tail_y = curve.tail.getData()
+        assert len(tail_t) <= TAIL_ROWS
+        if len(tail_t):   # the newest row, as the axis wants it
+            assert tail_y[-1] == pytest.approx(math.log10(50.0 + i) if log else 50.0 + i)
+    assert handed_now == 100 // TAIL_ROWS
+    t, y = curve.dataset()
+    assert list(t) == [float(i) for i in range(1, 101)]
+    assert list(y) == [50.0 + i for i in range(1, 101)]
 
 
 def test_a_new_run_shows_none_of_the_last_ones_curves(charts):

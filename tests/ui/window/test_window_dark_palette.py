@@ -95,7 +95,7 @@ def test_live_charts_and_help_follow_the_palette(make_window, fusion_dark):
     assert charts.view.backgroundBrush().color() == base
     axis = charts.tp_plot.getAxis("left")
     assert theme.contrast(axis.textPen().color(), base) >= theme.TEXT_RATIO
-    for curve in (c for split in charts.curves.values() for c in (split.past, split.now)):
+    for curve in (c for split in charts.curves.values() for c in split.parts):
         assert theme.contrast(curve.opts["pen"].color(), base) >= theme.LINE_RATIO
     assert theme.contrast(charts.empty_note.color, base) >= theme.TEXT_RATIO
     assert theme.TONES["ok"][1] in how_to_html()

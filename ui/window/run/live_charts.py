@@ -236,6 +236,9 @@ class LiveCharts(ChartRange, QWidget):
 
     def _on_log(self, on: bool) -> None:
         self.lat_plot.setLogMode(y=on)
+        for name in LAT_COLUMNS:
+            self.curves[name].set_log(on)
+        self._mark_dirty()
         self._tops.pop("lat", None)
         self.lat_plot.enableAutoRange(y=on)  # a log axis ranges itself; a linear one from 0
         self._fit_y("lat", self.lat_plot, LAT_COLUMNS)
