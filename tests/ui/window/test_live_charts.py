@@ -196,6 +196,7 @@ def test_a_long_trials_rows_go_from_the_tail_to_now_and_none_is_lost(charts, log
         if len(tail_t):   # the newest row, as the axis wants it
             assert tail_y[-1] == pytest.approx(math.log10(50.0 + i) if log else 50.0 + i)
     assert handed_now == 100 // TAIL_ROWS
+    charts.lat_plot.setDownsampling(ds=2, auto=False, mode="peak")   # the plot's menu does this
     t, y = curve.dataset()
     assert list(t) == [float(i) for i in range(1, 101)]
     assert list(y) == [50.0 + i for i in range(1, 101)]

@@ -24,7 +24,9 @@ class SplitCurve:
     def __init__(self, plot: pg.PlotItem, **options) -> None:
         self.past, self.now = plot.plot(**options), plot.plot(**options)
         self.tail = pg.PlotCurveItem(connect=options.get("connect", "all"))
-        plot.addItem(self.tail)
+        # on the view box, not the plot: the plot's menu would treat it as a PlotDataItem
+        # (downsampling, log mode), which it is not
+        plot.getViewBox().addItem(self.tail)
         self.log_y = False
         self._shown: dict[str, tuple[str, int, int, bool]] = {}  # part -> column, rows, drawn?
         self._tail: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))  # as handed
