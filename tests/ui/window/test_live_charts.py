@@ -75,6 +75,19 @@ def test_log_latency_ticks_are_few_and_plain(charts):
     assert nice_top(3500) == 4000 and nice_top(95) == 100
 
 
+def test_log_latency_keeps_the_time_axis_where_it_was(charts, qtbot):
+    """pyqtgraph's log mode sets both axes of the plot to range themselves: the time axis (all
+    three charts share it) jumped to the samples' extent and then moved with every sample."""
+    feed(charts, [(100.0, 80.0, NAN), (100.0, 4000.0, NAN), (100.0, 90.0, NAN)])
+    charts.tp_plot.setXRange(0.0, 60.0, padding=0.0)
+    qtbot.wait(50)
+    for on in (True, False):
+        charts.log_box.setChecked(on)
+        qtbot.wait(50)
+        assert charts.lat_plot.viewRange()[0] == pytest.approx([0.0, 60.0])
+        assert not charts.lat_plot.getViewBox().autoRangeEnabled()[0]
+
+
 def test_no_temperature_is_one_line_and_a_reading_brings_the_chart(charts, qtbot):
     charts.model.temperature_note = "temperature unavailable: virtual disk, no sensor to read"
     feed(charts, [(100.0, 100.0, NAN)] * 3)

@@ -235,7 +235,10 @@ class LiveCharts(ChartRange, QWidget):
         self._fit_y("tp", self.tp_plot, self._tp_columns())
 
     def _on_log(self, on: bool) -> None:
-        self.lat_plot.setLogMode(y=on)
+        shown = self.lat_plot.viewRange()[0]   # pyqtgraph's log mode sets both axes to range
+        self.lat_plot.setLogMode(y=on)         # themselves: time stays as follow (or the
+        self.lat_plot.enableAutoRange(x=False)  # user) set it
+        self.lat_plot.setXRange(*shown, padding=0.0)
         for name in LAT_COLUMNS:
             self.curves[name].set_log(on)
         self._mark_dirty()
