@@ -3,9 +3,9 @@ stretch at a time (which stretch, and the y ranges: ui/window/run/chart_range.py
 timeline of the whole run (ui/window/run/timeline.py, placed by the window).
 
 Built for multi-hour runs: every curve is created once and fed with ``setData`` on the model's
-growing numpy buffers, the current trial's part apart (split_curve.py); clip-to-view and peak
-downsampling keep the drawn points near the pixel count; samples are drawn about once a second, in the wake-up that brought one
-(ui/window/run/rhythm.py). Trial boundaries are vertical lines labelled with the workload where
+growing numpy buffers, the current trial's part and its newest rows apart (split_curve.py);
+clip-to-view and peak downsampling keep the drawn points near the pixel count; samples are drawn
+about once a second, in the wake-up that brought one (ui/window/run/rhythm.py). Trial boundaries are vertical lines labelled with the workload where
 the label fits; warm-ups are shaded.
 
 Read as a report would be: throughput and (linear) latency start at 0, so a 5 % dip looks like
@@ -257,7 +257,7 @@ class LiveCharts(ChartRange, QWidget):
         return f"read_{unit}", f"write_{unit}"
 
     def redraw(self) -> None:
-        """Hand the current buffers to the curves: the current trial's rows to its own part of
+        """Hand the current buffers to the curves: the current trial's rows to its own parts of
         each (ui/window/run/split_curve.py), the rows before it once a trial."""
         self._dirty = False
         self.redraws += 1
