@@ -187,6 +187,15 @@ class IntervalSplitter:
         self._last: _Totals | None = None
 
     def update(self, doc: dict) -> Interval | None:
+        """The interval since the last document, or None (the first, a reset, a duplicate).
+        A document whose values are not numbers where fio writes numbers is one ValueError line
+        (a remote fio server's output is read as it comes)."""
+        try:
+            return self._update(doc)
+        except (TypeError, AttributeError) as exc:
+            raise ValueError(f"a live fio status document is damaged: {exc}"[:200]) from None
+
+    def _update(self, doc: dict) -> Interval | None:
         now = _totals(doc)
         prev = self._last or _Totals(0.0, {k: (0.0, 0.0, 0.0, 0.0) for k in now.counters})
         if self._is_reset(prev, now):

@@ -119,6 +119,24 @@ def test_a_damaged_bin_key_in_a_live_document_is_one_valueerror_line(key):
     assert "\n" not in str(caught.value)
 
 
+def _doc(runtime_ms: int, count, io_bytes=4096, read=None) -> dict:
+    side = {"io_bytes": io_bytes, "total_ios": 1, "runtime": runtime_ms,
+            "clat_ns": {"N": 1000, "mean": 100.0, "bins": {"100000": count}}}
+    return {"jobs": [{"read": side if read is None else read}]}
+
+
+@pytest.mark.parametrize("later", [_doc(2000, "2000"), _doc(2000, None), _doc(2000, 2000, "x"),
+                                   _doc(2000, 2000, read=5), {"jobs": [3]}])
+def test_a_damaged_value_in_a_live_document_is_one_valueerror_line(later):
+    """Not a TypeError from deep inside: a count, a byte total or a direction that is not what
+    fio writes is a damaged document, said in one line."""
+    splitter = IntervalSplitter()
+    splitter.update(_doc(1000, 1000))
+    with pytest.raises(ValueError, match="damaged") as caught:
+        splitter.update(later)
+    assert "\n" not in str(caught.value)
+
+
 def _p99_by_histogram(later: dict, earlier: dict) -> float | None:
     """The rule as Histogram states it: the interval's counts, then fio's percentile."""
     from app.stats.histogram import Histogram, enough_ios
