@@ -30,7 +30,7 @@ def _pane_plot(qtbot, fig, width: int, height: int):
     from ui.render.draw import figure_widget
     from ui.render.redraw import fit_narrow
     from ui.render.style import SCREEN
-    from ui.window.report.results_so_far import without_point_labels
+    from ui.window.report.narrow_figures import without_point_labels
     plot = figure_widget(without_point_labels(fig), replace(SCREEN, width=width), place=False)
     fit_narrow(plot._ssd, width)
     qtbot.addWidget(plot)

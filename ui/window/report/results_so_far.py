@@ -43,9 +43,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.report.outputs import build_figures, findings
-from app.results.figure import Figure
 from app.results.run_results import ExperimentResults
 from ui.window import theme
+from ui.window.report.narrow_figures import a_panel_each, without_point_labels
 from ui.window.run.run_model import RunModel
 
 MIN_GAP_S = 2.0
@@ -58,15 +58,6 @@ SETTLE_MS = 150   # labels are placed once the plot's resizes after a redraw hav
 HOLD_MS = SETTLE_MS + 100   # the pane shows its earlier figure meanwhile, then paints once
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "
            "error bar growing with the repetitions.")
-
-
-def without_point_labels(fig: Figure) -> Figure:
-    """The figure without the values written at its points and bars: in a pane a third of the
-    Figures tab's width they crowd each other, and placing them clear of the data is most of a
-    redraw's cost (the Results tab has the values; findings' markers keep their labels)."""
-    parts = tuple(without_point_labels(p) for p in fig.panels)
-    return replace(fig, panels=parts, series=tuple(replace(s, point_labels=None)
-                                                   for s in fig.series))
 
 
 class ResultsSoFar(QWidget):
@@ -199,7 +190,7 @@ class ResultsSoFar(QWidget):
             self._set_plot(None)
             self.found.hide()
             return
-        self.figures = build_figures(results, only=part.id)
+        self.figures = a_panel_each(build_figures(results, only=part.id))
         ids = self.figure_ids()
         listed = [self.selector.itemData(i) for i in range(self.selector.count())]
         if ids != listed:   # rebuilt only when it changes: each rebuild lays the pane out again
