@@ -97,3 +97,24 @@ def test_every_figure_of_a_course_run_fits_the_pane(qtbot):
         plot = _pane_plot(qtbot, fig, 296, 420)
         need = plot._ssd.plot.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
         assert need <= 296, (fig.id, need)
+
+
+def test_the_pane_shows_a_figure_of_panels_one_panel_at_a_time(qtbot, figures):
+    """Side by side in the pane each of zero-queue's panels got a third of it; shown one at a
+    time (ui/window/report/narrow_figures.py a_panel_each, listed by the pane's selector) each
+    gets the pane's width, with its own title and the figure's caption."""
+    from ui.window.report.narrow_figures import a_panel_each
+    fig = figures["zero-queue-latency"]
+    shown = a_panel_each([fig])
+    assert len(shown) == len(fig.panels) == 2 and not any(p.panels for p in shown)
+    assert len({p.id for p in shown}) == 2
+    assert all(p.title.endswith(panel.title) and p.caption == fig.caption
+               for p, panel in zip(shown, fig.panels))
+    together = _pane_plot(qtbot, fig, 296, 380)
+    widest = max(p.vb.width() for p in together._ssd.panels)
+    for one in shown:
+        plot = _pane_plot(qtbot, one, 296, 380)
+        (panel,) = plot._ssd.panels
+        assert panel.vb.width() > 1.8 * widest, (panel.vb.width(), widest)
+    single = next(f for f in build_figures(load_results(FULL).results) if not f.panels)
+    assert a_panel_each([single]) == [single]
