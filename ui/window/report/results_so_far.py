@@ -22,7 +22,8 @@ drawn as soon as it ends. The drawing code, and the plot of the first drawing (m
 most of that drawing), are ready when a run starts (while the test file is laid out), not
 beside the first trial. In this
 narrow pane the figure's title sits above the plot, wrapped, and long legend entries wrap, so
-neither widens the plot past the pane.
+neither widens the plot past the pane; a figure of panels side by side shows one panel at a time
+(ui/window/report/narrow_figures.py).
 """
 from __future__ import annotations
 
