@@ -83,10 +83,10 @@ class LiveCharts(ChartRange, QWidget):
             p.enableAutoRange(y=False)  # from 0, set by _fit_y
         # peak downsampling keeps each pixel column's min and max, so one (min, max) pair per
         # pixel (factor 1) loses nothing visible and draws 5x fewer segments than the default
-        curve = dict(connect="finite", autoDownsampleFactor=1.0)
         plot_of = {"read_tp": self.tp_plot, "write_tp": self.tp_plot, "temperature_c": self.temp_plot}
-        self.curves = {name: SplitCurve(plot_of.get(name, self.lat_plot), **curve)  # the rest:
-                       for name in chart_colors.CURVE_PENS}                           # latency
+        self.curves = {name: SplitCurve(plot_of.get(name, self.lat_plot),   # the rest: latency
+                                        connect="finite", autoDownsampleFactor=1.0)
+                       for name in chart_colors.CURVE_PENS}
         label_font = QFont()
         label_font.setPointSizeF(max(7.5, QFont().pointSizeF() * 0.85))
         self.boundaries = [TrialBoundaries(labelled=plot is self.tp_plot, font=label_font)

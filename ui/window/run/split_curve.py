@@ -12,24 +12,61 @@ a log axis it is handed the logarithms, as a PlotDataItem works them out for its
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 import pyqtgraph as pg
 
 TAIL_ROWS = 32   # the most rows the tail holds before they go to "now"
 
 
+@dataclass(frozen=True)
+class Handed:
+    """The rows a curve was last given: ``column[start:end]``, and whether any had a value."""
+
+    column: str
+    start: int
+    end: int
+    drawn: bool
+
+
+class _Part:
+    """One of the three curves and the rows it holds."""
+
+    def __init__(self, set_data: Callable[[np.ndarray, np.ndarray], None]) -> None:
+        self.set_data = set_data
+        self.handed: Handed | None = None
+
+    def hand(self, column: str, start: int, end: int, t: np.ndarray, y: np.ndarray) -> None:
+        """Unless only NaN came since (a direction the trial does not use: nothing to draw)."""
+        was = self.handed
+        if was is not None and (was.column, was.start) == (column, start) and end >= was.end \
+                and not np.isfinite(y[was.end:end]).any():
+            return
+        values = y[start:end]
+        drawn = bool(np.isfinite(values).any())
+        if drawn:
+            self.set_data(t[start:end], values)
+        elif was is not None and was.drawn:   # nothing to show any more (a new trial, a new run)
+            self.set_data(np.zeros(0), np.zeros(0))
+        self.handed = Handed(column, start, end, drawn)
+
+
 class SplitCurve:
     """``past``, ``now`` (PlotDataItems with the same options) and ``tail`` of one plot."""
 
-    def __init__(self, plot: pg.PlotItem, **options) -> None:
-        self.past, self.now = plot.plot(**options), plot.plot(**options)
-        self.tail = pg.PlotCurveItem(connect=options.get("connect", "all"))
+    def __init__(self, plot: pg.PlotItem, connect: str = "all", **options) -> None:
+        self.past, self.now = (plot.plot(connect=connect, **options) for _ in range(2))
+        self.tail = pg.PlotCurveItem(connect=connect)
         # on the view box, not the plot: the plot's menu would treat it as a PlotDataItem
         # (downsampling, log mode), which it is not
         plot.getViewBox().addItem(self.tail)
         self.log_y = False
-        self._shown: dict[str, tuple[str, int, int, bool]] = {}  # part -> column, rows, drawn?
-        self._tail: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))  # as handed
+        self._tail_rows = (np.zeros(0), np.zeros(0))   # the tail's rows as given, not as drawn
+        self._parts = {"past": _Part(lambda t, y: self.past.setData(t, y)),
+                       "now": _Part(lambda t, y: self.now.setData(t, y)),
+                       "tail": _Part(self._set_tail)}
 
     @property
     def parts(self) -> tuple:
@@ -42,52 +79,31 @@ class SplitCurve:
     def set_log(self, on: bool) -> None:
         """The plot's y axis turned logarithmic (or back): the tail is handed anew."""
         self.log_y = on
-        self._shown.pop("tail", None)
+        self._parts["tail"].handed = None
 
     def forget(self) -> None:
         """A new run: nothing of the last one is shown. Emptied, not left to the buffer: a curve
         holds a view of the model's buffer, which a grown run has since replaced."""
-        self._shown = {}
-        self.past.setData([], [])
-        self.now.setData([], [])
-        self._set_tail(np.zeros(0), np.zeros(0))
+        for part in self._parts.values():
+            part.handed = None
+            part.set_data(np.zeros(0), np.zeros(0))
 
     def show(self, column: str, t: np.ndarray, y: np.ndarray, split: int) -> None:
         """Rows before ``split`` to ``past``, the rest to ``now`` and ``tail`` (views, no
         copies)."""
         n = len(t)
-        self._hand("past", column, 0, split, t, y)
-        held = self._shown.get("now")
-        settled = held[2] if held is not None and held[:2] == (column, split) else split
+        self._parts["past"].hand(column, 0, split, t, y)
+        held = self._parts["now"].handed
+        settled = held.end if held is not None and (held.column, held.start) == (column, split) \
+            else split
         if n < settled or n - settled >= TAIL_ROWS:
             settled = n
-        self._hand("now", column, split, settled, t, y)
+        self._parts["now"].hand(column, split, settled, t, y)
         tail = max(split, settled - 1)   # from the last row "now" holds: no gap in the line
-        self._hand("tail", column, tail, n if n > settled else tail, t, y)
-
-    def _hand(self, part: str, column: str, start: int, end: int, t: np.ndarray,
-              y: np.ndarray) -> None:
-        """Unless only NaN came since (a direction the trial does not use: nothing to draw)."""
-        was = self._shown.get(part)
-        if was is not None and was[:2] == (column, start) and end >= was[2] and (
-                not np.isfinite(y[was[2]:end]).any()):
-            return
-        values = y[start:end]
-        holds = bool(np.isfinite(values).any())
-        if holds:
-            self._set(part, t[start:end], values)
-        elif was is not None and was[3]:   # nothing to show any more (a new trial, a new run)
-            self._set(part, np.zeros(0), np.zeros(0))
-        self._shown[part] = (column, start, end, holds)
-
-    def _set(self, part: str, t: np.ndarray, values: np.ndarray) -> None:
-        if part == "tail":
-            self._set_tail(t, values)
-        else:
-            getattr(self, part).setData(t, values)
+        self._parts["tail"].hand(column, tail, n if n > settled else tail, t, y)
 
     def _set_tail(self, t: np.ndarray, values: np.ndarray) -> None:
-        self._tail = (t, values)
+        self._tail_rows = (t, values)
         if self.log_y and len(values):
             with np.errstate(divide="ignore", invalid="ignore"):
                 values = np.log10(values)
@@ -98,10 +114,9 @@ class SplitCurve:
         """The values the curves hold, in time order, each row once (for tests)."""
         parts = [c.getOriginalDataset() for c in (self.past, self.now)]
         t, y = ([np.asarray(p[i], dtype=float) for p in parts if p[i] is not None] for i in (0, 1))
-        tail_t, tail_y = self._tail
-        now = self._shown.get("now")
-        if len(tail_t) and now is not None and now[2] > now[1] and \
-                self._shown.get("tail", ("", -1, 0, False))[1] == now[2] - 1:
+        tail_t, tail_y = self._tail_rows
+        now, tail = self._parts["now"].handed, self._parts["tail"].handed
+        if len(tail_t) and now is not None and tail is not None and now.end > now.start \
+                and tail.start == now.end - 1:
             tail_t, tail_y = tail_t[1:], tail_y[1:]   # its first row is the last of "now"
-        t, y = t + [tail_t], y + [tail_y]
-        return np.concatenate(t), np.concatenate(y)
+        return np.concatenate(t + [tail_t]), np.concatenate(y + [tail_y])
