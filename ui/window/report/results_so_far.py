@@ -20,10 +20,9 @@ taking more from fio (a drawing of 20 ms with its paints: every 20 s; the budget
 the paints out, and a 20 s cap let a slow drawing take more); a trial of a minute or more is
 drawn as soon as it ends. The drawing code, and the plot of the first drawing (making it was
 most of that drawing), are ready when a run starts (while the test file is laid out), not
-beside the first trial. In this
-narrow pane the figure's title sits above the plot, wrapped, and long legend entries wrap, so
-neither widens the plot past the pane; a figure of panels side by side shows one panel at a time
-(ui/window/report/narrow_figures.py).
+beside the first trial. In this narrow pane the figure's title sits above the plot, wrapped,
+and long legend entries wrap, so neither widens the plot past the pane; a figure of panels side
+by side shows one panel at a time (ui/window/report/narrow_figures.py).
 """
 from __future__ import annotations
 

@@ -5,8 +5,9 @@ timeline of the whole run (ui/window/run/timeline.py, placed by the window).
 Built for multi-hour runs: every curve is created once and fed with ``setData`` on the model's
 growing numpy buffers, the current trial's part and its newest rows apart (split_curve.py);
 clip-to-view and peak downsampling keep the drawn points near the pixel count; samples are drawn
-about once a second, in the wake-up that brought one (ui/window/run/rhythm.py). Trial boundaries are vertical lines labelled with the workload where
-the label fits; warm-ups are shaded.
+about once a second, in the wake-up that brought one (ui/window/run/rhythm.py). Trial
+boundaries are vertical lines labelled with the workload where the label fits; warm-ups are
+shaded.
 
 Read as a report would be: throughput and (linear) latency start at 0, so a 5 % dip looks like
 one; values of 10,000 or more switch the axis to thousands (µs -> ms, MB/s -> GB/s) so ticks stay

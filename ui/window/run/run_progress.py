@@ -5,9 +5,9 @@ GUI thread's wake-up that brought a sample (the live charts draw it in the same 
 window is painted once; ui/window/run/rhythm.py), else by its own timer, so the bars move even
 with long sample intervals; the timer costs nothing between runs (it stops). The texts change
 once a second, so the 2 Hz timer this replaces repainted the strip for nothing half the time,
-and woke the thread for it. A
-refresh only repaints: the labels never ask for a new layout (LiveLabel) and the bars (ThinBar)
-join the window's next paint (the window's budget beside fio is 1 % of a core).
+and woke the thread for it. A refresh only repaints: the labels never ask for a new layout
+(LiveLabel) and the bars (ThinBar) join the window's next paint (the window's budget beside fio
+is 1 % of a core).
 """
 from __future__ import annotations
 

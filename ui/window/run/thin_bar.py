@@ -4,8 +4,9 @@ Why not QProgressBar: Fusion paints its bar with gradients and stripe lines, and
 engine hands every fill more than about a hundred spans long to its GUI thread pool, so each
 refresh of the strip's two bars started pool tasks about fifteen times, waking two threads and
 making the GUI thread wait for them (gdb on QThreadPool::start during a run: half of all the
-starts, the rest being the charts' own paints). A fill a few rows high stays on the GUI
-thread, and the bar is opaque: a new value repaints the bar alone.
+starts, the rest being the charts' own paints; the window has since turned that pool off,
+ui/window/app.py). A fill a few rows high stays on the GUI thread, and the bar is opaque: a new
+value repaints the bar alone.
 """
 from __future__ import annotations
 
