@@ -17,7 +17,7 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
-from PySide6.QtCore import QEvent, QPoint  # noqa: E402
+from PySide6.QtCore import QEvent, QPoint, Qt  # noqa: E402
 from PySide6.QtGui import QHelpEvent, QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QApplication, QToolTip  # noqa: E402
 
@@ -179,3 +179,31 @@ def test_a_run_that_ends_while_close_anyway_is_asked_closes_at_once(qtbot, make_
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=5000)
     assert time.monotonic() - answered < 2.0
     assert window.model.status == "done"
+
+
+def test_results_so_far_shows_a_reopened_runs_titles_as_text(qtbot, make_window, tmp_path):
+    """Its title, figure-selector and plot tooltips carry the run's own words (experiment
+    titles, workload labels): shown as text, not rendered as markup."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+
+    def titled(record: dict) -> None:
+        for entry in record["experiments"]:
+            entry["title"] = MARKUP
+    run_dir = _copy(runs, "20261206T000000Z_titled", titled)
+    window = make_window()
+    window.open_run(str(run_dir))
+    view = window.so_far
+    qtbot.waitUntil(lambda: view.plot is not None, timeout=30000)
+    tips = [view.title.toolTip(), view.plot.toolTip()] + [
+        view.selector.itemData(i, Qt.ItemDataRole.ToolTipRole) for i in range(view.selector.count())]
+    assert MARKUP in _as_shown(tips[0])
+    for tip in tips:
+        assert "<b>" not in tip or "&lt;b&gt;" in tip, tip   # markup only as escaped text
+    timeline = window.charts.timeline            # and the block of the run's timeline, hovered
+    spot = timeline.block_rects()[0].center().toPoint()
+    QApplication.sendEvent(timeline, QHelpEvent(QEvent.Type.ToolTip, spot,
+                                                 timeline.mapToGlobal(spot)))
+    qtbot.waitUntil(lambda: QToolTip.isVisible(), timeout=10000)
+    assert MARKUP in _as_shown(QToolTip.text())
+    QToolTip.showText(QPoint(0, 0), "")

@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 from app.report.outputs import build_figures, findings
 from app.results.run_results import ExperimentResults
 from ui.window import theme
+from ui.window.plain import plain_tip
 from ui.window.report.narrow_figures import a_panel_each, without_point_labels
 from ui.window.run.run_model import RunModel
 
@@ -181,8 +182,8 @@ class ResultsSoFar(QWidget):
         if part is not None:
             title = part.entry.title or part.id
             self.title.setText(f"<b>So far</b>: {html.escape(part.id)}")
-            self.title.setToolTip(f"Results so far of {title}: {len(part.trials)} measured "
-                                  "trials ended")
+            self.title.setToolTip(plain_tip(f"Results so far of {title}: {len(part.trials)} "
+                                            "measured trials ended"))   # the run's own words
         results = self.model.results   # not None when there is a part: the part is one of its
         if part is None or results is None or not part.workloads:
             self.figures = []
@@ -199,7 +200,7 @@ class ResultsSoFar(QWidget):
             self.selector.clear()
             for i, fig in enumerate(self.figures):   # short: the plot shows the whole title
                 self.selector.addItem(f"figure {i + 1} of {len(self.figures)}", fig.id)
-                self.selector.setItemData(i, fig.title, Qt.ItemDataRole.ToolTipRole)
+                self.selector.setItemData(i, plain_tip(fig.title), Qt.ItemDataRole.ToolTipRole)
             self.selector.setCurrentIndex(ids.index(wanted) if wanted in ids else 0)
             self.selector.blockSignals(False)
         self.selector.setVisible(len(self.figures) > 1)
@@ -244,7 +245,7 @@ class ResultsSoFar(QWidget):
         else:   # the legend made anew, or an entry renamed ('knee' becoming 'deepest, no
             fit_narrow(drawn, width)   # knee ...'): its long entries wrapped again
         assert self.plot is not None
-        self.plot.setToolTip(fig.caption or fig.title)
+        self.plot.setToolTip(plain_tip(fig.caption or fig.title))
         self.redraws += 1
         self._last = time.monotonic()   # only a drawn figure counts: the first point is not put off
 

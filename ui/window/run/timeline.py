@@ -14,6 +14,7 @@ from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ui.window import theme
+from ui.window.plain import plain_tip
 from ui.window.run.stretches import DONE, RUNNING, Stretch
 from ui.window.widgets import em
 
@@ -101,8 +102,9 @@ class RunTimeline(QWidget):
         if event.type() == QEvent.Type.ToolTip:
             item = self._at(event.position().x() if hasattr(event, "position") else event.pos().x())
             if item is not None:
-                QToolTip.showText(event.globalPos(), f"{item.title} ({item.id}): {item.state}, "
-                                  f"{item.ended} of {item.trials} trials ended"
-                                  + ("" if item.start is not None else "; not started yet"), self)
+                QToolTip.showText(event.globalPos(), plain_tip(  # a run.json's own words
+                    f"{item.title} ({item.id}): {item.state}, {item.ended} of {item.trials} "
+                    "trials ended" + ("" if item.start is not None else "; not started yet")),
+                    self)
                 return True
         return super().event(event)
