@@ -20,6 +20,7 @@ from app.experiments.plan import trial_kind
 from app.model.status import RunStatus
 from app.stats.steady_state import convergence_text
 from ui.window.messages import duration_text
+from ui.window.plain import plain_tip
 from ui.window.run.run_model import RunModel
 from ui.window.run.run_text import CANCELLED_EARLY, trials_text
 from ui.window.run.thin_bar import ThinBar
@@ -114,10 +115,10 @@ class RunProgress(QWidget):
                 f"{t.index + 1}/{total} {t.experiment} {t.label} ({short}), {times}",
                 f"{t.index + 1}/{total} {t.label} ({short}), {times}",
                 f"{t.index + 1}/{total}, {times}")
-            self.trial_label.setToolTip(f"{t.label} ({kind})" + (
+            self.trial_label.setToolTip(plain_tip(f"{t.label} ({kind})" + (
                 "; the SNIA rule over the last 5 finished rounds: IOPS excursion and slope as a "
                 "share of their average" if rounds else "") + "".join(
-                f"\n{label}: {text}" for label, text in m.precision.items()))
+                f"\n{label}: {text}" for label, text in m.precision.items())))
             self.trial_bar.setValue(int(1000 * min(1.0, elapsed / t.expected_s)) if t.expected_s else 0)
 
         else:
