@@ -3,7 +3,7 @@
 The app honours SSD_PROFILER_EXIT_AFTER_PAINT=1: once the main window has painted it prints
 ``first-paint`` and quits. We time from process start to that line, several rounds, the cases
 taking turns within a round (so a busy machine slows them alike), and print medians (targets:
-first paint <= 0.5 s, folder <= 150 MB), then the folder's biggest parts.
+first paint <= 0.5 s, folder <= 180 MB), then the folder's biggest parts.
 
 From source, Python's bytecode cache is on, as on any machine after the first start: the
 environment's PYTHONDONTWRITEBYTECODE is dropped and the cache goes to a temporary folder
@@ -25,7 +25,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET_PAINT_S = 0.5
-TARGET_FOLDER_MB = 150
+TARGET_FOLDER_MB = 180
 
 
 def first_paint_s(argv: list[str], cwd: Path, env: dict[str, str]) -> float:

@@ -38,7 +38,7 @@ class LiveBatch:
 
     Why: each signal that crosses to the GUI thread wakes it, and a thread woken from sleep runs
     on cold caches: at fio's 0.1 s interval, ten wake-ups a second cost the window more than the
-    samples' own handling (README, "Performance"). The window redraws about once a second
+    samples' own handling (docs/performance.md). The window redraws about once a second
     anyway, so samples less than ``HOLD_S`` after the last ones sent wait for the next; a sample
     that comes later than that (at a 1 s interval, every one) goes at once, with those held, and
     any other event (a trial's end, a message) first sends what is held."""

@@ -71,7 +71,7 @@ the only place the app writes in a target folder; its test files are removed at 
     "see also": r"""
 .BR fio (1),
 .BR smartctl (8).
-The README describes the experiments, statistics and safety rules in full.""",
+The README and docs/usage.md describe the experiments, statistics and safety rules in full.""",
 }
 
 

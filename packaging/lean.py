@@ -7,9 +7,10 @@ the modules used; ``keep`` drops what the app cannot use, and ``prune`` then dro
 that only the dropped plugins needed (libQt6Network for the TUIO touch plugin, cairo/pango for
 the GTK3 theme, ...), by their link-time imports, so Windows DLLs and macOS frameworks follow.
 
-Two more cuts are Linux-only and native, each in its own module: ICU's data without what Qt
-never reads (packaging/icu_data.py) and numpy's OpenBLAS replaced by packaging/minimal_blas.c
-(packaging/small_blas.py).
+One more cut is Linux-only and native, in its own module: ICU's data without what Qt never
+reads (packaging/icu_data.py). numpy's OpenBLAS ships as the wheel has it: a stand-in for it
+would fail only in the built app, at the first routine a numpy, pandas or pyqtgraph release
+calls that the stand-in lacks.
 
 A TOC entry is ``(destination, source, typecode)``; destinations look like
 ``PySide6/Qt/plugins/imageformats/libqjpeg.so`` (Linux, macOS: ``.dylib``) or

@@ -67,7 +67,7 @@ def _check_server(outcome, where: str, local_version: str) -> dict:
     banner = parse_banner(outcome.stdout)
     if banner is None:
         raise TargetRefused(f"no fio server answered at {where} ({outcome.reason()}); start one there "
-                            f"with: fio --server=ip:127.0.0.1,{where.rsplit(':', 1)[1]} (see README, "
+                            f"with: fio --server=ip:127.0.0.1,{where.rsplit(':', 1)[1]} (see docs/usage.md, "
                             "Remote profiling)")
     if banner["fio"] != local_version:
         raise TargetRefused(f"the fio server at {where} runs {banner['fio']} but this machine has "

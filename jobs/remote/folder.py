@@ -3,7 +3,7 @@
 :class:`RemoteFolder` answers the runner like :class:`app.paths.OwnedFolder` does, with what a
 fio server allows: test files get an unpredictable name (run id + random token) and are removed
 by a read-only fio job with ``unlink=1`` (jobs/remote/jobs.py); their identity cannot be checked
-remotely and no lock can be taken there, which README's "Remote profiling" says. With several
+remotely and no lock can be taken there, which docs/usage.md ("Remote profiling") says. With several
 servers each host has its own file (jobs/remote.host_file) and every job here runs on all hosts
 at once (each costs ~1.3 s of the server's idle loop, so hosts are not waited for one by one).
 """

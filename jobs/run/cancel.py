@@ -2,7 +2,7 @@
 
 Why: the trial loop waits for the engine's output, and without a wake-up it had to look at the
 flag on its own, five times a second, for the whole run (each look a wake-up of the worker
-thread beside fio, on a GUI thread's core; README, "Performance"). Output, the engine's exit and
+thread beside fio, on a GUI thread's core; docs/performance.md). Output, the engine's exit and
 its end of I/O wake the loop anyway; a cancel now does too (``waking``), so the loop waits up to
 a second for output and a Stop still acts at once. Safe from a signal handler: ``set`` takes no
 lock of its own, and the wake-up it calls puts into a ``queue.SimpleQueue``, which is reentrant.

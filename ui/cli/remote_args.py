@@ -21,7 +21,7 @@ def add_remote_arguments(run: argparse.ArgumentParser) -> None:
                           "with `fio --server`); --target is then a folder on HOST. Repeat it (or "
                           "give h1:p1,h2:p2) to run the same trials on several hosts at once: "
                           "IOPS and MB/s are summed, latency is over all their I/Os, and each "
-                          "host's own results are shown too. See README, Remote profiling: "
+                          "host's own results are shown too. See docs/usage.md, Remote profiling: "
                           "whoever reaches that port may write as its user")
     run.add_argument("--ssh", metavar="USER@HOST", action="append", default=[],
                      help="with --remote: read the remote drive's identity and temperature with "

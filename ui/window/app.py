@@ -14,8 +14,8 @@ log = logging.getLogger(__name__)
 def paint_on_the_gui_thread(environ=os.environ) -> None:
     """Before Qt first paints: its raster engine hands every fill of 96 rows or more to a pool
     of threads and waits for them. For the window's chart-sized fills the hand-off costs more
-    than the fill, and each second of a run woke two more threads beside fio (README,
-    "Performance"). Qt reads ``QT_NO_GUI_THREADPOOL`` once, when it would make the pool."""
+    than the fill, and each second of a run woke two more threads beside fio
+    (docs/performance.md). Qt reads ``QT_NO_GUI_THREADPOOL`` once, when it would make the pool."""
     environ.setdefault("QT_NO_GUI_THREADPOOL", "1")
 
 
@@ -81,7 +81,7 @@ class SignalWakeup:
     Python runs a signal handler only when it gets control, and Qt's loop is C++: the C-level
     handler writes to a socket (``signal.set_wakeup_fd``) that a QSocketNotifier watches, and
     the notifier's slot gives Python control. The timer this replaces woke the GUI thread four
-    times a second, run or no run, to look for a signal (README, "Performance"). Where a wakeup
+    times a second, run or no run, to look for a signal (docs/performance.md). Where a wakeup
     socket cannot be set, that timer is the fallback. ``stop()`` undoes it (tests)."""
 
     def __init__(self, app) -> None:

@@ -15,7 +15,7 @@ a few hundred thousand objects) is kept out of the collected generations
 (``outside_collections_during_run``): the timer's occasional full collection walked all of it,
 10-20 ms of the GUI thread each time beside fio, to find the few cycles the run itself makes.
 The timer then looks every ``RUN_COLLECT_EVERY_S``: each look is a wake-up of a thread that
-otherwise sleeps between samples, and a wake-up costs more than the look (README, "Performance").
+otherwise sleeps between samples, and a wake-up costs more than the look (docs/performance.md).
 """
 from __future__ import annotations
 

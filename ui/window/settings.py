@@ -7,7 +7,7 @@ everywhere. Tests pass their own INI file so they never touch the user's setting
 
 The file is an INI file in the per-user config folder platformdirs names (app.paths.userdirs), on every
 OS: QSettings' native store would be the registry on Windows and a plist on macOS, away from the
-folder the README points to. On Linux the path is the one QSettings' native store used
+folder docs/usage.md points to. On Linux the path is the one QSettings' native store used
 (``~/.config/ssd-profiler/SSD Profiler.conf``); elsewhere, a first launch copies what the native
 store held, so nobody loses their target and parameters to the move.
 """

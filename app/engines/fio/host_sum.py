@@ -1,6 +1,6 @@
 """One trial run on several fio servers at once: their measurements as one, each kept.
 
-How the hosts are combined, the same in run.json, the tables and the README:
+How the hosts are combined, the same in run.json, the tables and docs/usage.md:
 
 - **IOPS, MB/s, MiB/s and bytes are summed**: the hosts ran the same job at the same time, so the
   sum is what they did together.

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from app.experiments import ALL, CATALOG, expand_ids
+from app.experiments import CATALOG, all_ids, expand_ids
 from app.experiments.plan import experiments_from_settings, plan_run
 from app.params import ParamError, build, describe
 from app.units import GiB, KiB, MiB, UnitError, parse_duration, parse_size
@@ -23,11 +23,17 @@ def test_units_parse_what_users_type():
         parse_size("lots")
 
 
-def test_catalog_has_the_nine_experiments_with_defaults():
-    assert list(CATALOG) == ["zero-queue", "block-size", "rw-mix", "queue-depth", "tail-latency",
-                             "slc-cache", "quick", "steady-state", "write-saturation"]
-    assert "quick" not in ALL and "steady-state" not in ALL and "write-saturation" not in ALL
-    assert expand_ids(["all", "quick"]) == list(CATALOG)[:-2]
+def test_all_is_every_experiment_that_says_it_is_in_it_in_catalog_order():
+    every = all_ids()
+    assert expand_ids(["all"]) == every == [eid for eid, cls in CATALOG.items() if cls.in_all]
+    left_out = [eid for eid in CATALOG if eid not in every]
+    assert expand_ids(["all", *left_out]) == [*every, *left_out]
+    assert expand_ids([*left_out, "all"]) == [*left_out, *every]
+    for eid in ("quick", "steady-state", "write-saturation"):   # each says so itself
+        assert not CATALOG[eid].in_all
+
+
+def test_the_course_experiments_plan_their_defaults():
     zq = build(CATALOG["zero-queue"])
     assert [w.label for w in zq.workloads()] == ["RND4K Q1T1 read", "RND4K Q1T1 write",
                                                  "SEQ128K Q1T1 read", "SEQ128K Q1T1 write"]
@@ -89,23 +95,29 @@ def test_scoped_settings_apply_to_one_experiment_only():
         experiments_from_settings(["zero-queue"], {"queue_depths": "1"})
 
 
-def test_describe_round_trips_defaults():
-    for cls in CATALOG.values():
-        for p in describe(cls):
-            assert build(cls, {p["name"]: p["default_text"]}) == build(cls)
+@pytest.mark.parametrize("eid", list(CATALOG))
+def test_describe_round_trips_defaults(eid):
+    cls = CATALOG[eid]
+    for p in describe(cls):
+        assert build(cls, {p["name"]: p["default_text"]}) == build(cls)
 
 
 def test_each_parameter_declares_its_words_where_it_is_declared():
-    """Labels and choice words come from the declarations (what the form and the CLI show), and
-    each experiment says itself whether `run all` includes it."""
+    """Labels and choice words come from the declarations (what the form and the CLI show)."""
     labels = {(cls.id, p["name"]): p["label"] for cls in CATALOG.values() for p in describe(cls)}
     assert labels["queue-depth", "bs"] == "Block size" and labels["zero-queue", "size"] == "Test file size"
     assert labels["slc-cache", "runtime"] == labels["zero-queue", "runtime"] == "Runtime per trial"
     assert labels["rw-mix", "mixes"] == "Read share (%)" and labels["quick", "profile"] == "Profile"
     rw = next(p for p in describe(CATALOG["tail-latency"]) if p["name"] == "rw")
     assert rw["choice_words"]["randread"] == "random read" and rw["label"] == "Access pattern"
-    assert [eid for eid, cls in CATALOG.items() if not cls.in_all] == \
-        ["quick", "steady-state", "write-saturation"]
+
+
+@pytest.mark.parametrize("eid", list(CATALOG))
+def test_every_experiment_describes_itself_for_the_catalog(eid):
+    """What the window's list, `experiments` and the README's table show of each experiment."""
+    cls = CATALOG[eid]
+    assert cls.id == eid and cls.title and cls.summary
+    assert isinstance(cls.in_all, bool) and build(cls).workloads()
 
 
 def test_a_setting_for_all_leaves_the_slc_tests_duration_and_volume_alone():

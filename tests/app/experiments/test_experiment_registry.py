@@ -2,7 +2,7 @@
 
 A toy experiment defined and registered here (nowhere else) must reach every place an experiment
 reaches: the catalog (`experiments --json`), planning, the summary, tables, figures and the
-report's sentences. Then: the catalog keeps its order, imported results go through the
+report's sentences. Then: registering keeps the catalog's order, imported results go through the
 registry's fallback, and table cells carry the right numbers in the right units.
 """
 from __future__ import annotations
@@ -169,10 +169,14 @@ def test_a_registered_experiment_plans_summarizes_and_exports(toy):
     assert findings(summary.part(TOY), summary)[1].startswith("Preconditioning: none")
 
 
-def test_the_catalog_keeps_the_designs_order_and_the_toy_leaves_no_trace():
-    assert list(CATALOG) == ["zero-queue", "block-size", "rw-mix", "queue-depth", "tail-latency",
-                             "slc-cache", "quick", "steady-state", "write-saturation"]
-    assert IMPORTED not in CATALOG and TOY not in CATALOG
+def test_a_registered_experiment_goes_last_and_leaves_no_trace():
+    before = list(CATALOG)
+    register(ToyDepth)
+    try:
+        assert list(CATALOG) == [*before, TOY]    # registration order is the catalog's order
+    finally:
+        unregister(TOY)
+    assert list(CATALOG) == before and IMPORTED not in CATALOG and TOY not in CATALOG
 
 
 def test_ids_are_unique_and_imported_is_not_an_experiment(toy):

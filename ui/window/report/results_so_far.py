@@ -54,7 +54,7 @@ MAX_GAP_S = 60.0  # a drawing so slow that its gap would be longer: redrawn once
 BUDGET = 0.001    # share of a core a drawing may average over the gap after it, counted from
 #                   its start to its held paint (labels placed, pane painted: about as much
 #                   again as the drawing; a sample handled meanwhile counts too): a tenth of
-#                   the window's 1 % beside fio (README, "Performance")
+#                   the window's 1 % beside fio (docs/performance.md)
 SETTLE_MS = 150   # labels are placed once the plot's resizes after a redraw have settled
 HOLD_MS = SETTLE_MS + 100   # the pane shows its earlier figure meanwhile, then paints once
 WAITING = ("The running experiment's figure appears here: each point when its trial ends, its "

@@ -7,7 +7,7 @@ the one sample each had gained. Split at the current trial's start, the "past" c
 data once a trial. The current trial's rows go to "now" (a PlotDataItem: it thins a long trial to
 the pixels it covers) only every ``TAIL_ROWS`` rows; each second's new rows go to "tail", a bare
 PlotCurveItem holding the rows since, whose ``setData`` costs an eighth of a PlotDataItem's
-(README, "Performance"). The tail starts at the last row "now" holds, so the line has no gap; on
+(docs/performance.md). The tail starts at the last row "now" holds, so the line has no gap; on
 a log axis it is handed the logarithms, as a PlotDataItem works them out for itself.
 """
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""The experiment catalog with checkboxes, the selected experiment's parameter form, presets, and
-the plan summary (trials and estimated time) that updates as you type.
+"""The experiment catalog with checkboxes (LIST_ROWS in view, then it scrolls: no layout depends
+on the catalog's length), the selected experiment's form, presets, and the plan summary.
 
-The plan summary comes from the functions the run uses (app.experiments.plan), so the trial count
-shown before Run is the run's. Settings go to the run as the command line's scoped strings
-(``zero-queue.runtime=2s``): window and CLI share one validation.
+The plan summary (trials and estimated time, updated as you type) comes from the functions the
+run uses (app.experiments.plan), so the trial count shown before Run is the run's. Settings go
+to the run as the CLI's scoped strings (``zero-queue.runtime=2s``): window and CLI share one validation.
 
 Each form has its own scroll area, shown from the top whenever another experiment is selected;
 the box above it says whether the selected experiment is ticked (editing one that is not would
@@ -39,6 +39,7 @@ from ui.window.setup.plan_text import plan_message
 from ui.window.widgets import em
 
 CUSTOM = "custom"
+LIST_ROWS = 9   # the experiment list's rows in view; a longer catalog scrolls
 log = logging.getLogger(__name__)
 
 
@@ -75,8 +76,8 @@ class ExperimentPanel(QWidget):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)
             self.catalog.addItem(item)
-        rows = self.catalog.sizeHintForRow(0) * len(CATALOG) + 2 * self.catalog.frameWidth() + 2
-        self.catalog.setFixedHeight(rows)   # every experiment in view, no scrolling
+        rows = min(len(CATALOG), LIST_ROWS)
+        self.catalog.setFixedHeight(self.catalog.sizeHintForRow(0) * rows + 2 * self.catalog.frameWidth() + 2)
         self.catalog.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # elides
         self.catalog.currentRowChanged.connect(self._show_form)
         self.catalog.itemChanged.connect(self._on_tick)

@@ -27,7 +27,7 @@ SECURITY_TIP = (
     f"<tt>127.0.0.1:{DEFAULT_PORT}</tt> here.</p>"
     "<p><b>fio --server has no password:</b> whoever reaches its port can read, write and delete "
     "files as its user. Never let it listen on a network address, never run it as root, stop it "
-    "when done (README, Remote profiling).</p>")
+    "when done (docs/usage.md, Remote profiling).</p>")
 HELP_LINE = (f"On the remote machine: <tt>{SERVER_COMMAND}</tt> (loopback only: fio's server has "
              f"no password), reached through an SSH tunnel: <tt>{TUNNEL_COMMAND}</tt>. The folder "
              "below is a path on that machine.")
