@@ -8,6 +8,7 @@ import resource
 import shutil
 import time
 
+import numpy as np
 import pytest
 
 from app.store import journal, read_run
@@ -135,3 +136,39 @@ def test_a_journal_that_is_a_link_is_not_read(tmp_path):
     elsewhere.write_bytes(_journal_line(record, 123456.0))
     (run_dir / journal.JOURNAL).symlink_to(elsewhere)
     assert load_run(run_dir)["trials"] == record["trials"]
+
+
+def _samples_with(run_dir, line: int, column: str, value: str) -> None:
+    path = run_dir / "samples.csv"
+    lines = path.read_text().split("\n")
+    names = lines[0].split(",")
+    cells = lines[line - 1].split(",")
+    cells[names.index(column)] = value
+    lines[line - 1] = ",".join(cells)
+    path.write_text("\n".join(lines))
+
+
+@pytest.mark.parametrize("value", ["x", "-5", "inf", "9" * 400])
+def test_one_damaged_samples_cell_is_a_gap_for_the_window_and_export_alike(tmp_path, value):
+    from app.results.load import load_results
+    from app.store.samples import read_sample_table
+    from ui.window.run.past_runs import load_past_run
+    run_dir = _copy(tmp_path, lambda r: None)
+    rows = len(read_sample_table(run_dir))
+    _samples_with(run_dir, 3, "read_iops", value)
+    table = read_sample_table(run_dir)
+    assert len(table) == rows and np.isnan(table.column("read_iops")[1])
+    assert "samples.csv is damaged in 1 cell (the first at line 3, column read_iops" in table.damaged
+    assert load_past_run(run_dir).record["status"] == "done"   # the window opens it
+    notes = []
+    load_results(run_dir, warn=notes.append)
+    assert notes == [table.damaged]
+
+
+def test_a_damaged_row_is_left_out_not_the_run(tmp_path):
+    from app.store.samples import read_sample_table
+    run_dir = _copy(tmp_path, lambda r: None)
+    rows = len(read_sample_table(run_dir))
+    _samples_with(run_dir, 4, "trial", "seven")
+    table = read_sample_table(run_dir)
+    assert len(table) == rows - 1 and "1 row (the first at line 4" in table.damaged
