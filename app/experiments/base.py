@@ -137,8 +137,8 @@ class Experiment:
         value that would fail later in a Workload or in fio is refused here, naming its field."""
         validate(self)
         if self.precision != "off" and self.max_time < self.min_time:
-            raise ParamError("max_time", f"is below min_time ({self.min_time:g} s); "
-                                         "raise max_time or lower min_time")
+            raise ParamError("max_time", f"{self.max_time:g} s is below min_time "
+                                         f"({self.min_time:g} s); raise max_time or lower min_time")
         for field in fields_of(self):
             if not field.metadata["block"]:
                 continue

@@ -48,7 +48,10 @@ def with_samples(run: Run, folder: Path | None, warn: Callable[[str], None] | No
     samples: list[Sample] = []
     if wanted and folder is not None:
         try:
-            samples = read_sample_table(folder).samples(wanted)
+            table = read_sample_table(folder)
+            samples, note = table.samples(wanted), table.damaged   # gaps, said in the report
+            if note:
+                (warn or log.warning)(note)
         except ValueError as exc:
             note = f"{exc}: exported without the live-sample figures and findings"
             (warn or log.warning)(note)

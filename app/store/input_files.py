@@ -142,7 +142,9 @@ def fio_documents(text: str) -> list[dict]:
 
 
 # -- plausibility of parsed measurements -------------------------------------------------------
-def _problem(where: str, key: str, value: Any, lat: bool) -> str | None:
+def number_problem(where: str, key: str, value: Any, lat: bool) -> str | None:
+    """Why a number at ``where`` (its key ``key``, a latency with ``lat``) is no measurement
+    (not finite, or outside :data:`LIMITS`), or None; anything not a number is None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     if not math.isfinite(value):
@@ -165,7 +167,7 @@ def _walk(value: Any, where: str, key: str, lat: bool):
         for i, v in enumerate(value):
             yield from _walk(v, f"{where}[{i}]", key, lat)
     else:
-        problem = _problem(where, key, value, lat)
+        problem = number_problem(where, key, value, lat)
         if problem:
             yield problem
 

@@ -6,7 +6,9 @@ cut in between left run.json trials behind trials.csv and raw/ (2 against 8 afte
 one test run), so the report said "only 2 of 72 planned trials ran" beside a trials.csv listing
 8. Each kept trial's line is appended here at once (flushed like trials.csv, not fsynced), the
 file is emptied whenever run.json is saved and removed when a run ends, so a finished run's
-folder is what it was; reading a run (``load_run``) lays the records found here over run.json's.
+folder is what it was; reading a run (``load_run``) lays the records found here over run.json's,
+unless run.json says the run has ended. It is written only as the run's own file, never through
+a link another user planted (app/store/own_files.py).
 docs/architecture.md: the run folder.
 """
 from __future__ import annotations
@@ -16,14 +18,14 @@ from pathlib import Path
 import orjson
 
 from app.model.trial import TrialResult
+from app.store import own_files
 
 JOURNAL = "trials-since-save.jsonl"
 
 
 def append(run_dir: Path, line: str) -> None:
     """Keep one trial's record (its run.json line) until the next save holds it."""
-    with open(run_dir / JOURNAL, "a", encoding="utf-8") as handle:
-        handle.write(line.strip() + "\n")
+    own_files.append_text(run_dir / JOURNAL, line.strip() + "\n")
 
 
 def clear(run_dir: Path, remove: bool = False) -> None:
@@ -31,8 +33,8 @@ def clear(run_dir: Path, remove: bool = False) -> None:
     path = run_dir / JOURNAL
     if remove:
         path.unlink(missing_ok=True)
-    elif path.exists():
-        path.write_bytes(b"")
+    else:
+        own_files.empty(path)
 
 
 def merged(trials: list, data: bytes) -> list:

@@ -38,7 +38,7 @@ def write_run_folder(record: dict, folder: str | Path) -> Path:
     check_new_run_folder(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     try:
-        os.mkdir(folder)
+        os.mkdir(folder, 0o755)   # the user's alone, whatever the umask (app/store/own_files.py)
         made = True
     except FileExistsError:
         made = False

@@ -8,11 +8,12 @@ loses none of them (it lost up to the last seconds' trials, while trials.csv lis
 trial's line is serialised once (app/store/run_json.py), so a save costs the same at trial
 10,000 as at trial 100 but for writing the bytes. ``trials.csv`` and ``samples.csv`` are
 appended and flushed after every trial; ``raw/`` keeps each engine output byte for byte;
-``commands.log`` every command with a time stamp. Loading a run reads data only, never code.
+``commands.log`` every command with a time stamp. Every file is written as the run's own,
+never through a link (app/store/own_files.py), in a folder only its user can write, even inside
+a runs folder a group shares. Loading a run (app/store/read_run.py) reads data only, never code.
 """
 from __future__ import annotations
 
-import codecs
 import csv
 import json
 import os
@@ -23,8 +24,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from app.engines.shell_quote import command_line
 from app.model.interval import SAMPLE_COLUMNS
 from app.model.percentiles import LAT_KEYS
@@ -33,17 +32,17 @@ from app.model.status import RunStatus
 from app.model.trial import TrialResult
 from app.paths.direct_io import direct_in_effect
 from app.paths.userdirs import user_data_dir
-from app.store import journal
+from app.store import journal, own_files
 from app.store.atomic_write import write_atomic
+from app.store.read_run import RUN_JSON_MAX_BYTES, SCHEMA_VERSION, load_run, open_run, typed_run
 from app.store.run_json import LineCache, json_text
 
-SCHEMA_VERSION = 1
+__all__ = ["RUN_JSON_MAX_BYTES", "SCHEMA_VERSION", "load_run", "open_run", "typed_run",  # readers'
+           "RunStore", "default_runs_root", "trial_row", "utc_now", "write_json_atomic"]
 SAVE_EVERY_S = 2.0      # run.json at most this often while trials end (and at every end of a run),
 SAVE_BYTES_PER_S = 2e6  # ... writing on average at most 2 MB/s of it (a 45 MiB one every 24 s)
-RUN_JSON_MAX_BYTES = 160 * 2**20  # the largest run the app plans (10,100 trials of up to ~14 KB
-# each, a full-lab trial with both directions' histograms) is ~140 MB; the 64 MiB cap for engine
-# outputs would refuse a run the app itself wrote. Reading one that big peaks near 1.4 GB.
 WRITE_SHARE = 0.05      # ... and spending at most 5 % of the time writing it (a slow disk)
+FOLDER_MODE = 0o755     # a run folder and its raw/: written by the user alone, whatever the umask
 STATUSES = tuple(RunStatus)  # run.json "status": see app.model.status
 TRIAL_COLUMNS = (
     "index", "experiment", "label", "rw", "bs_bytes", "iodepth", "numjobs", "rwmixread",
@@ -101,7 +100,10 @@ class RunStore:
         self._written_at = -float("inf")
         self._write_s = 0.0
         self._size = 0
-        (run_dir / "raw").mkdir(exist_ok=True)
+        try:  # not writable by others (own_files.py): no one else can plant a name in it
+            os.mkdir(run_dir / "raw", FOLDER_MODE)
+        except FileExistsError:
+            pass
 
     @classmethod
     def create(cls, runs_root: Path, experiment_ids: list[str], record: dict,
@@ -114,7 +116,7 @@ class RunStore:
         run_dir, n = runs_root / name, 1
         while True:
             try:
-                run_dir.mkdir()
+                os.mkdir(run_dir, FOLDER_MODE)
                 break
             except FileExistsError:
                 n += 1
@@ -123,9 +125,9 @@ class RunStore:
                 "ended_at": None, **record, "trials": [], "summary": {}}
         store = cls(run_dir, full, clock)
         store.save()
-        with open(run_dir / "trials.csv", "w", newline="", encoding="utf-8") as handle:
+        with own_files.text_file(run_dir / "trials.csv", new=True, newline="") as handle:
             csv.writer(handle).writerow(TRIAL_COLUMNS)
-        with open(run_dir / "samples.csv", "w", newline="", encoding="utf-8") as handle:
+        with own_files.text_file(run_dir / "samples.csv", new=True, newline="") as handle:
             csv.writer(handle).writerow(SAMPLE_COLUMNS)
         return store
 
@@ -155,7 +157,7 @@ class RunStore:
 
     def log_command(self, argv: list[str], note: str = "") -> None:
         line = command_line(argv)
-        with open(self.dir / "commands.log", "a", encoding="utf-8") as handle:
+        with own_files.text_file(self.dir / "commands.log") as handle:
             handle.write(f"{utc_now()} {note + ': ' if note else ''}{line}\n")
 
     def raw_paths(self, name: str) -> tuple[Path, Path, dict]:
@@ -166,7 +168,7 @@ class RunStore:
         return self.dir / rel["stdout"], self.dir / rel["stderr"], rel
 
     def append_samples(self, rows: Iterable[dict]) -> None:
-        with open(self.dir / "samples.csv", "a", newline="", encoding="utf-8") as handle:
+        with own_files.text_file(self.dir / "samples.csv", newline="") as handle:
             writer = csv.DictWriter(handle, SAMPLE_COLUMNS)
             for row in rows:
                 writer.writerow({k: _cell(row.get(k)) for k in SAMPLE_COLUMNS})
@@ -180,7 +182,7 @@ class RunStore:
         # the whole record first, until run.json has it: a full disk then refuses the csv row
         # too, not the record alone (trials.csv listed a trial no reader of the run could show)
         journal.append(self.dir, json.dumps(record, allow_nan=False))
-        with open(self.dir / "trials.csv", "a", newline="", encoding="utf-8") as handle:
+        with own_files.text_file(self.dir / "trials.csv", newline="") as handle:
             writer = csv.DictWriter(handle, TRIAL_COLUMNS)
             writer.writerow({k: _cell(v) for k, v in trial_row(record).items()})
         self.save_soon()
@@ -207,71 +209,3 @@ def _cell(value: Any) -> Any:
     if isinstance(value, float):
         return f"{value:.10g}"
     return value
-
-
-def load_run(run_dir: str | os.PathLike) -> dict:
-    """run.json of a run folder, with ``dir`` added; raises ValueError (one line) on a folder
-    that is not one, or whose run.json is unreadable or damaged.
-
-    run.json is read like any file a user names (app.store.input_files: a regular file, size-capped,
-    never a FIFO that would hang), and its top-level shape is checked here so that every
-    reader (export, the window, the vendor spec) fails with this one message, not a KeyError."""
-    from app.store.input_files import InputRefused, os_reason, read_input_bytes
-    path = Path(run_dir) / "run.json"
-    if not Path(run_dir).is_dir():
-        what = "it is a file" if Path(run_dir).exists() else "it does not exist"
-        raise ValueError(f"{run_dir} is not a run folder ({what})")
-
-    # the trials kept after run.json's last save (a run killed before its next), read before
-    # run.json: a save between the two reads then holds them, never neither of the two
-    since_save = _since_save(Path(run_dir) / journal.JOURNAL)
-    try:
-        data = read_input_bytes(path, RUN_JSON_MAX_BYTES)
-    except FileNotFoundError:
-        raise ValueError(f"{run_dir} is not a run folder (no run.json)") from None
-    except InputRefused as exc:
-        raise ValueError(f"{path} {exc}") from None
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read it: {os_reason(exc)}") from None
-    try:  # orjson: a 10,000-trial run.json (45 MiB) parses in 0.45 s instead of 0.75 s
-        record = orjson.loads(data.removeprefix(codecs.BOM_UTF8))  # an editor's BOM, as json did
-    except orjson.JSONDecodeError as exc:  # not JSON or not UTF-8, NaN, 1e400, nested too deeply
-        raise ValueError(f"{path} is damaged: {str(exc).splitlines()[0]}") from None
-    if not isinstance(record, dict):
-        raise ValueError(f"{path} is damaged: not a JSON object")
-    if record.get("schema_version") != SCHEMA_VERSION:
-        raise ValueError(f"{path}: unsupported schema version {record.get('schema_version')!r}")
-    for key in ("trials", "experiments"):
-        items = record.get(key, [])
-        if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
-            raise ValueError(f"{path} is damaged: {key} is not a list of objects")
-    if since_save:
-        record["trials"] = journal.merged(record.get("trials", []), since_save)
-    record["dir"] = str(Path(run_dir))
-    return record
-
-
-def _since_save(path: Path) -> bytes:
-    from app.store.input_files import InputRefused, read_input_bytes
-    try:
-        return read_input_bytes(path, RUN_JSON_MAX_BYTES)
-    except (OSError, InputRefused):
-        return b""  # none (the usual case), or unreadable: run.json alone, as before the journal
-
-
-def open_run(run_dir: str | os.PathLike) -> Run:
-    """A run folder's run.json as the typed :class:`Run` (its descriptive blocks in ``extra``);
-    ValueError, one line naming the file and what is wrong, for anything that is not a run."""
-    return typed_run(load_run(run_dir), run_dir)
-
-
-def typed_run(record: dict, run_dir: str | os.PathLike) -> Run:
-    """A loaded run.json as the typed :class:`Run`; ValueError naming the file when its shape
-    is not a run's."""
-    try:
-        run = Run.from_json(record)
-        run.info  # noqa: B018 - the descriptive blocks are checked here, where a bad file is named
-        return run
-    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
-        raise ValueError(f"{Path(run_dir) / 'run.json'} is damaged: {type(exc).__name__}: "
-                         f"{exc}".splitlines()[0]) from None

@@ -5,6 +5,11 @@ The file is read like any file a user may hand over (a regular file, size-capped
 a device that would hang or grow without end), then parsed by numpy's C reader: a long run at
 0.1 s leaves 10^5..10^6 rows, which the csv module turns into dicts in seconds. A run cut short
 mid-line (a crash) is read row by row instead, keeping the rows that parse.
+
+A damaged cell (not a number, infinite, a negative rate or latency) is a gap, and a damaged row
+(the wrong number of cells, no finite trial or time) is left out: the table says how many and
+where the first was (:attr:`SampleTable.damaged`), and every reader shows the rest. The window
+refused a whole run for one such cell while export went on without it.
 """
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ class SampleTable:
 
     names: tuple[str, ...]
     values: np.ndarray
+    damaged: str | None = None   # one line: how many cells or rows were damaged, and the first
 
     def __len__(self) -> int:
         return len(self.values)
@@ -77,13 +83,52 @@ def read_sample_table(run_dir: str | os.PathLike[str]) -> SampleTable:
         raise ValueError(f"{path} is damaged: not the app's samples (columns {','.join(names)[:80]!r})")
     if not body.strip():
         return SampleTable(names, np.empty((0, len(names))))
+    damage = _Damage(path)
     values = _fast(body, len(names))
     if values is None:
-        values = _forgiving(body, names, path)
-    for key in ("trial", "t_s"):
-        if not np.isfinite(values[:, names.index(key)]).all():
-            raise ValueError(f"{path} is damaged: a row without a finite {key}")
-    return SampleTable(names, values)
+        values = _forgiving(body, names, damage)
+    values = _plausible(values, names, damage)
+    return SampleTable(names, values, damage.text())
+
+
+class _Damage:
+    """Damaged cells and rows of one samples.csv: how many, and the first one."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.cells, self.rows, self.first = path, 0, 0, ""
+
+    def add(self, where: str, cells: int = 0, rows: int = 0) -> None:
+        self.cells, self.rows = self.cells + cells, self.rows + rows
+        self.first = self.first or where
+
+    def text(self) -> str | None:
+        if not self.cells and not self.rows:
+            return None
+        what = " and ".join(f"{n:,} {word}{'s' * (n != 1)}" for n, word in
+                            ((self.cells, "cell"), (self.rows, "row")) if n)
+        return (f"{self.path} is damaged in {what} (the first {self.first[:120]}): "
+                "shown as gaps, the rest as written")
+
+
+#: Columns that cannot be negative (rates, latencies); temperature can.
+NON_NEGATIVE = tuple(n for n in SAMPLE_COLUMNS if n.endswith(("_MBps", "_iops", "_us")))
+
+
+def _plausible(values: np.ndarray, names: tuple[str, ...], damage: _Damage) -> np.ndarray:
+    """Infinite or negative measurements made gaps; rows without a finite trial or time left out."""
+    for j, name in enumerate(names):
+        column = values[:, j]
+        bad = np.isinf(column) | ((column < 0) if name in NON_NEGATIVE else False)
+        if bad.any():
+            damage.add(f"at line {int(np.flatnonzero(bad)[0]) + 2}, column {name}", cells=int(bad.sum()))
+            column[bad] = np.nan
+    keys = [names.index(k) for k in ("trial", "t_s")]
+    whole = np.isfinite(values[:, keys]).all(axis=1)
+    if not whole.all():
+        damage.add(f"at line {int(np.flatnonzero(~whole)[0]) + 2}, without a trial or time",
+                   rows=int((~whole).sum()))
+        values = values[whole]
+    return values
 
 
 def _fast(body: str, width: int) -> np.ndarray | None:
@@ -97,21 +142,36 @@ def _fast(body: str, width: int) -> np.ndarray | None:
     return values if values.shape[1] == width else None
 
 
-def _forgiving(body: str, names: tuple[str, ...], path: Path) -> np.ndarray:
-    """Row by row: only the last row may be cut short (the app was killed while writing it);
-    a bad row before it is damage, refused with its line number."""
+def _forgiving(body: str, names: tuple[str, ...], damage: _Damage) -> np.ndarray:
+    """Row by row: the last row may be cut short (the app was killed while writing it) and is
+    left out; a row of the wrong length before it is left out as damaged, a cell that is not a
+    number made a gap."""
     rows = []
     try:
         lines = list(csv.reader(io.StringIO(body)))
     except csv.Error as exc:
-        raise ValueError(f"{path} is damaged ({exc})") from None
+        raise ValueError(f"{damage.path} is damaged ({exc})") from None
     for number, row in enumerate(lines, start=2):
-        try:
-            if len(row) != len(names):
-                raise ValueError(f"{len(row)} cells, not {len(names)}")
-            rows.append([float(v) if v else np.nan for v in row])
-        except ValueError as exc:
+        if len(row) != len(names):
+            if number - 1 != len(lines):
+                damage.add(f"at line {number}: {len(row)} cells, not {len(names)}", rows=1)
+            continue
+        cells = [_number(v) for v in row]
+        if None in cells:
             if number - 1 == len(lines):
                 break
-            raise ValueError(f"{path} is damaged (line {number}: {exc})") from None
+            bad = [i for i, v in enumerate(cells) if v is None]
+            damage.add(f"at line {number}, column {names[bad[0]]}: {row[bad[0]][:20]!r}",
+                       cells=len(bad))
+        rows.append([np.nan if v is None else v for v in cells])
     return np.array(rows, dtype=float).reshape(-1, len(names))
+
+
+def _number(text: str) -> float | None:
+    """A cell's number (NaN for an empty cell), None when it is not one."""
+    if not text:
+        return np.nan
+    try:
+        return float(text)
+    except ValueError:
+        return None

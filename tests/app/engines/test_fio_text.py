@@ -172,3 +172,11 @@ def test_old_normal_layout_has_the_terse_numbers_of_the_same_run(path):
         assert gs["MiBps"] == pytest.approx(ws["MiBps"], abs=1.001 / 1024)
         for key in LAT_KEYS:
             assert gs["lat_us"][key] == pytest.approx(ws["lat_us"][key], abs=0.0051), key
+
+
+@pytest.mark.parametrize("path", sorted(TEXT.glob("*.txt")), ids=lambda p: p.name)
+@pytest.mark.parametrize("ending", ["\r", "\r\n"])
+def test_an_output_saved_with_other_line_ends_reads_the_same(path, ending):
+    """CR-only line ends (an old Mac editor) were read as one line and misread; CRLF too."""
+    text = path.read_text()
+    assert parse_fio_text_output(text.replace("\n", ending)) == parse_fio_text_output(text)

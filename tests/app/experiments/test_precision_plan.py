@@ -41,3 +41,12 @@ def test_the_outcome_says_not_reached():
     tail = Precision(0.02, 0.008, 0.009, False, 3, "p99.9", 0.061)
     assert tail.text() == "±0.9 %; p99.9 ±6.1 %, target ±2 %: not reached"
     assert Precision.from_json(missed.to_json()) == missed
+
+
+def test_max_time_below_min_time_names_the_value_typed():
+    import pytest
+
+    from app.params import ParamError
+    with pytest.raises(ParamError, match=r"^max_time: 10 s is below min_time \(20 s\)"):
+        experiments_from_settings(["zero-queue"], {"precision": "5%", "min_time": "20s",
+                                                   "max_time": "10s"})
