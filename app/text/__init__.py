@@ -16,9 +16,9 @@ in a string can mislead a reader without being visible:
   negative mean (``-1.500``) opens as the number it is, and a formula cannot be spelled with
   digits, a sign and a point alone.
 
-Line breaks inside a value are folded to one space in the reports (every value is shown on
-one line, so data cannot start a line of its own) and kept in the terminal (an engine's
-message may span lines).
+Line breaks inside a value are folded to one space in the reports and CSV text cells (every
+value is shown on one line, so data cannot start a line of its own) and kept in the terminal
+(an engine's message may span lines).
 """
 from __future__ import annotations
 
@@ -56,6 +56,8 @@ def visible(text: object, lines: bool = False) -> str:
 
 
 def csv_text(text: str) -> str:
-    """A text cell of a CSV file that no spreadsheet evaluates: one that would start a formula
-    gets a leading single quote (shown by spreadsheets as text, the quote hidden or visible)."""
+    """A text cell of a CSV file as a spreadsheet should show it: :func:`visible` (one line,
+    hidden characters as escapes, as in the reports), and one that would start a formula gets a
+    leading single quote (shown by spreadsheets as text, the quote hidden or visible)."""
+    text = visible(text)
     return "'" + text if text.startswith(FORMULA_START) else text

@@ -29,8 +29,10 @@ def test_every_control_format_and_separator_character_is_shown_as_an_escape():
 
 
 def test_a_csv_text_cell_never_starts_a_formula():
-    for text in ('=HYPERLINK("http://x","c")', "+1", "-2+3", "@SUM(A1)", "\tx", "\rx", "\uff1d1"):
+    for text in ('=HYPERLINK("http://x","c")', "+1", "-2+3", "@SUM(A1)", "\uff1d1"):
         assert csv_text(text) == "'" + text
+    assert csv_text("\t=1") == " =1" and csv_text("\r\n+1") == " +1"   # one line, as shown
+    assert csv_text("\x0b=1") == "\\u000b=1" and csv_text("a\u202eb") == "a\\u202eb"
     assert csv_text("randread") == "randread" and csv_text("") == ""
 
 

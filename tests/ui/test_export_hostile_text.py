@@ -80,6 +80,7 @@ def exported(tmp_path_factory) -> tuple[Path, Path, dict[str, bytes]]:
     out = root / "export"
     done = run_cli("export", str(run), "--out", str(out), "--vendor-spec", str(spec), timeout=600)
     assert done.returncode == 0, done.stderr
+    assert "\u202e" not in done.stdout + done.stderr and "\\u202e" in done.stdout  # the path
     return run, out, before
 
 
@@ -199,6 +200,7 @@ def test_no_csv_cell_starts_a_formula(exported):
     cells = [c for f in files for c in _csv_cells(f)]
     assert any(c.startswith("'=HYPERLINK") for c in cells)  # the hostile rw, neutralized
     assert [c for c in cells if _formula(c)] == []
+    assert not [c for c in cells if "\u202e" in c or "\n" in c]   # shown as in the reports
 
 
 def test_an_imported_job_name_reaches_no_spreadsheet_or_report_as_markup(tmp_path):
