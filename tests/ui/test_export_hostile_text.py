@@ -80,7 +80,7 @@ def exported(tmp_path_factory) -> tuple[Path, Path, dict[str, bytes]]:
     out = root / "export"
     done = run_cli("export", str(run), "--out", str(out), "--vendor-spec", str(spec), timeout=600)
     assert done.returncode == 0, done.stderr
-    assert "\u202e" not in done.stdout + done.stderr and "\\u202e" in done.stdout  # the path
+    assert "\u202e" not in done.stdout + done.stderr and "\\u202e" in done.stderr  # the path
     return run, out, before
 
 
