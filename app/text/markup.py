@@ -150,8 +150,10 @@ def md_inline(text: str, table: bool = False, block: bool = True) -> str:
         out.append(md_code(s.text, table) if s.code else md_text(s.text, table))
     out.append("**" if bold else "")
     joined = "".join(out)
-    if not block or table:
+    if table:
         return joined
+    if not block:   # a heading: a closing run of # would be dropped as its end
+        return re.sub(r"(?<!\\)(#+)(\s*)$", lambda m: "\\" + m.group(1) + m.group(2), joined)
     return _MD_BLOCK.sub(lambda m: m.group(1) + _block_escape(m.group(2)), joined, count=1)
 
 

@@ -63,6 +63,8 @@ def test_markdown_shows_links_images_tags_and_block_starts_as_text():
                     "bullet_list_open", "ordered_list_open", "blockquote_open"} & set(kinds), text
         rendered = MarkdownIt("commonmark").render(text)
         assert "onerror=a()" in rendered and "<img" not in rendered
+    heading = MarkdownIt("commonmark").render("## " + md_inline(literal("Drive ##"), block=False))
+    assert heading == "<h2>Drive ##</h2>\n"   # its own text, not a closing sequence
     code = md_inline(f"`{literal('a `` b|c')}`", table=True)
     assert code == "```a `` b\\|c```"
 
