@@ -42,52 +42,54 @@ def _unescape(text: str) -> str:
 _TOKEN = re.compile(r"\\[\\`*]|`|\*\*")
 
 
-def _closes(text: str, start: int, mark: str) -> int:
-    """Where the unescaped ``mark`` after ``start`` is (outside code spans for ``**``), or -1."""
-    for m in _TOKEN.finditer(text, start):
-        token = m.group(0)
-        if token == mark:
-            return m.start()
-        if token == "`" and mark == "**":   # skip a whole code span
-            end = _closes(text, m.end(), "`")
-            if end < 0:
-                return -1
-            return _closes(text, end + 1, mark)
-    return -1
-
-
 def spans(text: str) -> list[Span]:
-    """``text`` as runs of plain, code and bold text; a mark without its closing mark is text."""
+    """``text`` as runs of plain, code and bold text; a mark without its closing mark is text.
+    Linear in the text's length, whatever marks it holds (a hostile string of a million
+    backticks costs one pass)."""
+    tokens = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(text)]
+    next_tick = [-1] * (len(tokens) + 1)       # the next backtick token after each token
+    for k in range(len(tokens) - 1, -1, -1):
+        next_tick[k] = k if tokens[k][2] == "`" else next_tick[k + 1]
+    kinds: list[str] = []                       # each token's role: code-open/close, bold, text
+    k = 0
+    while k < len(tokens):
+        token = tokens[k][2]
+        close = next_tick[k + 1] if token == "`" else -1
+        if close >= 0:
+            kinds += ["open"] + ["inside"] * (close - k - 1) + ["close"]
+            k = close + 1
+            continue
+        kinds.append("bold" if token == "**" else "text")
+        k += 1
+    bolds = [k for k, kind in enumerate(kinds) if kind == "bold"]
+    pairs = set(bolds[:len(bolds) // 2 * 2])   # an odd last ** has no partner: text
     out: list[Span] = []
-    bold, pos = False, 0
+    bold, pos, code_from = False, 0, -1
     plain: list[str] = []
-    matches = list(_TOKEN.finditer(text))
-    i = 0
 
     def flush() -> None:
         if plain:
             out.append(Span("".join(plain), bold=bold))
             plain.clear()
 
-    while i < len(matches):
-        m = matches[i]
-        if m.start() < pos:
-            i += 1
+    for k, (begin, end, token) in enumerate(tokens):
+        kind = kinds[k]
+        if kind == "inside":
             continue
-        plain.append(text[pos:m.start()])
-        token, pos = m.group(0), m.end()
-        if token.startswith("\\"):
-            plain.append(token[1])
-        elif token == "`" and (end := _closes(text, pos, "`")) >= 0:
+        if kind == "close":
+            out.append(Span(_unescape(text[code_from:begin]), code=True, bold=bold))
+            pos = end
+            continue
+        plain.append(text[pos:begin])
+        pos = end
+        if kind == "open":
             flush()
-            out.append(Span(_unescape(text[pos:end]), code=True, bold=bold))
-            pos = end + 1
-        elif token == "**" and (bold or _closes(text, pos, "**") >= 0):
+            code_from = end
+        elif kind == "bold" and k in pairs:
             flush()
             bold = not bold
         else:
-            plain.append(token)
-        i += 1
+            plain.append(token[1] if token.startswith("\\") else token)
     plain.append(text[pos:])
     flush()
     return [s for s in out if s.text]
