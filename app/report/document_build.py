@@ -15,7 +15,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from app.experiments.registry import results_for
 from app.model.status import RunStatus
 from app.report.caveats import SPREAD_REMEDY, THIN_REMEDY, run_caveats
-from app.report.document import Block, Bullets, DocFigure, DocTable, Document, Paragraph, Section
+from app.report.document import (
+    Block,
+    Bullets,
+    DocFigure,
+    DocTable,
+    Document,
+    FileList,
+    Paragraph,
+    Section,
+)
 from app.report.experiment_section import Files, Said, doc_figure, doc_table, experiment_section
 from app.report.methodology import common_precondition, methodology_section
 from app.report.precision import precision_section
@@ -23,6 +32,7 @@ from app.results.figure import Figure
 from app.results.findings import Headline
 from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import Table
+from app.text.markup import literal
 from app.units import mean_pm
 from app.vendor.comparison import VendorComparison
 
@@ -43,7 +53,7 @@ def summary_table(results: RunResults, numbers: Mapping[str, int]) -> DocTable:
     for part in results.parts:
         h = headline(part, results)
         title = part.entry.title or getattr(results_for(part.id), "title", "") or part.id
-        rows.append((f"{numbers[part.id]}", title, h.what, h.value,
+        rows.append((f"{numbers[part.id]}", literal(title), h.what, h.value,
                      "–" if h.n is None else str(h.n)))
     return DocTable("1", "Key results, one row per experiment (mean ± sample std over n "
                     "repetitions; the sections give the evidence)",
@@ -58,11 +68,11 @@ def vendor_section(number: int, results: RunResults, comparison: VendorCompariso
     info = results.run.info
     title = f"{number}. Vendor comparison"
     if not comparison:
-        model = (info.drive.model if info.drive else None) or "unknown model"
+        model = literal(info.drive.model if info.drive and info.drive.model else "unknown model")
         return Section(title, (Paragraph(
             f"No vendor spec for {model}: enter one (the drive's 'up to' figures with their "
             "source) in the window (Report > Enter/edit vendor spec...)"
-            + (f" or in `{vendor_hint}`" if vendor_hint else "") + ", then export again."),),
+            + (f" or in `{literal(vendor_hint)}`" if vendor_hint else "") + ", then export again."),),
             anchor="vendor")
     blocks: list[Block | Section] = [
         doc_table(t, f"{number}.{k}", table_files.get(t.id, ()), said)
@@ -78,17 +88,16 @@ def vendor_section(number: int, results: RunResults, comparison: VendorCompariso
 
 def raw_files_section(number: int, doc_tables: Sequence[DocTable],
                       doc_figures: Sequence[DocFigure], folder: str | None) -> Section:
-    items = [f"Table {t.number} ({t.caption}): " + " · ".join(f"[{f}]({f})" for f in t.files)
-             for t in doc_tables if t.files]
-    items += [f"Figure {f.number}: " + " · ".join(f"[{x}]({x})" for x in (f.png, f.svg) if x)
+    items = [(f"Table {t.number} ({t.caption}): ", t.files) for t in doc_tables if t.files]
+    items += [(f"Figure {f.number}: ", tuple(x for x in (f.png, f.svg) if x))
               for f in doc_figures if f.png]
-    where = f" in the run folder `{folder}`" if folder else " in the run folder"
-    items.append(f"Raw measurements{where}: `run.json` (every trial with the engine's numbers), "
-                 "`trials.csv`, `samples.csv` (per-interval samples) and `raw/` (the engine's own "
-                 "output of each trial).")
+    where = f" in the run folder `{literal(folder)}`" if folder else " in the run folder"
+    items.append((f"Raw measurements{where}: `run.json` (every trial with the engine's numbers), "
+                  "`trials.csv`, `samples.csv` (per-interval samples) and `raw/` (the engine's "
+                  "own output of each trial).", ()))
     return Section(f"{number}. Raw files", (
         Paragraph("Tables as CSV (for tools) and Markdown, figures as PNG and SVG, in this "
-                  "export folder:"), Bullets(tuple(items))), anchor="raw-files")
+                  "export folder:"), FileList(tuple(items))), anchor="raw-files")
 
 
 def build_document(results: RunResults, tables: Sequence[Table], table_files: Files,
@@ -98,9 +107,10 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
     run, info = results.run, results.run.info
     folder = str(results.folder) if results.folder is not None else info.dir
     preamble: list[Block] = []
-    status = (f"Status: **{run.status}**; started {info.started_at or 'not recorded'}, ended "
-              f"{info.ended_at or 'not recorded'}.")
-    preamble.append(Paragraph((f"Run folder: `{folder}`. " if folder else "") + status))
+    status = (f"Status: **{literal(run.status)}**; started "
+              f"{literal(info.started_at or 'not recorded')}, ended "
+              f"{literal(info.ended_at or 'not recorded')}.")
+    preamble.append(Paragraph((f"Run folder: `{literal(folder)}`. " if folder else "") + status))
     if run.status == RunStatus.RUNNING:   # a reader cannot tell a run going on from a killed one
         preamble.append(Paragraph("**This run did not record its end: it is still going on, or it "
                                   "was interrupted (killed, a crash, a power cut); only finished "
@@ -141,4 +151,4 @@ def _drive_name(results: RunResults) -> str:
     drive = results.run.info.drive
     what = (drive.model if drive else None) or (
         f"{drive.bus} disk" if drive and drive.bus else "unknown drive")
-    return f"{what}, {', '.join(p.id for p in results.parts) or 'empty run'}"
+    return literal(f"{what}, {', '.join(p.id for p in results.parts) or 'empty run'}")

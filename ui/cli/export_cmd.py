@@ -24,6 +24,7 @@ from app.report.export_marker import run_identity
 from app.store.run_folder import open_run
 from ui.cli import verbosity
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
+from ui.cli.terminal import terminal_text
 from ui.cli.vendor_spec_arg import spec_from_argument
 
 
@@ -39,7 +40,7 @@ def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
 
 
 def _warn(line: str) -> None:
-    print(f"ssd-profiler: warning: {line}", file=sys.stderr)
+    print(f"ssd-profiler: warning: {terminal_text(line)}", file=sys.stderr)
 
 
 def cmd_export(args) -> int:
@@ -54,14 +55,15 @@ def cmd_export(args) -> int:
         print(f"ssd-profiler: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
-        print(f"ssd-profiler: error: cannot read {exc.filename or run_dir}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(f"ssd-profiler: error: cannot read "
+              f"{terminal_text(f'{exc.filename or run_dir}: {exc.strerror or exc}')}", file=sys.stderr)
         return EXIT_BAD_INPUT
     started = time.monotonic()
     out, failed = write_or_exit(lambda: export_run_dir(run_dir, out_dir, _warn, spec))
     if failed is not None:
         return failed
     if verbosity.shows_progress(args):
-        print(f"exported {run_dir} in {time.monotonic() - started:.1f} s", file=sys.stderr)
-    print(out)
+        print(f"exported {terminal_text(run_dir)} in {time.monotonic() - started:.1f} s",
+              file=sys.stderr)
+    print(terminal_text(out))   # a folder's name is data too
     return EXIT_OK
