@@ -101,8 +101,8 @@ class SlcCache(Experiment):
         for t in trials:
             points = [(p[0], p[2]) for p in trial_series(samples, t.index)]
             if points:
-                per_trial.append(TrialExhaustion(t.index, t.repetition,
-                                                 analysis.cache_exhaustion(points)))
+                per_trial.append(TrialExhaustion(t.index, t.repetition, analysis.cache_exhaustion(
+                    points, end_s=t.runtime_s)))
         return CacheFindings(tuple(per_trial))
 
     @classmethod

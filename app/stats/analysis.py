@@ -122,7 +122,7 @@ def crossover(points) -> Crossover | None:
                    below_bs_bytes=b0, above_bs_bytes=b1)
 
 
-def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> CacheExhaustion:
+def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None, end_s=None) -> CacheExhaustion:
     """Write-cache (e.g. SLC) exhaustion point of one sustained sequential write.
 
     samples: (t_s, MBps) per interval, t_s the end of the interval. Interval durations are the
@@ -143,7 +143,10 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> Cach
     it spread over. ``MBps_before``/``MBps_after`` are time-weighted means of the raw samples
     before and after those intervals (= GB / time), which belong to neither level. Without
     neighbours to place it against, the step is put at the run's first interval, ± that
-    interval. Without a drop MBps_before is the mean of all samples. Fewer than 6 samples: no
+    interval. The levels are read from intervals ending by ``end_s`` (the trial's planned
+    runtime, on the samples' clock), or all but the last when it is not given: the run's final
+    intervals hold the engine's drain of its queue, not the drive's own pace (they still count
+    in ``MBps_after``, which is GB / time). Without a drop MBps_before is the mean of all samples. Fewer than 6 samples: no
     verdict ("too few samples to judge").
     """
     pts = sorted((t, v) for t, v in ((_num(a), _num(b)) for a, b in samples)
@@ -179,6 +182,7 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> Cach
         return CacheExhaustion(**out)
     threshold = (1.0 - drop_fraction) * baseline
     assert med is not None  # six or more samples have gaps between them
+    settled = n - 1 if _num(end_s) is None else sum(1 for x in t if x <= end_s + 0.1 * med)
     if min_duration_s is None:
         min_duration_s = max(3 * med, 0.05 * sum(dt))
     out.update(threshold_MBps=threshold, min_duration_s=float(min_duration_s))
@@ -194,7 +198,7 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> Cach
         if sum(dt[i:j]) >= min_duration_s - _EPS:
             fell = (f"throughput fell below {threshold:.0f} MB/s ({1 - drop_fraction:.0%} of the "
                     f"{baseline:.0f} MB/s baseline) and stayed below for {sum(dt[i:j]):g} s")
-            step = locate(t, dt, v, i, j)
+            step = locate(t, dt, v, i, min(j, settled))
             if step is None:
                 out.update(drop_observed=True, t_drop_s=t[i] - dt[i],
                            gb_before_drop=gb[i - 1] if i else 0.0, t_resolution_s=dt[i],

@@ -11,9 +11,11 @@ transitional intervals belong to neither level, so the rates before and after le
 
 ``a`` and ``b`` are the medians of up to :data:`NEIGHBOURS` intervals on each side of the
 transitional ones (the neighbours' rates, robust to a stray sample; the trial's first interval,
-fio's start-up, only when nothing else is there). An interval is transitional when its rate is
-more than ``tol`` from both levels, ``tol`` = max(3 x the plateaus' noise, 5 % of ``a - b``);
-levels and window are refined until they agree.
+fio's start-up, only when nothing else is there; the level after stops where the run's end does,
+see :func:`locate`). An interval is transitional when its rate is more than ``tol`` from both
+levels: 3 x the plateaus' noise, but at least 5 % and at most 10 % of ``a - b`` (a wider band
+would read a real part of the step as plateau: a bias, where a plateau interval read as
+transitional only adds its noise). Levels and window are refined until they agree.
 
 The resolution (±) covers the plateaus' noise in the transitional intervals' rates (2 sd, summed
 in quadrature over them) and what ``tol`` may hide at the window's edge (a transition of up to
@@ -32,8 +34,8 @@ NEIGHBOURS = 10
 """Intervals on each side of the transition whose median is that side's level."""
 NOISE_TOL = 3.0
 """An interval within this many noise sd of a level is at that level."""
-LEVEL_TOL = 0.05
-"""... or within this fraction of the drop (a - b), whichever is larger."""
+LEVEL_TOL = (0.05, 0.10)
+"""... bounded to these fractions of the drop (a - b)."""
 COVERAGE = 2.0
 """The stated ± is this many sd of the noise term (about 95 %)."""
 
@@ -81,7 +83,7 @@ def locate(ends: Sequence[float], durations: Sequence[float], rates: Sequence[fl
         if a <= b:
             return None
         noise = _pooled_noise(before, after)
-        tol = max(NOISE_TOL * noise, LEVEL_TOL * (a - b))
+        tol = min(max(NOISE_TOL * noise, LEVEL_TOL[0] * (a - b)), LEVEL_TOL[1] * (a - b))
         seen.add((first, end))
         first, end = _window(rates, seed, a - tol, b + tol)
         before, after = _before(rates, first), list(rates[end:min(end + NEIGHBOURS, stop)])
