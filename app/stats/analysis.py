@@ -146,8 +146,8 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None, end_s=N
     interval. The levels are read from intervals ending by ``end_s`` (the trial's planned
     runtime, on the samples' clock), or all but the last when it is not given: the run's final
     intervals hold the engine's drain of its queue, not the drive's own pace (they still count
-    in ``MBps_after``, which is GB / time). Without a drop MBps_before is the mean of all samples. Fewer than 6 samples: no
-    verdict ("too few samples to judge").
+    in ``MBps_after``, which is GB / time). Without a drop MBps_before is the mean of all
+    samples. Fewer than 6 samples: no verdict ("too few samples to judge").
     """
     pts = sorted((t, v) for t, v in ((_num(a), _num(b)) for a, b in samples)
                  if t is not None and v is not None)
@@ -205,8 +205,8 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None, end_s=N
                            gb_resolution=max(v[k] * dt[k] for k in range(max(i - 1, 0), i + 1)) / 1000,
                            MBps_before=mean_between(0, i), MBps_after=mean_between(i, n),
                            transitional_intervals=None,
-                           note=f"{fell}; the step lies within the interval ending at {t[i]:g} s "
-                                "(no level on one side to place it inside that interval)")
+                           note=f"{fell}; the step lies in the interval ending at {t[i]:g} s or the "
+                                "one before (no level on one side to place it more closely)")
                 return CacheExhaustion(**out)
             out.update(drop_observed=True, t_drop_s=step.t_s, gb_before_drop=step.gb,
                        t_resolution_s=step.t_resolution_s, gb_resolution=step.gb_resolution,

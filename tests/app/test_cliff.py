@@ -112,3 +112,26 @@ def test_locate_needs_a_level_on_both_sides():
     assert locate([1.0, 2.0, 3.0], [1.0] * 3, [300.0, 300.0, 60.0], 2) is None  # nothing after
     rising = locate([float(k) for k in range(1, 9)], [1.0] * 8, [60.0] * 4 + [300.0] * 4, 4)
     assert rising is None                                                  # no fall
+
+
+def test_without_a_level_after_it_the_cliff_is_bracketed_by_its_interval():
+    # the run's planned end (end_s) leaves no interval after the step to read the level from:
+    # the step is put at the first interval under the threshold, ± that interval's data
+    rates = [300.0] * 6 + [204.0] + [60.0] * 18
+    r = _j(an.cache_exhaustion(_series([1.0] * 25, rates), end_s=7.0))
+    assert r["drop_observed"] and r["transitional_intervals"] is None
+    assert r["t_drop_s"] == pytest.approx(6.0) and r["t_resolution_s"] == pytest.approx(1.0)
+    assert r["gb_resolution"] == pytest.approx(0.3)
+    assert "or the one before" in r["note"]
+
+
+def test_the_runs_final_intervals_do_not_set_the_level_after():
+    # fio's drain at the end: the queue reaped at once in the last two intervals (7 and 36 MB/s);
+    # they count in the rate after (bytes over time) but not in the level the step is placed with
+    rates = [100.0] * 4 + [40.0] + [20.0] * 5 + [7.3, 36.0]
+    durations = [0.75] + [1.0] * 10 + [0.9]
+    r = _j(an.cache_exhaustion(_series(durations, rates), end_s=10.0))
+    assert r["t_drop_s"] == pytest.approx(3.75 + 0.25) and r["transitional_intervals"] == 1
+    assert r["gb_before_drop"] == pytest.approx(0.4)
+    assert r["gb_resolution"] == pytest.approx(100 * 0.05 / 1000)
+    assert r["MBps_after"] == pytest.approx((5 * 20 + 7.3 + 36 * 0.9) / 6.9)
