@@ -30,6 +30,7 @@ from app.paths import TargetRefused
 from app.stats.io_counts import reach_warnings
 from app.units import human_bytes, quote_input
 from app.vendor.specs import attach_spec_to_run
+from jobs.engine import quiet as engine_priority
 from ui.cli import verbosity
 from ui.cli import views as cli_text
 from ui.cli.parser import build_parser
@@ -213,12 +214,14 @@ def cmd_run(args) -> int:
                  "run; add --remove-leftovers to delete it")
         final: RunFinished | None = None
         progress = progress_for(sys.stderr, verbosity.event_levels(args), lines=loud)
+        before = engine_priority.lower_this_thread(only_if_restorable=True)   # below fio's priority
         try:
             for event in session.runner.events():
                 progress.show(event)
                 if isinstance(event, RunFinished):  # the runner's last event, however it ends
                     final = event
         finally:
+            engine_priority.restore_this_thread(before)
             session.close()
     finally:
         for signum, handler in previous.items():

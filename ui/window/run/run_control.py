@@ -49,6 +49,7 @@ class RunControl(QObject):
         self.model = model
         self.worker: RunWorker | None = None
         self._cancel = threading.Event()
+        self._gui_nice: int | None = None   # the GUI thread's nice before the run lowered it
 
     @property
     def running(self) -> bool:
@@ -87,6 +88,8 @@ class RunControl(QObject):
         worker.finished.connect(self._on_finished)
         self.worker = worker
         worker.start()
+        from jobs.engine import quiet  # the window paints below fio's priority (jobs/engine/quiet.py)
+        self._gui_nice = quiet.lower_this_thread(only_if_restorable=True)
 
     def cancel(self) -> None:
         if self.worker is not None and not self.worker.cancel_requested:
@@ -116,6 +119,9 @@ class RunControl(QObject):
     def _on_finished(self) -> None:
         worker, self.worker = self.worker, None
         back_in_collections()
+        from jobs.engine import quiet
+        quiet.restore_this_thread(self._gui_nice)
+        self._gui_nice = None
         if worker is not None:
             worker.deleteLater()
         self.ended.emit()

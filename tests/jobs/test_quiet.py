@@ -1,0 +1,142 @@
+"""The app's threads below fio's priority, fio at the app's own (jobs/engine/quiet.py), and
+fio's status documents at QD1 no more often than the live view acts on them
+(docs/performance.md, "Measuring without disturbing"). Real fio on a small file."""
+from __future__ import annotations
+
+import shutil
+import sys
+import threading
+import time
+
+import pytest
+
+from app.engines.fio.argv import trial_argv
+from app.experiments import CATALOG
+from app.experiments.plan import Trial
+from app.model.workload import Workload
+from jobs.engine import process, quiet
+from jobs.engine.process import EngineProcess
+
+linux_fio = pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.which("fio") is None,
+                               reason="per-thread nice is Linux's; needs fio")
+restorable = pytest.mark.skipif(not quiet.can_restore(),
+                                reason="this user cannot raise a lowered thread back")
+
+
+def _stat(pid: int, tid: int | None = None) -> tuple[int, int]:
+    """(nice, scheduling policy) of a task, from /proc/<pid>[/task/<tid>]/stat."""
+    path = f"/proc/{pid}/task/{tid}/stat" if tid else f"/proc/{pid}/stat"
+    with open(path) as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return int(fields[16]), int(fields[38])
+
+
+def _qd1_argv(tmp_path, runtime_s: float, interval_s: float) -> list[str]:
+    trial = Trial(0, "queue-depth", Workload("randread", 4096, 1), 1, False, runtime_s, 0.0,
+                  8 << 20, False, interval_s)
+    return trial_argv(shutil.which("fio"), trial, tmp_path / "qd1.dat", tmp_path / "stop")
+
+
+def _drain(proc: EngineProcess) -> str:
+    text = []
+    while proc.poll() is None:
+        text.append(proc.read_text(0.1))
+    proc.finish()
+    return "".join(text) + proc.read_text(0.0)
+
+
+@linux_fio
+@restorable
+def test_fio_runs_at_the_apps_priority_while_the_thread_that_started_it_and_its_readers_are_lowered(
+        tmp_path):
+    seen: dict = {}
+
+    def start_from_a_lowered_thread() -> None:
+        seen["before"] = quiet.lower_this_thread(only_if_restorable=True)
+        seen["starter"] = quiet.thread_nice()
+        proc = EngineProcess(_qd1_argv(tmp_path, 1.5, 1.0))
+        deadline = time.monotonic() + 10
+        while len(proc.reader_ids) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)   # fio is running its job now
+        seen["fio"] = _stat(proc.pid)
+        seen["fio_threads"] = [_stat(proc.pid, int(t.name)) for t in _tasks(proc.pid)]
+        seen["readers"] = [quiet.thread_nice(t) for t in proc.reader_ids]
+        seen["text"] = _drain(proc)
+        seen["app_cpu_s"] = proc.app_cpu_s
+
+    worker = threading.Thread(target=start_from_a_lowered_thread)
+    worker.start()
+    worker.join(30)
+    assert seen["before"] is not None and seen["starter"] == quiet.QUIET_NICE
+    assert seen["fio"] == (quiet.BASE_NICE, 0)           # SCHED_OTHER at the app's own nice
+    assert seen["fio_threads"] and all(s == (quiet.BASE_NICE, 0) for s in seen["fio_threads"])
+    assert seen["readers"] == [quiet.QUIET_NICE, quiet.QUIET_NICE]
+    assert '"jobs"' in seen["text"]
+    assert 0 <= seen["app_cpu_s"] < 1.5   # the app's own CPU while the trial ran, recorded
+    assert quiet.thread_nice() == quiet.BASE_NICE        # this thread was never touched
+
+
+def _tasks(pid: int):
+    from pathlib import Path
+    return list(Path(f"/proc/{pid}/task").iterdir())
+
+
+@linux_fio
+def test_status_documents_at_qd1_come_at_the_views_rate_in_a_few_reads_each(tmp_path, monkeypatch):
+    """The default sample interval is the live view's beat (one paint a second); fio writes each
+    json+ document line by line (~100 writes at QD1), and the reader takes each in a few reads,
+    not one wake-up per line."""
+    from ui.window.run.rhythm import PERIOD_S
+    interval = CATALOG["queue-depth"]().interval
+    assert interval == PERIOD_S == 1.0
+    reads: dict[int, int] = {}
+    real_read = process.os.read
+
+    def counting_read(fd, n):
+        reads[fd] = reads.get(fd, 0) + 1
+        return real_read(fd, n)
+    monkeypatch.setattr(process.os, "read", counting_read)
+    proc = EngineProcess(_qd1_argv(tmp_path, 3.0, interval))
+    stdout_fd = proc.proc.stdout.fileno()
+    text = _drain(proc)
+    documents = text.count('"fio version"')
+    assert 3 <= documents <= 5            # about one a second over 3 s, and the final one
+    assert reads[stdout_fd] <= 6 * documents, (reads, documents)
+
+
+@restorable
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice is Linux's")
+def test_a_lowered_thread_goes_back_and_a_child_of_it_does_not_inherit_it():
+    import subprocess
+    before = quiet.lower_this_thread()
+    try:
+        assert quiet.thread_nice() == quiet.QUIET_NICE
+        child = subprocess.run([sys.executable, "-c", "import os; print(os.nice(0))"],
+                               capture_output=True, text=True, preexec_fn=quiet.reset_in_child)
+        assert int(child.stdout) == quiet.BASE_NICE
+    finally:
+        quiet.restore_this_thread(before)
+    assert quiet.thread_nice() == quiet.BASE_NICE
+
+
+@restorable
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice is Linux's")
+def test_the_worker_thread_runs_below_fios_priority(qtbot):
+    """The worker parses fio's documents beside the trial: lowered; the engines it starts are
+    put back by their pre-exec hook (the test above)."""
+    from app.params import ParamError
+    from jobs.worker import RunRefused, RunWorker
+    seen: list = []
+
+    def prepare():
+        seen.append(quiet.thread_nice())
+        raise ParamError("runtime", "not a duration")
+    worker = RunWorker(prepare)
+    events: list = []
+    worker.event.connect(events.append)
+    worker.start()
+    qtbot.waitUntil(worker.isFinished, timeout=5000)
+    qtbot.wait(50)
+    assert seen == [quiet.QUIET_NICE] and isinstance(events[0], RunRefused)
+    assert quiet.thread_nice() == quiet.BASE_NICE    # the GUI thread is left alone by the worker
