@@ -140,3 +140,27 @@ def test_the_worker_thread_runs_below_fios_priority(qtbot):
     qtbot.wait(50)
     assert seen == [quiet.QUIET_NICE] and isinstance(events[0], RunRefused)
     assert quiet.thread_nice() == quiet.BASE_NICE    # the GUI thread is left alone by the worker
+
+
+@linux_fio
+def test_the_run_records_and_the_report_says_that_the_app_shared_the_cpu_with_its_run(tmp_path):
+    """run.json's host block: the app's own CPU seconds while its trials ran, over their wall
+    time; the Methodology says it beside the number of cores."""
+    from app.report.methodology import shared_cpu_line
+    from app.store.read_run import open_run
+    from tests.conftest import run_cli, run_json
+    from tests.safety_support import ONE_TRIAL
+    done = run_cli("run", *ONE_TRIAL, "--target", str(tmp_path / "t"), "--out", str(tmp_path / "runs"),
+                   timeout=120)
+    assert done.returncode == 0, done.stderr
+    run_dir = done.stdout.strip().splitlines()[-1]
+    record = run_json(run_dir)
+    (trial,) = record["trials"]
+    host = record["host"]
+    assert 0 <= trial["app_cpu_s"] < trial["elapsed_s"] and host["app_cpu_s"] == trial["app_cpu_s"]
+    assert host["app_trials_s"] == trial["elapsed_s"] >= 1.0
+    info = open_run(run_dir).info
+    assert info.host.app_cpu_s == host["app_cpu_s"]
+    line = shared_cpu_line(info)
+    assert f"same {host['cpu_cores_logical']} logical cores" in line
+    assert "below the engine's scheduling priority" in line and f"{host['app_cpu_s']:.2f} s of CPU" in line
