@@ -30,6 +30,7 @@ from typing import Any
 
 from app.engines.fio.completed import completed_count
 from app.engines.fio.live import DocumentStream
+from app.engines.fio.result import split_documents
 from app.units import KiB, UnitError, bytes_per_s_to_MBps, bytes_per_s_to_MiBps, parse_duration
 
 DIRECTIONS = ("read", "write")
@@ -110,7 +111,8 @@ def steady_direction(side: dict[str, Any], final_d: dict, span: tuple[float, flo
 def with_steady_rates(measurement: dict, text: str) -> dict:
     """``measurement`` (one job of the app's own trial, parsed from ``text``) with its IOPS and
     MB/s the steady rate; latencies, bytes and runtime stay fio's."""
-    docs = [d for d in DocumentStream().feed(text) if "jobs" in d or "client_stats" in d]
+    docs = [d for d in DocumentStream().feed(text) or split_documents(text)
+            if "jobs" in d or "client_stats" in d]   # (the stream wants fio's line breaks)
     if not docs or measurement.get("status") == "failed":
         return measurement
     jobs = docs[-1].get("jobs") or docs[-1].get("client_stats") or []
