@@ -54,10 +54,13 @@ class DirectionResult:
     #: fio's issued and completed I/O counts, kept only where they disagree (a flag:
     #: app/engines/fio/completed.py); then its IOPS and MB/s count different I/Os
     issued_completed: tuple[int, int] | None = None
+    #: the app's own runs: the runtime (ms) between the two status documents its rates rest on
+    #: (app/engines/fio/steady.py); None: the engine's rates over its runtime
+    steady_ms: float | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     KEYS = frozenset(("io_bytes", "iops", "MBps", "MiBps", "runtime_ms", "lat_kind", "lat_us", "hist_ns",
-                      "issued_completed"))
+                      "issued_completed", "steady_ms"))
     NUMBERS = ("iops", "MBps", "io_bytes", "MiBps", "runtime_ms")   # read as they are (None: absent)
 
     def lat(self, key: str) -> float | None:
@@ -71,7 +74,8 @@ class DirectionResult:
                    lat_kind=LatencyKind(kind) if kind else None,
                    lat_us=None if lat is None else frozen(lat),
                    hist=Histogram.from_bins(bins) if bins else None,
-                   issued_completed=_counts(data.get("issued_completed")), extra=unknown(data, cls.KEYS))
+                   issued_completed=_counts(data.get("issued_completed")), steady_ms=data.get("steady_ms"),
+                   extra=unknown(data, cls.KEYS))
 
     def to_json(self) -> dict[str, Any]:
         lat = None if self.lat_us is None else dict(self.lat_us)
@@ -82,6 +86,8 @@ class DirectionResult:
             out["hist_ns"] = self.hist.to_bins()
         if self.issued_completed is not None:
             out["issued_completed"] = list(self.issued_completed)
+        if self.steady_ms is not None:
+            out["steady_ms"] = self.steady_ms
         return {**out, **self.extra}
 
 

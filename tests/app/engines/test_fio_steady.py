@@ -9,6 +9,7 @@ import pytest
 from app.engines.fio import FioEngine
 from app.engines.fio.last_document import last_document
 from app.engines.fio.result import parse_fio_text
+from app.model.measurement import Measurement
 
 from conftest import FIXTURES
 
@@ -59,3 +60,10 @@ def test_a_mixed_job_without_a_ramp_counts_both_directions_over_the_same_documen
         assert side["MBps"] == pytest.approx((last - first) / 1.501 / 1e6)
         assert side["iops"] * 4096 / 1e6 == pytest.approx(side["MBps"], rel=1e-9)
     assert m["total"]["iops"] == pytest.approx(m["read"]["iops"] + m["write"]["iops"])
+
+
+def test_the_span_and_the_rates_survive_run_json():
+    m = _own(QD256)
+    typed = Measurement.from_json(m)
+    assert typed.read.steady_ms == 2500.0 and not typed.counts_disagree
+    assert typed.to_json() == m
