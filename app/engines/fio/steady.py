@@ -108,6 +108,14 @@ def steady_direction(side: dict[str, Any], final_d: dict, span: tuple[float, flo
     side["iops"] = bytes_per_s / size
 
 
+def with_runtime_rates(measurement: dict, job: dict) -> dict:
+    """``measurement`` (parsed from fio's final entry ``job``) with fio's bandwidth and its
+    completions over its runtime: what a remote trial counts, whose client holds its status
+    entries back without the wall time that tells the ramp's end (the same I/Os over the
+    same time, its drain included)."""
+    return _replaced(measurement, job, None)
+
+
 def with_steady_rates(measurement: dict, text: str) -> dict:
     """``measurement`` (one job of the app's own trial, parsed from ``text``) with its IOPS and
     MB/s the steady rate; latencies, bytes and runtime stay fio's."""
@@ -118,14 +126,19 @@ def with_steady_rates(measurement: dict, text: str) -> dict:
     jobs = docs[-1].get("jobs") or docs[-1].get("client_stats") or []
     if len(jobs) != 1:
         return measurement
-    found = steady_span(docs)
+    return _replaced(measurement, jobs[0], steady_span(docs))
+
+
+def _replaced(measurement: dict, job: dict, found: tuple[float, dict[str, float]] | None) -> dict:
+    if measurement.get("status") == "failed":
+        return measurement
     parts = []
     for direction in DIRECTIONS:
         side = measurement.get(direction)
         if side is None:
             continue
         span = (found[0], found[1][direction]) if found and found[1][direction] > 0 else None
-        steady_direction(side, jobs[0].get(direction) or {}, span)
+        steady_direction(side, job.get(direction) or {}, span)
         side.pop("issued_completed", None)   # the rates now count the same I/Os
         parts.append(side)
     if parts and measurement.get("total") is not None:

@@ -9,6 +9,7 @@ import pytest
 from app.engines.fio import FioEngine
 from app.engines.fio.last_document import last_document
 from app.engines.fio.result import parse_fio_text
+from app.engines.fio.steady import with_runtime_rates
 from app.model.measurement import Measurement
 
 from conftest import FIXTURES
@@ -67,3 +68,13 @@ def test_the_span_and_the_rates_survive_run_json():
     typed = Measurement.from_json(m)
     assert typed.read.steady_ms == 2500.0 and not typed.counts_disagree
     assert typed.to_json() == m
+
+
+def test_a_remote_trial_counts_fios_completions_over_its_runtime():
+    """A fio client holds its status entries back without the wall time that tells the ramp's
+    end: a remote trial's IOPS is the completions over fio's runtime, as its bandwidth is."""
+    final = last_document(QD256.read_text(encoding="utf-8"), ("jobs",))
+    (m,) = parse_fio_text(json.dumps(final))
+    read = with_runtime_rates(m, final["jobs"][0])["read"]
+    assert read["iops"] == pytest.approx(615 * 1000 / 5103, rel=1e-3)
+    assert "issued_completed" not in read and m["total"]["iops"] == read["iops"]
