@@ -105,9 +105,11 @@ def count_caveat(direction: str, counts: tuple[int, int]) -> str:
     issued, completed = counts
     gap = (completed - issued) / issued if issued else float("inf")
     share = f" ({gap:+.1%})" if issued else ""
+    cause = ("a queue in flight at the end of its ramp_time" if completed > issued else
+             "I/Os still in flight when the job was ended")
     return (f"{direction}: fio counted {issued:,} I/Os issued but {completed:,} completed{share}, "
-            "likely a queue in flight at the end of its ramp_time; its iops counts the issued, "
-            "its bandwidth the completed ones, so they disagree (kept as fio printed them)")
+            f"likely {cause}; its iops counts the issued, its bandwidth the completed ones, so "
+            "they disagree (kept as fio printed them)")
 
 
 @dataclass(frozen=True)
