@@ -8,10 +8,21 @@ How specs are found for a drive is app/vendor/specs.py; how they are compared, a
 """
 from __future__ import annotations
 
-import re
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from app.vendor.model_match import (
+    MAX_PATTERN_CHARS,
+    ModelPattern,
+    any_matches,
+    normalize,
+    parse_patterns,
+    patterns_from_regex,
+)
+
+MAX_PART_NUMBERS = 64
 
 #: The four 'up to' figures a record may state: key, label, unit.
 FIGURES = (("seq_read_mbps", "Sequential read", "MB/s"),
@@ -24,14 +35,34 @@ def _text(value: object) -> str | None:
     return str(value) if isinstance(value, (str, int, float)) and str(value).strip() else None
 
 
+def positive(value: object) -> bool:
+    """A finite number above zero (JSON's NaN, Infinity and 1e400 are not: no vendor states
+    them, and they break the arithmetic and the figures downstream)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value) and value > 0
+
+
 def _count(value: object) -> int | None:
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and value > 0 else None
+    return int(value) if isinstance(value, (int, float)) and positive(value) else None
 
 
 def _number(value: object) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and value > 0 else None
+    return float(value) if isinstance(value, (int, float)) and positive(value) else None
+
+
+def _model_patterns(data: Mapping[str, Any]) -> tuple[tuple[ModelPattern, ...], str | None]:
+    """A record's patterns: ``model_match``, else an older record's ``model_regex`` translated
+    (app/vendor/model_match.py), with a one-line note when that one cannot be."""
+    if "model_match" in data:
+        return parse_patterns(data.get("model_match")), None
+    regex = data.get("model_regex")
+    if not regex:
+        return (), None
+    texts = patterns_from_regex(regex) if isinstance(regex, str) else None
+    if texts is None:
+        return (), ("its model_regex is not plain text and was ignored (a regular expression "
+                    "from a file is never run): it matches a drive by its part numbers only")
+    return parse_patterns(texts), None
 
 
 @dataclass(frozen=True)
@@ -83,7 +114,7 @@ class VendorSpec:
     """One spec record (see resources/vendor_specs.json for the fields' meaning)."""
 
     id: str
-    model_regex: str
+    patterns: tuple[ModelPattern, ...]   # model_match (or a translated model_regex)
     source_url: str
     source_kind: str
     vendor: str | None = None
@@ -95,6 +126,7 @@ class VendorSpec:
     conditions: Conditions = Conditions()
     notes: str | None = None
     attached: DriveKey | None = None   # the drive the user entered it for (serial or volume)
+    pattern_note: str | None = None    # why an older record's model_regex is not used
     record: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -104,15 +136,19 @@ class VendorSpec:
             if isinstance(at, Mapping) else None
         parts = data.get("part_numbers")
         cap = data.get("capacity_gb")
+        patterns, note = _model_patterns(data)
         return cls(
-            str(data.get("id") or ""), str(data.get("model_regex") or ""),
+            str(data.get("id") or ""), patterns,
             str(data.get("source_url") or ""), str(data.get("source_kind") or ""),
             _text(data.get("vendor")), _text(data.get("family")),
-            tuple(str(p) for p in parts if p) if isinstance(parts, list) else (),
+            tuple(str(p) for p in parts[:MAX_PART_NUMBERS]
+                  if isinstance(p, str) and p.strip() and len(p) <= MAX_PATTERN_CHARS)
+            if isinstance(parts, list) else (),
             _number(cap), _text(data.get("interface")),
             {k: v for k, *_ in FIGURES if (v := _number(data.get(k))) is not None},
             Conditions.from_json(data.get("test_conditions")), _text(data.get("notes")),
-            attached if attached and (attached.serial or attached.volume) else None, dict(data))
+            attached if attached and (attached.serial or attached.volume) else None, note,
+            dict(data))
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.record)
@@ -126,17 +162,18 @@ class VendorSpec:
         return name or self.id or "unnamed spec"
 
     def describes_model(self, model: str | None) -> bool:
-        """True when the drive's model string is this record's (regex or part number)."""
-        if not model or not model.strip():
+        """True when the drive's model string is this record's (a model pattern or a part
+        number it contains); linear in the model's length, see app/vendor/model_match.py."""
+        return self.model_pattern_finds(model) or self.part_number_in(model)
+
+    def model_pattern_finds(self, model: str | None) -> bool:
+        return bool(model and self.patterns and any_matches(self.patterns, model))
+
+    def part_number_in(self, model: str | None) -> bool:
+        if not model or not self.part_numbers:
             return False
-        model = " ".join(model.split())
-        try:
-            if self.model_regex and re.search(self.model_regex, model, re.IGNORECASE):
-                return True
-        except re.error:
-            pass
-        squash = re.sub(r"[\s_-]+", "", model).lower()
-        return any(p and re.sub(r"[\s_-]+", "", p).lower() in squash for p in self.part_numbers)
+        squash = normalize(model)
+        return any(p in squash for p in (normalize(n) for n in self.part_numbers) if p)
 
     def attached_to_drive(self, drive: DriveKey) -> bool:
         """True when the user entered this record for this very drive: same serial, or (neither
