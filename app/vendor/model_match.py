@@ -17,7 +17,6 @@ and the record says so.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 MAX_PATTERN_CHARS = 200       # a model string is at most a few dozen characters
@@ -92,11 +91,6 @@ def pattern_problems(values: object) -> list[str]:
     return [f"model_match {str(v)[:40]!r} is not a usable pattern (text of 1 to "
             f"{MAX_PATTERN_CHARS} characters, not only '*')"
             for v in values if ModelPattern.parse(v) is None][:1]
-
-
-def any_matches(patterns: Iterable[ModelPattern], model: str) -> bool:
-    normalized = normalize(model)
-    return any(p.matches(normalized) for p in patterns)
 
 
 # -- older records: model_regex, read as text ------------------------------------------------

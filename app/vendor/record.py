@@ -16,7 +16,6 @@ from typing import Any
 from app.vendor.model_match import (
     MAX_PATTERN_CHARS,
     ModelPattern,
-    any_matches,
     normalize,
     parse_patterns,
     patterns_from_regex,
@@ -164,16 +163,17 @@ class VendorSpec:
     def describes_model(self, model: str | None) -> bool:
         """True when the drive's model string is this record's (a model pattern or a part
         number it contains); linear in the model's length, see app/vendor/model_match.py."""
-        return self.model_pattern_finds(model) or self.part_number_in(model)
+        normalized = normalize(model) if model else ""
+        return self.pattern_finds(normalized) or self.part_number_in(normalized)
 
-    def model_pattern_finds(self, model: str | None) -> bool:
-        return bool(model and self.patterns and any_matches(self.patterns, model))
+    def pattern_finds(self, normalized_model: str) -> bool:
+        """One of the model patterns finds the model (normalized with ``normalize``)."""
+        return bool(normalized_model) and any(p.matches(normalized_model) for p in self.patterns)
 
-    def part_number_in(self, model: str | None) -> bool:
-        if not model or not self.part_numbers:
-            return False
-        squash = normalize(model)
-        return any(p in squash for p in (normalize(n) for n in self.part_numbers) if p)
+    def part_number_in(self, normalized_model: str) -> bool:
+        """The model (normalized) holds one of the part numbers."""
+        return bool(normalized_model) and any(
+            p in normalized_model for p in (normalize(n) for n in self.part_numbers) if p)
 
     def attached_to_drive(self, drive: DriveKey) -> bool:
         """True when the user entered this record for this very drive: same serial, or (neither

@@ -30,7 +30,7 @@ from app.paths.userdirs import user_config_dir
 from app.store.atomic_write import write_atomic
 from app.store.config_file import ConfigUnreadable, read_config_bytes, read_config_json
 from app.store.run_folder import load_run, write_json_atomic
-from app.vendor.model_match import pattern_problems
+from app.vendor.model_match import normalize, pattern_problems
 from app.vendor.record import DriveKey, VendorSpec, positive
 
 log = logging.getLogger(__name__)
@@ -133,9 +133,11 @@ def save_user_spec(spec: dict, path: Path | None = None) -> Path:
 
 def match_spec(model: str | None, specs: list[dict]) -> dict | None:
     """The first record whose model pattern finds ``model``, else whose part number it holds."""
-    typed = [(s, VendorSpec.from_json(s)) for s in specs]
-    found = next((s for s, t in typed if t.model_pattern_finds(model)), None)
-    return found or next((s for s, t in typed if t.part_number_in(model)), None)
+    if not model:
+        return None
+    typed, normalized = [(s, VendorSpec.from_json(s)) for s in specs], normalize(model)
+    found = next((s for s, t in typed if t.pattern_finds(normalized)), None)
+    return found or next((s for s, t in typed if t.part_number_in(normalized)), None)
 
 
 def attached_spec(drive: DriveKey, specs: list[dict]) -> dict | None:

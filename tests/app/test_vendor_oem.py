@@ -12,6 +12,7 @@ import re
 import pytest
 
 from app.vendor import specs as vendor
+from app.vendor.model_match import normalize
 from app.vendor.record import VendorSpec
 
 SEEN = {
@@ -81,7 +82,7 @@ def _no_user_specs(tmp_path, monkeypatch):
 
 
 def _claimants(model: str, specs: list[dict]) -> list[str]:
-    return [s["id"] for s in specs if VendorSpec.from_json(s).model_pattern_finds(model)]
+    return [s["id"] for s in specs if VendorSpec.from_json(s).pattern_finds(normalize(model))]
 
 
 def test_every_record_validates_and_says_where_each_value_comes_from():
