@@ -7,43 +7,17 @@ The run is a copy of a real run (tests/fixtures/runs) with its run.json changed.
 """
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import time
-from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from spec_support import EVIL_MODEL, EVIL_SPEC, RUN, hostile_config, hostile_run  # noqa: E402
 
 from app.report.export import export_run  # noqa: E402
 
-from conftest import FIXTURES, run_cli  # noqa: E402
-
-(RUN,) = [p for p in (FIXTURES / "runs").iterdir() if p.is_dir() and p.name.startswith("2026")]
-EVIL_SPEC = {"id": "shared-spec", "source_url": "a forum post", "source_kind": "user",
-             "model_regex": "^(a+)+$", "seq_read_mbps": 3000, "rand_read_iops": 400000}
-EVIL_MODEL = "a" * 34 + "!"
-
-
-def hostile_run(folder: Path, model: str, spec: dict | None) -> Path:
-    shutil.copytree(RUN, folder)
-    record = json.loads((folder / "run.json").read_text())
-    record["drive"]["model"], record["vendor_spec"] = model, spec
-    (folder / "run.json").write_text(json.dumps(record))
-    return folder
-
-
-def hostile_config(config: Path, kind: str) -> Path:
-    """``config``/ssd-profiler/vendor_specs.json as a named pipe or a link to /dev/zero."""
-    path = config / "ssd-profiler" / "vendor_specs.json"
-    path.parent.mkdir(parents=True)
-    if kind == "fifo":
-        os.mkfifo(path)
-    else:
-        path.symlink_to("/dev/zero")
-    return path
+from conftest import run_cli  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -36,7 +36,7 @@ from app.units import MiB
 log = logging.getLogger(__name__)
 
 ORGANIZATION = "ssd-profiler"
-MAX_SETTINGS_BYTES = 16 * MiB   # the window keeps a few KiB
+MAX_SETTINGS_BYTES = 64 * MiB   # the window keeps a few KiB; the input files' cap
 EXCERPT_CHARS = 120             # of an unreadable value, in the log
 
 
