@@ -30,8 +30,21 @@ FIGURES = (("seq_read_mbps", "Sequential read", "MB/s"),
            ("rand_write_iops", "4 KiB random write", "IOPS"))
 
 
-def _text(value: object) -> str | None:
-    return str(value) if isinstance(value, (str, int, float)) and str(value).strip() else None
+#: Longest text kept of a record's field, by kind: a name (vendor, family, id, a block size)
+#: and a sentence (notes, the source). A record from a shared run folder can carry megabytes; the
+#: report would lay them out (quadratic in the PDF step), so the rest is cut, visibly.
+NAME_CHARS, SENTENCE_CHARS = 200, 2000
+
+
+def _text(value: object, limit: int = NAME_CHARS) -> str | None:
+    if not isinstance(value, (str, int, float)) or not str(value).strip():
+        return None
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + f"… (cut at {limit} characters)"
+
+
+def _required(value: object, limit: int = NAME_CHARS) -> str:
+    return _text(value, limit) or ""
 
 
 def positive(value: object) -> bool:
@@ -84,7 +97,7 @@ class Conditions:
         return cls(_text(tc.get("seq_bs")), _count(tc.get("seq_qd")),
                    _count(tc.get("seq_threads")) or both, _text(tc.get("rand_bs")),
                    _count(tc.get("rand_qd")), _count(tc.get("rand_threads")) or both,
-                   _text(tc.get("note")))
+                   _text(tc.get("note"), SENTENCE_CHARS))
 
     def side(self, sequential: bool) -> tuple[str | None, int | None, int | None]:
         """Block size text, queue depth and threads of one side."""
@@ -137,15 +150,15 @@ class VendorSpec:
         cap = data.get("capacity_gb")
         patterns, note = _model_patterns(data)
         return cls(
-            str(data.get("id") or ""), patterns,
-            str(data.get("source_url") or ""), str(data.get("source_kind") or ""),
+            _required(data.get("id")), patterns,
+            _required(data.get("source_url"), SENTENCE_CHARS), _required(data.get("source_kind")),
             _text(data.get("vendor")), _text(data.get("family")),
             tuple(str(p) for p in parts[:MAX_PART_NUMBERS]
                   if isinstance(p, str) and p.strip() and len(p) <= MAX_PATTERN_CHARS)
             if isinstance(parts, list) else (),
             _number(cap), _text(data.get("interface")),
             {k: v for k, *_ in FIGURES if (v := _number(data.get(k))) is not None},
-            Conditions.from_json(data.get("test_conditions")), _text(data.get("notes")),
+            Conditions.from_json(data.get("test_conditions")), _text(data.get("notes"), SENTENCE_CHARS),
             attached if attached and (attached.serial or attached.volume) else None, note,
             dict(data))
 

@@ -159,3 +159,11 @@ def test_a_hostile_user_specs_file_is_one_line_never_a_hang(tmp_path, caplog, ki
     with pytest.raises(vendor.UserSpecsUnreadable):   # and a save leaves it as it is
         vendor.save_user_spec(vendor.user_spec("ACME X", seq_read_mbps=1))
     assert path.is_symlink() if kind == "zero" else path.exists()
+
+
+def test_a_records_texts_are_cut_visibly():
+    """A shared run's spec can carry megabytes in a name; the report lays out what it gets."""
+    spec = VendorSpec.from_json(_spec(family="F" * 1_000_000, notes="n" * 1_000_000,
+                                      test_conditions={"seq_bs": "1" * 1_000_000}))
+    assert len(spec.name) < 300 and spec.name.endswith("(cut at 200 characters)")
+    assert len(spec.notes) < 2100 and len(spec.conditions.seq_bs) < 300
