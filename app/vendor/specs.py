@@ -81,15 +81,33 @@ def read_user_specs(path: Path | None = None) -> list[dict]:
 
 
 def load_user_specs(path: Path | None = None) -> list[dict]:
-    """The user's specs for matching a drive: an unreadable file counts as none here (a run or
-    an export must not fail over it); saving refuses it instead (:func:`save_user_spec`)."""
+    """The user's usable specs for matching a drive: an unreadable file counts as none here (a
+    run or an export must not fail over it), and a hand-edited record that does not validate
+    (a figure of NaN cannot even be written into run.json) is left out; each said once in the
+    log. Saving refuses an unreadable file instead (:func:`save_user_spec`)."""
     try:
-        return read_user_specs(path)
+        specs = read_user_specs(path)
     except UserSpecsUnreadable as exc:
-        if str(exc) not in _warned:
-            _warned.add(str(exc))
-            log.warning("vendor specs not used: %s", exc)
+        _warn_once(f"vendor specs not used: {exc}")
         return []
+    usable = []
+    for spec in specs:
+        problems = validate_spec(spec)
+        if problems:
+            _warn_once(f"vendor spec {str(spec.get('id'))[:80]!r} in {path or user_specs_path()} "
+                       f"not used: {problems[0]}")
+            continue
+        note = VendorSpec.from_json(spec).pattern_note
+        if note:
+            _warn_once(f"vendor spec {str(spec.get('id'))[:80]!r}: {note}")
+        usable.append(spec)
+    return usable
+
+
+def _warn_once(line: str) -> None:
+    if line not in _warned:
+        _warned.add(line)
+        log.warning("%s", line)
 
 
 def validate_spec(spec: dict) -> list[str]:

@@ -167,3 +167,20 @@ def test_a_records_texts_are_cut_visibly():
                                       test_conditions={"seq_bs": "1" * 1_000_000}))
     assert len(spec.name) < 300 and spec.name.endswith("(cut at 200 characters)")
     assert len(spec.notes) < 2100 and len(spec.conditions.seq_bs) < 300
+
+
+def test_a_hand_edited_record_that_does_not_validate_is_left_out(tmp_path, caplog):
+    """A NaN figure in the user's file went into run.json at the start of a run, whose writer
+    refuses NaN: the run failed. The record is left out (said once), the others are used."""
+    path = vendor.user_specs_path()
+    path.parent.mkdir(parents=True)
+    good = vendor.user_spec("ACME Good", seq_read_mbps=1000)
+    bad = {**vendor.user_spec("ACME Bad"), "seq_read_mbps": "NaN-to-be"}
+    path.write_text(json.dumps({"specs": [bad, good]}).replace('"NaN-to-be"', "NaN"))
+    with caplog.at_level(logging.WARNING):
+        assert vendor.load_user_specs() == [good]
+        assert vendor.spec_at_run_start({"model": "ACME Bad"}) is None
+        assert vendor.spec_at_run_start({"model": "ACME Good"}) == good
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert "'user-acme-bad'" in line and "finite positive" in line
+    assert len(vendor.read_user_specs()) == 2   # the file itself is the user's: kept whole
