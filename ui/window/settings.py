@@ -12,7 +12,7 @@ folder the README points to. On Linux the path is the one QSettings' native stor
 store held, so nobody loses their target and parameters to the move.
 
 The file is checked before Qt opens it, as any input the app did not write
-(app/store/input_files.py): QSettings blocks for ever on a named pipe and reads a link to
+(app/store/config_file.py): QSettings blocks for ever on a named pipe and reads a link to
 /dev/zero until memory runs out, so a settings file that is not a regular file of bounded size is
 one line in the log, and the window starts with its defaults, keeping this session's settings in
 memory only (the file is left as it is).
