@@ -112,8 +112,27 @@ def window_run(app, window, target: Path, runtime_s: float, wait) -> tuple[float
     window.experiment_panel.set_values("queue-depth", {**SETTINGS, "runtime": f"{runtime_s}s"})
     wait(app, lambda: window.run_blocker() is None, 60)
     window.start_run()
+    _until_finished(app, window)
     wait(app, lambda: window.model.finished and not window.control.running, 300)
     return _from_run(Path(window.model.run_dir))
+
+
+def _until_finished(app, window) -> None:
+    """The event loop as the app runs it while the run lasts: asleep between events. A loop of
+    ``processEvents()`` and 10 ms sleeps (as this benchmark waited before) woke the GUI thread
+    90 times a second beside the trial (benchmarks/qd1_threads.py), which the app never does."""
+    from PySide6.QtCore import QTimer
+    quit_when_done = lambda: window.model.finished and QTimer.singleShot(0, app.quit)  # noqa: E731
+    window.model.state_changed.connect(quit_when_done)
+    guard = QTimer()
+    guard.timeout.connect(lambda: window.model.finished and app.quit())
+    guard.start(5000)
+    try:
+        if not window.model.finished:
+            app.exec()
+    finally:
+        guard.stop()
+        window.model.state_changed.disconnect(quit_when_done)
 
 
 def compare(app, window, rounds: int, runtime_s: float, target_parent: str | None, wait) -> str:
