@@ -35,6 +35,7 @@ class Host(Block):
     #: over the trials' ``app_trials_s`` wall seconds: how much it shared the CPU with its run.
     app_cpu_s: float | None = None
     app_trials_s: float | None = None
+    engine_cpu: int | None = None   # the one CPU the engine ran on, opted in (jobs/engine/quiet.py)
 
 
 @dataclass(frozen=True, kw_only=True)

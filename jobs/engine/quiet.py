@@ -18,6 +18,10 @@ So a thread that starts engines (the worker, the command line's main thread) or 
 pre-exec hook (:func:`reset_in_child`) then puts the child back at the app's own nice. Output
 readers never start anything and end with their engine: they are always lowered. Elsewhere than
 Linux every function here does nothing.
+
+Pinning (opt-in, :func:`pin_engines`; off by default: on 2 cores it leaves the engine one core
+that everything else on the machine still shares): engines started afterwards run on the last
+CPU only, and the app's lowered threads on the others.
 """
 from __future__ import annotations
 
@@ -29,6 +33,29 @@ QUIET_NICE = 19
 _LINUX = sys.platform.startswith("linux")
 #: The nice value the app started with (its main thread's at import): what an engine runs at.
 BASE_NICE = os.getpriority(os.PRIO_PROCESS, 0) if _LINUX else 0
+
+
+_engine_cpus: frozenset[int] | None = None
+_all_cpus: frozenset[int] = frozenset()
+
+
+def pin_engines(on: bool) -> frozenset[int] | None:
+    """Opt in (or out): engines on the last CPU the app may use, its lowered threads on the
+    rest. Returns the engines' CPUs (None: not pinned: off, not Linux, or a single CPU)."""
+    global _engine_cpus, _all_cpus
+    _engine_cpus = None
+    if on and _LINUX:
+        _all_cpus = frozenset(os.sched_getaffinity(0))
+        if len(_all_cpus) > 1:
+            _engine_cpus = frozenset(sorted(_all_cpus)[-1:])
+    return _engine_cpus
+
+
+def _set_affinity(cpus: frozenset[int]) -> None:
+    try:
+        os.sched_setaffinity(0, cpus)   # 0: the calling thread on Linux
+    except OSError:
+        pass
 
 
 def _set_nice(value: int, tid: int | None = None) -> bool:
@@ -66,6 +93,8 @@ def lower_this_thread(only_if_restorable: bool = False) -> int | None:
     ``only_if_restorable``: for a thread that starts engines or outlives the run."""
     if not _LINUX or (only_if_restorable and not can_restore()):
         return None
+    if _engine_cpus:
+        _set_affinity(_all_cpus - _engine_cpus)
     before = thread_nice()
     if before is None or before >= QUIET_NICE or not _set_nice(QUIET_NICE):
         return None
@@ -76,13 +105,25 @@ def restore_this_thread(before: int | None) -> None:
     """Undo :func:`lower_this_thread` (``before`` is what it returned)."""
     if before is not None:
         _set_nice(before)
+        if _engine_cpus:
+            _set_affinity(_all_cpus)
 
 
 def reset_in_child() -> None:
     """In a just-forked engine (a pre-exec hook): back to the app's own nice, whatever the
-    thread that started it runs at. Failing quietly: then the starting thread was never lowered."""
-    if _LINUX and os.getpriority(os.PRIO_PROCESS, 0) != BASE_NICE:
-        try:
+    thread that started it runs at, and onto the engines' CPU when pinned. Failing quietly:
+    then the starting thread was never lowered."""
+    if not _LINUX:
+        return
+    try:
+        if os.getpriority(os.PRIO_PROCESS, 0) != BASE_NICE:
             os.setpriority(os.PRIO_PROCESS, 0, BASE_NICE)
-        except OSError:
-            pass
+    except OSError:
+        pass
+    if _engine_cpus:
+        _set_affinity(_engine_cpus)
+
+
+def host_fields() -> dict:
+    """run.json's host block: the CPU the engines were pinned to, when they were."""
+    return {"engine_cpu": min(_engine_cpus)} if _engine_cpus else {}

@@ -164,3 +164,36 @@ def test_the_run_records_and_the_report_says_that_the_app_shared_the_cpu_with_it
     line = shared_cpu_line(info)
     assert f"same {host['cpu_cores_logical']} logical cores" in line
     assert "below the engine's scheduling priority" in line and f"{host['app_cpu_s']:.2f} s of CPU" in line
+
+
+@linux_fio
+@restorable
+@pytest.mark.skipif(len(getattr(__import__("os"), "sched_getaffinity", lambda _: [])(0)) < 2,
+                    reason="pinning needs two CPUs")
+def test_pinned_engines_run_on_the_last_cpu_and_the_apps_threads_on_the_others(tmp_path):
+    import os
+    cpus = sorted(os.sched_getaffinity(0))
+    seen: dict = {}
+
+    def start() -> None:
+        before = quiet.lower_this_thread(only_if_restorable=True)
+        seen["starter"] = os.sched_getaffinity(0)
+        proc = EngineProcess(_qd1_argv(tmp_path, 1.0, 1.0))
+        time.sleep(0.4)
+        seen["fio"] = os.sched_getaffinity(proc.pid)
+        seen["readers"] = [os.sched_getaffinity(t) for t in proc.reader_ids]
+        _drain(proc)
+        quiet.restore_this_thread(before)
+        seen["after"] = os.sched_getaffinity(0)
+
+    assert quiet.pin_engines(True) == frozenset(cpus[-1:])
+    try:
+        assert quiet.host_fields() == {"engine_cpu": cpus[-1]}
+        worker = threading.Thread(target=start)
+        worker.start()
+        worker.join(30)
+    finally:
+        quiet.pin_engines(False)
+    assert seen["fio"] == {cpus[-1]} and seen["starter"] == set(cpus[:-1])
+    assert seen["readers"] == [set(cpus[:-1])] * 2 and seen["after"] == set(cpus)
+    assert quiet.host_fields() == {}   # off: nothing recorded, nothing pinned
