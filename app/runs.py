@@ -13,7 +13,9 @@ Four tidy tables, one row per thing, units in the column names (MB/s = 10^6 B/s,
   seconds into the run, the clock of the samples' ``t_s``);
 - ``workloads``: one row per workload summary and direction: mean, sample std and n of the
   repetitions, and the pooled percentiles from fio's histograms with their 95 % interval and
-  the number of I/Os they rest on where the run has them;
+  the number of I/Os they rest on where the run has them; beside each percentile a
+  ``..._too_few_ios`` flag: True when fewer than 10 I/Os lie beyond it, so it is not to be
+  stated (app/model/percentiles.py);
 - ``samples``: samples.csv of every run, with a ``run`` column.
 
 Every row names its ``run`` (the folder's name; "NAME (2)" for a second folder of the same name,
@@ -127,6 +129,8 @@ def _workload_rows(name: str, results: RunResults) -> list[dict]:
                 for metric, stat in (("iops", side.iops), ("MBps", side.MBps),
                                      *((f"lat_{k}_us", s) for k, s in side.lat_us.items())):
                     row.update({f"{metric}_mean": stat.mean, f"{metric}_std": stat.std})
+                    if metric.startswith("lat_p"):   # the value only beside its too-few flag
+                        row[f"{metric}_too_few_ios"] = stat.too_few is not None
                 if side.pooled:
                     row["pooled_ios"] = side.pooled.ios
                     for key, value in side.pooled.values.items():

@@ -7,26 +7,46 @@ shown as such elsewhere). Every figure is mean ± sample std with n, from :mod:`
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from app.model.measurement import DirectionResult, Measurement
-from app.model.percentiles import LAT_KEYS, POOLED_PERCENTILES, percentile_key
+from app.model.percentiles import (
+    LAT_KEYS,
+    PERCENTILE_KEYS,
+    POOLED_PERCENTILES,
+    ios_beyond,
+    percentile_key,
+    too_few,
+)
 from app.model.summary import DirectionSummary, Pooled, Stat, WorkloadSummary
 from app.model.trial import TrialResult
 from app.stats import analysis
-from app.stats.histogram import Histogram, enough_ios
+from app.stats.histogram import Histogram
 
 
 def _direction_summary(trials: list[TrialResult], direction: str) -> DirectionSummary | None:
     sides = [s for t in trials if t.measurement and (s := t.measurement.side(direction))]
     if not sides:
         return None
+    counts = [n for t in trials if (n := t.ios(direction)) is not None]
+    fewest = min(counts) if counts else None
     return DirectionSummary(
         iops=Stat(**analysis.summarize([s.iops for s in sides])),
         MBps=Stat(**analysis.summarize([s.MBps for s in sides])),
         lat_kind=sides[0].lat_kind,
-        lat_us={k: Stat(**analysis.summarize([s.lat(k) for s in sides])) for k in LAT_KEYS},
+        lat_us={k: _lat_stat(k, [s.lat(k) for s in sides], fewest) for k in LAT_KEYS},
         pooled=pooled(sides))
+
+
+def _lat_stat(key: str, values: list[float | None], fewest: int | None) -> Stat:
+    """Mean ± std of one latency statistic; a percentile is flagged too few (app/model/
+    percentiles.py) when the repetition with the fewest I/Os has fewer than 10 beyond it: each
+    repetition's percentile is read from its own I/Os, so the weakest one decides."""
+    stat = Stat(**analysis.summarize(values))
+    if key in PERCENTILE_KEYS and fewest is not None and too_few(key, fewest):
+        return replace(stat, too_few=ios_beyond(key, fewest))
+    return stat
 
 
 def pooled(sides: list[DirectionResult]) -> Pooled | None:
@@ -40,19 +60,19 @@ def pooled(sides: list[DirectionResult]) -> Pooled | None:
     us = 1000.0
     values: dict[str, float | None] = {}
     ci95: dict[str, tuple[float, float] | None] = {}
-    too_few = []
+    thin = []
     for p in POOLED_PERCENTILES:
         key = percentile_key(p)
         value = merged.percentile(p)
         values[key] = None if value is None else value / us
         ci = merged.ci95(p)
         ci95[key] = (ci[0] / us, ci[1] / us) if ci else None
-        if not enough_ios(merged.ios, p):
-            too_few.append(key)
+        if too_few(key, merged.ios):
+            thin.append(key)
     maxima = [m for s in sides if (m := s.lat("max")) is not None]
     top = merged.max_ns()
     return Pooled(merged.ios, values, ci95,
-                  max(maxima) if maxima else None if top is None else top / us, tuple(too_few))
+                  max(maxima) if maxima else None if top is None else top / us, tuple(thin))
 
 
 def with_pooled(measurement: Mapping[str, Any]) -> dict[str, Any]:

@@ -7,6 +7,8 @@ import time
 from app.experiments.plan import trial_kind
 from app.experiments.registry import left_out_of_all
 from app.model.status import JobStatus
+from app.model.trial import TrialResult
+from app.stats.io_counts import trial_mark
 from app.units import duration_text, human_bytes
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.cli.eta import PlanEta
@@ -84,6 +86,8 @@ def result_text(record) -> str:
     total = m.get("total") or {}
     side = m.get("read") or m.get("write") or {}
     p99 = (side.get("lat_us") or {}).get("p99")
+    # the trial's own p99 on too few of its I/Os is marked, never printed (app/model/percentiles.py)
+    mark = trial_mark(TrialResult.from_json(record), "read" if m.get("read") else "write", "p99")
     kind = f" ({side['lat_kind']} latency)" if side.get("lat_kind") else ""
     known = record.get("precision")  # a precision target: the workload's ± so far
     known_text = "" if not known else (
@@ -92,7 +96,7 @@ def result_text(record) -> str:
         f" (target ±{known['target'] * 100:g} %{', reached' if known['reached'] else ''})"
         if known else "")
     return (f"{_num(total.get('iops'), '{:,.0f}')} IOPS, {_num(total.get('MBps'), '{:,.1f}')} MB/s, "
-            f"p99 {_num(p99, '{:,.0f}')} µs{kind}{known_text}")
+            f"p99 {mark or _num(p99, '{:,.0f}') + ' µs'}{kind}{known_text}")
 
 
 def run_end_line(event: RunFinished, elapsed_s: float) -> str:
