@@ -71,7 +71,7 @@ def needs_text(key: str, iops: float | None, per: str = "per trial", trials: int
     text = f"{key} needs about {need:,} I/Os {per}"
     if not iops or iops <= 0:
         return text
-    seconds = need / (iops * max(trials, 1))
-    shown = f"{seconds:,.0f}" if seconds >= 10 else f"{seconds:.2g}"
+    seconds = need / (iops * max(trials, 1))   # rounded up: a runtime that would suffice
+    shown = f"{math.ceil(seconds):,}" if seconds >= 10 else f"{math.ceil(seconds * 10) / 10:g}"
     each = " each" if trials > 1 else ""
     return f"{text}: a runtime of about {shown} s{each} at this IOPS ({iops:,.0f})"

@@ -56,7 +56,7 @@ def test_high_percentiles_of_short_trials_are_flagged(run):
     # says what runtime would state it, at the rate of the weakest repetition (31,005 I/Os)
     assert warnings[0] == ("RND4K Q8T1 read: p99.99 rests on 3 I/Os of 31,005 (the trial with "
                            "the fewest I/Os): too few I/Os to state, shown as 'too few I/Os (3)'; "
-                           "p99.99 needs about 100,000 I/Os per trial: a runtime of about 3.2 s "
+                           "p99.99 needs about 100,000 I/Os per trial: a runtime of about 3.3 s "
                            "at this IOPS (30,974).")
     assert len(warnings) == 2
     # p99.9 of the zero-queue runs rests on 2..6 I/Os: flagged, p99 (23+) is not
