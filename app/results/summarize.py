@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from app.model.measurement import DirectionResult, Measurement
+from app.model.measurement import DirectionResult, Measurement, frozen
 from app.model.percentiles import (
     LAT_KEYS,
     PERCENTILE_KEYS,
@@ -19,6 +19,7 @@ from app.model.percentiles import (
     percentile_key,
     too_few,
 )
+from app.model.status import TrialStatus
 from app.model.summary import DirectionSummary, Pooled, Stat, WorkloadSummary
 from app.model.trial import TrialResult
 from app.stats import analysis
@@ -77,15 +78,24 @@ def pooled(sides: list[DirectionResult]) -> Pooled | None:
 
 def with_pooled(measurement: Mapping[str, Any]) -> dict[str, Any]:
     """An imported json+ measurement with ``lat_us.pooled`` per direction that has bins (its
-    own I/Os: percentiles with 95 % intervals and the I/O count), as a run's summary has them."""
+    own I/Os: percentiles with 95 % intervals and the I/O count), as a run's summary has them,
+    and ``too_few``: the I/Os beyond each of its percentiles that rests on fewer than 10
+    (app/model/percentiles.py), so ``--json`` keeps such a value only beside its flag."""
     parsed = Measurement.from_json(measurement)
     out = dict(measurement)
+    job = TrialResult(0, "imported", frozen(measurement.get("workload") or {}), "", 1, False,
+                      TrialStatus.DONE, measurement=parsed)
     for direction, side in parsed.sides():
         got = pooled([side])
         if got is not None:
             out[direction] = {**out[direction],
                               "lat_us": {**(out[direction].get("lat_us") or {}),
                                          "pooled": got.to_json()}}
+        ios = job.ios(direction)
+        thin = {k: ios_beyond(k, ios) for k in PERCENTILE_KEYS
+                if ios is not None and side.lat(k) is not None and too_few(k, ios)}
+        if thin:
+            out[direction] = {**out[direction], "too_few": thin}
     return out
 
 

@@ -6,6 +6,7 @@ import time
 
 from app.experiments.plan import trial_kind
 from app.experiments.registry import left_out_of_all
+from app.model.percentiles import too_few_text
 from app.model.status import JobStatus
 from app.model.trial import TrialResult
 from app.stats.io_counts import trial_mark
@@ -57,11 +58,13 @@ def measurements_text(results: list[dict]) -> str:
             if not side:
                 continue
             lat = side.get("lat_us") or {}
+            thin = (side.get("too_few") or {}).get("p99")   # app/results/summarize.py with_pooled
             lines.append(
                 f"{terminal_text(m['job'])[:24]:<24} {terminal_text(w.get('rw') or '-'):<10} {_num(w.get('bs_bytes'), '{:d}'):>8} "
                 f"{_num(w.get('iodepth'), '{:d}'):>4} {direction:<5} {_num(side['iops']):>12} "
                 f"{_num(side['MBps'], '{:,.2f}'):>10} {_num(lat.get('mean')):>12} "
-                f"{_num(lat.get('p99')):>10} {side.get('lat_kind') or '-'}")
+                f"{too_few_text(thin) if thin is not None else _num(lat.get('p99')):>10} "
+                f"{side.get('lat_kind') or '-'}")
     return "\n".join(lines)
 
 
