@@ -50,13 +50,7 @@ from app.results.findings import Headline
 from app.results.pooled import per_repetition_notes, pooled_of, pooled_points, pooled_table
 from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
 from app.stats.derived import Knee
-from app.stats.io_counts import (
-    caption_counts,
-    fewest_text,
-    io_count_table,
-    needs_runtime,
-    thin_warnings,
-)
+from app.stats.io_counts import caption_counts, fewest_text, io_count_table, needs_runtime, thin_warnings
 from app.units import KiB, ratio
 
 if TYPE_CHECKING:
@@ -214,7 +208,11 @@ class TailLatency(Experiment):
             lo, hi = rows[0], rows[-1]
             a, b = mean(lo.lat("p99.9")), mean(hi.lat("p99.9"))
             c, d = mean(lo.lat("p50")), mean(hi.lat("p50"))
-            if a and b and c and d:
+            why = [f"QD{r.outstanding} {w}" for r in (lo, hi) if (w := needs_runtime(part, r, "p99.9"))]
+            if why:   # no growth from a p99.9 on too few I/Os: what would give it
+                out.append(f"How the p99.9 grows from QD{lo.outstanding} to QD{hi.outstanding} is "
+                           f"unknown: {'; '.join(why)}.")
+            elif a and b and c and d:
                 out.append(_growth(lo, hi, d / c, b / a))
         same = also_swept(part, run, latency_kind(part.workloads))
         return [*out, *([same] if same else []), depths_sentence(part, run)]

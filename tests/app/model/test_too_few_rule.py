@@ -98,3 +98,27 @@ def test_pooled_marks_count_the_ios_beyond_it():
     pooled = Pooled(9_999, {"p99.9": 700.0, "p99": 300.0}, {}, None, ("p99.9",))
     assert pooled.known("p99.9") is None and pooled.known("p99") == 300.0
     assert pooled.mark("p99.9") == "too few I/Os (9)" and pooled.mark("p99") is None
+
+
+def test_tail_latency_says_its_growth_and_headline_are_unknown_and_what_would_give_them():
+    from app.experiments.tail_latency import TailLatency
+    lat = {"mean": 100.0, "p50": 80.0, "p95": 150.0, "p99": 400.0, "p99.9": 2_000.0,
+           "p99.99": 9_000.0, "max": 10_000.0}
+    trials = [{"index": i, "experiment": "tail-latency", "status": "done", "repetition": 1,
+               "label": f"RND4K Q{qd}T1 read", "runtime_s": 1.0,
+               "workload": {"rw": "randread", "bs_bytes": 4096, "iodepth": qd, "numjobs": 1},
+               "measurement": {"read": {"io_bytes": 4096 * n, "iops": float(n), "MBps": 1.0,
+                                        "runtime_ms": 1000, "lat_kind": "total",
+                                        "lat_us": {**lat, "p99.9": p999}}}}
+              for i, (qd, n, p999) in enumerate(((8, 20_000, 2_000.0), (32, 9_999, 3_456.0)))]
+    run = results_of({"trials": trials, "experiments": [{"id": "tail-latency", "params": {}}]})
+    part = run.part("tail-latency")
+    words = TailLatency.words(part, run)
+    assert ("How the p99.9 grows from QD8 to QD32 is unknown: QD32 p99.9 too few I/Os (9); p99.9 "
+            "needs about 10,000 I/Os per trial: a runtime of about 1.1 s at this IOPS (9,999).") in words
+    assert any(w.startswith("RND4K Q32T1 read: p50 ") and "p99.9 too few I/Os (9)" in w
+               and "tail amplification p99.9/p50 = unknown (p99.9 too few I/Os (9); " in w
+               for w in words)
+    headline = TailLatency.headline(part, run)
+    assert headline.value.startswith("unknown: p99.9 too few I/Os (9); p99.9 needs about 10,000")
+    assert not any(x in t for x in ("3,456", "3,460", "43.2") for t in (headline.value, *words))
