@@ -122,3 +122,4 @@ def test_tail_latency_says_its_growth_and_headline_are_unknown_and_what_would_gi
     headline = TailLatency.headline(part, run)
     assert headline.value.startswith("unknown: p99.9 too few I/Os (9); p99.9 needs about 10,000")
     assert not any(x in t for x in ("3,456", "3,460", "43.2") for t in (headline.value, *words))
+

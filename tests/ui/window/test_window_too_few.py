@@ -7,6 +7,13 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import math  # noqa: E402
+
+import pytest  # noqa: E402
+
+from app.model.measurement import Measurement  # noqa: E402
+from ui.window.run.series import COLUMNS, result_rows  # noqa: E402
+
 import gui_support  # noqa: E402
 from conftest import FIXTURES  # noqa: E402
 
@@ -31,3 +38,12 @@ def test_the_results_tab_marks_a_percentile_on_too_few_ios(qtbot, make_window):
     assert "too few I/Os (1)" in p99 and any(t[:1].isdigit() for t in p99)
     text = results.findings.toPlainText()
     assert "p99 needs about 1,000 I/Os per trial: a runtime of about 5.6 s at this IOPS (180)" in text
+
+
+@pytest.mark.parametrize(("iops", "drawn"), [(999.0, False), (1_000.0, True)])
+def test_a_short_trials_result_on_the_live_chart_draws_its_p99_only_on_enough_ios(iops, drawn):
+    m = Measurement.from_json({"read": {"iops": iops, "MBps": 1.0, "runtime_ms": 1000,
+                                        "lat_us": {"mean": 50.0, "p99": 400.0}}})
+    rows = result_rows(m, 0.0, 0, 1.0, writes=False)
+    p99 = [row[COLUMNS.index("read_p99_us")] for row in rows]
+    assert all((v == 400.0) if drawn else math.isnan(v) for v in p99)
