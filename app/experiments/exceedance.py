@@ -88,10 +88,10 @@ def _left_out(rows: Sequence[WorkloadSummary], keys: tuple[str, ...], pooled: bo
     fewest)."""
     said = []
     for r in rows:
+        p = pooled_of(r) if pooled else None
         for k in keys:
-            p = pooled_of(r) if pooled else None
-            stat = r.lat(k)
-            mark = p.mark(k) if p else (stat.mark() if stat and not pooled else None)
+            stat = None if pooled else r.lat(k)
+            mark = p.mark(k) if p else stat.mark() if stat else None
             if mark:
                 said.append(f"{k} of QD{r.outstanding} ({mark})")
     return f" Left out: {'; '.join(said)}." if said else ""
