@@ -190,7 +190,7 @@ def cmd_run(args) -> int:
     cancel = Cancel()   # a signal wakes the trial loop at once
     caught: list[int] = []
     previous = _on_signals(lambda signum: _on_stop_signal(cancel, caught, signum))
-    engine_priority.pin_engines(bool(getattr(args, "pin_engine", False)))   # opt-in; into run.json
+    engine_priority.pin_engines(bool(getattr(args, "pin_engine", False)) and remote_spec(args) is None)
     try:
         try:
             session = prepare_run(args.experiments, _run_settings(args), args.target,
