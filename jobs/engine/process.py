@@ -179,7 +179,8 @@ class EngineProcess:
                     del tail[:len(tail) - cap]
                 if to_queue:
                     self._text.put(decoder.decode(chunk))
-                time.sleep(READ_PAUSE_S)   # what fio writes meanwhile comes in the next read
+                if not self.io_done.is_set():   # its I/O is over: its result, at once
+                    time.sleep(READ_PAUSE_S)   # what fio writes meanwhile comes in the next read
         finally:
             if to_queue:
                 self.app_cpu_s = round(_own_cpu_s() - self._cpu_at_start, 3)
