@@ -197,3 +197,28 @@ def test_pinned_engines_run_on_the_last_cpu_and_the_apps_threads_on_the_others(t
     assert seen["fio"] == {cpus[-1]} and seen["starter"] == set(cpus[:-1])
     assert seen["readers"] == [set(cpus[:-1])] * 2 and seen["after"] == set(cpus)
     assert quiet.host_fields() == {}   # off: nothing recorded, nothing pinned
+
+
+LINE_BY_LINE = ("import os, time\n"
+                "for doc in range(3):\n"
+                "    for line in range(120):\n"
+                "        os.write(1, b'  \"key%03d\" : 0,\\n' % line)\n"
+                "        time.sleep(0.0005)\n"
+                "    time.sleep(0.2)\n")
+
+
+def test_a_document_written_line_by_line_is_read_in_a_few_reads(monkeypatch):
+    """fio's way of writing a status document (one write per line, strace), made known: 3
+    documents of 120 lines, a line every 0.5 ms. A reader woken for each write read ~120 times
+    per document; pausing after each read it takes each in a few."""
+    reads: dict[int, int] = {}
+    real_read = process.os.read
+
+    def counting_read(fd, n):
+        reads[fd] = reads.get(fd, 0) + 1
+        return real_read(fd, n)
+    monkeypatch.setattr(process.os, "read", counting_read)
+    proc = EngineProcess([sys.executable, "-c", LINE_BY_LINE])
+    stdout_fd = proc.proc.stdout.fileno()
+    assert _drain(proc).count('"key119"') == 3
+    assert reads[stdout_fd] <= 3 * 25, reads[stdout_fd]
