@@ -36,6 +36,7 @@ class Host(Block):
     app_cpu_s: float | None = None
     app_trials_s: float | None = None
     engine_cpu: int | None = None   # the one CPU the engine ran on, opted in (jobs/engine/quiet.py)
+    app_below_engine: bool | None = None   # all the app's threads ran below the engine's priority
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -104,7 +104,7 @@ def shared_cpu_line(info: RunInfo) -> str | None:
     host = info.host
     if host is None or host.app_cpu_s is None or not host.app_trials_s or (info.target and info.target.remote):
         return None
-    quiet = ", its threads below the engine's scheduling priority" if host.os == "Linux" else ""
+    quiet = ", its threads below the engine's scheduling priority" if host.app_below_engine else ""
     return (f"The app ran beside the engine on the same {host.cpu_cores_logical or 'unknown number of'} "
             f"logical cores{quiet}: it used {host.app_cpu_s:.2f} s of CPU during the trials' "
             f"{host.app_trials_s:,.0f} s ({100 * host.app_cpu_s / host.app_trials_s:.2f} % of one core).")

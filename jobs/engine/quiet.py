@@ -125,5 +125,8 @@ def reset_in_child() -> None:
 
 
 def host_fields() -> dict:
-    """run.json's host block: the CPU the engines were pinned to, when they were."""
-    return {"engine_cpu": min(_engine_cpus)} if _engine_cpus else {}
+    """run.json's host block: whether all the app's threads that run beside the engine (the
+    worker, the window's or command line's, the readers) run below its priority, and the CPU the
+    engines were pinned to, when they were."""
+    fields: dict = {"app_below_engine": can_restore()} if _LINUX else {}
+    return {**fields, "engine_cpu": min(_engine_cpus)} if _engine_cpus else fields

@@ -29,10 +29,10 @@ def test_pinning_is_off_by_default_remembered_and_handed_to_the_run(qtbot, tmp_p
         # a run that is refused at once (no experiment): the pinning was set as it started
         window.control.start([], {}, str(tmp_path / "target"), str(tmp_path / "runs"),
                              pin_engine=settings.pin_engine)
-        assert quiet.host_fields() == {"engine_cpu": max(cpus)}
+        assert quiet.host_fields()["engine_cpu"] == max(cpus)
         qtbot.waitUntil(lambda: not window.control.running, timeout=20000)
         window.control.start([], {}, str(tmp_path / "target"), str(tmp_path / "runs"))
-        assert quiet.host_fields() == {}
+        assert "engine_cpu" not in quiet.host_fields()
         qtbot.waitUntil(lambda: not window.control.running, timeout=20000)
     finally:
         quiet.pin_engines(False)
