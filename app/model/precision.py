@@ -38,6 +38,7 @@ class Precision:
     within_drift: float | None = None
     #: why some repetition's samples gave no batch means: 'few samples' or 'correlated samples'
     unbatched: str | None = None
+    projected: bool = False        # the time was projected (needed_reps None then: over 100)
 
     @property
     def achieved(self) -> float | None:
@@ -92,8 +93,9 @@ class Precision:
                          f"({duration_text(self.needed_reps * self.needed_rep_s)} of measuring: "
                          f"repetitions={self.needed_reps}, "
                          f"max_time={self.needed_reps * self.needed_rep_s:.0f}s) would reach it")
-        elif self.repetitions >= 2 and self.needed_reps is None and self.out_of_reach:
-            parts.append("more than 100 repetitions would be needed")
+        elif self.projected:
+            parts.append("more than 100 repetitions would be needed: at ±"
+                         f"{self.target * 100:g} % this drive's rate is not a steady quantity")
         return "; ".join(parts)
 
     @classmethod
@@ -105,7 +107,7 @@ class Precision:
                    data.get("tail"), data.get("tail_rel"), data.get("method"),
                    bool(data.get("out_of_reach")), data.get("needed_reps"),
                    data.get("needed_rep_s"), data.get("drift"), data.get("trend"),
-                   data.get("within_drift"), data.get("unbatched"))
+                   data.get("within_drift"), data.get("unbatched"), bool(data.get("projected")))
 
     def to_json(self) -> dict[str, Any]:
         return {"target": self.target, "iops": self.iops, "MBps": self.MBps,
@@ -118,4 +120,5 @@ class Precision:
                 **({"drift": self.drift} if self.drift is not None else {}),
                 **({"trend": self.trend} if self.trend is not None else {}),
                 **({"within_drift": self.within_drift} if self.within_drift is not None else {}),
-                **({"unbatched": self.unbatched} if self.unbatched else {})}
+                **({"unbatched": self.unbatched} if self.unbatched else {}),
+                **({"projected": True} if self.projected else {})}

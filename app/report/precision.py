@@ -29,6 +29,6 @@ def precision_section(results: RunResults, number: int) -> Section | None:
         f"start period of at least {PRECISION_RAMP_S:g} s (the ramp setting when longer) that fio "
         "leaves out of its numbers (ramp_time), so a device's start burst does not bias a short "
         "repetition.")
-    items = tuple(f"{eid} {r.label}: {r.precision.text()} ({r.precision.repetitions} repetitions)"
+    items = tuple(f"{eid} {r.label} ({r.precision.repetitions} repetitions): {r.precision.text()}"
                   for eid, r in rows if r.precision)
     return Section(f"{number}. Precision", (lead, Bullets(items)), anchor="precision")

@@ -143,7 +143,7 @@ class WorkloadEvidence:
         if looks and batched:
             most = max(looks, key=lambda o: math.inf if o.needed_s is None else o.needed_s)
             out.update(needed_reps=most.needed_reps, needed_rep_s=most.needed_rep_s,
-                       drift=most.drift, trend=most.trend)
+                       drift=most.drift, trend=most.trend, projected=True)
         out["out_of_reach"] = self.out_of_reach
         return out
 

@@ -59,6 +59,13 @@ def test_repetitions_that_disagree_stop_before_the_maximum_and_say_what_would_re
     said = Precision.from_json(got).text()
     assert "target ±2 %: not reached, out of reach by max_time" in said
     assert "would reach it" in said and "beyond their own noise" in said
+    out = tmp_path / "export"
+    exported = run_cli("export", doc["run_dir"], "--out", str(out), env=fake_fio_env)
+    assert exported.returncode == 0, exported.stderr
+    report = (out / "report.md").read_text()
+    assert "queue-depth RND4K Q1T1 read (2 repetitions): ±" in report   # its Precision section
+    assert "1 stopped early as out of reach" in report
+    assert "planned trials ran" not in report   # the skipped repetition is by design, no caveat
 
 
 def test_agreeing_repetitions_are_not_stopped_as_out_of_reach(tmp_path, fake_fio_env):

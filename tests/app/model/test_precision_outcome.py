@@ -25,3 +25,13 @@ def test_a_drift_within_runs_and_too_few_samples_are_named():
     short = Precision(0.05, 0.08, 0.08, False, 2, unbatched="few samples")
     assert "too short for batch means" in short.advice()
     assert Precision(0.02, 0.01, 0.01, True, 2, method="x").text() == "±1.0 % (x)"
+
+
+def test_more_than_a_hundred_repetitions_only_when_projected():
+    """Runs without batch means get no projection: their outcome must not claim one."""
+    unprojected = Precision(0.02, 3.7, 3.7, False, 2, out_of_reach=True, within_drift=-0.95,
+                            unbatched="correlated samples")
+    assert "100 repetitions" not in unprojected.advice()
+    projected = Precision(0.02, 1.3, 1.3, False, 2, out_of_reach=True, drift=0.13, projected=True)
+    assert "more than 100 repetitions would be needed" in projected.advice()
+    assert Precision.from_json(projected.to_json()) == projected
