@@ -52,6 +52,12 @@ class PrecisionWatch:
         self.stopped: str | None = None   # 'target' or 'out of reach' once asked to stop
         self.achieved: float | None = None  # the workload's ± after the last live interval
 
+    @classmethod
+    def for_trials(cls, tail_percentile: float | None, trials: list[Trial]) -> PrecisionWatch:
+        """The watch of an experiment's planned trials: its most repetitions are theirs."""
+        return cls(tail_percentile, max((t.repetition for t in trials if t.precision is not None),
+                                        default=2))
+
     def skip(self, trial: Trial) -> bool:
         """A repetition not needed: its workload reached the target over the earlier ones, or
         the target is out of reach by max_time."""
