@@ -34,7 +34,9 @@ NAME_KEYS = frozenset((
 #: Numbers of the descriptive blocks that cannot be negative (bytes, counts, a link's MB/s).
 NON_NEGATIVE = frozenset(("capacity_bytes", "total_bytes", "free_bytes", "ram_bytes",
                           "cpu_cores_logical", "cpu_cores_physical", "ceiling_MBps",
-                          "latency_floor_us", "speed_gts", "width", "port"))
+                          "latency_floor_us", "speed_gts", "width", "port",
+                          # an experiment's parameters, shown in the report's Setup lines
+                          "runtime", "ramp", "size", "repetitions", "interval"))
 _PLAIN = frozenset((int, float, bool, type(None)))   # values with no text below them
 BIGGEST = 2.0 ** 64   # beyond any byte count or rate a run records; 1e308 is not a measurement
 
@@ -83,7 +85,7 @@ def number_trouble(record: dict) -> str | None:
             if problem:
                 return problem
     for key, value in record.items():
-        if key not in ("trials", "planned_trials", "summary", "experiments"):
+        if key not in ("trials", "planned_trials", "summary"):
             problem = _descriptive(value, key, key)
             if problem:
                 return problem
