@@ -70,3 +70,15 @@ def test_report_html_section_ids_carry_no_override_or_line_break():
     page = document_html(doc, lambda _path: None)
     head = page.split("<h2", 1)[1].split(">", 1)[0]
     assert RLO not in head and "\n" not in head and "\\u202e" in head
+
+
+def test_the_exported_line_shows_a_folder_names_newline_as_an_escape(tmp_path):
+    """A run folder named ``a\\n# fake line`` printed its progress line as two lines, the second
+    reading as the app's own; it is one line now, as every error line already was."""
+    from conftest import run_cli
+
+    folder = shutil.copytree(RUN, tmp_path / "a\n# fake line")
+    done = run_cli("export", str(folder), "--out", str(tmp_path / "out"), timeout=600)
+    assert done.returncode == 0, done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if "exported" in x or "fake" in x]
+    assert "\\n# fake line" in line
