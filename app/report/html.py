@@ -113,7 +113,7 @@ def _figure(f: DocFigure, load: Load, images: str, width: int) -> list[str]:
 def _block(block: Block | Section, load: Load, images: str, width: int) -> list[str]:
     if isinstance(block, Section):
         level = min(block.level, 6)
-        anchor = f' id="{html.escape(block.anchor, quote=True)}"' if block.anchor else ""
+        anchor = f' id="{html.escape(visible(block.anchor), quote=True)}"' if block.anchor else ""
         out = [f"<h{level}{anchor}>{inline(block.title)}</h{level}>"]
         for b in block.blocks:
             out += _block(b, load, images, width)

@@ -63,7 +63,7 @@ def cmd_export(args) -> int:
     if failed is not None:
         return failed
     if verbosity.shows_progress(args):
-        print(f"exported {terminal_text(run_dir)} in {time.monotonic() - started:.1f} s",
+        print(f"exported {one_line(str(run_dir))} in {time.monotonic() - started:.1f} s",
               file=sys.stderr)
     print(terminal_text(out))   # a folder's name is data too
     return EXIT_OK

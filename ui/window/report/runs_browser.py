@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.model.status import RunStatus
+from app.text import visible
 from ui.window.background import Background
 from ui.window.folders import PathDialog, open_folder
 from ui.window.plain import plain_label, plain_tip
@@ -115,8 +116,8 @@ class RunsBrowser(QWidget):
             values = (run.started_at, run.experiments, status, trials, run.target,
                       Path(run.run_dir).name)
             for c, text in enumerate(values):
-                item = QTableWidgetItem(text)
-                item.setToolTip(plain_tip(run.run_dir if c == 5 else text))  # run.json's text
+                item = QTableWidgetItem(visible(text))   # a bidi override shown, not obeyed
+                item.setToolTip(plain_tip(visible(run.run_dir if c == 5 else text)))  # run.json's text
                 self.table.setItem(r, c, item)
         self.status.setText(f"{len(listings)} run(s) in {self.runs_root}. Double-click one to "
                             "reopen it; select two or more (Ctrl+click) to compare them."
