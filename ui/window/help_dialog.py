@@ -32,8 +32,8 @@ used; otherwise it says what to change. The app writes only its own test files, 
 <code>ssd-profiler-data</code> in that folder, and removes them afterwards.</li>
 <li><b>Pick experiments.</b> In <i>2. Experiments</i> (on a wide screen
 <i>2. Experiments and parameters</i>), set the values every experiment shares once, in
-<i>Settings for every ticked experiment</i> (runtime or precision, test file size,
-repetitions, warm-up), then tick the experiments to run (for example
+<i>Every ticked experiment:</i> above the list (runtime or precision, file size, repetitions,
+warm-up), then tick the experiments to run (for example
 <i>Queue-depth sweep [queue-depth]</i>); select one to edit its own parameters. A shared value
 changed in one experiment's form is marked there, with <i>Reset</i> to follow the shared one
 again; the SLC-cache and write-saturation tests keep their own duration and volume and say why.

@@ -40,6 +40,7 @@ class LookBack(QObject):
         self.pin_box.toggled.connect(lambda _on: self._update())
         follow_box.toggled.connect(lambda _on: self._update())
         model.state_changed.connect(self._on_state)
+        model.trial_started.connect(lambda _trial: self._on_state())
         model.reset.connect(self._update)
         self._update()
 
@@ -71,7 +72,6 @@ class LookBack(QObject):
     def _update(self) -> None:
         back = self.looking_back()
         self.pin_box.setVisible(back and self.live())
-        self.back_button.setText("Back to live" if self.live() else "Follow again")
         self.overlay.setVisible(back)
         if back:
             self._place()
