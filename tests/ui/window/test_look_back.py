@@ -99,3 +99,20 @@ def test_the_charts_come_back_after_a_while_unless_pinned(charts, record, qtbot,
     assert not charts.follow_box.isChecked() and charts._stretch.id == "zero-queue"
     charts.look_back.back_button.click()
     assert charts.follow_box.isChecked() and not charts.look_back.pin_box.isChecked()
+
+
+def test_labels_of_short_trials_keep_half_a_line_apart(charts, record, qtbot):
+    """Short trials on a narrow chart: labels are thinned by the room they need, with air
+    between them, instead of a comb of touching (or overlapping) captions."""
+    play(charts.model, record["trials"])
+    charts.resize(520, 500)
+    qtbot.wait(20)
+    charts.follow_box.setChecked(False)
+    charts.tp_plot.setXRange(0, charts.model.series.column("t_s")[-1], padding=0)
+    charts.view.grab()   # the labels are placed while painting
+    boundaries = charts.boundaries[0]
+    rects = sorted(boundaries.label_rects, key=lambda r: r.left())
+    line = rects[0].width()
+    assert 3 <= len(rects) < len(boundaries.texts)
+    for a, b in zip(rects, rects[1:]):
+        assert b.left() - a.right() >= line / 2 - 0.5, (a, b)

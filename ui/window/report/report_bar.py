@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QWidget,
 )
 
@@ -87,8 +88,10 @@ class ReportBar(QWidget):
         self.progress.setMaximumWidth(9 * em(self))
         self.progress.setVisible(False)
         self.export_status = ElidedLabel()
-        self.export_path = PathLabel("the export folder: Documents/SSD Profiler/<run name>, or one "
-                                     "you choose with Export to...")   # whole, wrapped if need be
+        self.export_status.setMaximumWidth(7 * em(self))   # the whole text is its tooltip
+        self.export_status.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
+        self.export_path = PathLabel("exports go to Documents/SSD Profiler/<run name>")
+        self.export_path.setStyleSheet("font-size: small")   # whole, in two lines at most
         self.open_button = QPushButton("Open folder")
         self.open_button.setEnabled(False)
         self.open_button.clicked.connect(self.open_export)
@@ -103,7 +106,7 @@ class ReportBar(QWidget):
         export_row.addWidget(self.export_button)
         export_row.addWidget(self.export_to_button)
         export_row.addWidget(self.progress)
-        export_row.addWidget(self.export_status)
+        export_row.addWidget(self.export_status)   # short: the path gets the room
         export_row.addWidget(self.export_path, 1)
         grid.addLayout(export_row, 0, 0)
         grid.addWidget(self.open_button, 0, 1)
@@ -170,6 +173,8 @@ class ReportBar(QWidget):
 
     def _set_status(self, text: str, tone: str | None, path: str) -> None:
         self.export_status.setText(text)
+        first = text.split(" ")[0]
+        self.export_status.set_shorter(f"{first} to:" if text.endswith(" to:") else f"{first}:")
         self.export_status.setStyleSheet(f"color: {theme.css(tone)}" if tone else "")
         self.export_status.setToolTip("")
         self.export_path.setText(path)

@@ -30,20 +30,17 @@ def apply_preset(title: str, values: dict[str, str], shared: SharedSettings,
             form.set_overridden(())
         changed = [f"{_WORDS[n]} {_word(t)}" for n, t in shared.texts().items() if not _same(n, t, before[n])]
         what = ", ".join(changed) or "nothing above the list"
-        return (f"{title}: every value back to each experiment's default ({what} changed"
+        return (f"\u201c{title}\u201d: every value back to each experiment's default ({what} changed"
                 + (f"; {overrides} value(s) changed in forms reset" if overrides else "") + ").")
     shared.set_texts({**before, **{k: v for k, v in values.items() if k in SHARED}})
     for form in forms.values():
         own = {k: v for k, v in values.items() if k not in SHARED and k in form.fields}
         if own:
             form.set_texts({**form.texts(), **own})
-    after = shared.texts()
     listed = ", ".join(f"{_WORDS.get(k, k)} {_word(v)}" for k, v in values.items())
     kept = [n for n in SHARED if n not in values]
-    same = [f"{_WORDS[k]} {_word(after[k])}" for k in values if k in SHARED and _same(k, after[k], before[k])]
-    return (f"{title} set {listed}" + (f" (already so: {', '.join(same)})" if same else "")
-            + f"; {', '.join(_WORDS[n] for n in kept)} unchanged"
-            + (" (and values changed in a form stay theirs)." if overrides else "."))
+    return (f"\u201c{title}\u201d set {listed}; {', '.join(_WORDS[n] for n in kept)} unchanged"
+            + (" (values changed in a form stay)." if overrides else "."))
 
 
 def _same(name: str, a: str, b: str) -> bool:

@@ -163,14 +163,14 @@ class SharedSettings(QFrame):
 
     def show_kept(self, ids: list[str]) -> None:
         """Which ticked experiments keep their own values of these settings, and why."""
-        parts = []
+        groups: dict[tuple[str, ...], list[str]] = {}
         for eid in ids:
-            names = [_WORDS[n] for n in kept_names(eid)]
+            names = tuple(_WORDS[n] for n in kept_names(eid))
             if names:
-                them = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
-                parts.append(f"{eid} keeps its own {them}")
-        text = ("; ".join(parts) + " (its result rests on them: a sustained write's duration and "
-                "volume, or rounds that end by their own rule; change them in its form)") if parts else ""
+                groups.setdefault(names, []).append(eid)
+        parts = [f"{_and(eids)} {'keeps its' if len(eids) == 1 else 'keep their'} own {_and(list(names))}"
+                 for names, eids in groups.items()]
+        text = "; ".join(parts) + ": the result rests on them (change them in its form)." if parts else ""
         self.kept.setText(text)
         self.kept.setVisible(bool(text))
 
@@ -187,3 +187,7 @@ def _as_bool(text: str) -> bool:
         return parse_bool(text)
     except ValueError:
         return False
+
+
+def _and(words: list[str]) -> str:
+    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
