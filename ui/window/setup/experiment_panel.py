@@ -217,6 +217,7 @@ class ExperimentPanel(QWidget):
     def _on_edit(self) -> None:
         if not self._applying:
             self.preset.setCurrentIndex(self.preset.findData(CUSTOM))
+            self.preset_note.hide()   # what the preset did is no longer what is set
         self._update_plan()
 
     def _show_form(self, row: int) -> None:
