@@ -169,6 +169,8 @@ class ResultsSoFar(QWidget):
         part = self._shown_part()
         key = None if part is None else (part.id, len(part.trials), self.model.status)
         if key == self._drawn_key:
+            if key is None and self.plot is None:   # nothing yet: say what comes first
+                self.message.setText(self._waiting_note() + WAITING)
             return   # a warm-up or another experiment's trial ended: nothing new to draw
         wait = self._last + self._gap - time.monotonic()
         same = self._drawn_key is not None and key is not None and key[0] == self._drawn_key[0]
@@ -274,10 +276,20 @@ class ResultsSoFar(QWidget):
             self.stack.addWidget(plot)
             self.stack.setCurrentWidget(plot)
         else:
-            waiting = ("No run yet. " if self.model.status == "idle" else
-                       "Warm-ups run first and are not counted. ")
-            self.message.setText(waiting + WAITING)
+            self.message.setText(self._waiting_note() + WAITING)
             self.stack.setCurrentWidget(self.message)
+
+    def _waiting_note(self) -> str:
+        """What comes before the first point: warm-ups only where the experiment has some (the
+        SLC test has none: its one long write is the measurement)."""
+        if self.model.status == "idle":
+            return "No run yet. "
+        m = self.model
+        eid = self.experiment or (m.current.experiment if m.current is not None else None)
+        mine = [t for t in m.planned.values() if eid is None or t.experiment == eid]
+        if any(t.precondition for t in mine):
+            return "Precondition rounds run first and are not counted. "
+        return "Warm-ups run first and are not counted. " if any(t.warmup for t in mine) else ""
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
