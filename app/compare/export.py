@@ -12,17 +12,22 @@ Layout of the export folder::
 
 The folder follows the rule of every export: new, empty, or an earlier export of the very same
 comparison (the same run folders in the same order); anything else is refused, before writing.
+comparison.csv's text cells (labels, drive models, ids from the runs) that a spreadsheet would
+read as a formula get a leading single quote (app/text); its numbers stay numbers.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import pandas as pd
+
 from app.compare.report import Comparison, markdown, report_section
 from app.report.export import Render, _utf8
 from app.report.export import _draw as draw_figures  # the staging and renaming of a run's export
 from app.report.export_folder import ExportFolder, safe_stem
 from app.report.export_marker import RunIdentity
+from app.text import csv_text
 
 CSV_FORMAT = "%.10g"
 
@@ -31,6 +36,15 @@ def comparison_identity(run_dirs) -> RunIdentity:
     """What the export marker stores: the run folders compared, in order."""
     names = "+".join(Path(d).resolve().name for d in run_dirs)
     return RunIdentity(f"compare:{names}", None)
+
+
+def csv_safe(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with every text cell as :func:`app.text.csv_text` writes it."""
+    out = table.copy()
+    for name in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[name]):
+            out[name] = [csv_text(v) if isinstance(v, str) else v for v in out[name]]
+    return out
 
 
 def comparison_folder(run_dirs, out_dir: str | os.PathLike) -> ExportFolder:
@@ -51,7 +65,7 @@ def export_comparison(comparison: Comparison, out_dir: str | os.PathLike,
     is written; a figure that fails to draw is named in report.md, the rest is written."""
     folder = comparison_folder(comparison.run_dirs, out_dir)
     table = comparison.table
-    texts = {"comparison.csv": table.to_csv(index=False, float_format=CSV_FORMAT),
+    texts = {"comparison.csv": csv_safe(table).to_csv(index=False, float_format=CSV_FORMAT),
              "comparison.md": markdown(comparison)}
     images = [f"figures/{safe_stem(f.id)}.{ext}" for f in comparison.figures
               for ext in ("png", "svg")] if render else []

@@ -5,6 +5,9 @@ Why one value: ``ssd-profiler compare`` and the window's Compare view must give 
 the same listed conditions and the same figures, so both call :func:`build_comparison` (in a
 pool thread in the window) and hand the frozen :class:`Comparison` to what shows or writes it.
 Every run after the first is compared with the first (app/compare/compute.py).
+
+The runs' labels, folder names, ids and notes are data from their run folders: the Markdown
+files write them escaped (app/text/markup.py), so no link, tag or heading comes from them.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from app.compare.figures import comparison_figures, run_labels, slot_text
 from app.results.figure import Figure
 from app.results.load import load_results
 from app.runs import run_tables
+from app.text.markup import export_href, md_code, md_text
 
 FORMATS = {label: fmt for _, label, fmt in METRICS}
 DAMAGE = (KeyError, TypeError, AttributeError, IndexError)   # a damaged run.json, read
@@ -95,12 +99,12 @@ def call_text(row) -> str:
 
 
 def runs_lines(c: Comparison) -> list[str]:
-    return [f"- {'first (the others against it)' if i == 0 else 'then'}: {label} "
-            f"(`{Path(d).name}`)" for i, (label, d) in enumerate(zip(c.labels, c.run_dirs))]
+    return [f"- {'first (the others against it)' if i == 0 else 'then'}: {md_text(label)} "
+            f"({md_code(Path(d).name)})" for i, (label, d) in enumerate(zip(c.labels, c.run_dirs))]
 
 
 def _conditions(c: Comparison) -> list[str]:
-    return [f"- {n}" for n in c.notes] or \
+    return [f"- {md_text(n)}" for n in c.notes] or \
         ["None: engine, drive, file system, experiments and parameters match."]
 
 
@@ -110,8 +114,10 @@ def _table_lines(c: Comparison) -> list[str]:
     lines = ["| Run | Workload | Metric | First | This | Ratio | Call |",
              "|---|---|---|---:|---:|---:|---|"]
     for r in c.table.itertuples():
-        lines.append(f"| {r.label} | {workload_text(r)} | {r.metric} | {cell(r.metric, r.base_mean)} | "
-                     f"{cell(r.metric, r.mean)} | {ratio_text(r.ratio)} | {call_text(r)} |")
+        shown = [md_text(str(x), table=True) for x in (r.label, workload_text(r), r.metric)]
+        lines.append(f"| {' | '.join(shown)} | {cell(r.metric, r.base_mean)} | "
+                     f"{cell(r.metric, r.mean)} | {ratio_text(r.ratio)} | "
+                     f"{md_text(call_text(r), table=True)} |")
     return lines
 
 
@@ -129,13 +135,14 @@ def report_section(c: Comparison, drawn: dict[str, tuple[str, str]],
     lines = ["## Comparison of runs", "", *runs_lines(c), "", "### Conditions that differ", "",
              *_conditions(c), "", "### Figures", ""]
     for fig in c.figures:
-        if fig.id in drawn:
-            png, svg = drawn[fig.id]
-            lines += [f"![{fig.title}]({png})", "",
-                      f"*{fig.title}.* [PNG]({png}) · [SVG]({svg}) {fig.caption}".rstrip(), ""]
+        title = md_text(fig.title)
+        if fig.id in drawn and (png := export_href(drawn[fig.id][0])) \
+                and (svg := export_href(drawn[fig.id][1])):
+            lines += [f"![{title}]({png})", "",
+                      f"*{title}.* [PNG]({png}) · [SVG]({svg}) {md_text(fig.caption)}".rstrip(), ""]
         else:
-            lines += [f"*Figure {fig.id} ({fig.title}) was not drawn: "
-                      f"{problems.get(fig.id, 'no renderer')}.*", ""]
+            lines += [f"*Figure {md_text(fig.id)} ({title}) was not drawn: "
+                      f"{md_text(problems.get(fig.id, 'no renderer'))}.*", ""]
     if not c.figures:
         lines += ["No figure: no workload was measured in two of the runs.", ""]
     lines += ["### Workloads", "", *_table_lines(c), "",

@@ -13,6 +13,7 @@ from app.report.outputs import finding
 from app.results.plausibility import sentences as plausibility_sentences
 from app.results.run_results import ExperimentResults, RunResults
 from app.stats import analysis
+from app.text.markup import literal
 
 SPREAD_LIMIT = 0.10
 _THIN = "as indicative; a longer runtime gives the tail more I/Os."
@@ -37,7 +38,7 @@ def spread_caveat(part: ExperimentResults) -> str | None:
                    if (cv := _spread(stat)) is not None and cv > SPREAD_LIMIT]
         if spreads:
             name, cv = max(spreads, key=lambda p: p[1])
-            noisy.append(f"{row.label} ({name} {cv:.0%}, n = {row.n})")
+            noisy.append(f"{literal(row.label)} ({name} {cv:.0%}, n = {row.n})")
     if not noisy:
         return None
     return (f"Run-to-run spread (sample std / mean) above {SPREAD_LIMIT:.0%} for {len(noisy)} of "
@@ -78,7 +79,7 @@ def run_caveats(results: RunResults, problems: Mapping[str, str], notes: Iterabl
     out = []
     medium = drive.medium if drive else None
     if medium and medium.note and medium.kind != "drive":
-        out.append(f"Medium: the test folder {medium.note}; these numbers describe that "
+        out.append(f"Medium: the test folder {literal(medium.note)}; these numbers describe that "
                    "storage stack, not one SSD, and are not comparable with a drive's data sheet.")
     if drive is not None and not drive.model:
         out.append("The drive did not report a model, so no vendor specification could be "
@@ -88,14 +89,14 @@ def run_caveats(results: RunResults, problems: Mapping[str, str], notes: Iterabl
     out += list(notes)  # what the export had to leave out (e.g. a damaged samples.csv)
     for t in run.trials:
         if t.status is not TrialStatus.DONE:
-            out.append(f"Trial {t.index} ({t.experiment} {t.label}) {t.status}"
-                       + (f": {t.error}" if t.error else "") + "; it is not counted.")
+            out.append(f"Trial {t.index} ({literal(t.experiment)} {literal(t.label)}) {t.status}"
+                       + (f": {literal(t.error)}" if t.error else "") + "; it is not counted.")
     planned = len(info.planned_trials or ())
     if planned and len(run.trials) + skipped_by_design(results) < planned:
         how = "not ended: going on or interrupted" if run.status == RunStatus.RUNNING else run.status
         out.append(f"Only {len(run.trials)} of {planned} planned trials ran (run {how}); "
                    "the tables show what finished.")
-    out += [f"Figure {fid} was not drawn: {why}." for fid, why in problems.items()]
+    out += [f"Figure {literal(fid)} was not drawn: {literal(why)}." for fid, why in problems.items()]
     return out + list(remedies)
 
 
@@ -103,11 +104,12 @@ def _throttle(results: RunResults) -> list[str]:
     """Throttled trials by name; with none flagged, whether throttling could be seen at all."""
     throttled = [t for t in results.run.trials if t.throttled]
     if throttled:
-        return [f"Trial {t.index} ({t.experiment} {t.label}, repetition {t.repetition}) was "
+        return [f"Trial {t.index} ({literal(t.experiment)} {literal(t.label)}, repetition "
+                f"{t.repetition}) was "
                 "thermally throttled; its numbers are low." for t in throttled]
     temperature = results.run.info.temperature
     if temperature is not None and not temperature.source:
-        why = (temperature.reason or "no sensor").split(";")[0]
+        why = literal((temperature.reason or "no sensor").split(";")[0])
         return [f"Thermal throttling: no trial was flagged, but the drive's temperature could not "
                 f"be read ({why}), so throttling cannot be ruled out."]
     return []

@@ -10,6 +10,7 @@ from app.model.info import Drive
 from app.report.document import Block, Bullets, Paragraph, Section
 from app.results.findings import Headline
 from app.results.run_results import RunResults
+from app.text.markup import literal
 from app.units import human_bytes
 
 #: Why each experiment of the course is in the report, in one clause.
@@ -33,12 +34,12 @@ def drive_words(drive: Drive | None) -> str:
     size = drive.capacity_bytes or drive.total_bytes
     what = drive.model or (f"a {drive.bus} disk without a reported model" if drive.bus
                            else "a drive without a reported model")
-    return what + (f" ({size / 1e9:,.0f} GB)" if size else "")
+    return literal(what) + (f" ({size / 1e9:,.0f} GB)" if size else "")
 
 
 def introduction(results: RunResults, number: int) -> Section:
     info = results.run.info
-    engine = info.engine.version or info.engine.name if info.engine else "fio"
+    engine = literal(info.engine.version or info.engine.name if info.engine else "fio")
     lead = (f"This report profiles {drive_words(info.drive)} with {engine}, through a file "
             f"system, in {len(results.parts)} experiments. They vary one workload property at a "
             "time (queue depth, block size, access pattern, read/write balance, duration) to show "
@@ -49,7 +50,7 @@ def introduction(results: RunResults, number: int) -> Section:
     for part in results.parts:
         cls = results_for(part.id)
         title = part.entry.title or getattr(cls, "title", "") or part.id
-        items.append(f"{title}: {WHY.get(part.id) or getattr(cls, 'summary', '') or part.id}.")
+        items.append(literal(f"{title}: {WHY.get(part.id) or getattr(cls, 'summary', '') or part.id}."))
     return Section(f"{number}. Introduction", (Paragraph(lead), Bullets(tuple(items))),
                    anchor="introduction")
 
@@ -58,7 +59,7 @@ def method_limits(results: RunResults) -> list[str]:
     """What the method itself cannot see, from this run's parameters."""
     out = []
     info = results.run.info
-    fs = info.drive.fstype if info.drive and info.drive.fstype else "the file system"
+    fs = literal(info.drive.fstype) if info.drive and info.drive.fstype else "the file system"
     out.append(f"File-level test: the test files live on {fs}, so its allocation and metadata are "
                "part of every number; vendors measure the raw device, usually fresh and inside "
                "its SLC cache.")
@@ -82,7 +83,7 @@ def conclusion(results: RunResults, number: int,
         h = headline(part, results)
         title = part.entry.title or getattr(results_for(part.id), "title", "") or part.id
         n = "" if h.n is None else f" (n = {h.n})"
-        items.append(f"{title}: {h.what}, {h.value}{n}.")
+        items.append(f"{literal(title)}: {h.what}, {h.value}{n}.")
     blocks: list[Block | Section] = [Paragraph("The key numbers of this run (mean ± sample std over n "
                               "repetitions; each section gives the evidence):"),
                     Bullets(tuple(items))]

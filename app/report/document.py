@@ -4,7 +4,10 @@ says; the writers only serialize it: Markdown (app/report/markdown.py), one self
 file (app/report/html.py), and from that HTML the PDF (ui/render/pdf.py). So report.md,
 report.html and report.pdf say the same thing in the same order.
 
-Text is plain with two inline marks both writers understand: ```code``` and ``**bold**``.
+Text is plain with two inline marks both writers understand: ```code``` and ``**bold**``;
+nothing else in it is markup, whatever a run folder's strings hold (app/text/markup.py: a
+value put into a sentence goes through ``literal``). The report's only links are typed: the
+files of its own export (:class:`FileList`, a figure's PNG and SVG), relative to report.md.
 Table cells are already formatted strings (app/units.py chose their precision).
 """
 from __future__ import annotations
@@ -49,7 +52,15 @@ class DocFigure:
     missing: str | None = None   # the reason it was not drawn
 
 
-Block = Paragraph | Bullets | DocTable | DocFigure
+@dataclass(frozen=True)
+class FileList:
+    """A list whose items each link files of the export: ``(text, (file, ...))``, the text
+    followed by a link per file, its name as the link's text."""
+
+    items: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+Block = Paragraph | Bullets | DocTable | DocFigure | FileList
 
 
 @dataclass(frozen=True)

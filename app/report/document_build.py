@@ -19,7 +19,16 @@ from app.experiments.registry import results_for
 from app.model.status import RunStatus
 from app.report.caveats import SPREAD_REMEDY, THIN_REMEDY, run_caveats
 from app.report.closing import conclusion, introduction, method_limits
-from app.report.document import Block, Bullets, DocFigure, DocTable, Document, Paragraph, Section
+from app.report.document import (
+    Block,
+    Bullets,
+    DocFigure,
+    DocTable,
+    Document,
+    FileList,
+    Paragraph,
+    Section,
+)
 from app.report.experiment_section import Files, Said, doc_figure, doc_table, experiment_section
 from app.report.interpretation.by_experiment import interpretation
 from app.report.interpretation.discussion import discussion
@@ -32,6 +41,7 @@ from app.results.figure import Figure
 from app.results.findings import Headline
 from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import Table
+from app.text.markup import literal
 from app.units import mean_pm
 from app.vendor.comparison import VendorComparison
 
@@ -74,28 +84,28 @@ def vendor_section(number: int, results: RunResults, comparison: VendorCompariso
 
 def raw_files_section(doc_tables: Sequence[DocTable], doc_figures: Sequence[DocFigure],
                       folder: str | None) -> Section:
-    items = [f"Table {t.number} ({t.caption}): " + " · ".join(f"[{f}]({f})" for f in t.files)
-             for t in doc_tables if t.files]
-    items += [f"Figure {f.number}: " + " · ".join(f"[{x}]({x})" for x in (f.png, f.svg) if x)
+    items = [(f"Table {t.number} ({t.caption}): ", t.files) for t in doc_tables if t.files]
+    items += [(f"Figure {f.number}: ", tuple(x for x in (f.png, f.svg) if x))
               for f in doc_figures if f.png]
-    where = f" in the run folder `{folder}`" if folder else " in the run folder"
-    items.append(f"Raw measurements{where}: `run.json` (every trial with the engine's numbers), "
-                 "`trials.csv`, `samples.csv` (per-interval samples) and `raw/` (the engine's own "
-                 "output of each trial).")
+    where = f" in the run folder `{literal(folder)}`" if folder else " in the run folder"
+    items.append((f"Raw measurements{where}: `run.json` (every trial with the engine's numbers), "
+                  "`trials.csv`, `samples.csv` (per-interval samples) and `raw/` (the engine's "
+                  "own output of each trial).", ()))
     return Section("Raw files", (
         Paragraph("Tables as CSV (for tools) and Markdown, figures as PNG and SVG, in this "
-                  "export folder:"), Bullets(tuple(items))), level=3, anchor="raw-files")
+                  "export folder:"), FileList(tuple(items))), level=3, anchor="raw-files")
 
 
 def _preamble(results: RunResults, options: ReportOptions, folder: str | None) -> list[Block]:
     run, info = results.run, results.run.info
     date = options.date or (info.started_at or "")[:10] or "not recorded"
-    who = [f"Author: {options.author}" if options.author else "",
-           f"Course: {options.course}" if options.course else "", f"Date: {date}"]
+    who = [f"Author: {literal(options.author)}" if options.author else "",
+           f"Course: {literal(options.course)}" if options.course else "", f"Date: {literal(date)}"]
     preamble: list[Block] = [Paragraph(" · ".join(w for w in who if w))]
-    status = (f"Status: **{run.status}**; started {info.started_at or 'not recorded'}, ended "
-              f"{info.ended_at or 'not recorded'}.")
-    preamble.append(Paragraph((f"Run folder: `{folder}`. " if folder else "") + status))
+    status = (f"Status: **{literal(run.status)}**; started "
+              f"{literal(info.started_at or 'not recorded')}, ended "
+              f"{literal(info.ended_at or 'not recorded')}.")
+    preamble.append(Paragraph((f"Run folder: `{literal(folder)}`. " if folder else "") + status))
     if run.status == RunStatus.RUNNING:   # a reader cannot tell a run going on from a killed one
         preamble.append(Paragraph("**This run did not record its end: it is still going on, or it "
                                   "was interrupted (killed, a crash, a power cut); only finished "
@@ -125,7 +135,8 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
     common = common_precondition(results)
     sections = [introduction(results, 1), methodology_section(results, "2")]
     for p in results.parts:
-        reading = interpretation(p.id, results) if options.interpretation and p.workloads else None
+        reading = ([literal(x) for x in interpretation(p.id, results)]  # labels are run data
+                   if options.interpretation and p.workloads else None)
         sections.append(experiment_section(p, numbers[p.id], results, tables, table_files, figures,
                                            drawn, problems, said, common, appendix,
                                            method_text(p), reading))
@@ -137,7 +148,7 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
         sections.append(precision)
         n += 1
     if options.interpretation:
-        checks = [c for c in discussion(results, comparison) if said.first(c)]
+        checks = [c for x in discussion(results, comparison) if said.first(c := literal(x))]
         n += 1
         sections.append(Section(f"{n}. Discussion", (
             Paragraph("The experiments checked against each other: each check with its numbers "
@@ -150,7 +161,8 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
                if said.first(c)] + method_limits(results)
     sections.append(Section(f"{n + 1}. Limitations", (Bullets(tuple(caveats)),), anchor="caveats"))
     sections.append(conclusion(results, n + 2, headline))
-    doc = Document(options.title or f"SSD performance profiling: {_drive_name(results)}",
+    doc = Document(literal(options.title) if options.title else
+                   f"SSD performance profiling: {_drive_name(results)}",
                    tuple(sections), tuple(_preamble(results, options, folder)))
     return Document(doc.title, (*doc.sections, Section(f"{n + 3}. Appendix", (
         Section("Pooled percentiles and I/O counts", tuple(appendix) or (
@@ -161,5 +173,5 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
 
 def _drive_name(results: RunResults) -> str:
     drive = results.run.info.drive
-    return (drive.model if drive else None) or (
-        f"{drive.bus} disk" if drive and drive.bus else "unknown drive")
+    return literal((drive.model if drive else None) or (
+        f"{drive.bus} disk" if drive and drive.bus else "unknown drive"))

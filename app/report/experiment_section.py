@@ -23,6 +23,7 @@ from app.report.precondition_note import precondition_sentence
 from app.results.figure import Figure, as_stat
 from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import Column, Table, params_text
+from app.text.markup import literal
 from app.units import count, mean_pm, sig
 
 Files = Mapping[str, tuple[str, str]]
@@ -66,7 +67,7 @@ def cell(column: Column, value: Any) -> str:
         return "{} [{}, {}]".format(*(sig(float(x.replace(",", ""))) for x in interval.groups()))
     if isinstance(value, float):
         return sig(value) if math.isfinite(value) else "–"
-    return str(value).replace("\n", " ")
+    return literal(value)   # a label or name from the run folder: text, never marks
 
 
 def doc_table(table: Table, number: str, files: Sequence[str], said: Said,
@@ -98,7 +99,7 @@ def setup_text(part: ExperimentResults, common_precondition: str) -> list[str]:
     text = params_text(part.entry.params, CATALOG.get(part.id))
     params = part.entry.params
     left_out = _LEFT_OUT + (_PRECISION_ONLY if params.get("precision", "off") == "off" else ())
-    values = [p.replace("=", " ", 1) for p in text.split(" ")
+    values = [literal(p.replace("=", " ", 1)) for p in text.split(" ")
               if p and p.split("=", 1)[0] not in left_out]
     if params.get("precision", "off") != "off":   # the ramp each repetition really ran
         values = [v + f" (at least {PRECISION_RAMP_S:g} s per measured repetition: see Precision)"
@@ -110,7 +111,7 @@ def setup_text(part: ExperimentResults, common_precondition: str) -> list[str]:
               if n and n != [planned] else "")]
     if part.workloads:
         out.append(f"Workloads ({len(part.workloads)}): "
-                   + ", ".join(r.label for r in part.workloads) + ".")
+                   + ", ".join(literal(r.label) for r in part.workloads) + ".")
     own = precondition_sentence(part.entry)
     if own and own != common_precondition:
         out.append(own)
@@ -175,4 +176,4 @@ def experiment_section(part: ExperimentResults, number: int, results: RunResults
     caveats = [c for c in experiment_caveats(part, results, thin) if said.first(c)]
     if caveats:
         blocks.append(Section("Caveats", (Bullets(tuple(caveats)),), level=3))
-    return Section(f"{number}. {title}", tuple(blocks), anchor=part.id)
+    return Section(f"{number}. {literal(title)}", tuple(blocks), anchor=part.id)

@@ -3,15 +3,31 @@ file, the file to hand in: every figure is embedded (its SVG as a ``data:`` imag
 ``data:`` URI), the style sheet is inline, nothing is fetched, so it opens offline and survives
 being mailed on its own. The PDF is printed from the same document (ui/render/pdf.py), its
 figures named by file (``images="names"``) for the printer to place as vectors.
+
+Text is escaped whole (app/text/markup.py): only the app's ```code``` and ``**bold**`` marks
+become tags, and the only ``href`` is a file of the export the app links itself (its
+:class:`FileList`), checked by ``export_href``; a ``src`` is a ``data:`` image the app embeds or,
+for the printer, a figure's file name. The <title> is plain text.
 """
 from __future__ import annotations
 
 import base64
 import html
-import re
 from collections.abc import Callable
 
-from app.report.document import Block, Bullets, DocFigure, DocTable, Document, Paragraph, Section
+from app.report.document import (
+    Block,
+    Bullets,
+    DocFigure,
+    DocTable,
+    Document,
+    FileList,
+    Paragraph,
+    Section,
+)
+from app.text import visible
+from app.text.markup import export_href, plain_text
+from app.text.markup import html_inline as inline
 
 #: Reads an export file by its name (``figures/x.png``); None when it is not there.
 Load = Callable[[str], bytes | None]
@@ -38,17 +54,17 @@ figcaption, .caption { font-size: 8pt; }
 code { font-size: 7pt; }
 """
 
-_CODE = re.compile(r"`([^`]+)`")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+
+def _link(path: str) -> str:
+    """A link to a file of the export, named by its path; anything else is text."""
+    href = export_href(path)
+    shown = html.escape(visible(path), quote=True)
+    return f'<a href="{html.escape(href, quote=True)}">{shown}</a>' if href else shown
 
 
-def inline(text: str) -> str:
-    """Escape, then the two inline marks (```code```, ``**bold**``) and Markdown links."""
-    out = html.escape(text, quote=True)
-    out = _CODE.sub(lambda m: f"<code>{m.group(1)}</code>", out)
-    out = _BOLD.sub(lambda m: f"<b>{m.group(1)}</b>", out)
-    return _LINK.sub(lambda m: f'<a href="{m.group(2)}">{m.group(1)}</a>', out)
+def _file_list(block: FileList) -> list[str]:
+    return ["<ul>" + "".join(f"<li>{inline(text)}" + " · ".join(_link(f) for f in files) + "</li>"
+                             for text, files in block.items) + "</ul>"]
 
 
 def _table(t: DocTable) -> list[str]:
@@ -75,20 +91,21 @@ def _figure(f: DocFigure, load: Load, images: str, width: int) -> list[str]:
     if f.png is None:
         return [f"<p><i>{inline(head)} was not drawn: {inline(f.missing or '')}.</i></p>"]
     if images == "names":  # the PDF printer places the files itself (ui/render/pdf.py)
-        picture = f'<img src="{html.escape(f.svg or f.png, quote=True)}" width="{width}">'
+        name = (f.svg or f.png) if export_href(f.svg or f.png) else ""
+        picture = f'<img src="{html.escape(name, quote=True)}" width="{width}">'
         # plain blocks: Qt's rich text knows no <figure>, and after a list it would indent one
         return [f"<p>{picture}</p>",
                 f"<p class=\"caption\"><b>{inline(head)}.</b> {inline(f.caption)}</p>"]
     svg = load(f.svg) if images == "svg" and f.svg else None
     if svg:  # as an image of its own: each SVG keeps its ids (clip paths) to itself
         picture = (f'<img src="data:image/svg+xml;base64,{base64.b64encode(svg).decode("ascii")}" '
-                   f'alt="{html.escape(head, quote=True)}">')
+                   f'alt="{html.escape(plain_text(head), quote=True)}">')
     else:
         png = load(f.png)
         if png is None:
             return [f"<p><i>{inline(head)}: its file {inline(f.png)} is missing.</i></p>"]
         picture = (f'<img src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" '
-                   f'alt="{html.escape(head, quote=True)}" width="{width}">')
+                   f'alt="{html.escape(plain_text(head), quote=True)}" width="{width}">')
     return ["<figure>", picture,
             f"<figcaption><b>{inline(head)}.</b> {inline(f.caption)}</figcaption>", "</figure>"]
 
@@ -106,6 +123,8 @@ def _block(block: Block | Section, load: Load, images: str, width: int) -> list[
     if isinstance(block, Bullets):
         head = [f"<p><b>{inline(block.label)}</b></p>"] if block.label else []
         return head + _notes(block.items)
+    if isinstance(block, FileList):
+        return _file_list(block)
     if isinstance(block, DocTable):
         return _table(block)
     return _figure(block, load, images, width)
@@ -116,7 +135,7 @@ def document_html(doc: Document, load: Load, images: str = "svg", width: int = 6
     "png" its PNG at ``width`` pixels, "names" only names its SVG file (the PDF's input: the
     printer places the figures as vectors) and uses the print style sheet."""
     lines = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-             f"<title>{inline(doc.title)}</title>",
+             f"<title>{html.escape(plain_text(doc.title))}</title>",
              f"<style>{STYLE if images == 'svg' else PRINT_STYLE}</style>", "</head>",
              "<body>", f"<h1>{inline(doc.title)}</h1>"]
     for block in (*doc.preamble, *doc.sections):

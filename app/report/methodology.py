@@ -16,6 +16,7 @@ from app.report.shown_path import shown_path
 from app.results.figure import LATENCY_KINDS
 from app.results.plausibility import method_lines
 from app.results.run_results import RunResults
+from app.text.markup import literal
 from app.units import human_bytes
 
 
@@ -48,7 +49,7 @@ def environment_table(info: RunInfo, number: str = "") -> DocTable:
              ("Engine", (engine.version or engine.name) if engine else None),
              ("SSD Profiler", info.app_version)]
     return DocTable(number, "Test system", ("Item", "Value"),
-                    tuple((k, _v(v)) for k, v in items), (False, False))
+                    tuple((k, literal(_v(v))) for k, v in items), (False, False))
 
 
 def _folder(target: Target) -> str | None:
@@ -96,8 +97,9 @@ def engine_line(results: RunResults) -> str | None:
     opts = " ".join(str(a) for a in argv[1:] if not str(a).startswith(skip))
     engine = results.run.info.engine
     name = (engine.version or engine.name) if engine else None
-    return (f"Engine options ({name or 'engine'}, as the first trial ran them; the workload, "
-            f"runtime and size of each experiment are in its Setup): `{opts}`.")
+    return (f"Engine options ({literal(name or 'engine')}, as the first trial ran them; the "
+            "workload, runtime and size of each experiment are in its Setup): "
+            f"`{literal(opts)}`.")
 
 
 def methodology_section(results: RunResults, number: str) -> Section:

@@ -9,6 +9,10 @@ A cell of a *stat* column is a :class:`Stat` (mean ± sample std across repetiti
 "mean ± std". The repetition count is its own ``n`` column. ``notes`` (the exact workload and
 engine parameters) are printed under the Markdown table; the CSV carries the workload
 parameters as columns instead, so it stays a plain rectangular file.
+
+Text from a run folder (a label, a workload's ``rw``, an id) is data in both (app/text/): a CSV
+text cell that a spreadsheet would take for a formula gets a leading single quote (numbers are
+written as numbers and stay so), and Markdown text is escaped (no link, tag or heading from it).
 """
 from __future__ import annotations
 
@@ -21,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 from app.model.summary import Stat, WorkloadSummary
 from app.params import fields_of, format_value
 from app.results.figure import as_stat
+from app.text import csv_text
+from app.text.markup import md_inline, md_text
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
@@ -54,7 +60,7 @@ def _csv_number(value: object) -> str:
         return str(value)
     if isinstance(value, float):
         return f"{value:.3f}"
-    return str(value)
+    return csv_text(str(value))
 
 
 def to_csv(table: Table) -> str:
@@ -89,7 +95,7 @@ def _md_number(value: object, digits: int) -> str:
         return f"{value:,}"
     if isinstance(value, float):
         return f"{value:,.{digits}f}"
-    return str(value).replace("|", "\\|").replace("\n", " ")
+    return md_text(str(value), table=True)
 
 
 def md_cell(column: Column, value: Any) -> str:
@@ -113,19 +119,19 @@ def _numeric(table: Table, index: int) -> bool:
 
 def to_markdown(table: Table, heading_level: int = 3) -> str:
     """The table with its title as a heading and its notes as a list under it."""
-    lines = [f"{'#' * heading_level} {table.title}", ""]
+    lines = [f"{'#' * heading_level} {md_inline(table.title, block=False)}", ""]
     shown = [i for i, c in enumerate(table.columns) if c.where != "csv"]
     cols = [table.columns[i] for i in shown]
     if not table.rows:
         lines += ["No finished trials.", ""]
     else:
-        lines.append("| " + " | ".join(c.name for c in cols) + " |")
+        lines.append("| " + " | ".join(md_inline(c.name, table=True) for c in cols) + " |")
         lines.append("|" + "|".join(":---" if i == 0 or not _numeric(table, j) else "---:"
                                     for i, j in enumerate(shown)) + "|")
         for row in table.rows:
             lines.append("| " + " | ".join(md_cell(c, row[i]) for c, i in zip(cols, shown)) + " |")
         lines.append("")
-    lines += [f"- {note}" for note in table.notes]
+    lines += [f"- {md_inline(note)}" for note in table.notes]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -36,6 +36,7 @@ from app.store import journal, own_files
 from app.store.atomic_write import write_atomic
 from app.store.read_run import RUN_JSON_MAX_BYTES, SCHEMA_VERSION, load_run, open_run, typed_run
 from app.store.run_json import LineCache, json_text
+from app.text import csv_text
 
 __all__ = ["RUN_JSON_MAX_BYTES", "SCHEMA_VERSION", "load_run", "open_run", "typed_run",  # readers'
            "RunStore", "default_runs_root", "trial_row", "utc_now", "write_json_atomic"]
@@ -204,8 +205,12 @@ class RunStore:
 
 
 def _cell(value: Any) -> Any:
+    """A trials.csv or samples.csv cell: numbers as numbers, text as a spreadsheet must show it
+    (a label or error from a remote host or an edited plan never starts a formula)."""
     if value is None:
         return ""
     if isinstance(value, float):
         return f"{value:.10g}"
+    if isinstance(value, str):
+        return csv_text(value)
     return value

@@ -21,6 +21,7 @@ from app.compare.export import comparison_folder, export_comparison
 from app.compare.report import Comparison, build_comparison, call_text, cell, ratio_text, workload_text
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 from ui.cli.results import console_for
+from ui.cli.terminal import terminal_text
 
 
 def cmd_compare(args) -> int:
@@ -44,7 +45,7 @@ def cmd_compare(args) -> int:
     if failed is not None:
         return failed
     if not args.json:
-        print(out)
+        print(terminal_text(out))
     return EXIT_OK
 
 

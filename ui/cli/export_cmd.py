@@ -26,6 +26,7 @@ from app.report.options import ReportOptions
 from app.store.run_folder import open_run
 from ui.cli import verbosity
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
+from ui.cli.terminal import terminal_text
 from ui.cli.vendor_spec_arg import spec_from_argument
 
 
@@ -49,7 +50,7 @@ def report_options(args) -> ReportOptions:
 
 
 def _warn(line: str) -> None:
-    print(f"ssd-profiler: warning: {line}", file=sys.stderr)
+    print(f"ssd-profiler: warning: {terminal_text(line)}", file=sys.stderr)
 
 
 def cmd_export(args) -> int:
@@ -64,8 +65,8 @@ def cmd_export(args) -> int:
         print(f"ssd-profiler: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
-        print(f"ssd-profiler: error: cannot read {exc.filename or run_dir}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(f"ssd-profiler: error: cannot read "
+              f"{terminal_text(f'{exc.filename or run_dir}: {exc.strerror or exc}')}", file=sys.stderr)
         return EXIT_BAD_INPUT
     started = time.monotonic()
     options = report_options(args)
@@ -73,6 +74,7 @@ def cmd_export(args) -> int:
     if failed is not None:
         return failed
     if verbosity.shows_progress(args):
-        print(f"exported {run_dir} in {time.monotonic() - started:.1f} s", file=sys.stderr)
-    print(out)
+        print(f"exported {terminal_text(run_dir)} in {time.monotonic() - started:.1f} s",
+              file=sys.stderr)
+    print(terminal_text(out))   # a folder's name is data too
     return EXIT_OK

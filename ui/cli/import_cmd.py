@@ -145,5 +145,5 @@ def cmd_import(args) -> int:
                                       "--save ", f"--save {args.save}")
         if failed is not None:
             return failed
-        print(saved)
+        print(terminal_text(saved))
     return EXIT_OK

@@ -8,6 +8,11 @@ is swapped, after the HTML is parsed, for a text object that QSvgRenderer paints
 own painter: the figures stay vectors (lines, and their labels as text). A figure whose SVG Qt
 cannot read is placed as its PNG. Returns the bytes; the export writes them
 (app/report/export.py) through its checked folder.
+
+The PDF's links are link annotations a reader follows with one click, so the only ones kept
+are to files of the export (app/text/markup.py ``export_href``): the report's HTML makes no
+other (its text is escaped), and should an anchor to anything else reach this printer, it is
+printed as plain text.
 """
 from __future__ import annotations
 
@@ -26,6 +31,8 @@ from PySide6.QtGui import (
     QTextFormat,
 )
 from PySide6.QtSvg import QSvgRenderer
+
+from app.text.markup import export_href
 
 RESOLUTION = 300   # dots per inch of the PDF's coordinate space (text and lines stay vectors)
 MARGIN_MM = 15
@@ -113,12 +120,36 @@ def _place_figures(doc: QTextDocument, files: Mapping[str, bytes], figures: SvgF
             cursor.insertText(f"[{name} is missing]")
 
 
+def _drop_foreign_links(doc: QTextDocument) -> None:
+    """Every anchor whose target is not a file of the export loses its link (its text stays)."""
+    foreign = []
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            fmt = fragment.charFormat()
+            if fmt.isAnchor() and fmt.anchorHref() and export_href(fmt.anchorHref()) is None:
+                foreign.append((fragment.position(), fragment.length()))
+            it += 1
+        block = block.next()
+    for position, length in foreign:
+        cursor = QTextCursor(doc)
+        cursor.setPosition(position)
+        cursor.setPosition(position + length, QTextCursor.MoveMode.KeepAnchor)
+        plain = QTextCharFormat()
+        plain.setAnchor(False)
+        plain.setAnchorHref("")
+        cursor.mergeCharFormat(plain)
+
+
 def html_to_pdf(html: str, files: Mapping[str, bytes], title: str = "SSD Profiler report") -> bytes:
     """An A4 PDF of ``html`` whose images name ``files`` (export file name -> bytes), titled as
     the HTML's <title> (else ``title``); needs a Q(Gui)Application (ensure_app)."""
     document = QTextDocument()
     document.setDocumentMargin(0)
     document.setHtml(html)
+    _drop_foreign_links(document)
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)

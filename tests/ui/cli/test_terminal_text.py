@@ -88,6 +88,9 @@ def test_a_fio_job_name_from_an_imported_file_is_printed_as_text(tmp_path):
 
 
 def test_terminal_text_keeps_text_and_line_breaks():
-    assert terminal_text(EVIL) == "Evil Drive"
-    assert terminal_text("a\tb\nc µs ±") == "a\tb\nc µs ±"
-    assert terminal_text("\x1b[1;31mred\x1b[0m \x1bPdcs\x1b\\ok\r") == "red ok"
+    # sequences go; a lone control character (a backspace, a carriage return that would
+    # overwrite the line) or a bidirectional override is shown as its escape, as in the reports
+    assert terminal_text(EVIL) == "Evil Drive\\u0008"
+    assert terminal_text("a\tb\nc µs ±\r\n") == "a\tb\nc µs ±\n"
+    assert terminal_text("\x1b[1;31mred\x1b[0m \x1bPdcs\x1b\\ok\r") == "red ok\\u000d"
+    assert terminal_text("exe.\u202etxt") == "exe.\\u202etxt"
