@@ -33,6 +33,7 @@ from ui.window.folders import PathDialog, open_folder
 from ui.window.plain import plain_tip
 from ui.window.report.export_action import RunExporter
 from ui.window.report.figures_view import RunFiguresModel
+from ui.window.report.report_details import ReportDetails
 from ui.window.report.run_figures import VendorStatus, drive_vendor_status
 from ui.window.report.vendor_spec_dialog import VendorSpecDialog
 from ui.window.widgets import ElidedLabel, em
@@ -97,6 +98,7 @@ class ReportBar(QWidget):
         self.vendor_status = ElidedLabel()   # one line; the whole text is its tooltip
         self.spec_button = QPushButton("Vendor spec...")
         self.spec_button.clicked.connect(self.spec_action.trigger)
+        self.details = ReportDetails()   # title, author, course; interpretation on or off
 
         grid = QGridLayout(self)
         grid.setContentsMargins(4, 2, 4, 2)
@@ -111,6 +113,7 @@ class ReportBar(QWidget):
         grid.addWidget(self.open_button, 0, 1)
         grid.addWidget(self.vendor_status, 1, 0)
         grid.addWidget(self.spec_button, 1, 1)
+        grid.addWidget(self.details, 2, 0, 1, 2)
         grid.setColumnStretch(0, 1)
 
         self.exporter.progress.connect(self._on_progress)
@@ -125,7 +128,7 @@ class ReportBar(QWidget):
 
     def focus_chain(self) -> list[QWidget]:
         return [self.export_button, self.export_to_button, self.export_path, self.open_button,
-                self.spec_button]
+                self.spec_button, *self.details.fields()]
 
     def set_drive(self, model: DriveKey | str | None, note: str = "") -> None:
         """The drive of the chosen target (its model, serial and volume; None: none known yet):
@@ -196,7 +199,7 @@ class ReportBar(QWidget):
         target = out_dir or str(Path(run_dir) / "export")
         self._set_status(f"Exporting 0 of {total} figures to:" if total else "Exporting to:",
                          None, target)
-        self.exporter.start(run_dir, out_dir)
+        self.exporter.start(run_dir, out_dir, self.details.options())
         self._update()
 
     def export_to(self) -> None:
