@@ -146,3 +146,28 @@ def test_pdf_has_pages_and_every_figure_as_vectors(export):
     first = " ".join(reader.pages[0].extract_text().split())
     assert "Introduction" in first and "Author: A. Student" in first
     assert "Raw measurements in the run folder" in " ".join(" ".join(p.extract_text().split()) for p in reader.pages[-3:])
+
+
+def test_every_interpretation_sentence_cites_a_number(export):
+    md = (export / "report.md").read_text()
+    blocks = re.findall(r"### Interpretation\n\n((?:- .+\n)+)", md)
+    discussion = md.split("Discussion\n", 1)[1].split("\n## ", 1)[0]
+    items = [i for b in blocks for i in b.splitlines()]
+    items += [i for i in discussion.splitlines() if i.startswith("- ")]
+    assert len(items) >= 18
+    for item in items:
+        assert re.search(r"\d", item), item
+
+
+def test_without_interpretation_the_data_method_and_checks_stay(tmp_path):
+    """`export --no-interpretation`: no Interpretation, no Discussion; the rest as with it."""
+    small = next(p for p in (FIXTURES / "runs").iterdir() if p.name.startswith("20261123T"))
+    run_dir = shutil.copytree(small, tmp_path / "run")
+    done = run_cli("export", str(run_dir), "--out", str(tmp_path / "export"), "--no-interpretation")
+    assert done.returncode == 0, done.stderr
+    md = (tmp_path / "export" / "report.md").read_text()
+    assert "### Interpretation" not in md and "Discussion" not in md
+    assert "Exported without the generated interpretation and discussion" in md
+    for kept in ("## 1. Introduction", "## 2. System set-up", "**Method.**", "### Findings",
+                 "Limitations", "Conclusion", "Appendix", "![Figure 3.1: "):
+        assert kept in md, kept
