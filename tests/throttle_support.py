@@ -62,8 +62,12 @@ class ThrottledLoop:
     ``limits`` (io.max keys: riops, wiops, rbps, wbps; bytes/s and I/Os per second)."""
 
     def __init__(self, work: Path, size: str = "2G", ram: Path | None = RAM,
-                 limits: dict[str, int] | None = None, name: str = "ssd-profiler-throttle") -> None:
-        self.work, self.mnt = work, work / "mnt"
+                 limits: dict[str, int] | None = None, name: str = "ssd-profiler-throttle", *,
+                 iops: int = 0, bps: int = 0) -> None:
+        """``iops`` and ``bps`` (0: none) limit reads and writes alike; ``limits`` names each."""
+        self.work, self.mnt, self.iops, self.bps = work, work / "mnt", iops, bps
+        limits = {**({"riops": iops, "wiops": iops} if iops else {}),
+                  **({"rbps": bps, "wbps": bps} if bps else {}), **(limits or {})}
         self.image = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=ram)) / "image" if ram \
             else work / "image"
         self.dev = ""
@@ -103,6 +107,17 @@ class ThrottledLoop:
         """Bytes the loop device has completed writing since it was set up (every writer's)."""
         fields = (Path("/sys/block") / Path(self.dev).name / "stat").read_text().split()
         return int(fields[6]) * SECTOR
+
+    def truth_iops(self, bs_bytes: int) -> float:
+        """The I/Os per second the ``iops``/``bps`` throttle lets through at ``bs_bytes``."""
+        rates = [r for r in (self.iops, self.bps / bs_bytes if self.bps else 0) if r]
+        return float(min(rates))
+
+    def __enter__(self) -> ThrottledLoop:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def enter(self) -> None:  # preexec: the CLI and its fio in the throttled group
         assert self.group is not None

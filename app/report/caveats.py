@@ -86,6 +86,8 @@ def run_caveats(results: RunResults, problems: Mapping[str, str], notes: Iterabl
                    "matched to it" + (": a comparison, if shown, is against a spec the user chose."
                                       if has_vendor_spec else "."))
     out += _throttle(results)
+    out += [f"Trial {t.index} ({t.experiment} {t.label}): {line}." for t in run.trials
+            if t.measurement is not None for line in t.measurement.caveats()]
     out += list(notes)  # what the export had to leave out (e.g. a damaged samples.csv)
     for t in run.trials:
         if t.status is not TrialStatus.DONE:
