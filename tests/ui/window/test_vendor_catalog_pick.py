@@ -37,7 +37,7 @@ def test_typing_pm9a1_fills_a_bundled_record(qtbot):
     dialog.catalog_pick.activated.emit(one_tb)
     assert dialog.numbers["rand_write_iops"].value() == 850000
     dialog.save()
-    assert dialog.result_spec is not None and dialog.result_spec["model_regex"] == "MZVL21T0HCLR"
+    assert dialog.result_spec is not None and dialog.result_spec["model_match"] == ["MZVL21T0HCLR"]
     assert not vendor.validate_spec(dialog.result_spec)
 
 
