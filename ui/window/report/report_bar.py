@@ -108,8 +108,8 @@ class ReportBar(QWidget):
         export_row.addWidget(self.export_to_button)
         export_row.addWidget(self.progress)
         export_row.addWidget(self.export_status)
-        export_row.addWidget(self.export_path, 2)
-        export_row.addWidget(self.details, 3)   # on this row: the charts keep their height
+        export_row.addWidget(self.export_path, 1)
+        export_row.addWidget(self.details, 2)   # on this row: the charts keep their height
         grid.addLayout(export_row, 0, 0)
         grid.addWidget(self.open_button, 0, 1)
         grid.addWidget(self.vendor_status, 1, 0)

@@ -15,7 +15,9 @@ class ReportDetails(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.title_edit = QLineEdit()
-        self.title_edit.setPlaceholderText("Report title (default: from the drive)")
+        self.title_edit.setPlaceholderText("Title")
+        self.title_edit.setToolTip("The report's title (empty: 'SSD performance profiling: "
+                                   "<drive>')")
         self.author_edit = QLineEdit()
         self.author_edit.setPlaceholderText("Author")
         self.course_edit = QLineEdit()
@@ -26,6 +28,8 @@ class ReportDetails(QWidget):
             "On: each experiment's mechanism and a Discussion checking the experiments against "
             "each other are written from the run's numbers. Off: data, figures, method and "
             "checks only, for the analysis in your own words.")
+        for edit, ems in ((self.title_edit, 5), (self.author_edit, 4), (self.course_edit, 4)):
+            edit.setMinimumWidth(ems * edit.fontMetrics().averageCharWidth() * 2)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.title_edit, 3)
