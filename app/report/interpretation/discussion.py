@@ -57,21 +57,28 @@ def _knee(results: RunResults) -> tuple[ExperimentResults | None, Knee | None]:
 
 
 def _knee_parallel(results: RunResults) -> str | None:
+    """The knee's IOPS (without a knee: the first depth reaching 90 % of the peak) against what
+    that many commands served at once at the zero-queue service time would give."""
     part, knee = _knee(results)
     row = _service_row(results)
     t = lat(row)
-    if part is None or knee is None or not t or not knee.knee_iops:
+    if part is None or knee is None or not t:
         return None
-    predicted = knee.knee_level / t * 1e6
-    share = knee.knee_iops / predicted
-    said = (f"the drive serves QD{knee.knee_level} commands in parallel at its zero-queue "
-            "service time" if share >= PARALLEL else
-            f"it behaves like {knee.knee_iops * t / 1e6:.1f} commands served at once at that "
-            "time; the rest wait, so the parallelism is used up before the knee")
-    where = "knee" if knee.reached else "deepest level (no knee)"
-    return (f"The {where}'s IOPS against QD × the zero-queue service time: QD{knee.knee_level} / "
-            f"{sig(t)} µs predicts {sig(predicted)} IOPS, measured {sig(knee.knee_iops)} "
-            f"({share:.0%}): {verdict(share >= PARALLEL)}; {said}.")
+    level, iops = (knee.knee_level, knee.knee_iops) if knee.reached else (knee.p90_level,
+                                                                           knee.p90_iops)
+    if not iops:
+        return None
+    predicted = level / t * 1e6
+    share = iops / predicted
+    said = (f"the drive serves QD{level} commands in parallel at its zero-queue service time"
+            if share >= PARALLEL else
+            f"it behaves like {iops * t / 1e6:.1f} commands served at once at that time; the "
+            "rest wait in the queue")
+    where = (f"The knee's IOPS (QD{level})" if knee.reached else
+             f"With no knee, the IOPS of the first depth reaching 90 % of the peak (QD{level})")
+    return (f"{where} against QD × the zero-queue service time: {level} / {sig(t)} µs predicts "
+            f"{sig(predicted)} IOPS, measured {sig(iops)} ({share:.0%}): "
+            f"{verdict(share >= PARALLEL)}; {said}.")
 
 
 def _past_knee(results: RunResults) -> str | None:
@@ -104,8 +111,8 @@ def _tail(results: RunResults) -> str | None:
         return None
     g_mean, g_tail = m1 / m0, p1 / p0
     grows = separated(lo.lat("p99"), hi.lat("p99")) is not False and g_tail > g_mean
-    return (f"Tail growth from QD{lo.outstanding} to QD{hi.outstanding}: p99 ×{g_tail:.2f} "
-            f"({sig(p0)} → {sig(p1)} µs) against mean latency ×{g_mean:.2f}; that the tail grows "
+    return (f"Tail growth from QD{lo.outstanding} to QD{hi.outstanding}: p99 ×{sig(g_tail)} "
+            f"({sig(p0)} → {sig(p1)} µs) against mean latency ×{sig(g_mean)}; that the tail grows "
             f"faster than the mean {verdict(grows)}.")
 
 
@@ -165,7 +172,9 @@ def same_workloads(results: RunResults) -> list[str]:
             said = (f"they disagree by {pct_text(diff)}, beyond their repetitions' spread (Welch's "
                     "t-test at 5 %): the drive did not behave the same in the two experiments' "
                     "trials (order, the file's state, drift)" if split else
-                    f"they agree within the noise ({pct_text(diff)})" if split is False else
+                    (f"they agree within the noise ({pct_text(diff)}"
+                     + ("; a large difference, but their repetitions spread as much)"
+                        if abs(diff) > 0.25 else ")")) if split is False else
                     f"they differ by {pct_text(diff)} (one repetition: not tested)")
             out.append(f"{row.label} was measured by {first_id} ({num(a.mean)} IOPS) and by "
                        f"{part.id} ({num(b.mean)} IOPS): {said}.")

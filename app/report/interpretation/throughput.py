@@ -50,7 +50,8 @@ def _pattern_reading(mine: list[WorkloadSummary]) -> list[str]:
     per_cmd_us = qd / (a.total_iops.mean or 1) * 1e6
     sa, sb = size_text(a.workload["bs_bytes"]), size_text(b.workload["bs_bytes"])
     if kept >= PER_COMMAND:
-        first = (f"{name}: from {sa} to {sb} IOPS keep {kept:.0%} of their value "
+        keep = f"keep {kept:.0%} of their value" if kept < 1 else f"do not fall ({kept:.2f}×)"
+        first = (f"{name}: from {sa} to {sb} IOPS {keep} "
                  f"({stat_text(a.total_iops)} → {stat_text(b.total_iops)}) while each command "
                  f"carries twice the bytes, so small blocks are limited by a per-command cost "
                  f"(QD{qd} / IOPS = {sig(per_cmd_us)} µs of queue time per command at {sa}), "
