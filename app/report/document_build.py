@@ -17,12 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from app.experiments.registry import results_for
 from app.model.status import RunStatus
-<<<<<<< HEAD
-from app.report.caveats import SPREAD_REMEDY, THIN_REMEDY, run_caveats
-from app.report.closing import conclusion, introduction, method_limits
-=======
 from app.report.caveats import SPREAD_REMEDY, THIN_CUE, THIN_REMEDY, run_caveats
->>>>>>> main
+from app.report.closing import conclusion, introduction, method_limits
 from app.report.document import (
     Block,
     Bullets,
@@ -151,7 +147,6 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
     if precision is not None:
         sections.append(precision)
         n += 1
-<<<<<<< HEAD
     if options.interpretation:
         checks = [c for x in discussion(results, comparison) if said.first(c := literal(x))]
         n += 1
@@ -160,10 +155,7 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
                       "and whether it holds."), Bullets(tuple(checks)) if checks else
             Paragraph("No two experiments of this run measured quantities that can be checked "
                       "against each other.")), anchor="discussion"))
-    remedies = [r for r, cue in ((THIN_REMEDY, "as indicative."), (SPREAD_REMEDY, "Run-to-run spread"))
-=======
     remedies = [r for r, cue in ((THIN_REMEDY, THIN_CUE), (SPREAD_REMEDY, "Run-to-run spread"))
->>>>>>> main
                 if any(cue in x for x in said.sentences)]
     caveats = [c for c in run_caveats(results, problems, notes, comparison is not None, remedies)
                if said.first(c)] + method_limits(results)
