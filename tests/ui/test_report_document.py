@@ -139,10 +139,14 @@ def test_pdf_has_pages_and_every_figure_as_vectors(export):
     assert len(reader.pages) >= 10
     assert sum(len(page.images) for page in reader.pages) == 0
     text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
-    titles = re.findall(r"^!\[Figure [\d.]+: ([^\]]+)\]", (export / "report.md").read_text(), re.M)
+    titles = re.findall(r"^!\[(Figure [\d.]+): ([^\]]+)\]", (export / "report.md").read_text(), re.M)
     assert len(titles) == 13
-    for title in titles:
-        assert text.count(title) == 2, title   # drawn in the figure, and in its caption
+    for number, title in titles:
+        # drawn in the figure once, and in its caption; a caption line that straddles a page
+        # break is printed by Qt on both pages (clipped on the second), which text extraction
+        # reads twice, so the caption is counted at least once
+        caption = text.count(f"{number}: {title}")
+        assert caption >= 1 and text.count(title) - caption == 1, title
     first = " ".join(reader.pages[0].extract_text().split())
     assert "Introduction" in first and "Author: A. Student" in first
     assert "Raw measurements in the run folder" in " ".join(" ".join(p.extract_text().split()) for p in reader.pages[-3:])
