@@ -178,8 +178,10 @@ class BlockSize(Experiment):
                     f"{size_text(hi.workload['bs_bytes'])}, while MB/s rise to a peak of "
                     f"{stat_text(top.total_MBps, 'MB/s')} at {size_text(top.workload['bs_bytes'])}")
             if c.crossover_bs_bytes and c.below_bs_bytes and c.above_bs_bytes:
-                text += (f"; the IOPS-to-bandwidth crossover (where IOPS and MB/s, each divided "
-                         f"by its own peak, are equal) is at about {sig(c.crossover_bs_bytes / KiB)}"
+                text += (f"; the IOPS-to-bandwidth crossover (the block size below which the "
+                         f"drive is described by its IOPS and above which by its MB/s, as lab "
+                         f"reports use it; found where IOPS and MB/s, each divided by its own "
+                         f"peak, are equal) is at about {sig(c.crossover_bs_bytes / KiB)}"
                          f" KiB, between {size_text(c.below_bs_bytes)} and "
                          f"{size_text(c.above_bs_bytes)}")
             elif c.note:
@@ -226,10 +228,12 @@ def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],
     if cross and cross.crossover_bs_bytes:
         x = cross.crossover_bs_bytes / 1024
         markers.append(Marker(x, None, f"IOPS→bandwidth crossover ≈ {x:.0f} KiB"))
-    if cross and cross.bw_saturation_bs_bytes:
+    if cross and cross.bw_saturation_bs_bytes:  # as prominent as the crossover: a line of its own
+        x = cross.bw_saturation_bs_bytes / 1024
+        markers.append(Marker(x, None, f"bandwidth saturation: 90 % of peak MB/s at {x:g} KiB"))
         caption = (caption + " " if caption else "") + (
-            f"MB/s reaches 90 % of its peak ({fmt(cross.peak_MBps)} MB/s) at "
-            f"{cross.bw_saturation_bs_bytes / 1024:g} KiB.")
+            f"MB/s reaches 90 % of its peak ({fmt(cross.peak_MBps)} MB/s) at {x:g} KiB (the "
+            "bandwidth saturation line).")
     qd = mine[0].workload["iodepth"]
     return Figure(
         id=f"block-size-throughput-{pattern}", experiment=BlockSize.id,

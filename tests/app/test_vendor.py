@@ -164,15 +164,18 @@ def test_a_stated_sequential_block_size_must_match():
     spec = _spec(seq_bs="128KiB", seq_qd=32, threads=1)
     row = vendor_compare.compare(parts_of(summary), spec).rows[0]
     assert "SEQ128K Q8T1 read" in row.measured_at and not row.like_for_like
-    # a source without a block size: vendors' usual 128 KiB ranks first, and 1 MiB blocks at the
-    # vendor's depth are not like for like (a student's run was compared at 1 MiB and called so)
+    # a source without a block size: the vendor's queue depth decides (QD32 × 1 here), never
+    # called like for like, with the usual 128 KiB block named beside it
     spec = _spec(seq_bs=None, seq_qd=32, threads=1)
     row = vendor_compare.compare(parts_of(summary), spec).rows[0]
-    assert "SEQ128K Q8T1 read" in row.measured_at and not row.like_for_like
+    assert "SEQ1M Q32T1 read" in row.measured_at and not row.like_for_like
+    assert row.match.startswith("queue-depth match: SEQ1M Q32T1 read (QD32 × 1, 1MiB blocks)")
+    assert "128KiB blocks (usual practice, assumed)" in row.match
+    assert "best block-size match beside it: SEQ128K Q8T1 read of block-size, 2,000 MB/s" in row.match
     only_1m = {"block-size": {"workloads": summary["block-size"]["workloads"][:1]}}
     row = vendor_compare.compare(parts_of(only_1m), spec).rows[0]
     assert "SEQ1M Q32T1 read" in row.measured_at and not row.like_for_like
-    assert "1MiB blocks" in row.match and "128KiB blocks (usual practice, assumed)" in row.match
+    assert "1MiB blocks" in row.match and "beside it" not in row.match
 
 
 def test_a_slow_link_explains_a_low_percentage():

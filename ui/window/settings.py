@@ -162,6 +162,8 @@ class AppSettings:
     #: The engine chosen in the window ("fio" | "diskspd"); "" until one was chosen, so the
     #: per-OS default (jobs.engine.factory.default_engine) applies on a first launch.
     engine = Remembered("run/engine", str, "")
+    #: The export bar's report details: {"title", "author", "course": text, "interpretation": bool}.
+    report = Remembered("report/details", dict, {})
     #: {engine name: full path} for an engine installed off PATH.
     engine_paths = Remembered("run/engine_paths", dict, {},
                               clean=lambda v: {str(k): p for k, p in v.items() if p and isinstance(p, str)})

@@ -34,6 +34,7 @@ from ui.window.plain import plain_tip
 from ui.window.report import export_place
 from ui.window.report.export_action import RunExporter
 from ui.window.report.figures_view import RunFiguresModel
+from ui.window.report.report_details import ReportDetails
 from ui.window.report.run_figures import VendorStatus, drive_vendor_status
 from ui.window.report.vendor_spec_dialog import VendorSpecDialog
 from ui.window.widgets import ElidedLabel, PathLabel, em
@@ -98,6 +99,7 @@ class ReportBar(QWidget):
         self.vendor_status = ElidedLabel()   # one line; the whole text is its tooltip
         self.spec_button = QPushButton("Vendor spec...")
         self.spec_button.clicked.connect(self.spec_action.trigger)
+        self.details = ReportDetails()   # title, author, course; interpretation on or off
 
         grid = QGridLayout(self)
         grid.setContentsMargins(4, 2, 4, 2)
@@ -108,6 +110,7 @@ class ReportBar(QWidget):
         export_row.addWidget(self.progress)
         export_row.addWidget(self.export_status)   # short: the path gets the room
         export_row.addWidget(self.export_path, 1)
+        export_row.addWidget(self.details, 2)   # on this row: the charts keep their height
         grid.addLayout(export_row, 0, 0)
         grid.addWidget(self.open_button, 0, 1)
         grid.addWidget(self.vendor_status, 1, 0)
@@ -125,7 +128,8 @@ class ReportBar(QWidget):
         return self.export_action, self.export_to_action, self.spec_action
 
     def focus_chain(self) -> list[QWidget]:
-        return [self.export_button, self.export_to_button, self.open_button, self.spec_button]
+        return [self.export_button, self.export_to_button, self.open_button, self.spec_button,
+                *self.details.fields()]
 
     def set_drive(self, model: DriveKey | str | None, note: str = "") -> None:
         """The drive of the chosen target (its model, serial and volume; None: none known yet):
@@ -204,7 +208,7 @@ class ReportBar(QWidget):
         target = out_dir or str(export_place.default_export_dir(run_dir))
         self._set_status(f"Exporting 0 of {total} figures to:" if total else "Exporting to:",
                          None, target)
-        self.exporter.start(run_dir, target)
+        self.exporter.start(run_dir, target, self.details.options())
         self._update()
 
     def export_to(self) -> None:
