@@ -33,6 +33,7 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgRenderer
 
 from app.text.markup import export_href
+from ui.render.pdf_pages import FOOTER_PT, keep_together, paginate, print_pages
 
 RESOLUTION = 300   # dots per inch of the PDF's coordinate space (text and lines stay vectors)
 MARGIN_MM = 15
@@ -161,11 +162,14 @@ def html_to_pdf(html: str, files: Mapping[str, bytes], title: str = "SSD Profile
                                      QPageLayout.Orientation.Portrait,
                                      QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
                                      QPageLayout.Unit.Millimeter))
+    footer = FOOTER_PT * RESOLUTION / 72
+    paginate(document, writer, footer)
     handler = SvgFigure(document)
     handler.width = float(writer.width())   # the page's paintable width, in device pixels
     document.documentLayout().registerHandler(FIGURE, handler)
     _place_figures(document, files, handler)
-    document.print_(writer)
+    keep_together(document)
+    print_pages(document, writer, footer)
     del writer  # ends the PDF: the file is complete once the writer is gone
     buffer.close()
     return bytes(data.data())
