@@ -3,7 +3,7 @@
 Run as root on Linux. A loop device with an ext4 file system, its image in RAM (/dev/shm, so
 neither the shared disk under it nor other users of that disk change the truth), is throttled
 with the block cgroup (v2 io.max when the unified hierarchy has the io controller, else v1
-blkio.throttle.*): IOPS_LIMIT read and write IOPS and BPS_LIMIT bytes/s, so every workload's
+blkio.throttle.*; tests/throttle_support.py builds it): IOPS_LIMIT read and write IOPS and BPS_LIMIT bytes/s, so every workload's
 truth is min(IOPS_LIMIT, BPS_LIMIT / block size) I/Os per second (read-only or write-only
 workloads: rw-mix is left out, its truth depends on the mix). The app's CLI runs in that cgroup,
 once with the fixed-time defaults and once with ``--precision 2%``, alternated (--rounds times)
@@ -31,57 +31,14 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from throttle_support import ThrottledLoop  # noqa: E402
+
 IOPS_LIMIT = 120
 BPS_LIMIT = 40_000_000
-RAM = Path("/dev/shm") if Path("/dev/shm").is_dir() else None
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571}
 CLI = [str(Path(sys.executable).with_name("ssd-profiler"))]
-
-
-def sh(*argv: str) -> str:
-    return subprocess.run(argv, check=True, capture_output=True, text=True).stdout.strip()
-
-
-class ThrottledLoop:
-    def __init__(self, work: Path, size: str = "2G", ram: Path | None = RAM):
-        self.work, self.mnt = work, work / "mnt"
-        self.image = Path(tempfile.mkdtemp(prefix="precision-bench-", dir=ram)) / "image" if ram \
-            else work / "image"
-        sh("truncate", "-s", size, str(self.image))
-        self.dev = sh("losetup", "-f", "--show", *([] if ram else ["--direct-io=on"]),
-                      str(self.image))
-        sh("mkfs.ext4", "-q", self.dev)
-        self.mnt.mkdir()
-        sh("mount", self.dev, str(self.mnt))
-        majmin = sh("lsblk", "-dno", "MAJ:MIN", self.dev).strip()
-        v2 = Path("/sys/fs/cgroup/unified")
-        if (v2 / "cgroup.controllers").exists() and "io" in (v2 / "cgroup.controllers").read_text():
-            self.group = v2 / "ssd-profiler-precision"
-            self.group.mkdir(exist_ok=True)
-            (self.group / "io.max").write_text(f"{majmin} riops={IOPS_LIMIT} wiops={IOPS_LIMIT} "
-                                               f"rbps={BPS_LIMIT} wbps={BPS_LIMIT}")
-            self.how = "cgroup v2 io.max"
-        else:
-            self.group = Path("/sys/fs/cgroup/blkio/ssd-profiler-precision")
-            self.group.mkdir(exist_ok=True)
-            for name, value in (("read_iops_device", IOPS_LIMIT), ("write_iops_device", IOPS_LIMIT),
-                                ("read_bps_device", BPS_LIMIT), ("write_bps_device", BPS_LIMIT)):
-                (self.group / f"blkio.throttle.{name}").write_text(f"{majmin} {value}")
-            self.how = "cgroup v1 blkio.throttle"
-
-    def enter(self) -> None:  # preexec: the CLI and its fio in the throttled group
-        (self.group / "cgroup.procs").write_text(str(os.getpid()))
-
-    def close(self) -> None:
-        subprocess.run(["umount", str(self.mnt)], check=False)
-        subprocess.run(["losetup", "-d", self.dev], check=False)
-        try:
-            self.group.rmdir()
-        except OSError:
-            pass
-        self.image.unlink(missing_ok=True)
-        if self.image.parent != self.work:
-            self.image.parent.rmdir()
 
 
 def truth_iops(workload: dict) -> float:
@@ -161,7 +118,9 @@ def main() -> int:
         print("run as root (loop device, cgroup)", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="precision-bench-") as tmp:
-        loop = ThrottledLoop(Path(tmp))
+        loop = ThrottledLoop(Path(tmp), name="ssd-profiler-precision",
+                             limits={"riops": IOPS_LIMIT, "wiops": IOPS_LIMIT,
+                                     "rbps": BPS_LIMIT, "wbps": BPS_LIMIT})
         walls: dict[str, list[float]] = {"fixed": [], "precision": []}
         ok: dict[str, list[bool]] = {"fixed": [], "precision": []}
         try:

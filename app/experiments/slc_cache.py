@@ -12,6 +12,7 @@ before its first sample; findings and figures both use it, so the marker sits on
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -98,14 +99,10 @@ class SlcCache(Experiment):
         """The cache exhaustion point of each measured trial with samples."""
         per_trial = []
         for t in trials:
-            series = [s for s in samples if s.trial == t.index]
-            if not series:
-                continue
-            gap = series[1].t_s - series[0].t_s if len(series) > 1 else 1.0
-            start = series[0].t_s - gap
-            points = [(s.t_s - start, s.write_MBps or 0.0) for s in series]
-            per_trial.append(TrialExhaustion(t.index, t.repetition,
-                                             analysis.cache_exhaustion(points)))
+            points = [(p[0], p[2]) for p in trial_series(samples, t.index)]
+            if points:
+                per_trial.append(TrialExhaustion(t.index, t.repetition, analysis.cache_exhaustion(
+                    points, end_s=t.runtime_s)))
         return CacheFindings(tuple(per_trial))
 
     @classmethod
@@ -143,7 +140,8 @@ class SlcCache(Experiment):
                                              tuple(b for _, b in temp), axis="right",
                                              color=NEUTRAL if i < 2 else tint, dash=True))
                 if f.drop_observed and drop_x is not None:
-                    where = f"{drop_x:.1f} GB" if key == "gb" else f"{drop_x:.0f} s"
+                    where = (_at(drop_x, f.gb_resolution, "GB") if key == "gb"
+                             else _at(drop_x, f.t_resolution_s, "s"))
                     who = f"rep {t.repetition}: " if several else ""
                     markers[key].append(Marker(drop_x, None, f"{who}cache exhausted at {where}"))
         w = part.workloads[0].workload
@@ -171,8 +169,9 @@ class SlcCache(Experiment):
             f = t.found
             if f.drop_observed:
                 out.append(f"Rep {t.repetition}: cache exhausted after "
-                           f"{f.gb_before_drop or 0:.2f} GB ({f.t_drop_s or 0:.0f} s); "
-                           f"{fmt(f.MBps_before)} MB/s before, {fmt(f.MBps_after)} MB/s after.")
+                           f"{_at(f.gb_before_drop, f.gb_resolution, 'GB')} "
+                           f"({_at(f.t_drop_s, f.t_resolution_s, 's')}); {fmt(f.MBps_before)} MB/s "
+                           f"before, {fmt(f.MBps_after)} MB/s after{_left_out(f)}.")
             else:
                 out.append(f"Rep {t.repetition}: {f.note} in {f.total_gb:.2f} "
                            f"GB written; mean {fmt(f.MBps_before)} MB/s.")
@@ -191,7 +190,7 @@ class SlcCache(Experiment):
                        f" written, {values_text([f.t_drop_s for f in drops], 's')} into the "
                        f"write: from {values_text([f.MBps_before for f in drops], 'MB/s')} before "
                        f"to {values_text([f.MBps_after for f in drops], 'MB/s')} after (the "
-                       "post-cache speed).")
+                       f"post-cache speed). {_resolution_text(drops)}")
         calm = [f for f in found if not f.drop_observed]
         if calm:
             most = max(f.total_gb for f in calm)
@@ -243,14 +242,48 @@ def _levels(found: Sequence[TrialExhaustion]) -> list[HLine]:
     return out
 
 
+def _at(value: float | None, resolution: float | None, unit: str) -> str:
+    """'2.01 ± 0.02 GB': a located point with its resolution, both to the decimals that show
+    the ± (at least 2 for GB and 1 for s, at most 4)."""
+    digits = 2 if unit == "GB" else 1
+    if resolution is not None and resolution > 0:
+        digits = min(max(digits, -math.floor(math.log10(resolution))), 4)
+    pm = f" ± {resolution:.{digits}f}" if resolution is not None else ""
+    return f"{value or 0:.{digits}f}{pm} {unit}"
+
+
+def _left_out(f: CacheExhaustion) -> str:
+    """Which intervals the before/after rates leave out: those the step spread over."""
+    k = f.transitional_intervals
+    if not k:
+        return ""
+    return f" ({k} transitional interval{'s' if k > 1 else ''} left out of both)"
+
+
+def _resolution_text(drops: Sequence[CacheExhaustion]) -> str:
+    """How the drop was located and to what resolution (the largest ± over the repetitions)."""
+    known = [f for f in drops if f.gb_resolution is not None and f.t_resolution_s is not None]
+    if not known:
+        return ""
+    gb = max(f.gb_resolution or 0.0 for f in known)
+    ts = max(f.t_resolution_s or 0.0 for f in known)
+    return (f"Each drop is located within its sample interval from that interval's mean and its "
+            f"neighbours' rates, to ± {gb:.2f} GB (± {ts:.1f} s) at worst; the intervals it "
+            "spread over count in neither rate.")
+
+
 def _cache_table(found: Sequence[TrialExhaustion]) -> Table:
     cols = [Column("Repetition", "repetition", 0), Column("Written (GB)", "total_GB", 2),
             Column("Baseline MB/s", "baseline_MBps", 1), Column("Drop seen", "drop_observed"),
-            Column("GB before drop", "gb_before_drop", 2), Column("Drop at (s)", "t_drop_s", 1),
+            Column("GB before drop", "gb_before_drop", 2), Column("± GB", "gb_resolution", 2),
+            Column("Drop at (s)", "t_drop_s", 1), Column("± s", "t_resolution_s", 1),
             Column("MB/s before", "MBps_before", 1), Column("MB/s after", "MBps_after", 1),
-            Column("Note", "note")]
+            Column("Transitional intervals", "transitional_intervals", 0), Column("Note", "note")]
     rows = [(t.repetition, f.total_gb, f.baseline_MBps, f.drop_observed, f.gb_before_drop,
-             f.t_drop_s, f.MBps_before, f.MBps_after, f.note) for t in found if (f := t.found)]
+             f.gb_resolution, f.t_drop_s, f.t_resolution_s, f.MBps_before, f.MBps_after,
+             f.transitional_intervals, f.note) for t in found if (f := t.found)]
     return Table("slc-cache-exhaustion", "Cache exhaustion per trial", tuple(cols), tuple(rows),
-                 ("GB = 10^9 bytes; MB/s before/after are time-weighted means of the per-interval "
-                  "samples before and from the drop.",), SlcCache.id)
+                 ("GB = 10^9 bytes. The drop is located within its sample interval from that "
+                  "interval's mean and its neighbours' rates (± its resolution); MB/s before/after "
+                  "are time-weighted means of the per-interval samples before and after the "
+                  "transitional intervals the drop spread over, which count in neither.",), SlcCache.id)

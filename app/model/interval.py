@@ -41,23 +41,30 @@ class Interval(Rates):
 
     def at(self, trial: int, t_s: float, temperature_c: float | None = None) -> Sample:
         """This interval as a run sample of ``trial``, ``t_s`` seconds into the run."""
-        return Sample(trial=trial, t_s=t_s, temperature_c=temperature_c, **self.rates())
+        return Sample(trial=trial, t_s=t_s, temperature_c=temperature_c,
+                      duration_s=self.duration_s, **self.rates())
 
 
 SAMPLE_COLUMNS = ("trial", "t_s", "read_MBps", "read_iops", "read_lat_us",
                   "write_MBps", "write_iops", "write_lat_us", "temperature_c",
-                  "read_p99_us", "write_p99_us")
-"""samples.csv's columns, in file order."""
+                  "read_p99_us", "write_p99_us", "duration_s")
+"""samples.csv's columns, in file order (files written before ``duration_s`` lack it)."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class Sample(Rates):
     """One row of samples.csv: an interval of ``trial`` ending ``t_s`` seconds into the run, with
-    the drive temperature read at that moment when one is known."""
+    the drive temperature read at that moment when one is known, and how long the interval
+    lasted as the engine timed it (``duration_s``, what its rates are per; None in files written
+    before it was kept). Why both: ``t_s`` is when the engine's report came, which a busy host
+    delays by a fraction of an interval, while its rates are over the engine's own clock, so
+    data written (rate x time) is exact only with ``duration_s``; and a trial's first interval is
+    short (the engine's report timer starts before the job does)."""
 
     trial: int
     t_s: float
     temperature_c: float | None = None
+    duration_s: float | None = None
 
     def row(self) -> dict[str, Any]:
         """Its values by column (all plain numbers: ``asdict``'s deep copy is not needed, and at

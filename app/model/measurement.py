@@ -51,9 +51,16 @@ class DirectionResult:
     lat_kind: LatencyKind | None = None
     lat_us: Mapping[str, float | None] | None = None
     hist: Histogram | None = None     # fio json+: the histogram of the ``lat_kind`` latency
+    #: fio's issued and completed I/O counts, kept only where they disagree (a flag:
+    #: app/engines/fio/completed.py); then its IOPS and MB/s count different I/Os
+    issued_completed: tuple[int, int] | None = None
+    #: the app's own runs: the runtime (ms) between the two status documents its rates rest on
+    #: (app/engines/fio/steady.py); None: the engine's rates over its runtime
+    steady_ms: float | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    KEYS = frozenset(("io_bytes", "iops", "MBps", "MiBps", "runtime_ms", "lat_kind", "lat_us", "hist_ns"))
+    KEYS = frozenset(("io_bytes", "iops", "MBps", "MiBps", "runtime_ms", "lat_kind", "lat_us", "hist_ns",
+                      "issued_completed", "steady_ms"))
     NUMBERS = ("iops", "MBps", "io_bytes", "MiBps", "runtime_ms")   # read as they are (None: absent)
 
     def lat(self, key: str) -> float | None:
@@ -66,7 +73,9 @@ class DirectionResult:
         return cls(**{k: data.get(k) for k in cls.NUMBERS},
                    lat_kind=LatencyKind(kind) if kind else None,
                    lat_us=None if lat is None else frozen(lat),
-                   hist=Histogram.from_bins(bins) if bins else None, extra=unknown(data, cls.KEYS))
+                   hist=Histogram.from_bins(bins) if bins else None,
+                   issued_completed=_counts(data.get("issued_completed")), steady_ms=data.get("steady_ms"),
+                   extra=unknown(data, cls.KEYS))
 
     def to_json(self) -> dict[str, Any]:
         lat = None if self.lat_us is None else dict(self.lat_us)
@@ -75,7 +84,32 @@ class DirectionResult:
                "lat_us": lat}
         if self.hist is not None:
             out["hist_ns"] = self.hist.to_bins()
+        if self.issued_completed is not None:
+            out["issued_completed"] = list(self.issued_completed)
+        if self.steady_ms is not None:
+            out["steady_ms"] = self.steady_ms
         return {**out, **self.extra}
+
+
+def _counts(value: Any) -> tuple[int, int] | None:
+    """Two counts as run.json keeps them (``[issued, completed]``), else None."""
+    if isinstance(value, (list, tuple)) and len(value) == 2 \
+            and all(type(v) is int and v >= 0 for v in value):
+        return int(value[0]), int(value[1])
+    return None
+
+
+def count_caveat(direction: str, counts: tuple[int, int]) -> str:
+    """The one line that says a direction's issued and completed counts disagree, both counts
+    and the likely cause (docs/precision.md, "Counting after the ramp")."""
+    issued, completed = counts
+    gap = (completed - issued) / issued if issued else float("inf")
+    share = f" ({gap:+.1%})" if issued else ""
+    cause = ("a queue in flight at the end of its ramp_time" if completed > issued else
+             "I/Os still in flight when the job was ended")
+    return (f"{direction}: fio counted {issued:,} I/Os issued but {completed:,} completed{share}, "
+            f"likely {cause}; its iops counts the issued, its bandwidth the completed ones, so "
+            "they disagree (kept as fio printed them)")
 
 
 @dataclass(frozen=True)
@@ -112,6 +146,17 @@ class Measurement:
     def sides(self) -> list[tuple[str, DirectionResult]]:
         """The directions that moved data, read first."""
         return [(d, s) for d in DIRECTIONS if (s := self.side(d)) is not None]
+
+    @property
+    def counts_disagree(self) -> bool:
+        """A direction's issued and completed I/O counts disagree: its IOPS and MB/s are fio's
+        but do not count the same I/Os (:meth:`caveats` says so)."""
+        return any(s.issued_completed is not None for _, s in self.sides())
+
+    def caveats(self) -> list[str]:
+        """One line per direction whose issued and completed counts disagree."""
+        return [count_caveat(d, s.issued_completed) for d, s in self.sides()
+                if s.issued_completed is not None]
 
     @property
     def lat_kind(self) -> LatencyKind | None:

@@ -13,6 +13,7 @@ import math
 import statistics
 from dataclasses import replace
 
+from app.stats.cliff import locate, where
 from app.stats.derived import CacheExhaustion, Crossover, Knee, LittlesLawPoint, TailSpread
 from app.stats.knee import knee
 from app.units import finite_number as _num
@@ -121,7 +122,7 @@ def crossover(points) -> Crossover | None:
                    below_bs_bytes=b0, above_bs_bytes=b1)
 
 
-def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> CacheExhaustion:
+def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None, end_s=None) -> CacheExhaustion:
     """Write-cache (e.g. SLC) exhaustion point of one sustained sequential write.
 
     samples: (t_s, MBps) per interval, t_s the end of the interval. Interval durations are the
@@ -134,10 +135,19 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> Cach
     samples (removes isolated one- and two-sample dips without shifting a clean step). The
     drop is the first run of consecutive smoothed samples below (1 - drop_fraction) x baseline
     whose total duration is at least ``min_duration_s`` (default max(3 median intervals, 5 % of
-    the run)). ``t_drop_s`` is the start of that run's first interval and ``gb_before_drop``
-    the GB written up to then; ``MBps_before``/``MBps_after`` are time-weighted means of the
-    raw samples before/from the drop (= GB / time). Without a drop MBps_before is the mean of
-    all samples. Fewer than 6 samples: no verdict ("too few samples to judge").
+    the run)). That run's first interval only brackets the step: it lies in it, in the one
+    before or on the boundary between them, up to an interval's worth of data. The step is
+    located within its interval from the interval's mean and its neighbours' rates
+    (app/stats/cliff.py): ``t_drop_s`` and ``gb_before_drop`` are where it is,
+    ``t_resolution_s``/``gb_resolution`` their ±, ``transitional_intervals`` how many intervals
+    it spread over. ``MBps_before``/``MBps_after`` are time-weighted means of the raw samples
+    before and after those intervals (= GB / time), which belong to neither level. Without
+    neighbours to place it against, the step is put at the run's first interval, ± that
+    interval. The levels are read from intervals ending by ``end_s`` (the trial's planned
+    runtime, on the samples' clock), or all but the last when it is not given: the run's final
+    intervals hold the engine's drain of its queue, not the drive's own pace (they still count
+    in ``MBps_after``, which is GB / time). Without a drop MBps_before is the mean of all
+    samples. Fewer than 6 samples: no verdict ("too few samples to judge").
     """
     pts = sorted((t, v) for t, v in ((_num(a), _num(b)) for a, b in samples)
                  if t is not None and v is not None)
@@ -172,6 +182,7 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> Cach
         return CacheExhaustion(**out)
     threshold = (1.0 - drop_fraction) * baseline
     assert med is not None  # six or more samples have gaps between them
+    settled = n - 1 if _num(end_s) is None else sum(1 for x in t if x <= end_s + 0.1 * med)
     if min_duration_s is None:
         min_duration_s = max(3 * med, 0.05 * sum(dt))
     out.update(threshold_MBps=threshold, min_duration_s=float(min_duration_s))
@@ -185,13 +196,22 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None) -> Cach
         while j < n and smooth[j] < threshold:
             j += 1
         if sum(dt[i:j]) >= min_duration_s - _EPS:
-            t_drop = t[i] - dt[i]
-            out.update(drop_observed=True, t_drop_s=t_drop,
-                       gb_before_drop=gb[i - 1] if i else 0.0,
-                       MBps_before=mean_between(0, i), MBps_after=mean_between(i, n),
-                       note=f"throughput fell below {threshold:.0f} MB/s "
-                            f"({1 - drop_fraction:.0%} of the {baseline:.0f} MB/s baseline) "
-                            f"at {t_drop:g} s and stayed below for {sum(dt[i:j]):g} s")
+            fell = (f"throughput fell below {threshold:.0f} MB/s ({1 - drop_fraction:.0%} of the "
+                    f"{baseline:.0f} MB/s baseline) and stayed below for {sum(dt[i:j]):g} s")
+            step = locate(t, dt, v, i, min(j, settled))
+            if step is None:
+                out.update(drop_observed=True, t_drop_s=t[i] - dt[i],
+                           gb_before_drop=gb[i - 1] if i else 0.0, t_resolution_s=dt[i],
+                           gb_resolution=max(v[k] * dt[k] for k in range(max(i - 1, 0), i + 1)) / 1000,
+                           MBps_before=mean_between(0, i), MBps_after=mean_between(i, n),
+                           transitional_intervals=None,
+                           note=f"{fell}; the step lies in the interval ending at {t[i]:g} s or the "
+                                "one before (no level on one side to place it more closely)")
+                return CacheExhaustion(**out)
+            out.update(drop_observed=True, t_drop_s=step.t_s, gb_before_drop=step.gb,
+                       t_resolution_s=step.t_resolution_s, gb_resolution=step.gb_resolution,
+                       MBps_before=mean_between(0, step.first), MBps_after=mean_between(step.end, n),
+                       transitional_intervals=step.transitional, note=f"{fell}; {where(step, t, dt)}")
             return CacheExhaustion(**out)
         if j == n:
             out["note"] = ("no drop confirmed: throughput fell below the threshold only "

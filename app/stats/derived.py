@@ -79,6 +79,11 @@ class CacheExhaustion(Derived):
     threshold_MBps: float | None
     min_duration_s: float | None
     note: str
+    #: ± of t_drop_s and gb_before_drop (app/stats/cliff.py says what they cover)
+    t_resolution_s: float | None = None
+    gb_resolution: float | None = None
+    #: intervals the step spread over (0: on a sample boundary), in neither MBps_before nor _after
+    transitional_intervals: int | None = None
 
 
 

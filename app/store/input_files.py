@@ -211,6 +211,9 @@ def _histogram_problem(direction: str, side: Any) -> str | None:
     iops, runtime_ms = side.get("iops"), side.get("runtime_ms")
     if isinstance(iops, (int, float)) and isinstance(runtime_ms, (int, float)) and runtime_ms > 0:
         made = iops * runtime_ms / 1000
+        counts = side.get("issued_completed")   # fio's iops counts issued I/Os, its bins completed
+        if isinstance(counts, list) and len(counts) == 2 and isinstance(counts[1], int):
+            made = max(made, counts[1])
         if ios > 1.05 * made + 100:
             return (f"{direction}.hist_ns counts {ios:g} I/Os, but {iops:g} IOPS for "
                     f"{runtime_ms:g} ms make about {made:.0f}")

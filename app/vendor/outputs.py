@@ -94,7 +94,8 @@ def vendor_table(cmp: VendorComparison) -> Table:
                f"link rate{source}." if cmp.interface else "Interface ceiling: unknown.")
     notes = ((f"Drive mismatch: {cmp.drive_mismatch}",) if cmp.drive_mismatch else ()) + (
         f"Spec record `{spec.id}` ({spec.source_kind} source): {spec.source_url}"
-        + (f". {spec.notes}" if spec.notes else ""),
+        + (f". {spec.notes}" if spec.notes else "")
+        + (f". The record's model match: {spec.pattern_note}" if spec.pattern_note else ""),
         ceiling, "Measured: among every workload of the run (any experiment) with the vendor's "
         "pattern, direction and block size, the one with the vendor's queue depth and threads "
         "(like for like), else the most outstanding I/O (QD × threads) at or below the "

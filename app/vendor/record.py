@@ -8,10 +8,20 @@ How specs are found for a drive is app/vendor/specs.py; how they are compared, a
 """
 from __future__ import annotations
 
-import re
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from app.vendor.model_match import (
+    MAX_PATTERN_CHARS,
+    ModelPattern,
+    normalize,
+    parse_patterns,
+    patterns_from_regex,
+)
+
+MAX_PART_NUMBERS = 64
 
 #: The four 'up to' figures a record may state: key, label, unit.
 FIGURES = (("seq_read_mbps", "Sequential read", "MB/s"),
@@ -20,18 +30,51 @@ FIGURES = (("seq_read_mbps", "Sequential read", "MB/s"),
            ("rand_write_iops", "4 KiB random write", "IOPS"))
 
 
-def _text(value: object) -> str | None:
-    return str(value) if isinstance(value, (str, int, float)) and str(value).strip() else None
+#: Longest text kept of a record's field, by kind: a name (vendor, family, id, a block size)
+#: and a sentence (notes, the source). A record from a shared run folder can carry megabytes; the
+#: report would lay them out (quadratic in the PDF step), so the rest is cut, visibly.
+NAME_CHARS, SENTENCE_CHARS = 200, 2000
+
+
+def _text(value: object, limit: int = NAME_CHARS) -> str | None:
+    if not isinstance(value, (str, int, float)) or not str(value).strip():
+        return None
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + f"… (cut at {limit} characters)"
+
+
+def _required(value: object, limit: int = NAME_CHARS) -> str:
+    return _text(value, limit) or ""
+
+
+def positive(value: object) -> bool:
+    """A finite number above zero (JSON's NaN, Infinity and 1e400 are not: no vendor states
+    them, and they break the arithmetic and the figures downstream)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value) and value > 0
 
 
 def _count(value: object) -> int | None:
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and value > 0 else None
+    return int(value) if isinstance(value, (int, float)) and positive(value) else None
 
 
 def _number(value: object) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and value > 0 else None
+    return float(value) if isinstance(value, (int, float)) and positive(value) else None
+
+
+def _model_patterns(data: Mapping[str, Any]) -> tuple[tuple[ModelPattern, ...], str | None]:
+    """A record's patterns: ``model_match``, else an older record's ``model_regex`` translated
+    (app/vendor/model_match.py), with a one-line note when that one cannot be."""
+    if "model_match" in data:
+        return parse_patterns(data.get("model_match")), None
+    regex = data.get("model_regex")
+    if not regex:
+        return (), None
+    texts = patterns_from_regex(regex) if isinstance(regex, str) else None
+    if texts is None:
+        return (), ("its model_regex is not plain text and was ignored (a regular expression "
+                    "from a file is never run): it matches a drive by its part numbers only")
+    return parse_patterns(texts), None
 
 
 @dataclass(frozen=True)
@@ -54,7 +97,7 @@ class Conditions:
         return cls(_text(tc.get("seq_bs")), _count(tc.get("seq_qd")),
                    _count(tc.get("seq_threads")) or both, _text(tc.get("rand_bs")),
                    _count(tc.get("rand_qd")), _count(tc.get("rand_threads")) or both,
-                   _text(tc.get("note")))
+                   _text(tc.get("note"), SENTENCE_CHARS))
 
     def side(self, sequential: bool) -> tuple[str | None, int | None, int | None]:
         """Block size text, queue depth and threads of one side."""
@@ -83,7 +126,7 @@ class VendorSpec:
     """One spec record (see resources/vendor_specs.json for the fields' meaning)."""
 
     id: str
-    model_regex: str
+    patterns: tuple[ModelPattern, ...]   # model_match (or a translated model_regex)
     source_url: str
     source_kind: str
     vendor: str | None = None
@@ -95,6 +138,7 @@ class VendorSpec:
     conditions: Conditions = Conditions()
     notes: str | None = None
     attached: DriveKey | None = None   # the drive the user entered it for (serial or volume)
+    pattern_note: str | None = None    # why an older record's model_regex is not used
     record: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -104,15 +148,19 @@ class VendorSpec:
             if isinstance(at, Mapping) else None
         parts = data.get("part_numbers")
         cap = data.get("capacity_gb")
+        patterns, note = _model_patterns(data)
         return cls(
-            str(data.get("id") or ""), str(data.get("model_regex") or ""),
-            str(data.get("source_url") or ""), str(data.get("source_kind") or ""),
+            _required(data.get("id")), patterns,
+            _required(data.get("source_url"), SENTENCE_CHARS), _required(data.get("source_kind")),
             _text(data.get("vendor")), _text(data.get("family")),
-            tuple(str(p) for p in parts if p) if isinstance(parts, list) else (),
+            tuple(str(p) for p in parts[:MAX_PART_NUMBERS]
+                  if isinstance(p, str) and p.strip() and len(p) <= MAX_PATTERN_CHARS)
+            if isinstance(parts, list) else (),
             _number(cap), _text(data.get("interface")),
             {k: v for k, *_ in FIGURES if (v := _number(data.get(k))) is not None},
-            Conditions.from_json(data.get("test_conditions")), _text(data.get("notes")),
-            attached if attached and (attached.serial or attached.volume) else None, dict(data))
+            Conditions.from_json(data.get("test_conditions")), _text(data.get("notes"), SENTENCE_CHARS),
+            attached if attached and (attached.serial or attached.volume) else None, note,
+            dict(data))
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.record)
@@ -126,17 +174,19 @@ class VendorSpec:
         return name or self.id or "unnamed spec"
 
     def describes_model(self, model: str | None) -> bool:
-        """True when the drive's model string is this record's (regex or part number)."""
-        if not model or not model.strip():
-            return False
-        model = " ".join(model.split())
-        try:
-            if self.model_regex and re.search(self.model_regex, model, re.IGNORECASE):
-                return True
-        except re.error:
-            pass
-        squash = re.sub(r"[\s_-]+", "", model).lower()
-        return any(p and re.sub(r"[\s_-]+", "", p).lower() in squash for p in self.part_numbers)
+        """True when the drive's model string is this record's (a model pattern or a part
+        number it contains); linear in the model's length, see app/vendor/model_match.py."""
+        normalized = normalize(model) if model else ""
+        return self.pattern_finds(normalized) or self.part_number_in(normalized)
+
+    def pattern_finds(self, normalized_model: str) -> bool:
+        """One of the model patterns finds the model (normalized with ``normalize``)."""
+        return bool(normalized_model) and any(p.matches(normalized_model) for p in self.patterns)
+
+    def part_number_in(self, normalized_model: str) -> bool:
+        """The model (normalized) holds one of the part numbers."""
+        return bool(normalized_model) and any(
+            p in normalized_model for p in (normalize(n) for n in self.part_numbers) if p)
 
     def attached_to_drive(self, drive: DriveKey) -> bool:
         """True when the user entered this record for this very drive: same serial, or (neither

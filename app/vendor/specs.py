@@ -5,12 +5,18 @@ Where specs come from, first hit wins: the run's own ``vendor_spec`` (what the u
 entered for this drive, or ``--vendor-spec``, written into the run), then the user's edited specs
 (:func:`user_specs_path`: one entered for this very drive by serial or volume first, see
 :class:`app.vendor.record.DriveKey`), then ``resources/vendor_specs.json`` (loaded with importlib.resources,
-every record with its source). Matching is a case-insensitive regex search of ``model_regex``
-in the drive's model string, or a part number contained in it.
+every record with its source). A record describes a model when one of its ``model_match``
+patterns finds it, or it contains one of its part numbers: plain text compared normalized, never
+a regular expression (app/vendor/model_match.py says why).
+
+The user's file lives in the config folder and is read like any input the app did not write
+(app/store/config_file.py): a regular file of bounded size, so a named pipe or a link to
+/dev/zero planted there is one line in the log, not a hang or a MemoryError.
 """
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from collections.abc import Mapping
@@ -22,8 +28,12 @@ from app.model.info import RunInfo
 from app.model.status import RunStatus
 from app.paths.userdirs import user_config_dir
 from app.store.atomic_write import write_atomic
+from app.store.config_file import ConfigUnreadable, read_config_bytes, read_config_json
 from app.store.run_folder import load_run, write_json_atomic
-from app.vendor.record import DriveKey, VendorSpec
+from app.vendor.model_match import normalize, pattern_problems
+from app.vendor.record import DriveKey, VendorSpec, positive
+
+log = logging.getLogger(__name__)
 
 METRICS = (  # key, label, unit, workload rw, block size (None = any), measured field
     ("seq_read_mbps", "Sequential read", "MB/s", "read", None, "MBps"),
@@ -31,7 +41,9 @@ METRICS = (  # key, label, unit, workload rw, block size (None = any), measured 
     ("rand_read_iops", "4 KiB random read", "IOPS", "randread", 4096, "iops"),
     ("rand_write_iops", "4 KiB random write", "IOPS", "randwrite", 4096, "iops"),
 )
-REQUIRED = ("id", "model_regex", "source_url", "source_kind")
+REQUIRED = ("id", "source_url", "source_kind")
+MAX_USER_SPECS_BYTES = 4 << 20   # thousands of records; a spec is a few KiB
+_warned: set[str] = set()        # one log line per unreadable file and reason, not one per lookup
 
 
 def load_specs() -> list[dict]:
@@ -55,12 +67,11 @@ def read_user_specs(path: Path | None = None) -> list[dict]:
     taken for "no specs" and then overwritten by the next save."""
     path = path or user_specs_path()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_config_json(path, MAX_USER_SPECS_BYTES)
     except FileNotFoundError:
         return []
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
-        raise UserSpecsUnreadable(f"{path} cannot be read ({reason}); it was left as it is: "
+    except ConfigUnreadable as exc:
+        raise UserSpecsUnreadable(f"{path} cannot be read ({exc}); it was left as it is: "
                                   "fix or move it, then save again") from None
     specs = data.get("specs") if isinstance(data, dict) else None
     if not isinstance(specs, list) or not all(isinstance(s, dict) for s in specs):
@@ -70,32 +81,50 @@ def read_user_specs(path: Path | None = None) -> list[dict]:
 
 
 def load_user_specs(path: Path | None = None) -> list[dict]:
-    """The user's specs for matching a drive: an unreadable file counts as none here (a run or
-    an export must not fail over it); saving refuses it instead (:func:`save_user_spec`)."""
+    """The user's usable specs for matching a drive: an unreadable file counts as none here (a
+    run or an export must not fail over it), and a hand-edited record that does not validate
+    (a figure of NaN cannot even be written into run.json) is left out; each said once in the
+    log. Saving refuses an unreadable file instead (:func:`save_user_spec`)."""
     try:
-        return read_user_specs(path)
-    except UserSpecsUnreadable:
+        specs = read_user_specs(path)
+    except UserSpecsUnreadable as exc:
+        _warn_once(f"vendor specs not used: {exc}")
         return []
+    usable = []
+    for spec in specs:
+        problems = validate_spec(spec)
+        if problems:
+            _warn_once(f"vendor spec {str(spec.get('id'))[:80]!r} in {path or user_specs_path()} "
+                       f"not used: {problems[0]}")
+            continue
+        note = VendorSpec.from_json(spec).pattern_note
+        if note:
+            _warn_once(f"vendor spec {str(spec.get('id'))[:80]!r}: {note}")
+        usable.append(spec)
+    return usable
+
+
+def _warn_once(line: str) -> None:
+    if line not in _warned:
+        _warned.add(line)
+        log.warning("%s", line)
 
 
 def validate_spec(spec: dict) -> list[str]:
     """Problems that make a record unusable (empty list = fine)."""
     problems = [f"missing {k}" for k in REQUIRED if not spec.get(k)]
-    try:
-        re.compile(spec.get("model_regex") or "")
-    except re.error as exc:
-        problems.append(f"model_regex does not compile: {exc}")
+    problems += pattern_problems(spec.get("model_match"))
     for key, *_ in METRICS:
         value = spec.get(key)
-        if value is not None and (not isinstance(value, (int, float)) or value <= 0):
-            problems.append(f"{key} must be a positive number or null")
+        if value is not None and not positive(value):
+            problems.append(f"{key} must be a finite positive number or null, not {str(value)[:20]}")
     return problems
 
 
 def user_spec(model: str, **values) -> dict:
     """A record for a drive the user describes: matches its exact model string."""
     spec = {"id": "user-" + re.sub(r"[^a-z0-9]+", "-", model.lower()).strip("-"),
-            "vendor": None, "family": model, "model_regex": "^" + re.escape(model.strip()) + "$",
+            "vendor": None, "family": model, "model_match": ["^" + model.strip() + "$"],
             "part_numbers": [], "capacity_gb": None, "interface": None,
             "test_conditions": {"note": "entered by the user"},
             "source_url": "entered by the user", "source_kind": "user", **values}
@@ -115,16 +144,18 @@ def save_user_spec(spec: dict, path: Path | None = None) -> Path:
     specs = [s for s in read_user_specs(path) if s.get("id") != spec["id"]] + [spec]
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.exists():  # the last good file, one step back, in case the user regrets a save
-        write_atomic(path.with_name(path.name + ".bak"), path.read_bytes())
+        write_atomic(path.with_name(path.name + ".bak"), read_config_bytes(path, MAX_USER_SPECS_BYTES))
     write_atomic(path, (json.dumps({"specs": specs}, indent=2) + "\n").encode("utf-8"))
     return path
 
 
 def match_spec(model: str | None, specs: list[dict]) -> dict | None:
-    """The first record whose model_regex is found in ``model``, else whose part number it holds."""
-    typed = [(s, VendorSpec.from_json(s)) for s in specs]
-    found = next((s for s, t in typed if t.model_regex and t.describes_model(model)), None)
-    return found or next((s for s, t in typed if t.describes_model(model)), None)
+    """The first record whose model pattern finds ``model``, else whose part number it holds."""
+    if not model:
+        return None
+    typed, normalized = [(s, VendorSpec.from_json(s)) for s in specs], normalize(model)
+    found = next((s for s, t in typed if t.pattern_finds(normalized)), None)
+    return found or next((s for s, t in typed if t.part_number_in(normalized)), None)
 
 
 def attached_spec(drive: DriveKey, specs: list[dict]) -> dict | None:
@@ -196,14 +227,14 @@ def entered_spec(model_match: str, values: dict, conditions: dict, interface: st
                  drive: DriveKey | None = None) -> dict:
     """A user record from the window's spec form (the same shape as :func:`user_spec`).
 
-    ``model_match`` is found anywhere in the drive's model string, ignoring case and runs of
-    spaces, so "990 PRO" covers every capacity while the drive's full model string (the form's
+    ``model_match`` is found anywhere in the drive's model string, ignoring case, spaces, ``_``
+    and ``-``, so "990 PRO" covers every capacity while the drive's full model string (the form's
     default) covers just that drive; ``drive`` is the drive the form was opened for, which the
     record is attached to when its model text does not find it. ``conditions`` holds the vendor's test conditions
     (seq_qd, rand_qd, threads); stating them is what makes the comparison fair."""
     text = " ".join(model_match.split())
     spec = user_spec(text, **{k: v for k, v in values.items() if v})
-    spec["model_regex"] = re.escape(text)
+    spec["model_match"] = [text]
     spec["family"] = (name or "").strip() or text
     spec["vendor"] = ""  # part of the family/name text the user typed
     spec["interface"] = interface or None

@@ -213,12 +213,17 @@ def test_cache_ramp_up_noise_and_half_second_samples():
 
 def test_cache_gradual_decline():
     # 7500 until t=30, -250 MB/s per second to 2500 at t=50, then flat; threshold 0.7 x 7500 = 5250
-    # t=39 is exactly 5250 (not below); t=40 is 5000 -> the drop starts at t=39
+    # is first crossed in the interval 39-40 s, but a decline has no one point: it is placed as
+    # the one step from 7500 to 2500 writing the same bytes. The intervals ending at 31 (7250)
+    # and 49 (2750) are within 5 % of the drop (250 MB/s) of a level, so the step spreads over
+    # the 17 intervals from 31 to 48 s, at 7500 for sum(1 - j/20, j = 2..18) = 8.5 s of them.
     samples = [(float(t), 7500.0 if t <= 30 else max(2500.0, 7500.0 - 250 * (t - 30)))
                for t in range(1, 241)]
     r = _j(an.cache_exhaustion(samples))
-    assert r["t_drop_s"] == 39.0
-    assert r["gb_before_drop"] == pytest.approx((30 * 7500 + 9 * 7500 - 250 * 45) / 1000)  # 281.25
+    assert r["t_drop_s"] == pytest.approx(39.5)
+    assert r["gb_before_drop"] == pytest.approx((30 * 7500 + 7250 + 8.5 * 7500) / 1000)  # 296.0
+    assert r["transitional_intervals"] == 17
+    assert r["MBps_after"] == pytest.approx((2750 + 191 * 2500) / 192)  # from 48 s on
 
 
 def test_cache_flat_with_single_sample_dips_is_no_drop():

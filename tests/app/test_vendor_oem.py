@@ -1,5 +1,5 @@
 """The curated spec file's OEM records: each validates, states its conditions and source, and its
-model_regex finds the model strings those drives really report, and only its own.
+model_match finds the model strings those drives really report, and only its own.
 
 SEEN holds model strings as smartctl, nvme-cli, lsblk or Windows report them, each found in public
 hardware reports or logs; PATTERN holds strings of the same part-number pattern for capacities
@@ -12,6 +12,8 @@ import re
 import pytest
 
 from app.vendor import specs as vendor
+from app.vendor.model_match import normalize
+from app.vendor.record import VendorSpec
 
 SEEN = {
     "SAMSUNG MZVL2512HCJQ-00B00": "samsung-pm9a1-512gb",
@@ -80,8 +82,7 @@ def _no_user_specs(tmp_path, monkeypatch):
 
 
 def _claimants(model: str, specs: list[dict]) -> list[str]:
-    model = " ".join(model.split())
-    return [s["id"] for s in specs if re.search(s["model_regex"], model, re.IGNORECASE)]
+    return [s["id"] for s in specs if VendorSpec.from_json(s).pattern_finds(normalize(model))]
 
 
 def test_every_record_validates_and_says_where_each_value_comes_from():

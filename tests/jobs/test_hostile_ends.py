@@ -156,15 +156,36 @@ def test_a_remote_folder_ending_in_a_space_is_named_not_reported_missing(tmp_pat
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_fio_job_that_did_no_io_imports_as_failed_with_the_reason(tmp_path):
-    doc = json.loads((FIXTURES / "fio" / "fio-3.16-linux-libaio-randrw-qd1-nj1-json.json").read_text())
+def _idle(job: dict) -> dict:
     for side in ("read", "write", "trim", "sync"):
         for key in ("io_bytes", "io_kbytes", "total_ios", "short_ios", "bw", "bw_bytes", "iops"):
-            if key in doc["jobs"][0].get(side, {}):
-                doc["jobs"][0][side][key] = 0
-    path = tmp_path / "idle.json"
-    path.write_text(json.dumps(doc))
+            if key in job.get(side, {}):
+                job[side][key] = 0
+    return job
+
+
+def test_a_file_whose_only_job_did_no_io_is_refused_with_one_line(tmp_path):
+    """An import that imported nothing is not a success: exit 2 and one line, for fio's zeros
+    and for a job that names a direction with nothing in it (NaN is not a count either)."""
+    doc = json.loads((FIXTURES / "fio" / "fio-3.16-linux-libaio-randrw-qd1-nj1-json.json").read_text())
+    idle = tmp_path / "idle.json"
+    idle.write_text(json.dumps({**doc, "jobs": [_idle(doc["jobs"][0])]}))
+    bare = tmp_path / "bare.json"
+    bare.write_text('{"jobs":[{"jobname":"x","read":{"iops":NaN}}]}')
+    for path in (idle, bare):
+        for extra in ((), ("--json",)):
+            done = run_cli("import", str(path), *extra)
+            line = assert_one_error(done)
+            assert "did no I/O" in line and str(path) in line
+
+
+def test_a_job_that_did_no_io_beside_one_that_did_imports_as_failed_with_the_reason(tmp_path):
+    doc = json.loads((FIXTURES / "fio" / "fio-3.16-linux-libaio-randrw-qd1-nj1-json.json").read_text())
+    busy = json.loads(json.dumps(doc["jobs"][0]))
+    path = tmp_path / "half.json"
+    path.write_text(json.dumps({**doc, "jobs": [_idle(doc["jobs"][0]), busy]}))
     done = run_cli("import", str(path), "--json")
-    (measurement,) = json.loads(done.stdout)
-    assert measurement["status"] == "failed" and "did no I/O" in measurement["error"]
+    assert done.returncode == 0, done.stderr
+    idle, measured = json.loads(done.stdout)
+    assert idle["status"] == "failed" and "did no I/O" in idle["error"] and measured["status"] == "ok"
     assert "FAILED: the job did no I/O" in run_cli("import", str(path)).stdout

@@ -103,6 +103,7 @@ def import_file(name: str) -> list[dict]:
     except (TypeError, AttributeError, KeyError, IndexError, OverflowError) as exc:
         raise InputRefused(f"looks like an engine output but a field holds the wrong kind of "
                            f"value ({type(exc).__name__}: {exc}); the file is damaged") from None
+    idle = 0
     for measurement in results:
         check_measurement(measurement)
         if measurement.get("status") != JobStatus.FAILED and not any(
@@ -110,7 +111,19 @@ def import_file(name: str) -> list[dict]:
             # zeros are not a measurement: "ok" with no numbers would read as a result
             measurement.update(status=JobStatus.FAILED, error="the job did no I/O (nothing was "
                                "read or written), so there is nothing to import")
+            idle += 1
+    if results and idle == len(results):   # an import that imported nothing is not a success
+        who = "its only job did no I/O" if idle == 1 else f"none of its {idle} jobs did any I/O"
+        raise InputRefused(f"{who} (nothing was read or written), so there is nothing to import")
     return results
+
+
+def count_notes(results: list[dict]) -> list[str]:
+    """One line per job direction whose issued and completed I/O counts disagree (fio's
+    numbers are kept as printed; app/engines/fio/completed.py), for the terminal."""
+    from app.model.measurement import Measurement
+    return [f"note: {terminal_text(str(m.get('job')))}: {terminal_text(line)}" for m in results
+            for line in Measurement.from_json(m).caveats()]
 
 
 def cmd_import(args) -> int:
@@ -133,8 +146,10 @@ def cmd_import(args) -> int:
             problems.append(f"{name}: {exc}")
     if args.json:
         print(json.dumps([with_pooled(m) for m in results], indent=2, allow_nan=False))
-    elif results:
-        print(terminal_text(cli_text.measurements_text(results)))  # job names are the file's
+    elif results:   # with_pooled: each percentile on too few I/Os flagged, as --json has it
+        print(terminal_text(cli_text.measurements_text([with_pooled(m) for m in results])))
+        for note in count_notes(results):
+            print(note)
     for problem in problems:
         print(f"ssd-profiler: error: {one_line(problem)}", file=sys.stderr)
     if problems:

@@ -6,7 +6,10 @@ import time
 
 from app.experiments.plan import trial_kind
 from app.experiments.registry import left_out_of_all
+from app.model.percentiles import too_few_text
 from app.model.status import JobStatus
+from app.model.trial import TrialResult
+from app.stats.io_counts import trial_mark
 from app.units import duration_text, human_bytes
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.cli.eta import PlanEta
@@ -55,11 +58,13 @@ def measurements_text(results: list[dict]) -> str:
             if not side:
                 continue
             lat = side.get("lat_us") or {}
+            thin = (side.get("too_few") or {}).get("p99")   # app/results/summarize.py with_pooled
             lines.append(
                 f"{terminal_text(m['job'])[:24]:<24} {terminal_text(w.get('rw') or '-'):<10} {_num(w.get('bs_bytes'), '{:d}'):>8} "
                 f"{_num(w.get('iodepth'), '{:d}'):>4} {direction:<5} {_num(side['iops']):>12} "
                 f"{_num(side['MBps'], '{:,.2f}'):>10} {_num(lat.get('mean')):>12} "
-                f"{_num(lat.get('p99')):>10} {side.get('lat_kind') or '-'}")
+                f"{too_few_text(thin) if thin is not None else _num(lat.get('p99')):>10} "
+                f"{side.get('lat_kind') or '-'}")
     return "\n".join(lines)
 
 
@@ -84,6 +89,8 @@ def result_text(record) -> str:
     total = m.get("total") or {}
     side = m.get("read") or m.get("write") or {}
     p99 = (side.get("lat_us") or {}).get("p99")
+    # the trial's own p99 on too few of its I/Os is marked, never printed (app/model/percentiles.py)
+    mark = trial_mark(TrialResult.from_json(record), "read" if m.get("read") else "write", "p99")
     kind = f" ({side['lat_kind']} latency)" if side.get("lat_kind") else ""
     known = record.get("precision")  # a precision target: the workload's ± so far
     known_text = "" if not known else (
@@ -92,7 +99,7 @@ def result_text(record) -> str:
         f" (target ±{known['target'] * 100:g} %{', reached' if known['reached'] else ''})"
         if known else "")
     return (f"{_num(total.get('iops'), '{:,.0f}')} IOPS, {_num(total.get('MBps'), '{:,.1f}')} MB/s, "
-            f"p99 {_num(p99, '{:,.0f}')} µs{kind}{known_text}")
+            f"p99 {mark or _num(p99, '{:,.0f}') + ' µs'}{kind}{known_text}")
 
 
 def run_end_line(event: RunFinished, elapsed_s: float) -> str:

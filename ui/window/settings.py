@@ -10,12 +10,19 @@ OS: QSettings' native store would be the registry on Windows and a plist on macO
 folder docs/usage.md points to. On Linux the path is the one QSettings' native store used
 (``~/.config/ssd-profiler/SSD Profiler.conf``); elsewhere, a first launch copies what the native
 store held, so nobody loses their target and parameters to the move.
+
+The file is checked before Qt opens it, as any input the app did not write
+(app/store/config_file.py): QSettings blocks for ever on a named pipe and reads a link to
+/dev/zero until memory runs out, so a settings file that is not a regular file of bounded size is
+one line in the log, and the window starts with its defaults, keeping this session's settings in
+memory only (the file is left as it is).
 """
 from __future__ import annotations
 
 import copy
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +30,46 @@ from PySide6.QtCore import QByteArray, QSettings
 
 from app import APP_NAME
 from app.paths.userdirs import user_config_dir
+from app.store.config_file import config_file_problem
+from app.units import MiB
 
 log = logging.getLogger(__name__)
 
 ORGANIZATION = "ssd-profiler"
+MAX_SETTINGS_BYTES = 64 * MiB   # the window keeps a few KiB; the input files' cap
+EXCERPT_CHARS = 120             # of an unreadable value, in the log
+
+
+def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """A bounded, one-line view of a value for the log: a 20 MB setting must not become a 20 MB
+    log line."""
+    text = str(value)
+    shown = repr(text[:limit])
+    return shown if len(text) <= limit else f"{shown}... ({len(text):,} characters)"
+
+
+class _SessionStore:
+    """The few QSettings calls AppSettings makes, kept in memory: the settings of a session
+    whose file cannot be used."""
+
+    def __init__(self, name: str):
+        self._values: dict[str, Any] = {}
+        self._name = name
+
+    def value(self, key: str) -> Any:
+        return self._values.get(key)
+
+    def setValue(self, key: str, value: Any) -> None:  # noqa: N802 (QSettings' name)
+        self._values[key] = value
+
+    def allKeys(self) -> list[str]:  # noqa: N802
+        return list(self._values)
+
+    def fileName(self) -> str:  # noqa: N802
+        return self._name
+
+    def sync(self) -> None:
+        pass
 
 
 def default_path() -> Path:
@@ -58,14 +101,18 @@ class AppSettings:
     """Typed access to the few keys the window keeps."""
 
     def __init__(self, path: str | Path | None = None):
-        if path is None:
-            path = default_path()
-            fresh = not path.exists()
-            self._qs = QSettings(str(path), QSettings.Format.IniFormat)
-            if fresh:
-                self._adopt_native()
-        else:
-            self._qs = QSettings(str(path), QSettings.Format.IniFormat)
+        adopt = path is None and not os.path.lexists(default_path())
+        path = Path(default_path() if path is None else path)
+        why = config_file_problem(path, MAX_SETTINGS_BYTES)
+        self._qs: QSettings | _SessionStore
+        if why:
+            log.warning("settings file %s %s: not read; this session's settings are not kept",
+                        excerpt(str(path), 300), why)
+            self._qs = _SessionStore(str(path))
+            return
+        self._qs = QSettings(str(path), QSettings.Format.IniFormat)
+        if adopt:
+            self._adopt_native()
 
     def _adopt_native(self) -> None:
         """Copy the keys an earlier version kept in the OS's native store (registry, plist)."""
@@ -83,8 +130,8 @@ class AppSettings:
             return default
         try:
             return json.loads(str(raw))
-        except ValueError:
-            log.warning("ignoring unreadable setting %s=%r", key, raw)
+        except (ValueError, RecursionError):
+            log.warning("ignoring unreadable setting %s=%s", key, excerpt(raw))
             return default
 
     def set(self, key: str, value: Any) -> None:

@@ -25,6 +25,7 @@ from app.engines.fio.argv import (
 )
 from app.engines.fio.live import FioLive
 from app.engines.fio.result import parse_fio_text
+from app.engines.fio.steady import with_steady_rates
 from app.experiments.plan import Trial
 
 __all__ = ["PERCENTILE_LIST", "FioEngine", "cpu_clock_argv", "cpu_clock_passes", "FioLive", "fio_path_arg",
@@ -68,4 +69,7 @@ class FioEngine:
         return FioLive()
 
     def parse_final(self, text: str, source: str | None = None) -> list[dict]:
-        return parse_fio_text(text, source)
+        """One of the app's own trials: fio's result with its IOPS and MB/s the steady rate
+        from its status documents (app/engines/fio/steady.py); an import keeps fio's."""
+        results = parse_fio_text(text, source)
+        return [with_steady_rates(m, text) for m in results] if len(results) == 1 else results

@@ -1,19 +1,22 @@
-"""A direction's IOPS as fio's *completed* I/Os over its runtime, so that a trial's IOPS and MB/s
-count the same I/Os (docs/precision.md, "Starts").
+"""fio's issued and completed I/O counts of one direction, and whether they disagree
+(docs/precision.md, "Counting after the ramp").
 
 Why: fio's ``iops`` is its count of *issued* I/Os (``total_ios``) over the runtime, while its
-``io_bytes``, ``bw`` and latency sample counts are of *completed* ones. The two agree when a job
-counts from its start. After ``ramp_time`` they do not: fio restarts its counters with a queue
-of I/Os in flight, which complete inside the measured time (and count in its bytes, bandwidth
-and latencies) but were issued before it, so ``iops`` leaves out up to ``iodepth x numjobs``
-I/Os. On an SSD that is nothing (256 of millions); on a slow device it is the error: at 120 IOPS
-with 256 in flight and a 3 s ramp, fio 3.33 printed 89.3 IOPS for 987 I/Os completed in
-8.2 s (120.4 per second, and its own bandwidth said so).
+``io_bytes``, ``bw`` and latency sample counts (``N``) are of *completed* ones. Counted from a
+job's start the two agree. After ``ramp_time`` they need not: fio's ``reset_all_stats`` zeroes
+its counters and its runtime with a queue in flight; those I/Os complete later (in the bytes
+and ``N``, never in ``total_ios``), and the runtime runs to the end of ``do_io()``, which waits
+for the I/Os still in flight at the end (and ``end_fsync``). Which of the two counts over the
+runtime is the device's steady rate depends on how long that final drain took, which the
+output does not say: on a 120-IOPS throttle (fio 3.33, QD 64) ``iops`` read 102.7 and the
+completions 120.7 (the truth 120); on a USB device (fio 3.28, QD 256, bs 8 MiB) ``iops`` read
+54.1 and the completions 66.8 (the device's plateau about 54.4).
 
-The completions are the completion latency's sample count ``N``. They replace the issued count
-only when they exceed it; otherwise fio's ``iops`` stands (without a ramp the two are equal, and
-a job cut off before its I/Os completed has fewer completions than issues). fio before 2.2 has
-no ``total_ios``: its ``iops`` stands.
+So an imported output keeps fio's numbers as fio printed them, and where the two counts differ
+by more than :data:`DISAGREE` the direction carries both (``issued_completed``), which the app
+states as a caveat (:func:`app.model.measurement.count_caveat`), never silently "corrected".
+The app's own runs measure the steady rate from fio's status documents instead
+(app/engines/fio/steady.py).
 """
 from __future__ import annotations
 
@@ -22,15 +25,22 @@ from typing import Any
 
 #: Latency objects whose ``N`` counts the direction's completed I/Os, in order of preference.
 _COUNTED = ("clat_ns", "lat_ns", "clat", "lat")
+#: Relative difference of the two counts beyond which the direction is flagged.
+DISAGREE = 0.01
 
 
-def completed_iops(d: Mapping[str, Any], issued: int | None, runtime_ms: int) -> float:
-    """fio's ``iops`` for one direction (``d``, its ``issued`` I/Os and ``runtime_ms`` as the
-    parser read them), or its completions over its runtime when after a ramp more I/Os
-    completed than fio counted as issued."""
-    iops = float(d.get("iops") or 0.0)
-    completed = next((obj["N"] for key in _COUNTED if isinstance(obj := d.get(key), Mapping)
-                      and type(obj.get("N")) is int), None)
-    if issued is None or completed is None or completed <= issued or runtime_ms <= 0:
-        return iops
-    return completed * 1000.0 / runtime_ms
+def completed_count(d: Mapping[str, Any]) -> int | None:
+    """The direction's completed I/Os (its completion latency's ``N``), None without one."""
+    return next((obj["N"] for key in _COUNTED if isinstance(obj := d.get(key), Mapping)
+                 and type(obj.get("N")) is int), None)
+
+
+def disagreeing_counts(d: Mapping[str, Any], issued: int | None) -> tuple[int, int] | None:
+    """``(issued, completed)`` when they differ by more than :data:`DISAGREE` of the larger;
+    None when they agree or either is unknown (fio before 2.2 has no ``total_ios``)."""
+    completed = completed_count(d)
+    if issued is None or completed is None or issued < 0 or completed < 0:
+        return None
+    if abs(completed - issued) <= DISAGREE * max(issued, completed):
+        return None
+    return issued, completed

@@ -6,9 +6,9 @@ throughput = Δio_bytes / Δruntime, IOPS = ΔN / Δruntime, mean latency =
 (b.mean·b.N − a.mean·a.N) / (b.N − a.N), where N is the latency's sample count: the I/Os
 *completed*, as the bytes are. Not ``total_ios``: fio counts those when *issued*, and while it
 completes its queue at the end (or after a graceful stop) it issues none, so a 256-deep queue
-at 120 IOPS read 0 IOPS for two intervals beside 0.49 MB/s (app/engines/fio/completed.py says
-the same of the final numbers). Any counter going down is a reset (end of ``ramp_time``, a new
-group) and starts a new baseline. The final document can follow the last interim one by a
+at 120 IOPS read 0 IOPS for two intervals beside 0.49 MB/s (app/engines/fio/completed.py and
+steady.py say the same of the final numbers). Any counter going down is a reset (end of
+``ramp_time``, a new group) and starts a new baseline. The final document can follow the last interim one by a
 few ms; an interval under 100 ms is treated as that duplicate and dropped.
 """
 from __future__ import annotations

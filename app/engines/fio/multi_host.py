@@ -32,6 +32,7 @@ from app.engines.fio.remote_result import (
     server_errors,
 )
 from app.engines.fio.result import FioParseError, parse_fio_document, split_documents
+from app.engines.fio.steady import with_runtime_rates
 from app.model.interval import Interval
 
 
@@ -80,7 +81,7 @@ def parse_multi_final(text: str, addresses: Sequence[str], source: str | None = 
     if failed:
         raise FioParseError(f"the fio job on {', '.join(failed)} failed: "
                             f"{server_errors(text) or 'no message'}")
-    per_host = [(a, parse_fio_document({**doc, "client_stats": [v[-1]]}, source)[0])
+    per_host = [(a, with_runtime_rates(parse_fio_document({**doc, "client_stats": [v[-1]]}, source)[0], v[-1]))
                 for a, v in by_host.items()]
     return [combine_hosts(per_host)]
 

@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from app.engines.fio.live import IntervalSplitter
 from app.engines.fio.result import ALL_CLIENTS, FioParseError, parse_fio_document, split_documents
+from app.engines.fio.steady import with_runtime_rates
 from app.model.interval import Interval
 from app.units import MB
 
@@ -82,7 +83,8 @@ def parse_remote_final(text: str, source: str | None = None) -> list[dict]:
                             + (server_errors(text) or "no message") + ")")
     if entries[-1].get("error"):
         raise FioParseError(f"the fio job on the server failed: {server_errors(text) or 'no message'}")
-    return parse_fio_document({**docs[-1], "client_stats": [entries[-1]]}, source)
+    found = parse_fio_document({**docs[-1], "client_stats": [entries[-1]]}, source)
+    return [with_runtime_rates(m, entries[-1]) for m in found]   # the same I/Os over the same time
 
 
 def server_errors(text: str) -> str:

@@ -21,7 +21,7 @@ import os
 import re
 from typing import Any
 
-from app.engines.fio.completed import completed_iops
+from app.engines.fio.completed import disagreeing_counts
 from app.engines.fio.last_document import last_document
 from app.model.percentiles import PERCENTILES, percentile_key
 from app.model.status import JobStatus
@@ -232,18 +232,15 @@ def _direction(d: Any) -> dict | None:
     else:
         bytes_per_s = kib_per_s_to_bytes_per_s(float(d.get("bw") or 0))
     lat_kind, lat_us, bins = _latency(d)
-    runtime_ms = int(d.get("runtime") or 0)
     out: dict[str, Any] = {
-        "io_bytes": io_bytes,
-        "iops": completed_iops(d, issued, runtime_ms),  # issued I/Os after a ramp undercount
-        "MBps": bytes_per_s_to_MBps(bytes_per_s),
-        "MiBps": bytes_per_s_to_MiBps(bytes_per_s),
-        "runtime_ms": runtime_ms,
-        "lat_kind": lat_kind,
-        "lat_us": lat_us,
+        "io_bytes": io_bytes, "iops": float(d.get("iops") or 0.0),   # fio's, as printed
+        "MBps": bytes_per_s_to_MBps(bytes_per_s), "MiBps": bytes_per_s_to_MiBps(bytes_per_s),
+        "runtime_ms": int(d.get("runtime") or 0), "lat_kind": lat_kind, "lat_us": lat_us,
     }
     if bins:  # json+ output: the histogram behind those percentiles (app.stats.histogram)
         out["hist_ns"] = Histogram.from_bins(bins).to_bins()
+    if (counts := disagreeing_counts(d, issued)) is not None:   # said, never "corrected"
+        out["issued_completed"] = list(counts)
     return out
 
 

@@ -16,6 +16,7 @@ from app.engines.fio.result import (
     parse_fio_text,
     split_documents,
 )
+from app.model.measurement import Measurement
 
 from conftest import FIXTURES
 
@@ -188,14 +189,14 @@ def test_fio_3_19_eight_entries_without_group_reporting():
     assert ms[0]["workload"] == {"rw": "rw", "bs_bytes": 4096, "iodepth": 64, "numjobs": 8,
                                  "rwmixread": None, "runtime_s": 86400.0}
     first, second, last = ms[0], ms[1], ms[7]
-    # ramp_time=5 at iodepth 64: fio's "iops" (96.77941) counts the 8,361,769 I/Os issued after
-    # the ramp; 8,361,805 completed (clat N, and io_bytes / 4 KiB) in its 86,400,289 ms
+    # ramp_time=5 at iodepth 64: fio's "iops" counts the 8,361,769 I/Os issued after the ramp
+    # (8,361,805 completed): an import keeps fio's numbers as printed
     assert first["read"]["io_bytes"] == 34249953280
-    assert first["read"]["iops"] == approx(8361805 * 1000 / 86400289)
+    assert first["read"]["iops"] == approx(96.77941)
     assert first["total"]["MBps"] == approx((396410 + 396206) / 1e6)
-    assert second["read"]["iops"] == approx(1536403 * 1000 / 86400326)   # fio: 17.782051
+    assert second["read"]["iops"] == approx(17.782051)
     assert last["write"]["MBps"] == approx(75817 / 1e6)
-    assert last["write"]["iops"] == approx(1599286 * 1000 / 86400324)    # fio: 18.509815
+    assert last["write"]["iops"] == approx(18.509815)
     assert_lat(last["write"]["lat_us"], 1e-3, mean=1701840370.542308, p99_99=5536481280)
 
 
@@ -212,17 +213,42 @@ def test_fio_3_30_psync_ramp_duration_suffix():
     assert m["write"] is None
 
 
-def test_after_a_ramp_iops_counts_the_completed_ios():
-    """fio's "iops" after ramp_time leaves out the I/Os in flight when its counters restart (they
-    were issued in the ramp, complete after it): on a device throttled to 120 IOPS at iodepth 64,
-    fio printed 102.7 IOPS for 423 I/Os completed in 3,504 ms. IOPS is completions over the
-    runtime, as its bytes and bandwidth are (app/engines/fio/completed.py)."""
+def test_after_a_ramp_iops_is_fios_and_the_disagreeing_counts_are_kept():
+    """fio's "iops" after ramp_time counts the I/Os issued after its counters restarted, its bytes
+    the ones completed (the queue in flight then included): on a device throttled to 120 IOPS
+    at iodepth 64, 360 issued and 423 completed in 3,504 ms. An import keeps fio's numbers
+    and keeps both counts, the flag its caveat states (app/engines/fio/completed.py)."""
     path = FIXTURES / "fio-local" / "fio-3.33-linux-libaio-randread-qd64-ramp-throttled-jsonplus.json"
     (m,) = parse_fio_text(path.read_text(encoding="utf-8"))
     read = m["read"]
     assert read["io_bytes"] == 423 * 4096 and read["runtime_ms"] == 3504
-    assert read["iops"] == approx(423 * 1000 / 3504)   # 120.7; fio: 102.739726 (360 issued)
-    assert read["iops"] * 4096 / 1e6 == pytest.approx(read["MBps"], rel=1e-3)
+    assert read["iops"] == approx(102.739726) and read["MBps"] == approx(494465 / 1e6)
+    assert read["issued_completed"] == [360, 423]
+    (line,) = Measurement.from_json(m).caveats()
+    assert "360" in line and "423" in line and "ramp" in line and "\n" not in line
+
+
+def test_a_bandwidth_bound_queue_after_a_ramp_imports_as_fio_printed_it_with_the_caveat():
+    """Generated on a bps-throttled loop device (PROVENANCE.md): 8 MiB writes at QD 256 with a
+    2 s ramp; fio counted 56 issued and 311 completed over a runtime that ran 10.7 s past the
+    6 s (its drain). IOPS and MB/s stay fio's, within 0.1 %; the counts are flagged."""
+    path = FIXTURES / "fio-local" / "fio-3.33-linux-io_uring-seqwrite-8m-qd256-ramp-bps-throttled-json.json"
+    (m,) = parse_fio_text(path.read_text(encoding="utf-8"))
+    write = m["write"]
+    assert write["iops"] == pytest.approx(3.350886, rel=1e-3)
+    assert write["MBps"] == pytest.approx(156106814 / 1e6, rel=1e-3)
+    assert write["issued_completed"] == [56, 311] and m["read"] is None
+    typed = Measurement.from_json(m)
+    assert typed.counts_disagree and "56 I/Os issued but 311 completed" in typed.caveats()[0]
+    assert Measurement.from_json(typed.to_json()) == typed
+
+
+def test_counts_within_one_percent_are_not_flagged():
+    """The 8-job NVMe output: ramp_time=5 at iodepth 64, 8,361,769 issued and 8,361,805
+    completed (0.0004 %): no flag, no caveat."""
+    ms = load("fio-3.19-linux-libaio-nvme-rw-8jobs-no-group_reporting-json.json")
+    assert not any(Measurement.from_json(m).counts_disagree for m in ms)
+    assert all("issued_completed" not in (m[d] or {}) for m in ms for d in ("read", "write"))
 
 
 def test_fio_3_33_failed_job_after_stderr_preamble():

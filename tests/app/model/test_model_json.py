@@ -90,7 +90,7 @@ def test_interval_and_sample_share_their_rates():
     rates = dict(read_MBps=1.5, read_iops=10.0, read_lat_us=None, write_MBps=0.0,
                  write_iops=0.0, write_lat_us=None)
     sample = Interval(end_epoch_s=100.0, duration_s=0.5, **rates).at(3, 1.25, 41.0)
-    assert sample == Sample(trial=3, t_s=1.25, temperature_c=41.0, **rates)
+    assert sample == Sample(trial=3, t_s=1.25, temperature_c=41.0, duration_s=0.5, **rates)
     assert tuple(sample.row()) == SAMPLE_COLUMNS
 
 

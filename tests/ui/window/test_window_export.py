@@ -203,7 +203,7 @@ def test_a_cancelled_past_run_exports_what_finished_to_a_chosen_folder(qtbot, wi
 def test_attach_spec_to_run_rewrites_only_an_ended_run(tmp_path):
     spec = vendor.entered_spec(" ACME  Foo ", {"seq_read_mbps": 3000, "rand_read_iops": 0},
                                {"rand_qd": 32, "threads": 0}, "SATA III", "", None)
-    assert spec["model_regex"] == "ACME\\ Foo" and vendor.validate_spec(spec) == []
+    assert spec["model_match"] == ["ACME Foo"] and vendor.validate_spec(spec) == []
     assert spec["rand_read_iops"] is None and spec["test_conditions"]["rand_qd"] == 32
     assert spec["test_conditions"]["threads"] is None and spec["source_url"] == "entered by the user"
     assert vendor.match_spec("acme foo 1TB", [spec]) is spec

@@ -47,7 +47,7 @@ def test_a_spec_for_an_unknown_drive_is_entered_once(qtbot, make_window, tmp_pat
     assert not dialog.isVisible()
     qtbot.waitUntil(lambda: "saved the vendor spec" in window.log_pane.plain_text(), timeout=15000)
     saved = json.loads(vendor.user_specs_path().read_text())["specs"]
-    assert len(saved) == 1 and saved[0]["model_regex"] == "PM9A1"
+    assert len(saved) == 1 and saved[0]["model_match"] == ["PM9A1"]
     assert saved[0]["attached_to"] == ({"serial": serial, "volume": "/dev/vdz"} if serial
                                        else {"volume": "/dev/vdz"})
     qtbot.waitUntil(lambda: "Vendor spec: PM9A1" in bar.vendor_status.text(), timeout=15000)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -69,11 +68,12 @@ def _spin(maximum: int, unit: str) -> QSpinBox:
 
 
 def _plain_match(spec: VendorSpec) -> str | None:
-    """The text a user typed for their own record (its regex is an escaped, maybe anchored,
-    string); None for a curated regex, which the form cannot show as plain text."""
-    regex = spec.model_regex.removeprefix("^").removesuffix("$")
-    text = re.sub(r"\\(.)", r"\1", regex)
-    return text if re.escape(text) == regex else None
+    """The text a user typed for their own record (one pattern, maybe anchored to the whole
+    model); None for several patterns or one with a wildcard, which the form cannot show."""
+    if len(spec.patterns) != 1:
+        return None
+    text = spec.patterns[0].text.strip().removeprefix("^").removesuffix("$")
+    return text if "*" not in text else None
 
 
 class VendorSpecDialog(QDialog):
@@ -84,7 +84,7 @@ class VendorSpecDialog(QDialog):
         self.drive = status.drive if status else None   # a spec entered attaches to it
         model = (status.model if status else None) or ""
         spec = VendorSpec.from_json(json.loads(status.spec_json)) if status and status.spec_json \
-            else VendorSpec("", "", "", "")
+            else VendorSpec("", (), "", "")
         user_made = spec.source_kind == "user"
 
         self.model_edit = QLineEdit((_plain_match(spec) if user_made else None) or model)
