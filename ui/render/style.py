@@ -46,6 +46,7 @@ class Style:
     line: float
     symbol: int
     legend_sample: int
+    min_px: int = 8   # category names shrink to fit their slot, never below this
 
 
 DENSE_POINTS = 40  # more points than this: a line without symbols
@@ -62,8 +63,9 @@ def pt_px(pt: float, width: int = 1800) -> int:
 
 # ticks, legend and bar values 8.5 pt, axis titles 9.5 pt, the title 11 pt at the page's width,
 # (ticks of 21 px printed at 5.8 pt beside 9 pt body text)
-REPORT = Style(1800, 1080, pt_px(11), pt_px(9.5), pt_px(8.5), pt_px(8.5), pt_px(8.5), 3.5, 16, 44)
-SCREEN = Style(900, 560, 15, 13, 11, 11, 11, 2.0, 8, 20)
+REPORT = Style(1800, 1080, pt_px(11), pt_px(9.5), pt_px(8.5), pt_px(8.5), pt_px(8.5), 3.5, 16, 44,
+               min_px=pt_px(MIN_PDF_PT))
+SCREEN = Style(900, 560, 15, 13, 11, 11, 11, 2.0, 8, 20, min_px=9)   # 9 px: legible in the window
 
 
 def font(px: int):
