@@ -39,7 +39,9 @@ RESOLUTION = 300   # dots per inch of the PDF's coordinate space (text and lines
 MARGIN_MM = 15
 FIGURE = QTextFormat.ObjectTypes.UserObject + 1
 SVG_DATA = QTextFormat.Property.UserProperty + 1
-WIDTH = 0.97       # of the text width: a figure's share of the line
+WIDTH = 0.97       # of the text width: a figure's share of the line (ui/render/style.py sizes
+                   # the figures' text for it)
+FOOTER_PX = FOOTER_PT * RESOLUTION / 72
 
 
 class SvgFigure(QPyTextObject):
@@ -144,32 +146,44 @@ def _drop_foreign_links(doc: QTextDocument) -> None:
         cursor.mergeCharFormat(plain)
 
 
-def html_to_pdf(html: str, files: Mapping[str, bytes], title: str = "SSD Profiler report") -> bytes:
-    """An A4 PDF of ``html`` whose images name ``files`` (export file name -> bytes), titled as
-    the HTML's <title> (else ``title``); needs a Q(Gui)Application (ensure_app)."""
-    document = QTextDocument()
-    document.setDocumentMargin(0)
-    document.setHtml(html)
-    _drop_foreign_links(document)
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    writer = QPdfWriter(buffer)
-    writer.setTitle(document.metaInformation(QTextDocument.MetaInformation.DocumentTitle) or title)
+def a4_writer(device: QIODevice) -> QPdfWriter:
+    """A writer of A4 portrait pages with the report's margins onto ``device``."""
+    writer = QPdfWriter(device)
     writer.setCreator("SSD Profiler")
     writer.setResolution(RESOLUTION)
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4),
                                      QPageLayout.Orientation.Portrait,
                                      QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
                                      QPageLayout.Unit.Millimeter))
-    footer = FOOTER_PT * RESOLUTION / 72
-    paginate(document, writer, footer)
+    return writer
+
+
+def typeset(html: str, files: Mapping[str, bytes], writer: QPdfWriter) -> QTextDocument:
+    """``html`` laid out on ``writer``'s pages (ui/render/pdf_pages.py), its figures placed,
+    ready to print; the layout measures with ``writer``, which must outlive the document's use."""
+    document = QTextDocument()
+    document.setDocumentMargin(0)
+    document.setHtml(html)
+    _drop_foreign_links(document)
+    paginate(document, writer, FOOTER_PX)
     handler = SvgFigure(document)
     handler.width = float(writer.width())   # the page's paintable width, in device pixels
     document.documentLayout().registerHandler(FIGURE, handler)
     _place_figures(document, files, handler)
     keep_together(document)
-    print_pages(document, writer, footer)
+    return document
+
+
+def html_to_pdf(html: str, files: Mapping[str, bytes], title: str = "SSD Profiler report") -> bytes:
+    """An A4 PDF of ``html`` whose images name ``files`` (export file name -> bytes), titled as
+    the HTML's <title> (else ``title``); needs a Q(Gui)Application (ensure_app)."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = a4_writer(buffer)
+    document = typeset(html, files, writer)
+    writer.setTitle(document.metaInformation(QTextDocument.MetaInformation.DocumentTitle) or title)
+    print_pages(document, writer, FOOTER_PX)
     del writer  # ends the PDF: the file is complete once the writer is gone
     buffer.close()
     return bytes(data.data())

@@ -168,12 +168,57 @@ def _break_before(document: QTextDocument, item: Item) -> None:
     QTextCursor(item.block).mergeBlockFormat(block)
 
 
+def _cell_span(layout, table: QTextTable, row: int, column: int) -> tuple[float, float] | None:
+    cell = table.cellAt(row, column)
+    block, last = cell.firstCursorPosition().block(), cell.lastCursorPosition().block()
+    spans = []
+    while block.isValid():
+        top, bottom, _ = _span(layout, block)
+        if block.layout().lineCount():
+            spans.append((top, bottom))
+        if block == last:
+            break
+        block = block.next()
+    return (spans[0][0], spans[-1][1]) if spans else None
+
+
+def _split_row(document: QTextDocument, page: float, items: list[Item]) -> Item | None:
+    """The item to break before so that no table row is cut by a page's end: the start of the
+    group (its caption, the heading before it) of the first table whose row a page's end cuts
+    and which fits on a page. Qt moves a row whole only when its first line does not fit: a
+    row of cells wrapped onto several lines was printed with its label on one page and its
+    numbers on the next."""
+    layout = document.documentLayout()
+    for k, item in enumerate(items):
+        table = item.table
+        if table is None or not _cut_row(layout, table, page):
+            continue
+        start = k
+        while start > 0 and items[start - 1].keeps_next:
+            start -= 1
+        if item.bottom - items[start].top <= page * 0.9 and items[start].top % page > 1:
+            return items[start]
+    return None
+
+
+def _cut_row(layout, table: QTextTable, page: float) -> bool:
+    for row in range(table.format().headerRowCount(), table.rows()):
+        spans = [s for c in range(table.columns()) if (s := _cell_span(layout, table, row, c))]
+        if spans:
+            top, bottom = min(s[0] for s in spans), max(s[1] for s in spans)
+            if int(top // page) != int((bottom - 1) // page):
+                return True
+    return False
+
+
 def keep_together(document: QTextDocument) -> int:
     """Page breaks before every heading, caption and figure a page's end would cut from what
-    it belongs to; the number of breaks made."""
+    it belongs to, and before every table (with its caption) whose row it would split; the
+    number of breaks made."""
     page = document.pageSize().height()
     for made in range(MAX_BREAKS):
-        item = _first_violation(_items(document), page)
+        items = _items(document)
+        item = _first_violation(items, page) or _split_row(document, page, items)
         if item is None:
             return made
         _break_before(document, item)
