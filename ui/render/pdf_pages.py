@@ -155,6 +155,18 @@ def _first_violation(items: list[Item], page: float) -> Item | None:
     return None
 
 
+def _moved(document: QTextDocument, items: list[Item]) -> Item | None:
+    """The first block the layout moved whole to the next page (its first line pushed down
+    inside it) without a page break: its figure was drawn, clipped but in the file, on the
+    page before too (its title found twice by a reader's search)."""
+    layout = document.documentLayout()
+    for item in items:
+        if item.block is not None and item.block.layout().lineCount() \
+                and item.top - layout.blockBoundingRect(item.block).top() > 1:
+            return item
+    return None
+
+
 def _break_before(document: QTextDocument, item: Item) -> None:
     always = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
     if item.table is not None:
@@ -218,7 +230,8 @@ def keep_together(document: QTextDocument) -> int:
     page = document.pageSize().height()
     for made in range(MAX_BREAKS):
         items = _items(document)
-        item = _first_violation(items, page) or _split_row(document, page, items)
+        item = (_first_violation(items, page) or _split_row(document, page, items)
+                or _moved(document, items))
         if item is None:
             return made
         _break_before(document, item)
