@@ -6,7 +6,9 @@ browser to find), it works offscreen, and its PDF keeps text as text (selectable
 Its rich-text subset draws tables and lists but no SVG image as a vector, so each figure's image
 is swapped, after the HTML is parsed, for a text object that QSvgRenderer paints onto the PDF's
 own painter: the figures stay vectors (lines, and their labels as text). A figure whose SVG Qt
-cannot read is placed as its PNG. Returns the bytes; the export writes them
+cannot read is placed as its PNG. The document is laid out on the printer's own pages, where
+ui/render/pdf_pages.py keeps headings, captions and figures with what they belong to and table
+rows whole (docs/report.md, "The PDF's pages"). Returns the bytes; the export writes them
 (app/report/export.py) through its checked folder.
 
 The PDF's links are link annotations a reader follows with one click, so the only ones kept
