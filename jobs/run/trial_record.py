@@ -26,6 +26,7 @@ def trial_record(engine: Engine, trial: Trial, argv, proc: EngineProcess, rc, st
             "stderr_tail": proc.stderr_tail() if status != TrialStatus.DONE else "",
             "returncode": rc, "stopped_by": proc.stop_reason, "started_at": started_at,
             "ended_at": utc_now(), "elapsed_s": round(proc.elapsed_s(), 3), "raw": raw,
+            "app_cpu_s": proc.app_cpu_s,
             "measurement": measurement}
 
 
