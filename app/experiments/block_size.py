@@ -21,6 +21,7 @@ from app.results.figure import (
     Axis,
     Figure,
     Marker,
+    Series,
     direction_color,
     fmt,
     kib_ticks,
@@ -231,7 +232,7 @@ def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],
         series=tuple(series), markers=tuple(markers), log2_x=True, caption=caption)
 
 
-def _latency(eid: str, series: list, ticks: list[float], unit: str, kind: str | None) -> Figure:
+def _latency(eid: str, series: list[Series], ticks: list[float], unit: str, kind: str | None) -> Figure:
     """Latency against block size as two panels in one unit: the means, and the tail (p99
     dashed, p99.9 dotted). Six curves with error bars on one axis hid each other."""
     x_axis = Axis("Block size (KiB, log2 scale)", kib_ticks(ticks), include_zero=False)
