@@ -44,7 +44,7 @@ def legend_to_line(drawn, line, tallest: float) -> None:
     """The plot's legend as ``line`` (a wrapped label over the plot: a coloured mark and the
     name of each entry) when it is taller than ``tallest`` px, else left in the plot: a legend
     of five wrapped lines left the plot 25-60 px of a 1280x720 window's pane."""
-    legend = drawn.legend
+    legend = drawn.legend if drawn is not None else None
     if legend is None or not legend.items:
         line.hide()
         return

@@ -255,7 +255,7 @@ class ResultsSoFar(QWidget):
         else:   # the legend made anew, or an entry renamed ('knee' becoming 'deepest, no
             fit_narrow(drawn, width)   # knee ...'): its long entries wrapped again
         assert self.plot is not None
-        legend_to_line(self.plot._ssd, self.legend_line, self.stack.height() / 3)
+        legend_to_line(getattr(self.plot, "_ssd", None), self.legend_line, self.stack.height() / 3)
         self.plot.setToolTip(plain_tip(fig.caption or fig.title))
         self.redraws += 1
         self._last = time.monotonic()   # only a drawn figure counts: the first point is not put off
