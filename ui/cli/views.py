@@ -96,8 +96,9 @@ def result_text(record) -> str:
     known_text = "" if not known else (
         f"; workload ±{max(known['iops'], known['MBps']) * 100:.1f} %" if known["iops"] is not None
         and known["MBps"] is not None else "; workload ± not yet known") + (
-        f" (target ±{known['target'] * 100:g} %{', reached' if known['reached'] else ''})"
-        if known else "")
+        f" ({known['method']})" if known.get("method") else "") + (
+        f" (target ±{known['target'] * 100:g} %{', reached' if known['reached'] else ''}"
+        f"{', out of reach by max_time' if known.get('out_of_reach') else ''})")
     return (f"{_num(total.get('iops'), '{:,.0f}')} IOPS, {_num(total.get('MBps'), '{:,.1f}')} MB/s, "
             f"p99 {mark or _num(p99, '{:,.0f}') + ' µs'}{kind}{known_text}")
 
