@@ -250,5 +250,7 @@ def _latency(eid: str, series: list[Series], ticks: list[float], unit: str, kind
         x_axis=x_axis, y_axis=panels[0].y_axis, panels=tuple(panels), log2_x=True,
         caption="Means over the repetitions, error bars ± one sample std; left: the mean latency, "
                 "right: the tail, p99 dashed and p99.9 dotted (only where every repetition has at "
-                "least 10 I/Os beyond it)." + (f" Latency on a log axis ({', '.join(logs)}): it "
-                                               "spans more than a decade." if logs else ""))
+                "least 10 I/Os beyond it)." + (
+                    " Latency on log axes: each spans more than a decade." if len(logs) > 1 else
+                    f" {logs[0].capitalize()} on a log axis: it spans more than a decade."
+                    if logs else ""))
