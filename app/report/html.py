@@ -74,7 +74,9 @@ def _table(t: DocTable) -> list[str]:
         return out + [f"<p>{inline(t.empty)}</p>"] + _notes(t.notes)
     numeric = t.numeric or (False,) * len(t.header)
     out.append('<table border="1" cellspacing="0" cellpadding="2" width="100%">')
-    out.append("<tr>" + "".join(f"<th>{inline(h)}</th>" for h in t.header) + "</tr>")
+    # a <thead>: the PDF repeats it at the top of every page the table continues on
+    out.append("<thead><tr>" + "".join(f"<th>{inline(h)}</th>" for h in t.header)
+               + "</tr></thead>")
     for row in t.rows:
         out.append("<tr>" + "".join(
             f'<td class="num" align="right">{inline(c)}</td>' if numeric[i] and i else

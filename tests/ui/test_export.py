@@ -155,7 +155,8 @@ def test_vendor_match_gets_the_comparison(run_dir, render, tmp_path):
     section = re.split(r"\n## \d+\. Vendor comparison\n", report)[1].split("\n## ")[0]
     assert "| Sequential read | 6,900 | MB/s |" in section and "% of spec" in section
     assert "PCIe 4.0 x4" in section and "usual vendor practice" in section
-    assert "| Like for like |" in section and "Vendor set-up compared" in section
+    assert "| Like for like |" in section and "| Conditions (vendor; measured) | Note |" in section
+    assert "\n- [1] Sequential read: " in section   # the explanations, numbered under the table
     assert "No vendor spec" not in report
     assert (out / "figures" / "vendor-comparison.png").exists()
     assert (out / "tables" / "vendor-comparison.csv").read_text().startswith("metric,spec,unit,")

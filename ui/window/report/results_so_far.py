@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QTextBrowser,
@@ -46,7 +47,7 @@ from app.report.outputs import build_figures, findings
 from app.results.run_results import ExperimentResults
 from ui.window import theme
 from ui.window.plain import plain_tip
-from ui.window.report.narrow_figures import a_panel_each, without_point_labels
+from ui.window.report.narrow_figures import a_panel_each, legend_to_line, without_point_labels
 from ui.window.run.run_model import RunModel
 
 MIN_GAP_S = 2.0
@@ -101,6 +102,13 @@ class ResultsSoFar(QWidget):
         self._spare = None                     # a plot made ahead for the run's first drawing
         self.found = QTextBrowser()   # the findings so far, under a handle the user can drag
         self.found.setMinimumHeight(2 * self.found.fontMetrics().lineSpacing())
+        # a share of the height by the splitter's stretch only: its own size hint took 40 %
+        # of the pane at 1280x720, the plot's data area got 10-25 %
+        self.found.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
+        self.legend_line = QLabel()   # a legend too tall for the pane, as one wrapped line
+        self.legend_line.setWordWrap(True)
+        self.legend_line.setTextFormat(Qt.TextFormat.RichText)   # names escaped (_legend_line)
+        self.legend_line.hide()
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self.title, 1)
@@ -110,11 +118,13 @@ class ResultsSoFar(QWidget):
         layout.setSpacing(2)
         layout.addLayout(head)
         layout.addWidget(self.figure_title)
+        layout.addWidget(self.legend_line)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.stack)
         self.split.addWidget(self.found)
-        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(0, 5)
         self.split.setStretchFactor(1, 1)
+        self.split.setSizes([5000, 1000])   # the figure five sixths until the user drags
         self.split.setChildrenCollapsible(False)
         layout.addWidget(self.split, 1)
         model.reset.connect(self._on_reset)
@@ -247,6 +257,7 @@ class ResultsSoFar(QWidget):
         else:   # the legend made anew, or an entry renamed ('knee' becoming 'deepest, no
             fit_narrow(drawn, width)   # knee ...'): its long entries wrapped again
         assert self.plot is not None
+        legend_to_line(getattr(self.plot, "_ssd", None), self.legend_line, self.stack.height() / 3)
         self.plot.setToolTip(plain_tip(fig.caption or fig.title))
         self.redraws += 1
         self._last = time.monotonic()   # only a drawn figure counts: the first point is not put off
@@ -272,6 +283,8 @@ class ResultsSoFar(QWidget):
             self.plot.deleteLater()
         self.plot = plot
         self.figure_title.setVisible(plot is not None)
+        if plot is None:
+            self.legend_line.hide()
         if plot is not None:
             self.stack.addWidget(plot)
             self.stack.setCurrentWidget(plot)
