@@ -19,10 +19,13 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
+    QMenu,
     QProgressBar,
     QPushButton,
     QSizePolicy,
+    QToolButton,
     QWidget,
+    QWidgetAction,
 )
 
 from app.vendor import specs as vendor
@@ -100,17 +103,27 @@ class ReportBar(QWidget):
         self.spec_button = QPushButton("Vendor spec...")
         self.spec_button.clicked.connect(self.spec_action.trigger)
         self.details = ReportDetails()   # title, author, course; interpretation on or off
+        self.details_button = QToolButton()
+        self.details_button.setText("Report details")
+        self.details_button.setToolTip("The report's title, author and course, and whether it "
+                                       "writes the interpretation")
+        self.details_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        details_menu = QMenu(self.details_button)
+        details_in_menu = QWidgetAction(details_menu)
+        details_in_menu.setDefaultWidget(self.details)
+        details_menu.addAction(details_in_menu)
+        self.details_button.setMenu(details_menu)
 
         grid = QGridLayout(self)
-        grid.setContentsMargins(4, 2, 4, 2)
+        grid.setContentsMargins(4, 0, 4, 0)
         grid.setVerticalSpacing(2)
         export_row = QHBoxLayout()
         export_row.addWidget(self.export_button)
         export_row.addWidget(self.export_to_button)
         export_row.addWidget(self.progress)
         export_row.addWidget(self.export_status)   # short: the path gets the room
-        export_row.addWidget(self.export_path, 1)
-        export_row.addWidget(self.details, 2)   # on this row: the charts keep their height
+        export_row.addWidget(self.export_path, 1)   # the whole path: where the student looks
+        export_row.addWidget(self.details_button)   # the fields in its menu: the path keeps room
         grid.addLayout(export_row, 0, 0)
         grid.addWidget(self.open_button, 0, 1)
         grid.addWidget(self.vendor_status, 1, 0)
@@ -128,8 +141,8 @@ class ReportBar(QWidget):
         return self.export_action, self.export_to_action, self.spec_action
 
     def focus_chain(self) -> list[QWidget]:
-        return [self.export_button, self.export_to_button, self.open_button, self.spec_button,
-                *self.details.fields()]
+        return [self.export_button, self.export_to_button, self.details_button, self.open_button,
+                self.spec_button]
 
     def set_drive(self, model: DriveKey | str | None, note: str = "") -> None:
         """The drive of the chosen target (its model, serial and volume; None: none known yet):

@@ -1,12 +1,13 @@
-"""The report's title block and mode in the export bar: title, author and course fields and
-an "Interpretation" check (off: the export leaves the generated interpretation and discussion
-out, for courses that want the analysis in the student's words; docs/report.md). The window
+"""The report's title block and mode, in the export bar's "Report details" menu: title, author
+and course fields and an "Interpretation" check (off: the export leaves the generated
+interpretation and discussion out, for courses that want the analysis in the student's words;
+docs/report.md). The window
 remembers them between launches (ui/window/settings.py, ``report``)."""
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLineEdit, QWidget
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QLineEdit, QWidget
 
 from app.report.options import ReportOptions
 
@@ -28,14 +29,13 @@ class ReportDetails(QWidget):
             "On: each experiment's mechanism and a Discussion checking the experiments against "
             "each other are written from the run's numbers. Off: data, figures, method and "
             "checks only, for the analysis in your own words.")
-        for edit, ems in ((self.title_edit, 5), (self.author_edit, 4), (self.course_edit, 4)):
-            edit.setMinimumWidth(ems * edit.fontMetrics().averageCharWidth() * 2)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.title_edit, 3)
-        row.addWidget(self.author_edit, 2)
-        row.addWidget(self.course_edit, 2)
-        row.addWidget(self.interpretation)
+        for edit in (self.title_edit, self.author_edit, self.course_edit):
+            edit.setMinimumWidth(24 * edit.fontMetrics().averageCharWidth())
+        form = QFormLayout(self)   # shown in the export bar's "Report details" menu
+        form.addRow("Title:", self.title_edit)
+        form.addRow("Author:", self.author_edit)
+        form.addRow("Course:", self.course_edit)
+        form.addRow("", self.interpretation)
 
     def options(self) -> ReportOptions:
         return ReportOptions(self.title_edit.text(), self.author_edit.text(),
