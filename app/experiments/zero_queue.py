@@ -83,7 +83,7 @@ class ZeroQueue(Experiment):
         groups: dict[tuple[bool, int], list[WorkloadSummary]] = {}
         for r in part.workloads:
             w = r.workload
-            groups.setdefault((w["rw"].startswith("rand"), w["bs_bytes"]), []).append(r)
+            groups.setdefault((w.random, w.bs_bytes), []).append(r)
         kind = run.lat_kind
         panels = [_panel(part, random, bs, rows, kind) for (random, bs), rows in groups.items()]
         n = sorted({r.n for r in part.workloads})
@@ -144,7 +144,7 @@ class ZeroQueue(Experiment):
 
     @classmethod
     def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
-        row = next((r for r in part.workloads if r.workload.get("rw") == "randread"), None)
+        row = next((r for r in part.workloads if r.workload.rw == "randread"), None)
         if row is None:
             return None
         return Headline(f"{row.label}: mean {latency_kind(part.workloads)} latency at QD1",

@@ -92,4 +92,8 @@ class Workload:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Workload:
-        return cls(**{k: data[k] for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")})
+        """ValueError naming what is wrong when ``data`` is not a complete, valid workload."""
+        missing = [k for k in ("rw", "bs_bytes", "iodepth", "numjobs") if data.get(k) is None]
+        if missing:
+            raise ValueError(f"the workload names no {', '.join(missing)}")
+        return cls(data["rw"], data["bs_bytes"], data["iodepth"], data["numjobs"], data.get("rwmixread"))

@@ -14,10 +14,12 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+from collections.abc import Sequence
 
 from app.drive.bounded import run_bounded
 from app.drive.smart import explain, no_data, parse_smartctl
 from app.drive.thermal import TemperatureSource, TemperatureUnavailable
+from app.model.trial import TrialResult
 from app.params import one_line
 from app.remote.smart import NOT_REMOTE, SSH_ENV, command_text, remote_drive, ssh_argv
 from jobs.drive.monitor import DriveMonitor
@@ -114,7 +116,7 @@ class RemoteDriveMonitor(DriveMonitor):
             return self.afters[0]
         return None, f"{NOT_REMOTE} as one drive: several hosts (each in smart_after_hosts)"
 
-    def after_run(self, trials: list[dict], prepared_bytes: int) -> dict:
+    def after_run(self, trials: Sequence[TrialResult], prepared_bytes: int) -> dict:
         out = super().after_run(trials, prepared_bytes)
         if len(self.drives) > 1:
             out["smart_after_hosts"] = [{"remote": d["remote"], "smart_after": a, "reason": r}

@@ -7,6 +7,7 @@ import time
 from app.experiments.plan import trial_kind
 from app.experiments.registry import left_out_of_all
 from app.model.status import JobStatus
+from app.model.trial import TrialResult
 from app.units import duration_text, human_bytes
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.cli.eta import PlanEta
@@ -78,21 +79,19 @@ def live_text(event: Sample) -> str:
             f"{event.read_iops + event.write_iops:,.0f} IOPS")
 
 
-def result_text(record) -> str:
+def result_text(result: TrialResult) -> str:
     """'12,345 IOPS, 50.6 MB/s, p99 123 µs (total latency)' of a finished trial."""
-    m = record.get("measurement") or {}
-    total = m.get("total") or {}
-    side = m.get("read") or m.get("write") or {}
-    p99 = (side.get("lat_us") or {}).get("p99")
-    kind = f" ({side['lat_kind']} latency)" if side.get("lat_kind") else ""
-    known = record.get("precision")  # a precision target: the workload's ± so far
+    m = result.measurement
+    side = (m.read or m.write) if m else None
+    p99 = side.lat("p99") if side else None
+    kind = f" ({side.lat_kind} latency)" if side and side.lat_kind else ""
+    known = result.precision  # a precision target: the workload's ± so far
     known_text = "" if not known else (
-        f"; workload ±{max(known['iops'], known['MBps']) * 100:.1f} %" if known["iops"] is not None
-        and known["MBps"] is not None else "; workload ± not yet known") + (
-        f" (target ±{known['target'] * 100:g} %{', reached' if known['reached'] else ''})"
-        if known else "")
-    return (f"{_num(total.get('iops'), '{:,.0f}')} IOPS, {_num(total.get('MBps'), '{:,.1f}')} MB/s, "
-            f"p99 {_num(p99, '{:,.0f}')} µs{kind}{known_text}")
+        f"; workload ±{known.achieved * 100:.1f} %" if known.achieved is not None
+        else "; workload ± not yet known") + (
+        f" (target ±{known.target * 100:g} %{', reached' if known.reached else ''})")
+    return (f"{_num(m.total_iops if m else None, '{:,.0f}')} IOPS, "
+            f"{_num(m.total_MBps if m else None, '{:,.1f}')} MB/s, p99 {_num(p99, '{:,.0f}')} µs{kind}{known_text}")
 
 
 def run_end_line(event: RunFinished, elapsed_s: float) -> str:

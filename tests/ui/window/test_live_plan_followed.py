@@ -12,6 +12,7 @@ from app.experiments import CATALOG  # noqa: E402
 from jobs.events import PlanFollowed, TrialFinished, TrialStarted  # noqa: E402
 from ui.window.run.planned import planned_from_json  # noqa: E402
 from ui.window.run.run_model import RunModel  # noqa: E402
+from ui.window.run.run_state import RunState
 
 RUN = next((Path(__file__).parents[2] / "fixtures" / "runs").glob("*_zero-queue+*")) / "run.json"
 NOTE = "Depths from the queue-depth sweep of this run (...): the knee, QD16, and saturation ..."
@@ -24,7 +25,7 @@ def test_the_live_model_follows_the_plan_change(qtbot):
                           "repetitions": x["params"].get("repetitions", 1),
                           "workload_keys": x["workload_keys"]} for x in record["experiments"]]
     model.planned = {t.index: t for t in (planned_from_json(t) for t in record["planned_trials"])}
-    model.status, model.live, model.run_dir = "running", True, "/tmp/run"
+    model.status, model.live, model.run_dir = RunState.RUNNING, True, "/tmp/run"
     tail = [t for t in record["trials"] if t["experiment"] == "tail-latency"]
     labels = {t["index"]: t["label"].replace("Q8T1", "Q16T1").replace("Q32T1", "Q64T1")
               for t in tail}

@@ -11,12 +11,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
+from app.model.info import PlannedEntry  # noqa: E402
 from jobs.events import TrialFinished, TrialStarted  # noqa: E402
 from ui.window.report import results_so_far  # noqa: E402
 from ui.window.report.results_so_far import ResultsSoFar  # noqa: E402
 from ui.window.run.live_charts import LiveCharts  # noqa: E402
-from ui.window.run.planned import planned_from_json  # noqa: E402
+from ui.window.run.planned import planned_from_entry  # noqa: E402
 from ui.window.run.run_model import RunModel  # noqa: E402
+from ui.window.run.run_state import RunState
 from ui.window.run.series import sample_row  # noqa: E402
 from ui.window.run.stretches import DONE, RUNNING, TO_DO  # noqa: E402
 
@@ -35,8 +37,8 @@ def model(record):
     m.experiments = [{"id": x["id"], "title": x["title"], "params": x["params"],
                       "repetitions": x["params"].get("repetitions", 1),
                       "workload_keys": x["workload_keys"]} for x in record["experiments"]]
-    m.planned = {t.index: t for t in (planned_from_json(t) for t in record["planned_trials"])}
-    m.status, m.live, m.run_dir = "running", True, "/tmp/run"
+    m.planned = {t.index: t for t in (planned_from_entry(PlannedEntry.from_json(t, "planned_trials[]")) for t in record["planned_trials"])}
+    m.status, m.live, m.run_dir = RunState.RUNNING, True, "/tmp/run"
     m.reset.emit()
     return m
 

@@ -48,6 +48,7 @@ from ui.window import theme
 from ui.window.plain import plain_tip
 from ui.window.report.narrow_figures import a_panel_each, without_point_labels
 from ui.window.run.run_model import RunModel
+from ui.window.run.run_state import RunState
 
 MIN_GAP_S = 2.0
 MAX_GAP_S = 60.0  # a drawing so slow that its gap would be longer: redrawn once a minute
@@ -274,7 +275,7 @@ class ResultsSoFar(QWidget):
             self.stack.addWidget(plot)
             self.stack.setCurrentWidget(plot)
         else:
-            waiting = ("No run yet. " if self.model.status == "idle" else
+            waiting = ("No run yet. " if self.model.status is RunState.IDLE else
                        "Warm-ups run first and are not counted. ")
             self.message.setText(waiting + WAITING)
             self.stack.setCurrentWidget(self.message)
