@@ -10,10 +10,13 @@ Four tidy tables, one row per thing, units in the column names (MB/s = 10^6 B/s,
 - ``runs``: one row per run (drive model, engine, status, start time, folder);
 - ``trials``: one row per trial and direction that moved data (warm-ups and failed trials
   included and marked, so nothing is silently dropped; ``start_s``: when the trial started, in
-  seconds into the run, the clock of the samples' ``t_s``);
+  seconds into the run, the clock of the samples' ``t_s``; beside each percentile the I/Os of
+  that trial beyond it and a ``..._too_few_ios`` flag, app/model/percentiles.py);
 - ``workloads``: one row per workload summary and direction: mean, sample std and n of the
   repetitions, and the pooled percentiles from fio's histograms with their 95 % interval and
-  the number of I/Os they rest on where the run has them;
+  the number of I/Os they rest on where the run has them; beside each percentile a
+  ``..._too_few_ios`` flag: True when fewer than 10 I/Os lie beyond it, so it is not to be
+  stated (app/model/percentiles.py);
 - ``samples``: samples.csv of every run, with a ``run`` column.
 
 Every row names its ``run`` (the folder's name; "NAME (2)" for a second folder of the same name,
@@ -32,7 +35,7 @@ import pandas as pd
 
 from app.model.info import Drive, Engine
 from app.model.measurement import DIRECTIONS
-from app.model.percentiles import LAT_KEYS
+from app.model.percentiles import LAT_KEYS, PERCENTILE_KEYS, ios_beyond, too_few
 from app.model.run import Run
 from app.results.load import load_results
 from app.results.run_results import RunResults
@@ -106,9 +109,13 @@ def _trial_rows(name: str, run: Run, run_started: str | None) -> list[dict]:
         if not sides:
             rows.append({**base, "direction": None})
         for direction, side in sides:
+            ios = t.ios(direction)   # a trial's own percentile rests on its own I/Os
             rows.append({**base, "direction": direction, "iops": side.iops, "MBps": side.MBps,
                          "io_bytes": side.io_bytes, "lat_kind": _text(side.lat_kind),
-                         **{f"lat_{k}_us": side.lat(k) for k in LAT_KEYS}})
+                         **{f"lat_{k}_us": side.lat(k) for k in LAT_KEYS},
+                         **{f"lat_{k}_us_ios_beyond": None if ios is None else ios_beyond(k, ios)
+                            for k in PERCENTILE_KEYS},
+                         **{f"lat_{k}_us_too_few_ios": too_few(k, ios) for k in PERCENTILE_KEYS}})
     return rows
 
 
@@ -127,6 +134,8 @@ def _workload_rows(name: str, results: RunResults) -> list[dict]:
                 for metric, stat in (("iops", side.iops), ("MBps", side.MBps),
                                      *((f"lat_{k}_us", s) for k, s in side.lat_us.items())):
                     row.update({f"{metric}_mean": stat.mean, f"{metric}_std": stat.std})
+                    if metric.startswith("lat_p"):   # the value only beside its too-few flag
+                        row[f"{metric}_too_few_ios"] = stat.too_few is not None
                 if side.pooled:
                     row["pooled_ios"] = side.pooled.ios
                     for key, value in side.pooled.values.items():

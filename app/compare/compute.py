@@ -16,6 +16,7 @@ import pandas as pd
 
 from app.experiments import CATALOG
 from app.model.info import Engine
+from app.model.percentiles import too_few_text
 from app.model.run import Run
 from app.model.status import RunStatus
 from app.params import fields_of, format_value
@@ -80,6 +81,14 @@ def compare(tables: RunTables) -> pd.DataFrame:
                 a, b = (list(values[r][column].dropna()) for r in (base, other))
                 if not a or not b:
                     continue
+                thin = [n for r in (base, other) if (n := too_few_beyond(values[r], column)) is not None]
+                if thin:   # a percentile on too few I/Os is compared with nothing: the one mark
+                    rows.append({"experiment": exp, "workload": workload, "direction": direction,
+                                 "metric": label, "base_run": base, "run": other,
+                                 "base_mean": None, "mean": None, "ratio": None, "difference": None,
+                                 "n_base": len(a), "n": len(b), "p_value": None,
+                                 "call": too_few_text(min(thin))})
+                    continue
                 mean_a, mean_b = statistics.fmean(a), statistics.fmean(b)
                 p = welch(a, b)
                 rows.append({"experiment": exp, "workload": workload, "direction": direction,
@@ -89,6 +98,17 @@ def compare(tables: RunTables) -> pd.DataFrame:
                              "difference": mean_b - mean_a, "n_base": len(a), "n": len(b),
                              "p_value": p, "call": _call(p)})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def too_few_beyond(trials: pd.DataFrame, column: str) -> int | None:
+    """The fewest I/Os beyond a percentile ``column`` (e.g. lat_p99_us) among the trials whose
+    own percentile rests on too few (app/model/percentiles.py); None when none does or the
+    column is no percentile."""
+    flag = f"{column}_too_few_ios"
+    if flag not in trials:
+        return None
+    thin = trials[trials[flag].fillna(False).astype(bool)]
+    return None if thin.empty else int(thin[f"{column}_ios_beyond"].min())
 
 
 def _call(p: float | None) -> str:

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import math
 import statistics
+from dataclasses import replace
 from datetime import datetime
 
 import numpy as np
 import pandas as pd
 
-from app.compare.compute import measured, plan_order
+from app.compare.compute import measured, plan_order, too_few_beyond
 from app.model.info import Drive, RunInfo
 from app.model.summary import Stat
 from app.results.figure import OTHER, Axis, Figure, Series, grouped_bars, lat_unit, latency_axis, scaled
@@ -117,12 +118,19 @@ def _stat(values: list[float]) -> Stat | None:
                 len(values))
 
 
+def _thin(stat: Stat | None, beyond: int | None) -> Stat | None:
+    """A mean flagged too few (so no bar is drawn: figure.mean) when a repetition's own
+    percentile rests on too few I/Os."""
+    return replace(stat, too_few=beyond) if stat is not None and beyond is not None else stat
+
+
 def _bars(eid, part, slots, runs, labels, column, slug, title, unit) -> Figure | None:
     groups = []
     for run in runs:
         mine = part[part["run"] == run]
-        stats = [_stat(list(mine[(mine["workload"] == w) & (mine["direction"] == d)][column]
-                            .dropna())) for w, d in slots]
+        stats = [_thin(_stat(list(slot[column].dropna())), too_few_beyond(slot, column))
+                 for w, d in slots
+                 for slot in (mine[(mine["workload"] == w) & (mine["direction"] == d)],)]
         if any(stats):
             groups.append((labels.get(run, run), stats, run))
     if len(groups) < 2:

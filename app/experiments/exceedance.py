@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from app.model.summary import WorkloadSummary
-from app.results.figure import LATENCY_KINDS, OTHER, Axis, Figure, Series, lat_axis_label, std
+from app.results.figure import LATENCY_KINDS, OTHER, Axis, Figure, Series, lat_axis_label, mean, std
 from app.results.pooled import merged_histogram, pooled_of, pooled_points
 from app.stats.histogram import Histogram
-from app.stats.io_counts import FEW, beyond, caption_counts, whole_beyond, workload_ios
+from app.stats.io_counts import FEW, caption_counts
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults
@@ -40,16 +40,16 @@ def exceedance(part: ExperimentResults, kind: str | None, what: str, n: str,
         how = ("Each curve is the merged latency histogram of all measured repetitions "
                f"(n = {n}); points are the pooled percentiles {', '.join(keys)} with their 95 % "
                "intervals as horizontal bars; a percentile with fewer than 10 I/Os beyond it is "
-               "labelled 'too few I/Os' instead. Curve points sit at the histogram's bucket "
-               "edges (fio's buckets: within 1/64 of the value).")
+               "left out (too few I/Os). Curve points sit at the histogram's bucket "
+               "edges (fio's buckets: within 1/64 of the value)." + _left_out(rows, keys, True))
     else:
         series, lowest = _from_percentiles(part, keys, factor, name), 1e-4
         highest = 0.5
         how = ("Drawn through the reported percentiles (fraction slower = 1 − p), not from a "
                "histogram (the engine gave none): between the points the line is an "
                f"interpolation. Each point is the mean over n = {n} repetitions, horizontal bars "
-               f"± one sample std. A point with fewer than {FEW} I/Os beyond it is labelled: "
-               "treat it as indicative.")
+               f"± one sample std; a percentile with fewer than {FEW} I/Os beyond it in a "
+               "repetition is left out (too few I/Os)." + _left_out(rows, keys, False))
     ticks = tuple(t for t in TICKS if lowest / 1.5 <= t[0] <= highest)
     return Figure(
         id="tail-latency-exceedance", experiment=part.id,
@@ -71,38 +71,42 @@ def _from_histograms(rows: Sequence[WorkloadSummary], hists: Sequence[Histogram]
             lowest = min([lowest] + [f for _, f in curve if f > 0])  # the last is 0: the drop
             series.append(Series(f"{name(r)}, {hist.ios:,} I/Os", tuple(x for x, _ in curve),
                                  tuple(y for _, y in curve), color=color))
-        pooled = pooled_of(r)
-        marks = [k for k in keys if pooled and pooled.values.get(k)]
-        if not pooled or not marks:
+        # the points carry their 95 % interval; too-few ones are left out (pooled_points)
+        pts = pooled_points(pooled_of(r), keys, factor)
+        if not pts:
             continue
-        # the points carry their 95 % interval, thin ones only a label (pooled_points skips them)
-        bars = dict((k, err) for k, _, err in pooled_points(pooled, marks, factor))
-        xs = tuple((pooled.values[k] or 0.0) * factor for k in marks)
-        # a thin point names its curve: placed clear of the others, its label can land nearer
-        # another curve's point of the same percentile
-        labels = tuple(f"{k} of QD{r.outstanding}: too few I/Os" if k in pooled.too_few else k
-                       for k in marks)
-        series.append(Series(f"{name(r)} percentiles (95 % CI)", xs,
-                             tuple(_fraction(k) for k in marks), kind="scatter", color=color,
-                             xerr=tuple(bars.get(k, 0.0) for k in marks), point_labels=labels))
+        series.append(Series(f"{name(r)} percentiles (95 % CI)", tuple(x for _, x, _ in pts),
+                             tuple(_fraction(k) for k, _, _ in pts), kind="scatter", color=color,
+                             xerr=tuple(e for _, _, e in pts),
+                             point_labels=tuple(k for k, _, _ in pts)))
     return series, lowest
+
+
+def _left_out(rows: Sequence[WorkloadSummary], keys: tuple[str, ...], pooled: bool) -> str:
+    """' Left out: p99.99 of QD8 (too few I/Os (3)).': which percentiles the figure does not
+    draw, with the one mark (pooled: the pooled I/Os beyond it; else the repetition with the
+    fewest)."""
+    said = []
+    for r in rows:
+        p = pooled_of(r) if pooled else None
+        for k in keys:
+            stat = None if pooled else r.lat(k)
+            mark = p.mark(k) if p else stat.mark() if stat else None
+            if mark:
+                said.append(f"{k} of QD{r.outstanding} ({mark})")
+    return f" Left out: {'; '.join(said)}." if said else ""
 
 
 def _from_percentiles(part: ExperimentResults, keys: tuple[str, ...], factor: float,
                       name: Name) -> list[Series]:
     series = []
     for i, r in enumerate(part.workloads):
-        pts = [(k, st.mean, std(st)) for k in keys if (st := r.lat(k)) is not None
-               and st.mean is not None and st.mean > 0]
+        pts = [(k, m, std(st)) for k in keys if (m := mean(st := r.lat(k))) is not None
+               and m > 0]   # a percentile on too few I/Os has no mean to draw (Stat.known)
         if not pts:
             continue
-        ios = workload_ios(part, r)
-        fewest = min(ios) if ios else None
-        notes = tuple(f"{k}: {whole_beyond(k, fewest)} I/Os beyond" if fewest is not None
-                      and beyond(k, fewest) < FEW else "" for k, _, _ in pts)
         series.append(Series(name(r), tuple(m * factor for _, m, _ in pts),
                              tuple(_fraction(k) for k, _, _ in pts),
                              xerr=tuple(e * factor for _, _, e in pts),
-                             color=OTHER[i % len(OTHER)],
-                             point_labels=notes if any(notes) else None))
+                             color=OTHER[i % len(OTHER)]))
     return series

@@ -15,11 +15,13 @@ from app.model.trial import TrialResult
 from app.results.figure import Figure
 from app.results.findings import NO_FINDINGS, Findings
 from app.results.table import W_COLS, W_KEYS, Column, Table, generic_table
+from app.stats.io_counts import trial_mark
 
 if TYPE_CHECKING:
     from app.results.run_results import ExperimentResults, RunResults
 
 IMPORTED = "imported"
+PCTS = ("p99", "p99.9")   # the percentiles the imported table shows
 
 
 class UnregisteredResults:
@@ -69,21 +71,27 @@ ImportedResults = _Imported(IMPORTED)
 
 def _imported_table(run: RunResults) -> Table:
     """One row per imported job and direction: nothing aggregated, nothing guessed."""
+    entries = [(t, m, d, side) for t in run.run.trials if (m := t.measurement) is not None
+               for d, side in m.sides()]
+    # a job's own percentile on too few of its I/Os: Markdown shows the mark, the CSV keeps the
+    # value beside a too-few flag (a flag column only where one is thin: app/model/percentiles.py)
+    marks = [{k: trial_mark(t, d, k) for k in PCTS} for t, _, d, _ in entries]
+    flagged = [k for k in PCTS if any(mk[k] for mk in marks)]
     cols = [Column("Job", "job"), Column("Source", "source"), *W_COLS[:4],
             Column("Direction", "direction"), Column("IOPS", "iops", 0), Column("MB/s", "MBps", 1),
-            Column("Mean lat. (µs)", "lat_mean_us", 1), Column("p99 (µs)", "lat_p99_us", 1),
-            Column("p99.9 (µs)", "lat_p99.9_us", 1), Column("Latency kind", "lat_kind"),
-            Column("Engine", "engine_version")]
+            Column("Mean lat. (µs)", "lat_mean_us", 1)]
+    for k in PCTS:
+        cols += [Column(f"{k} (µs)", f"lat_{k}_us", 1, where="md"),
+                 Column(f"{k} (µs)", f"lat_{k}_us", 1, where="csv"),
+                 *([Column(k, f"lat_{k}_us_too_few", where="csv")] if k in flagged else [])]
+    cols += [Column("Latency kind", "lat_kind"), Column("Engine", "engine_version")]
     rows: list[tuple[Any, ...]] = []
-    for t in run.run.trials:
-        m = t.measurement
-        if m is None:
-            continue
+    for (t, m, d, side), mk in zip(entries, marks):
         w = m.workload or t.workload
-        for d, side in m.sides():
-            rows.append((m.job, m.source, *(w.get(k) for k in W_KEYS[:4]), d, side.iops,
-                         side.MBps, side.lat("mean"), side.lat("p99"), side.lat("p99.9"),
-                         side.lat_kind, m.engine_version))
+        pcts = [c for k in PCTS for c in (mk[k] or side.lat(k), side.lat(k),
+                                          *([bool(mk[k])] if k in flagged else []))]
+        rows.append((m.job, m.source, *(w.get(k) for k in W_KEYS[:4]), d, side.iops,
+                     side.MBps, side.lat("mean"), *pcts, side.lat_kind, m.engine_version))
     return Table("imported", "Imported measurements", tuple(cols), tuple(rows),
                  ("One row per job entry and direction as the engine reported it; workload "
                   "fields the file did not state are empty.",), "imported")

@@ -217,7 +217,7 @@ class QueueDepth(Experiment):
 def _p99(row: WorkloadSummary) -> Stat | None:
     """The pooled p99 of the row's main direction as a mean-only statistic (for the unit)."""
     pooled = pooled_of(row)
-    return Stat(pooled.values.get("p99") if pooled else None, None, 1)
+    return Stat(pooled.known("p99") if pooled else None, None, 1)
 
 
 def _repetition_l(row: WorkloadSummary, trials: Trials) -> float | None:

@@ -54,8 +54,7 @@ def _pair(sweep: ExperimentResults, there: WorkloadSummary, part: ExperimentResu
     ios = [min(n) if (n := workload_ios(p, r)) else None for p, r in ((sweep, there), (part, here))]
     counts = (f", at least {ios[0]:,} / {ios[1]:,} I/Os per trial"
               if ios[0] is not None and ios[1] is not None else "")
-    tails = [(p.values.get("p99.9") if p and "p99.9" not in p.too_few else None)
-             for p in (pooled_of(there), pooled_of(here))]
+    tails = [p.known("p99.9") if p else None for p in (pooled_of(there), pooled_of(here))]
     tail = (f", p99.9 {sig(tails[0])} / {sig(tails[1])} µs"
             if tails[0] is not None and tails[1] is not None else "")
     return (f"QD{here.outstanding}{counts}: p99 {stat_text(there.lat('p99'))} / "

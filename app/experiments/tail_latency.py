@@ -20,10 +20,13 @@ from app.experiments.base import Experiment, Rows, Samples, Trials, block_param,
 from app.experiments.common import (
     TailSpreads,
     noise_text,
+    ratio_cells,
     ratio_text,
     separated,
     spread_findings,
     stat_text,
+    tail_ratio_text,
+    value_text,
     versus,
 )
 from app.experiments.exceedance import exceedance
@@ -37,7 +40,6 @@ from app.results.figure import (
     Axis,
     Figure,
     Series,
-    fmt,
     lat_axis_label,
     lat_unit,
     mean,
@@ -48,7 +50,7 @@ from app.results.findings import Headline
 from app.results.pooled import per_repetition_notes, pooled_of, pooled_points, pooled_table
 from app.results.table import Column, Table, lat_cells, latency_kind, rows_table
 from app.stats.derived import Knee
-from app.stats.io_counts import caption_counts, fewest_text, io_count_table, thin_warnings
+from app.stats.io_counts import caption_counts, fewest_text, io_count_table, needs_runtime, thin_warnings
 from app.units import KiB, ratio
 
 if TYPE_CHECKING:
@@ -133,10 +135,8 @@ class TailLatency(Experiment):
         spread = part.found(TailSpreads) or TailSpreads({})
         cells = [(Column("Outstanding I/O", "outstanding", 0), lambda r: r.outstanding),
                  *lat_cells(kind, TABLE_STATS),
-                 (Column("p99/p50", "p99_over_p50", 2),
-                  lambda r: (x := spread.of(r.label)) and x.p99_over_p50),
-                 (Column("p99.99/p50", "p99.99_over_p50", 2),
-                  lambda r: (x := spread.of(r.label)) and x.p99_99_over_p50)]
+                 *ratio_cells(spread, "p99", "p99_over_p50"),
+                 *ratio_cells(spread, "p99.99", "p99_99_over_p50")]
         pooled = pooled_table(cls, part, run, "tail-latency-pooled", "Tail latency, pooled over all "
                               f"I/Os of the repetitions, {kind} latency", kind=kind)
         return [rows_table(part, run, "tail-latency", f"Tail latency, {kind} latency", rows, cells,
@@ -181,11 +181,13 @@ class TailLatency(Experiment):
         for r in part.workloads:
             s = spread.of(r.label)
             ios = fewest_text(part, r)
-            out.append(f"{r.label}: p50 {fmt(mean(r.lat('p50')), 1)} µs, p99.99 "
-                       f"{fmt(mean(r.lat('p99.99')), 1)} µs; p99/p50 = "
-                       f"{ratio_text(s.p99_over_p50 if s else None)}, p99.9/p50 = "
-                       f"{ratio_text(s.p99_9_over_p50 if s else None)}, p99.99/p50 = "
-                       f"{ratio_text(s.p99_99_over_p50 if s else None)}" + (f" ({ios})." if ios else "."))
+            ratios = ", ".join(
+                f"{k}/p50 = {tail_ratio_text(part, r, k, v, ratio_text)}" for k, v in (
+                    ("p99", s.p99_over_p50 if s else None),
+                    ("p99.9", s.p99_9_over_p50 if s else None),
+                    ("p99.99", s.p99_99_over_p50 if s else None)))
+            out.append(f"{r.label}: p50 {value_text(r.lat('p50'))}, p99.99 "
+                       f"{value_text(r.lat('p99.99'))}; {ratios}" + (f" ({ios})." if ios else "."))
         return out + [depths_sentence(part, run)] + thin_warnings(part, TAIL_STATS[1:])
 
     @classmethod
@@ -199,14 +201,18 @@ class TailLatency(Experiment):
             amp = s.p99_9_over_p50 if s else None
             out.append(f"{r.label}: p50 {stat_text(r.lat('p50'), 'µs')}, p99 "
                        f"{stat_text(r.lat('p99'), 'µs')}, p99.9 {stat_text(r.lat('p99.9'), 'µs')}"
-                       f"; tail amplification p99.9/p50 = {ratio(amp)}"
+                       f"; tail amplification p99.9/p50 = {tail_ratio_text(part, r, 'p99.9', amp, ratio)}"
                        + (f" ({fewest_text(part, r)})." if fewest_text(part, r) else "."))
         rows = sorted(part.workloads, key=lambda r: r.outstanding)
         if len(rows) > 1:
             lo, hi = rows[0], rows[-1]
             a, b = mean(lo.lat("p99.9")), mean(hi.lat("p99.9"))
             c, d = mean(lo.lat("p50")), mean(hi.lat("p50"))
-            if a and b and c and d:
+            why = [f"QD{r.outstanding} {w}" for r in (lo, hi) if (w := needs_runtime(part, r, "p99.9"))]
+            if why:   # no growth from a p99.9 on too few I/Os: what would give it
+                out.append(f"How the p99.9 grows from QD{lo.outstanding} to QD{hi.outstanding} is "
+                           f"unknown: {'; '.join(why)}.")
+            elif a and b and c and d:
                 out.append(_growth(lo, hi, d / c, b / a))
         same = also_swept(part, run, latency_kind(part.workloads))
         return [*out, *([same] if same else []), depths_sentence(part, run)]
@@ -219,8 +225,10 @@ class TailLatency(Experiment):
         row = rows[-1]
         s = (part.found(TailSpreads) or TailSpreads({})).of(row.label)
         amp = f" ({ratio(s.p99_9_over_p50)} the p50)" if s and s.p99_9_over_p50 else ""
+        needs = needs_runtime(part, row, "p99.9")   # a summary row says what would state it
         return Headline(f"p99.9 latency at QD{row.outstanding}",
-                        stat_text(row.lat("p99.9"), "µs") + amp, row.n)
+                        f"unknown: {needs}" if needs else stat_text(row.lat("p99.9"), "µs") + amp,
+                        row.n)
 
 
 def _growth(lo: WorkloadSummary, hi: WorkloadSummary, median: float, tail: float) -> str:
@@ -257,7 +265,8 @@ def depths_sentence(part: ExperimentResults, run: RunResults) -> str:
 
 def _percentiles_caption(rows: tuple[WorkloadSummary, ...], n: str) -> str:
     """What the lines are: pooled (with 95 % intervals) and/or per repetition (± std)."""
-    per_rep = f"means over n = {n} repetitions, error bars ± one sample std. "
+    per_rep = (f"means over n = {n} repetitions, error bars ± one sample std; a percentile "
+               "with fewer than 10 I/Os beyond it in a repetition is left out (too few I/Os). ")
     if not any(_pooled_series(r, 1.0, 0) for r in rows):
         return per_rep[0].upper() + per_rep[1:]
     pooled = ("percentiles of all I/Os of the repetitions (merged histogram), error bars their "
@@ -270,7 +279,7 @@ def _percentiles_caption(rows: tuple[WorkloadSummary, ...], n: str) -> str:
 def _pooled_series(row: WorkloadSummary, factor: float, color: int) -> Series | None:
     """Pooled percentiles of the row's main direction (solid), thin ones left out."""
     pooled = pooled_of(row)
-    pts = pooled_points(pooled, [k for k in TAIL_STATS if pooled and pooled.values.get(k)], factor)
+    pts = pooled_points(pooled, [k for k in TAIL_STATS if pooled and pooled.known(k)], factor)
     if not pooled or not pts:
         return None
     return Series(f"{_name(row)} pooled, {pooled.ios:,} I/Os", tuple(_nines(k) for k, _, _ in pts),

@@ -6,7 +6,15 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from app.experiments.base import DIRECTIONS, Experiment, Rows, Samples, Trials, block_param
-from app.experiments.common import TailSpreads, ratio_text, spread_findings, stat_text, versus
+from app.experiments.common import (
+    TailSpreads,
+    ratio_text,
+    spread_findings,
+    stat_text,
+    tail_ratio_text,
+    value_text,
+    versus,
+)
 from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
@@ -14,7 +22,6 @@ from app.results.figure import (
     Axis,
     Figure,
     direction_color,
-    fmt,
     grouped_bars,
     lat_axis_label,
     lat_unit,
@@ -26,7 +33,14 @@ from app.results.figure import (
 from app.results.findings import Headline
 from app.results.pooled import per_repetition_notes, pooled_table
 from app.results.table import IOPS, MBPS, Table, lat_cells, latency_kind, rows_table
-from app.stats.io_counts import caption_counts, fewest_text, io_count_table, supports, thin_warnings
+from app.stats.io_counts import (
+    caption_counts,
+    fewest_text,
+    io_count_table,
+    needs_runtime,
+    supports,
+    thin_warnings,
+)
 from app.units import KiB, ratio
 
 if TYPE_CHECKING:
@@ -90,7 +104,9 @@ class ZeroQueue(Experiment):
         caption = (f"Bars: means over n = {'/'.join(map(str, n))} repetitions, error bars ± one "
                    "sample std, value on each bar; one panel per block size, each with its own "
                    "latency axis (log where the bars span more than a decade); a percentile is "
-                   "drawn where every repetition has at least 10 I/Os beyond it. "
+                   "drawn where every repetition has at least 10 I/Os beyond it, else its slot "
+                   "says 'too few I/Os (n)', n the I/Os beyond it in the repetition with the "
+                   "fewest. "
                    + caption_counts(part, part.workloads))
         title = "Zero-queue baselines (QD1): latency, read and write"
         if len(panels) == 1:
@@ -107,10 +123,9 @@ class ZeroQueue(Experiment):
         for r in part.workloads:
             ios = fewest_text(part, r)
             s = spread.of(r.label)
-            out.append(f"{r.label}: mean {fmt(mean(r.lat('mean')), 1)} µs, p99 "
-                       f"{fmt(mean(r.lat('p99')), 1)} µs, p99.9 "
-                       f"{fmt(mean(r.lat('p99.9')), 1)} µs (p99/p50 = "
-                       f"{ratio_text(s.p99_over_p50 if s else None)}"
+            out.append(f"{r.label}: mean {value_text(r.lat('mean'))}, p99 "
+                       f"{value_text(r.lat('p99'))}, p99.9 {value_text(r.lat('p99.9'))} (p99/p50 = "
+                       f"{tail_ratio_text(part, r, 'p99', s.p99_over_p50 if s else None, ratio_text)}"
                        f"{'; ' + ios if ios else ''}).")
         return out + thin_warnings(part, IO_KEYS)
 
@@ -136,8 +151,13 @@ class ZeroQueue(Experiment):
             out.append(text + ".")
         for r in part.workloads:
             s = spread.of(r.label)
-            if s and s.p99_9_over_p50:
-                out.append(f"{r.label}: tail amplification p99.9/p50 = {ratio(s.p99_9_over_p50)} "
+            amp = s.p99_9_over_p50 if s else None
+            why = [w for k in ("p50", "p99.9") if (w := needs_runtime(part, r, k))]
+            if why:   # never a ratio of a percentile on too few I/Os: what would give it
+                out.append(f"{r.label}: tail amplification p99.9/p50 unknown ("
+                           f"{fewest_text(part, r)}): {'; '.join(why)}.")
+            elif amp:
+                out.append(f"{r.label}: tail amplification p99.9/p50 = {ratio(amp)} "
                            f"(p50 {stat_text(r.lat('p50'), 'µs')}, p99.9 "
                            f"{stat_text(r.lat('p99.9'), 'µs')}; {fewest_text(part, r)}).")
         return out
@@ -163,9 +183,10 @@ def _panel(part: ExperimentResults, random: bool, bs: int, rows: list[WorkloadSu
                    if s == "mean" or supports(part, by_direction[d], s) else None
                    for s, _ in stats]) for d in directions]
     names = []
-    for s, name in stats:  # an empty slot says why it is empty
-        thin = [d for d in directions if s != "mean" and not supports(part, by_direction[d], s)]
-        names.append(name + (f"\n({', '.join(thin)}:\ntoo few I/Os)" if thin else ""))
+    for s, name in stats:  # an empty slot says why it is empty, with the one mark
+        thin = [f"{d}:\n{mark}" for d in directions
+                if (st := by_direction[d].lat(s)) is not None and (mark := st.mark())]
+        names.append(name + ("\n(" + ",\n".join(thin) + ")" if thin else ""))
     series, ticks = grouped_bars(names, groups,
                                  colors=tuple(direction_color(d) for d in directions))
     what = f"{size_text(bs)} {'random' if random else 'sequential'}"

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from app.model.measurement import LatencyKind, frozen
-from app.model.percentiles import LAT_KEYS
+from app.model.percentiles import LAT_KEYS, ios_beyond, too_few_text
 from app.model.precision import Precision
 from app.model.workload import Workload, outstanding
 
@@ -20,32 +20,61 @@ from app.model.workload import Workload, outstanding
 @dataclass(frozen=True)
 class Stat:
     """Mean and *sample* standard deviation (ddof=1) of the n values that were present; mean is
-    None when n == 0 and std when n < 2."""
+    None when n == 0 and std when n < 2.
+
+    ``too_few`` is set on a percentile whose repetition with the fewest I/Os has fewer than 10
+    I/Os beyond it (app/model/percentiles.py): how many it has. Such a percentile is never a
+    value in a table, sentence or figure: :attr:`known` is None and :meth:`text` is the mark;
+    mean and std stay for CSV and JSON, which write them beside the flag."""
 
     mean: float | None
     std: float | None
     n: int
+    too_few: int | None = None
+
+    @property
+    def known(self) -> float | None:
+        """The mean a reader may state: None when unknown or resting on too few I/Os."""
+        return None if self.too_few is not None else self.mean
+
+    def mark(self) -> str | None:
+        """'too few I/Os (4)' for a too-few percentile, else None."""
+        return None if self.too_few is None else too_few_text(self.too_few)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> Stat:
         data = data or {}
-        return cls(data.get("mean"), data.get("std"), data.get("n", 0))
+        return cls(data.get("mean"), data.get("std"), data.get("n", 0),
+                   int(data.get("ios_beyond") or 0) if data.get("too_few") else None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"mean": self.mean, "std": self.std, "n": self.n}
+        out = {"mean": self.mean, "std": self.std, "n": self.n}
+        if self.too_few is not None:   # the value kept only beside its flag
+            out.update(too_few=True, ios_beyond=self.too_few)
+        return out
 
 
 @dataclass(frozen=True)
 class Pooled:
     """Percentiles (µs) of every I/O of a workload's measured repetitions, from their merged
     histogram (app.stats.histogram): the value, its 95 % interval and how many I/Os it rests on.
-    ``too_few`` names the percentiles with fewer than 10 I/Os beyond them: shown, not claimed."""
+    ``too_few`` names the percentiles with fewer than 10 I/Os beyond them (app/model/percentiles.py):
+    never a value in a table, sentence or figure (:meth:`known` is None, :meth:`mark` says why);
+    the value stays in ``values`` for CSV and JSON, beside the flag."""
 
     ios: int
     values: Mapping[str, float | None]
     ci95: Mapping[str, tuple[float, float] | None]
     max: float | None
     too_few: tuple[str, ...] = ()
+
+    def known(self, key: str) -> float | None:
+        """The pooled ``key`` a reader may state: None when missing or resting on too few I/Os."""
+        return None if key in self.too_few else self.values.get(key)
+
+    def mark(self, key: str) -> str | None:
+        """'too few I/Os (3)' (the pooled I/Os beyond ``key``) when ``key`` is too few, else None."""
+        return too_few_text(ios_beyond(key, self.ios)) if key in self.too_few else None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Pooled:

@@ -13,16 +13,17 @@ from app.report.outputs import finding
 from app.results.plausibility import sentences as plausibility_sentences
 from app.results.run_results import ExperimentResults, RunResults
 from app.stats import analysis
+from app.stats.io_counts import THIN
 from app.text.markup import literal
 
 SPREAD_LIMIT = 0.10
-_THIN = "as indicative; a longer runtime gives the tail more I/Os."
+THIN_CUE = THIN
 
 
 def is_io_caveat(sentence: str) -> bool:
     """A sentence of app/stats/io_counts.py ``thin_warnings``: a percentile resting on too few
     I/Os, a caveat rather than a finding."""
-    return sentence.endswith(_THIN)
+    return THIN in sentence
 
 
 def _spread(stat: Stat | None) -> float | None:
@@ -48,19 +49,16 @@ def spread_caveat(part: ExperimentResults) -> str | None:
 #: The remedies, said once in the caveats of the whole run rather than under every experiment.
 SPREAD_REMEDY = ("Where an experiment's caveats report a run-to-run spread above "
                  f"{SPREAD_LIMIT:.0%}, longer runtimes or more repetitions narrow it.")
-THIN_REMEDY = ("Where a percentile rests on fewer than 10 I/Os beyond it, it is indicative only: "
-               "a longer runtime gives the tail more I/Os.")
-
-
-def short_io_caveat(sentence: str) -> str:
-    """A thin-percentile sentence without its remedy (:data:`THIN_REMEDY` says it once)."""
-    return sentence.removesuffix(_THIN) + "as indicative."
+THIN_REMEDY = ("Where a percentile rests on fewer than 10 I/Os beyond it, no value is stated: "
+               "tables, findings and figures mark it 'too few I/Os (n)', n the I/Os beyond it "
+               "(CSV and JSON keep the value beside a too-few flag), and the caveat under its "
+               "experiment says what runtime would state it.")
 
 
 def experiment_caveats(part: ExperimentResults, results: RunResults,
                        io_caveats: Iterable[str]) -> list[str]:
     """The caveats of one experiment: thin percentiles, plausibility flags, spread."""
-    out = [short_io_caveat(c) for c in io_caveats]
+    out = list(io_caveats)
     out += plausibility_sentences(part, results.run.info)
     spread = spread_caveat(part)
     if spread:

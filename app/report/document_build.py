@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from app.experiments.registry import results_for
 from app.model.status import RunStatus
-from app.report.caveats import SPREAD_REMEDY, THIN_REMEDY, run_caveats
+from app.report.caveats import SPREAD_REMEDY, THIN_CUE, THIN_REMEDY, run_caveats
 from app.report.document import (
     Block,
     Bullets,
@@ -134,7 +134,7 @@ def build_document(results: RunResults, tables: Sequence[Table], table_files: Fi
     if precision is not None:
         sections.append(precision)
         n += 1
-    remedies = [r for r, cue in ((THIN_REMEDY, "as indicative."), (SPREAD_REMEDY, "Run-to-run spread"))
+    remedies = [r for r, cue in ((THIN_REMEDY, THIN_CUE), (SPREAD_REMEDY, "Run-to-run spread"))
                 if any(cue in x for x in said.sentences)]
     caveats = [c for c in run_caveats(results, problems, notes, comparison is not None, remedies)
                if said.first(c)]

@@ -58,6 +58,8 @@ def cell(column: Column, value: Any) -> str:
         return "yes" if value else "no"
     if column.stat or isinstance(value, (Stat, Mapping)):
         stat = as_stat(value)
+        if stat is not None and stat.too_few is not None:
+            return stat.mark() or "–"   # a percentile on too few I/Os: the mark, never a value
         return mean_pm(stat.mean, stat.std) if stat else "–"
     if isinstance(value, float) and column.key.startswith("ios"):
         return count(value)

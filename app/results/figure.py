@@ -126,14 +126,17 @@ def as_stat(stat: StatLike) -> Stat | None:
 
 
 def mean(stat: StatLike) -> float | None:
+    """The mean a figure or sentence may state: None when unknown or a percentile resting on
+    too few I/Os (``Stat.known``), so a series leaves that point out."""
     got = as_stat(stat)
-    return got.mean if got else None
+    return got.known if got else None
 
 
 def std(stat: StatLike) -> float:
-    """Sample std for an error bar; 0 (no bar) when it is unknown (n < 2)."""
+    """Sample std for an error bar; 0 (no bar) when it is unknown (n < 2) or its mean may not
+    be stated (too few I/Os)."""
     got = as_stat(stat)
-    return (got.std if got else None) or 0.0
+    return (got.std if got and got.too_few is None else None) or 0.0
 
 
 def main_side(row: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -197,8 +200,8 @@ def scaled(stat: StatLike, factor: float) -> StatLike:
     if not stat or factor == 1.0:
         return stat
     if isinstance(stat, Stat):
-        return Stat(None if stat.mean is None else stat.mean * factor,
-                    None if stat.std is None else stat.std * factor, stat.n)
+        return replace(stat, mean=None if stat.mean is None else stat.mean * factor,
+                       std=None if stat.std is None else stat.std * factor)
     return {**stat, **{k: stat[k] * factor for k in ("mean", "std") if stat.get(k) is not None}}
 
 

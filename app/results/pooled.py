@@ -4,7 +4,8 @@ Why beside the per-repetition columns and not instead of them: the pooled p99 is
 I/Os measured (from the merged fio json+ histogram, with a 95 % interval and the number of I/Os it
 rests on), while mean ± std of each repetition's own p99 shows how much one run differs from the
 next. A student needs both: the first to state the tail, the second to see whether it is stable.
-A percentile with fewer than 10 I/Os beyond it is printed as "too few I/Os (n)", never as a number.
+A percentile with fewer than 10 I/Os beyond it is printed as "too few I/Os (n)" (n: the pooled I/Os
+beyond it; app/model/percentiles.py), never as a number; the CSV keeps it beside a too-few flag.
 DiskSpd reports percentiles without bins: its runs keep the per-repetition values and say why.
 """
 from __future__ import annotations
@@ -51,13 +52,14 @@ def merged_histogram(part: ExperimentResults, row: WorkloadSummary,
 
 
 def pooled_text(pooled: Pooled | Mapping[str, Any], key: str, digits: int = 1) -> str:
-    """'412.7 [398.3, 430.1]' (µs, 95 % interval) or 'too few I/Os (3,105)'."""
+    """'412.7 [398.3, 430.1]' (µs, 95 % interval) or 'too few I/Os (3)' (I/Os beyond it)."""
     got = pooled if isinstance(pooled, Pooled) else Pooled.from_json(pooled)
     value = got.values.get(key)
     if value is None:
         return "–"
-    if key in got.too_few:
-        return f"too few I/Os ({got.ios:,})"
+    mark = got.mark(key)
+    if mark:
+        return mark
     ci = got.ci95.get(key)
     text = f"{value:,.{digits}f}"
     return text + (f" [{ci[0]:,.{digits}f}, {ci[1]:,.{digits}f}]" if ci else "")
@@ -67,33 +69,34 @@ def pooled_table(cls: type, part: ExperimentResults, run: RunResults, tid: str, 
                  keys: tuple[str, ...] = POOLED_KEYS, kind: str = "unknown kind") -> Table | None:
     """One row per workload and direction: I/Os pooled, then each percentile with its 95 %
     interval (Markdown: one cell; CSV: value, low and high columns). None without histograms."""
+    sides = [(row, d, p) for row in part.workloads for d in directions(row)
+             if (p := pooled_of(row, d))]
+    # a too-few flag column (CSV) beside a percentile only where one is too few: the CSV keeps
+    # that value only beside its flag, and tables without one keep their bytes
+    flagged = {k for _, _, p in sides for k in keys if k in p.too_few}
     cols = [*W_COLS, LABEL, Column("Direction", "direction"), Column("I/Os pooled", "ios", 0)]
     for k in keys:
         cols += [Column(f"{k} (µs, 95 % CI)", f"{k}_text", where="md"),
                  Column(k, f"{k}_us", where="csv"), Column(k, f"{k}_ci95_low_us", where="csv"),
-                 Column(k, f"{k}_ci95_high_us", where="csv")]
+                 Column(k, f"{k}_ci95_high_us", where="csv"),
+                 *([Column(k, f"{k}_too_few", where="csv")] if k in flagged else [])]
     cols.append(N)
     data = []
-    for row in part.workloads:
-        for d in directions(row):
-            pooled = pooled_of(row, d)
-            if not pooled:
-                continue
-            cells: list[Any] = []
-            for k in keys:
-                thin = k in pooled.too_few
-                ci = pooled.ci95.get(k) or (None, None)
-                cells += [pooled_text(pooled, k), None if thin else pooled.values.get(k),
-                          None if thin else ci[0], None if thin else ci[1]]
-            data.append((*workload_cells(row), d, pooled.ios, *cells, row.n))
+    for row, d, pooled in sides:
+        cells: list[Any] = []
+        for k in keys:
+            ci = pooled.ci95.get(k) or (None, None)
+            cells += [pooled_text(pooled, k), pooled.values.get(k), ci[0], ci[1],
+                      *([k in pooled.too_few] if k in flagged else [])]
+        data.append((*workload_cells(row), d, pooled.ios, *cells, row.n))
     if not data:
         return None
     notes = (f"Pooled: the percentile of every I/O of the n measured repetitions together, read "
              f"from fio's merged latency histogram ({kind} latency, µs); in brackets its 95 % "
              "confidence interval (distribution-free, from the binomial order statistics, to the "
-             "histogram's bucket edges). 'too few I/Os (N)': fewer than 10 of the N pooled I/Os "
-             "lie beyond that percentile, so it is not stated. The per-repetition mean ± std is "
-             "in the table above.",)
+             "histogram's bucket edges). 'too few I/Os (n)': only n (fewer than 10) of the pooled "
+             "I/Os lie beyond that percentile, so it is not stated. The per-repetition mean ± std "
+             "is in the table above.",)
     return workload_table(part, run, tid, title, cols, data, extra_notes=notes, cls=cls)
 
 
@@ -120,8 +123,8 @@ def pooled_points(pooled: Pooled | None, keys: Sequence[str],
         return []
     out: list[tuple[str, float, float | tuple[float, float]]] = []
     for k in keys:
-        value, ci = pooled.values.get(k), pooled.ci95.get(k)
-        if value is None or k in pooled.too_few:
+        value, ci = pooled.known(k), pooled.ci95.get(k)
+        if value is None:
             continue
         y = value * factor
         out.append((k, y, (y - ci[0] * factor, ci[1] * factor - y) if ci else 0.0))

@@ -102,6 +102,8 @@ def md_cell(column: Column, value: Any) -> str:
     if not column.stat:
         return _md_number(value, column.digits)
     stat = as_stat(value)
+    if stat is not None and stat.too_few is not None:
+        return stat.mark() or "–"      # a percentile on too few I/Os: the mark, never a value
     if stat is None or stat.mean is None:
         return "–"
     text = _md_number(float(stat.mean), column.digits)
@@ -217,7 +219,35 @@ def workload_table(part: ExperimentResults, run: RunResults, tid: str, title: st
     """A table of one experiment with the parameter notes under it (``source_rows``: the
     workloads the notes list, by default all of the part's, in plan order)."""
     notes = parameter_notes(part, run, part.workloads if source_rows is None else source_rows, cls)
+    cols, rows = too_few_flags(cols, rows)
     return Table(tid, title, tuple(cols), tuple(rows), tuple(extra_notes) + notes, part.id)
+
+
+def too_few_flags(cols: Sequence[Column], rows: Sequence[tuple[Any, ...]]
+                  ) -> tuple[list[Column], list[tuple[Any, ...]]]:
+    """After each stat column in which some row holds a percentile resting on too few I/Os
+    (``Stat.too_few``, app/model/percentiles.py), a CSV-only column ``<key>_too_few`` (true or
+    false): the CSV keeps such a value only beside its flag; Markdown shows the mark instead.
+    Columns without one are left as they were, so tables without thin percentiles keep their
+    bytes."""
+    flagged = [i for i, c in enumerate(cols) if c.stat and any(
+        (st := as_stat(r[i])) is not None and st.too_few is not None for r in rows)]
+    if not flagged:
+        return list(cols), list(rows)
+    out_cols: list[Column] = []
+    for i, c in enumerate(cols):
+        out_cols.append(c)
+        if i in flagged:
+            out_cols.append(Column(f"{c.name}: too few I/Os", f"{c.key}_too_few", where="csv"))
+    out_rows = []
+    for r in rows:
+        cells: list[Any] = []
+        for i, v in enumerate(r):
+            cells.append(v)
+            if i in flagged:
+                cells.append((st := as_stat(v)) is not None and st.too_few is not None)
+        out_rows.append(tuple(cells))
+    return out_cols, out_rows
 
 
 Cells = Sequence[tuple[Column, Callable[[WorkloadSummary], Any]]]

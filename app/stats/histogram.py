@@ -25,12 +25,15 @@ from functools import cache
 from itertools import chain
 from operator import itemgetter
 
+from app.model.percentiles import MIN_BEYOND, percentile_key, too_few
+from app.model.percentiles import ios_needed as ios_needed_for
+
 PLAT_BITS = 6
 PLAT_VAL = 1 << PLAT_BITS
 PLAT_GROUPS = 29
 PLAT_NR = PLAT_GROUPS * PLAT_VAL
 Z95 = 1.959963984540054
-MIN_TAIL_IOS = 10
+MIN_TAIL_IOS = MIN_BEYOND
 
 
 def idx_to_val(idx: int) -> int:
@@ -113,13 +116,14 @@ def _columns(pairs: Iterable) -> tuple[tuple, tuple]:
 
 
 def enough_ios(ios: int, p: float) -> bool:
-    """True when percentile ``p`` (0-100) of ``ios`` I/Os rests on >= 10 I/Os beyond it."""
-    return ios * (1 - p / 100) >= MIN_TAIL_IOS - 1e-9
+    """True when percentile ``p`` (0-100) of ``ios`` I/Os rests on >= 10 I/Os beyond it
+    (the one rule: app/model/percentiles.py ``too_few``)."""
+    return not too_few(percentile_key(p), ios)
 
 
 def ios_needed(p: float) -> int:
     """The fewest I/Os for which percentile ``p`` is claimed: 10 / (1 - p)."""
-    return math.ceil(MIN_TAIL_IOS / (1 - p / 100) - 1e-9)
+    return ios_needed_for(percentile_key(p))
 
 
 class Histogram:

@@ -11,20 +11,28 @@ experiment (``ExperimentResults.ios_by_key``). Typed results in, plain values ou
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from app.model.percentiles import PERCENTILE_KEYS
+from app.model.percentiles import (
+    MIN_BEYOND,
+    PERCENTILE_KEYS,
+    fraction_beyond,
+    ios_beyond,
+    ios_needed,
+    needs_text,
+    too_few,
+    too_few_text,
+)
 from app.model.summary import Stat, WorkloadSummary
 from app.results.table import LABEL, W_COLS, Column, N, Table, workload_cells, workload_table
-from app.stats.histogram import ios_needed
 
 if TYPE_CHECKING:
+    from app.model.trial import TrialResult
     from app.model.workload import Workload
     from app.results.run_results import ExperimentResults, RunResults
 
-FEW = 10  # fewer I/Os than this beyond a percentile: the percentile is indicative only
+FEW = MIN_BEYOND  # fewer I/Os than this beyond a percentile: it is not stated (app/model/percentiles.py)
 
 
 def workload_ios(part: ExperimentResults, row: WorkloadSummary,
@@ -36,15 +44,15 @@ def workload_ios(part: ExperimentResults, row: WorkloadSummary,
 
 def beyond(percentile_key: str, ios: int) -> float:
     """I/Os slower than percentile ``p99.9`` in a trial of ``ios`` I/Os: (1 - p) x ios."""
-    p = float(percentile_key.lstrip("p"))
-    return round((100.0 - p) * ios / 100.0, 6)  # rounded: 0.1 % of 1000 is 1, not 0.99999
+    return round(fraction_beyond(percentile_key) * ios, 6)  # 0.1 % of 1000 is 1, not 0.99999
 
 
 def whole_beyond(percentile_key: str, ios: int) -> int:
     """The I/Os a trial of ``ios`` I/Os has strictly slower than its percentile: a count, so
     whole: floor((1 - p) x ios), e.g. 9 of 9,792 beyond p99.9 (9.792 is not a count, and
-    rounding it to 10 would contradict 'fewer than 10: indicative')."""
-    return math.floor(beyond(percentile_key, ios))
+    rounding it to 10 would contradict 'fewer than 10: too few'). The rule's own count:
+    app/model/percentiles.py ``ios_beyond``."""
+    return ios_beyond(percentile_key, ios)
 
 
 def rests_on(percentile_key: str, ios: int) -> str:
@@ -56,11 +64,16 @@ def rests_on(percentile_key: str, ios: int) -> str:
     return f"{percentile_key} rests on {tail:,} I/O{'s' if tail != 1 else ''} of {ios:,}"
 
 
+THIN = "too few I/Os to state"   # every thin_warnings sentence says it (app/report/caveats.py)
+
+
 def thin_warnings(part: ExperimentResults, keys: Sequence[str] = PERCENTILE_KEYS,
                   direction: str | None = None) -> list[str]:
-    """One sentence per workload whose highest thin percentile among ``keys`` has fewer than
-    :data:`FEW` I/Os beyond it, e.g. 'RND4K Q8T1 read: p99.99 rests on 3 I/Os of 31,206 (the
-    trial with the fewest I/Os): treat it as indicative.'"""
+    """One sentence per workload whose lowest too-few percentile among ``keys`` has fewer than
+    :data:`FEW` I/Os beyond it, and what runtime would state it, e.g. 'RND4K Q1T1 read: p99.9
+    rests on 4 I/Os of 4,303 (the trial with the fewest I/Os; p99.99 too): too few I/Os to
+    state, shown as 'too few I/Os (4)'; p99.9 needs about 10,000 I/Os per trial: a runtime of
+    about 2.3 s at this IOPS (4,300).'"""
     out = []
     rows = [r for r in part.workloads if direction is None or r.side(direction)]
     for row in rows:
@@ -68,15 +81,48 @@ def thin_warnings(part: ExperimentResults, keys: Sequence[str] = PERCENTILE_KEYS
         if not ios:
             continue
         fewest = min(ios)
-        thin = [k for k in keys if beyond(k, fewest) < FEW]
+        thin = [k for k in keys if too_few(k, fewest)]
         if thin:
-            names = ", ".join(thin[:-1])
-            also = f" ({names} too)" if names else ""
+            first = thin[0]
+            also = f"; {', '.join(thin[1:])} too" if thin[1:] else ""
             who = row.label + (f" ({direction})" if direction and row.read and row.write else "")
-            out.append(f"{who}: {rests_on(thin[-1], fewest)} (the trial with the fewest "
-                       f"I/Os){also}: treat {'them' if names else 'it'} as indicative; a longer "
-                       "runtime gives the tail more I/Os.")
+            out.append(f"{who}: {rests_on(first, fewest)} (the trial with the fewest I/Os{also}): "
+                       f"{THIN}, shown as '{too_few_text(ios_beyond(first, fewest))}'; "
+                       f"{needs_text(first, weakest_iops(part, row, direction))}.")
     return out
+
+
+def weakest_iops(part: ExperimentResults, row: WorkloadSummary,
+                 direction: str | None = None) -> float | None:
+    """The IOPS of the repetition with the fewest I/Os (the one a percentile rests on): the
+    rate a longer runtime must be planned at, not the mean, which a fast repetition lifts."""
+    d = direction or row.direction
+    trials = [(n, t) for t in part.trials_by_key.get(row.key, ()) if (n := t.ios(d)) is not None]
+    if not trials:
+        return None
+    measured = min(trials, key=lambda p: p[0])[1].measurement
+    got = measured.side(d) if measured else None
+    return got.iops if got else None
+
+
+def needs_runtime(part: ExperimentResults, row: WorkloadSummary, key: str,
+                  direction: str | None = None) -> str | None:
+    """Why ``key`` of ``row`` is not stated and what would state it, when it rests on too few
+    I/Os: 'p99.9 too few I/Os (1); p99.9 needs about 10,000 I/Os per trial: a runtime of about
+    34 s at this IOPS (290)' (the IOPS of the repetition with the fewest I/Os); None when it
+    may be stated."""
+    stat = row.lat(key, direction)
+    if stat is None or stat.too_few is None:
+        return None
+    return f"{key} {stat.mark()}; {needs_text(key, weakest_iops(part, row, direction))}"
+
+
+def trial_mark(trial: TrialResult, direction: str, key: str) -> str | None:
+    """'too few I/Os (1)' when one trial's own percentile ``key`` rests on too few I/Os (a
+    trial's row in the window, the CLI's line when it ends), else None: the same rule as the
+    tables' (app/model/percentiles.py), on that trial's I/O count."""
+    ios = trial.ios(direction)
+    return too_few_text(ios_beyond(key, ios)) if ios is not None and too_few(key, ios) else None
 
 
 def supports(part: ExperimentResults, row: WorkloadSummary, percentile_key: str,
@@ -84,7 +130,7 @@ def supports(part: ExperimentResults, row: WorkloadSummary, percentile_key: str,
     """True when every repetition of ``row`` has at least :data:`FEW` I/Os beyond the
     percentile (or the engine did not say how many I/Os): a figure may draw it."""
     ios = workload_ios(part, row, direction)
-    return not ios or beyond(percentile_key, min(ios)) >= FEW
+    return not ios or not too_few(percentile_key, min(ios))
 
 
 def p99_warnings(part: ExperimentResults) -> list[str]:
@@ -113,8 +159,10 @@ def io_count_table(cls: type, part: ExperimentResults, run: RunResults, tid: str
                      row.n))
     notes = ("I/Os of a trial = bytes moved / block size. A trial's percentile p is read from "
              "its own I/Os, the whole part of (1 − p) × I/Os of them lie beyond it; the columns "
-             f"use the trial with the fewest I/Os. Fewer than {FEW} I/Os beyond a percentile: treat it as "
-             "indicative (a longer runtime gives the tail more I/Os).",)
+             f"use the trial with the fewest I/Os. Fewer than {FEW} I/Os beyond a percentile: it is "
+             "too few to state, and the tables show 'too few I/Os (n)', n the I/Os beyond it "
+             f"(p99.9 needs {ios_needed('p99.9'):,} I/Os per trial, p99.99 "
+             f"{ios_needed('p99.99'):,}).",)
     return workload_table(part, run, tid, title, cols, data, extra_notes=notes, cls=cls)
 
 
@@ -157,11 +205,11 @@ def reach_warnings(plan: Any) -> list[str]:
         if not reps:
             continue
         claim = exp.tail_claim
-        need = ios_needed(float(claim[1:]))
+        need = ios_needed(claim)
         fewest = min((expected_ios(ts[0].workload, ts[0].runtime_s, len(ts)), ts[0].workload.label)
                      for ts in reps.values())
         if fewest[0] < need:
             out.append(f"{exp.id}: {claim} needs {need:,} I/Os, {fewest[1]} will likely pool about "
                        f"{fewest[0]:,} (at a typical NVMe SSD's speed); it will show as 'too few "
-                       "I/Os' unless the runtime or repetitions grow.")
+                       "I/Os (n)' unless the runtime or repetitions grow.")
     return out

@@ -41,7 +41,7 @@ def test_beyond_and_the_sentence():
     assert io_counts.rests_on("p99.9", 1000) == "p99.9 rests on 1 I/O of 1,000"
     assert "less than one I/O of 5,000" in io_counts.rests_on("p99.99", 5000)
     # a count is whole: 9.792 I/Os beyond p99.9 of 9,792 are 9, never rounded up to the 10
-    # that would clear the 'fewer than 10: indicative' rule the same sentence applies
+    # that would clear the 'fewer than 10: too few' rule the same sentence applies
     assert io_counts.whole_beyond("p99.9", 9792) == 9
     assert io_counts.rests_on("p99.9", 9792) == "p99.9 rests on 9 I/Os of 9,792"
     assert io_counts.whole_beyond("p99.9", 1000) == 1  # 0.1 % of 1000 is 1, not 0.99999
@@ -52,8 +52,12 @@ def test_high_percentiles_of_short_trials_are_flagged(run):
     assert [io_counts.workload_ios(tail, r) for r in tail.workloads] == [[31005, 31470],
                                                                         [52860, 51510]]
     warnings = io_counts.thin_warnings(tail, ("p99", "p99.9", "p99.99"))
-    assert warnings[0].startswith("RND4K Q8T1 read: p99.99 rests on 3 I/Os of 31,005 (the trial "
-                                  "with the fewest I/Os): treat it as indicative")
+    # not 'indicative' any more: a percentile on too few I/Os is not stated, and the sentence
+    # says what runtime would state it, at the rate of the weakest repetition (31,005 I/Os)
+    assert warnings[0] == ("RND4K Q8T1 read: p99.99 rests on 3 I/Os of 31,005 (the trial with "
+                           "the fewest I/Os): too few I/Os to state, shown as 'too few I/Os (3)'; "
+                           "p99.99 needs about 100,000 I/Os per trial: a runtime of about 3.3 s "
+                           "at this IOPS (30,974).")
     assert len(warnings) == 2
     # p99.9 of the zero-queue runs rests on 2..6 I/Os: flagged, p99 (23+) is not
     zq = io_counts.thin_warnings(zero, ("p99", "p99.9"))
@@ -73,4 +77,5 @@ def test_the_io_count_table(run):
     md = to_markdown(table)
     assert "| Workload | Mean I/Os per trial | Fewest I/Os in a trial |" in md
     assert "| RND4K Q8T1 read | 31,238 ± 329 | 31,005 | 31 | 3 | 2 |" in md
-    assert "Fewer than 10 I/Os beyond a percentile: treat it as indicative" in md
+    assert ("Fewer than 10 I/Os beyond a percentile: it is too few to state, and the tables "
+            "show 'too few I/Os (n)', n the I/Os beyond it") in md

@@ -7,6 +7,7 @@ from app.engines.fio.result import parse_fio_text
 from app.experiments.plan import experiments_from_settings, plan_run
 from app.experiments.tail_latency import TailLatency
 from app.experiments.zero_queue import ZeroQueue
+from app.model.percentiles import ios_beyond
 from app.results.pooled import merged_histogram, per_repetition_notes, pooled_table, pooled_text
 from app.results.table import to_csv, to_markdown
 from app.stats.io_counts import reach_warnings
@@ -42,11 +43,15 @@ def test_the_pooled_table_gives_each_percentile_its_interval_or_says_too_few():
     md, csv = to_markdown(table), to_csv(table)
     low, high = pooled.ci95["p99"]
     assert f"{pooled.values['p99']:,.1f} [{low:,.1f}, {high:,.1f}]" in md
-    assert f"too few I/Os ({pooled.ios:,})" in md            # ~20k I/Os cannot carry p99.99
+    # ~20k I/Os cannot carry p99.99: the mark names the pooled I/Os beyond it (the one rule)
+    assert f"too few I/Os ({ios_beyond('p99.99', pooled.ios)})" in md
+    assert f"{pooled.values['p99.99']:,.1f}" not in md
     header, row = csv.splitlines()[:2]
     cells = dict(zip(header.split(","), row.split(",")))
     assert float(cells["p99_ci95_low_us"]) <= float(cells["p99_us"]) <= float(cells["p99_ci95_high_us"])
-    assert cells["p99.99_us"] == ""                              # not a number when too few
+    assert "p99_too_few" not in cells                             # a flag only where one is thin
+    assert cells["p99.99_too_few"] == "true"                      # the value only beside its flag
+    assert float(cells["p99.99_us"]) == round(pooled.values["p99.99"], 3)
     assert "pooled" in per_repetition_notes(rows, run)[0]
 
 
@@ -67,9 +72,13 @@ def test_the_exceedance_plot_is_the_merged_histogram_with_marked_percentiles():
     exceedance = next(f for f in figures if f.id == "tail-latency-exceedance")
     curve, marks = exceedance.series
     assert len(curve.x) > 40 and list(curve.y) == sorted(curve.y, reverse=True)
-    assert "too few I/Os" in " ".join(marks.point_labels)
-    assert all(isinstance(e, tuple) for e, label in zip(marks.xerr, marks.point_labels)
-               if "too few" not in label)
+    # a too-few percentile is no point on the figure (its x would be its value); the caption
+    # names it with the one mark
+    pooled = run.part("tail-latency").workloads[0].read.pooled
+    assert "p99.99" not in marks.point_labels and marks.point_labels
+    assert all(isinstance(e, tuple) for e in marks.xerr)
+    assert (f"Left out: p99.99 of QD4 (too few I/Os ({ios_beyond('p99.99', pooled.ios)}))"
+            in exceedance.caption)
     assert "merged latency histogram" in exceedance.caption
     without = _results(bins=False)
     fallback = TailLatency.figures(without.part("tail-latency"), without)
@@ -80,7 +89,7 @@ def test_pooled_text_rounds_and_refuses_thin_percentiles():
     pooled = {"p99": 412.7, "ci95": {"p99": [398.25, 430.1]}, "ios": 3105, "too_few": ["p99.9"],
               "p99.9": 900.0}
     assert pooled_text(pooled, "p99") == "412.7 [398.2, 430.1]"
-    assert pooled_text(pooled, "p99.9") == "too few I/Os (3,105)"
+    assert pooled_text(pooled, "p99.9") == "too few I/Os (3)"   # 3 of 3,105 beyond p99.9
 
 
 def test_a_short_plan_is_warned_before_it_runs_and_a_long_one_is_not():

@@ -146,8 +146,8 @@ def cmd_import(args) -> int:
             problems.append(f"{name}: {exc}")
     if args.json:
         print(json.dumps([with_pooled(m) for m in results], indent=2, allow_nan=False))
-    elif results:
-        print(terminal_text(cli_text.measurements_text(results)))  # job names are the file's
+    elif results:   # with_pooled: each percentile on too few I/Os flagged, as --json has it
+        print(terminal_text(cli_text.measurements_text([with_pooled(m) for m in results])))
         for note in count_notes(results):
             print(note)
     for problem in problems:

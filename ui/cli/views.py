@@ -6,8 +6,10 @@ import time
 
 from app.experiments.plan import trial_kind
 from app.experiments.registry import left_out_of_all
+from app.model.percentiles import too_few_text
 from app.model.status import JobStatus
 from app.model.trial import TrialResult
+from app.stats.io_counts import trial_mark
 from app.units import duration_text, human_bytes
 from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
 from ui.cli.eta import PlanEta
@@ -56,11 +58,13 @@ def measurements_text(results: list[dict]) -> str:
             if not side:
                 continue
             lat = side.get("lat_us") or {}
+            thin = (side.get("too_few") or {}).get("p99")   # app/results/summarize.py with_pooled
             lines.append(
                 f"{terminal_text(m['job'])[:24]:<24} {terminal_text(w.get('rw') or '-'):<10} {_num(w.get('bs_bytes'), '{:d}'):>8} "
                 f"{_num(w.get('iodepth'), '{:d}'):>4} {direction:<5} {_num(side['iops']):>12} "
                 f"{_num(side['MBps'], '{:,.2f}'):>10} {_num(lat.get('mean')):>12} "
-                f"{_num(lat.get('p99')):>10} {side.get('lat_kind') or '-'}")
+                f"{too_few_text(thin) if thin is not None else _num(lat.get('p99')):>10} "
+                f"{side.get('lat_kind') or '-'}")
     return "\n".join(lines)
 
 
@@ -84,6 +88,8 @@ def result_text(result: TrialResult) -> str:
     m = result.measurement
     side = (m.read or m.write) if m else None
     p99 = side.lat("p99") if side else None
+    # the trial's own p99 on too few of its I/Os is marked, never printed (app/model/percentiles.py)
+    mark = trial_mark(result, "read" if m and m.read else "write", "p99")
     kind = f" ({side.lat_kind} latency)" if side and side.lat_kind else ""
     known = result.precision  # a precision target: the workload's ± so far
     known_text = "" if not known else (
@@ -91,7 +97,8 @@ def result_text(result: TrialResult) -> str:
         else "; workload ± not yet known") + (
         f" (target ±{known.target * 100:g} %{', reached' if known.reached else ''})")
     return (f"{_num(m.total_iops if m else None, '{:,.0f}')} IOPS, "
-            f"{_num(m.total_MBps if m else None, '{:,.1f}')} MB/s, p99 {_num(p99, '{:,.0f}')} µs{kind}{known_text}")
+            f"{_num(m.total_MBps if m else None, '{:,.1f}')} MB/s, "
+            f"p99 {mark or _num(p99, '{:,.0f}') + ' µs'}{kind}{known_text}")
 
 
 def run_end_line(event: RunFinished, elapsed_s: float) -> str:

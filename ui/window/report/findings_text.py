@@ -21,7 +21,10 @@ def number(value: float | None) -> str:
 
 
 def stat_text(stat: Stat | None, with_n: bool = True) -> str:
-    """'5,696 ± 411 (n=2)'; a single value shows no ±."""
+    """'5,696 ± 411 (n=2)'; a single value shows no ±; a percentile resting on too few I/Os
+    shows its mark, 'too few I/Os (4)', never a value (app/model/percentiles.py)."""
+    if stat is not None and stat.too_few is not None:
+        return stat.mark() or "-"
     if stat is None or stat.mean is None:
         return "-"
     text = number(stat.mean)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 from app.experiments.plan import trial_kind
 from app.model.status import TrialStatus
 from app.model.trial import TrialResult
+from app.stats.io_counts import trial_mark
 from ui.window import theme
 from ui.window.plain import plain_tip
 from ui.window.report.findings_text import number
@@ -72,9 +73,10 @@ def _repetition(trial: TrialResult) -> str:
 def trial_cells(trial: TrialResult, row: int) -> tuple[list[str], QBrush | None, str]:
     """One trial's cells as shown, its colour (None: the default) and its Status tooltip."""
     m = trial.measurement
-    sides = [side for _, side in m.sides()] if m else []
+    pairs = list(m.sides()) if m else []
+    sides = [side for _, side in pairs]
     lat = " / ".join(number(x.lat("mean")) for x in sides) or "-"
-    p99 = " / ".join(number(x.lat("p99")) for x in sides) or "-"
+    p99 = " / ".join(trial_mark(trial, d, "p99") or number(x.lat("p99")) for d, x in pairs) or "-"
     status = trial.status
     brush = _brush("muted") if trial.warmup else (
         None if status == TrialStatus.DONE else _brush("warning") if status == TrialStatus.CANCELLED

@@ -285,8 +285,10 @@ class RunModel(QObject):
         self.planned = dict(past.planned)   # made and checked off the GUI thread
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
         self.series.extend(past.block, past.samples)
-        self.summary = ({eid: s.workloads for eid, s in run.summary.items()}   # as written
-                        or {p.id: p.workloads for p in past.results.parts})  # a crashed run's
+        # the rows the export shows, rebuilt from the trials (a run.json of an earlier version
+        # lacks flags the tables rest on: a percentile on too few I/Os); as written when none
+        self.summary = ({p.id: p.workloads for p in past.results.parts}
+                        or {eid: s.workloads for eid, s in run.summary.items()})
         self.results = past.results
         if self.status is RunState.RUNNING:
             self.error = ("run.json still says running: the run goes on in another window or "

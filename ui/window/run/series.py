@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from app.model.percentiles import too_few
+
 COLUMNS = ("t_s", "read_MBps", "write_MBps", "read_iops", "write_iops",
            "read_lat_us", "write_lat_us", "read_p99_us", "write_p99_us", "temperature_c")
 _INDEX = {name: i for i, name in enumerate(COLUMNS)}
@@ -52,9 +54,11 @@ def result_rows(measurement: Any, start_s: float, samples: int, runtime_s: float
         return []
     values: dict[str, Any] = {}
     for d, side in sides.items():
+        # a p99 on fewer than 10 I/Os beyond it is not drawn (app/model/percentiles.py)
+        ios = round(side.iops * seconds) if side and side.iops else None
         values.update({f"{d}_MBps": side and side.MBps, f"{d}_iops": side and side.iops,
                        f"{d}_lat_us": side and side.lat("mean"),
-                       f"{d}_p99_us": side and side.lat("p99")})
+                       f"{d}_p99_us": None if too_few("p99", ios) else side and side.lat("p99")})
     ends = [start_s] * (samples == 0) + [start_s + seconds]
     return [sample_row({**values, "t_s": t}, reads, writes) for t in ends]
 
