@@ -178,7 +178,7 @@ class ResultsTable(QWidget):
                           for line in findings(shown, results)]
         if lines:
             self.findings.setHtml("<br>".join(lines))
-        elif self.model.status == "idle" or self._running():
+        elif self.model.status is RunState.IDLE or self._running():
             self.findings.setText("The experiment's findings (knee, crossover, cache exhaustion "
                                   "point, tail spread) appear here when the run ends.")
         else:
