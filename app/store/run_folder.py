@@ -207,9 +207,10 @@ class RunStore:
         self.record["planned_trials"] = [changed[p["index"]].to_json() if p.get("index") in changed
                                          else p for p in self.record.get("planned_trials", [])]
 
-    def trial_completed(self) -> None:
-        """The last trial's record gained a field after it was kept (a remote trial's job
+    def trial_completed(self, **fields: Any) -> None:
+        """Add ``fields`` to the last trial's record after it was kept (a remote trial's job
         argv): the journal keeps it again, so a crash before the next save loses it neither."""
+        self.record["trials"][-1].update(fields)
         journal.append(self.dir, json.dumps(self.record["trials"][-1], allow_nan=False))
         self.save_soon()
 

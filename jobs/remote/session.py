@@ -85,8 +85,7 @@ class RemoteTrialRunner(TrialRunner):
     def _keep_job_argv(self) -> None:
         """run.json's trial keeps ``argv`` (the client command that ran) and ``job_argv``: the
         job file's options as a local fio argv, which reports read (data pattern, options)."""
-        self.store.record["trials"][-1]["job_argv"] = list(self.engine.last_job_argv)
-        self.store.trial_completed()
+        self.store.trial_completed(job_argv=list(self.engine.last_job_argv))
 
 
 def prepare_remote_run(names: list[str], settings: dict[str, str], remote: str | RemoteSpec, target: str,

@@ -128,7 +128,6 @@ def test_a_record_completed_after_it_was_kept_survives_a_kill_before_the_next_sa
     store = _store(tmp_path, clock)
     clock.now += SAVE_EVERY_S
     store.add_trial(TrialResult.from_json(_trial(0)))   # saved at once, without job_argv
-    store.record["trials"][-1]["job_argv"] = ["fio", "--name=x"]
-    store.trial_completed()      # too soon for a save: what a kill -9 here leaves
+    store.trial_completed(job_argv=["fio", "--name=x"])      # too soon for a save: what a kill -9 here leaves
     assert "job_argv" not in json.loads((store.dir / "run.json").read_text())["trials"][0]
     assert load_run(store.dir)["trials"] == [dict(_trial(0), job_argv=["fio", "--name=x"])]
