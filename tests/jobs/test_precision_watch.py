@@ -112,7 +112,7 @@ def test_the_stop_rests_on_fios_means_of_the_finished_repetitions():
     watch.begin(first)
     for value in [0.0] + [117.0, 119.0] * 5:
         watch.add(first, _interval(value))
-    watch.finish(first, _fio_record(first, 120.0))
+    watch.finish(first, TrialResult.from_json(_fio_record(first, 120.0)))
     second = _steady(2, runtime_s=20.0)
     watch.begin(second)
     stops = [watch.add(second, _interval(v)) for v in [0.0] + [119.0, 121.0] * 5]
