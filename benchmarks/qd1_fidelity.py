@@ -14,12 +14,23 @@ documents, ``--clocksource=cpu``, ``--thread``; a CLI run's run.json ``argv``). 
 it is what the app's way of running fio costs; the CLI and the window against it are what the
 app's process beside fio costs. Because the spread between rounds (a shared VM drifts by 10-20 %
 within minutes) is larger than the 2 % to judge, each way is also compared with the others of
-its own round (paired ratios, next to each other in time): their median and middle half over
-the rounds are what judges the target.
+its own round (paired ratios, next to each other in time).
+
+What judges the target is the 95 % interval of each paired ratio (benchmarks/paired_ratio.py: t
+on the log-ratios, a bootstrap beside it): within 2 % for the mean and 5 % for p99 when the whole
+interval lies inside, "undecided" (with the rounds that would likely decide it) otherwise. Every
+way reads a test file written just before its trial, the same way (the app writes its own before
+each run, and a file read right after its writing meets another cache state than one written
+minutes before). Run on its own, this script measures under Xvfb and offscreen in turn:
+``.venv/bin/python benchmarks/qd1_fidelity.py --rounds 30 --runtime 2`` (``--displays current``:
+only the display it was started with). Each output states its sitting: display, load average
+before and after, and whether the CPU frequency could be pinned.
 """
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -29,6 +40,15 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+MEAN_BOUND, P99_BOUND = 0.02, 0.05   # the targets: QD1 mean within 2 %, p99 within 5 %
+
+
+def fill(fio: str, test_file: Path) -> None:
+    """The test file written whole, as the app writes its own before a run's first trial."""
+    subprocess.run([fio, "--name=fill", f"--filename={test_file}", "--size=256MiB", "--rw=write",
+                    "--bs=1M", "--iodepth=8", "--direct=1", "--output-format=json"],
+                   capture_output=True, check=True)
 
 
 def bare(fio: str, test_file: Path, runtime_s: float) -> tuple[float, float]:
@@ -92,8 +112,27 @@ def window_run(app, window, target: Path, runtime_s: float, wait) -> tuple[float
     window.experiment_panel.set_values("queue-depth", {**SETTINGS, "runtime": f"{runtime_s}s"})
     wait(app, lambda: window.run_blocker() is None, 60)
     window.start_run()
+    _until_finished(app, window)
     wait(app, lambda: window.model.finished and not window.control.running, 300)
     return _from_run(Path(window.model.run_dir))
+
+
+def _until_finished(app, window) -> None:
+    """The event loop as the app runs it while the run lasts: asleep between events. A loop of
+    ``processEvents()`` and 10 ms sleeps (as this benchmark waited before) woke the GUI thread
+    90 times a second beside the trial (benchmarks/qd1_threads.py), which the app never does."""
+    from PySide6.QtCore import QTimer
+    quit_when_done = lambda: window.model.finished and QTimer.singleShot(0, app.quit)  # noqa: E731
+    window.model.state_changed.connect(quit_when_done)
+    guard = QTimer()
+    guard.timeout.connect(lambda: window.model.finished and app.quit())
+    guard.start(5000)
+    try:
+        if not window.model.finished:
+            app.exec()
+    finally:
+        guard.stop()
+        window.model.state_changed.disconnect(quit_when_done)
 
 
 def compare(app, window, rounds: int, runtime_s: float, target_parent: str | None, wait) -> str:
@@ -103,11 +142,10 @@ def compare(app, window, rounds: int, runtime_s: float, target_parent: str | Non
     scratch = Path(tempfile.mkdtemp(prefix="ssd-bench-qd1-", dir=target_parent))
     target, test_file = scratch / "target", scratch / "bare.dat"
     target.mkdir()
-    subprocess.run([fio, "--name=fill", f"--filename={test_file}", "--size=256MiB", "--rw=write",
-                    "--bs=1M", "--direct=1", "--output-format=json"], capture_output=True, check=True)
     app_argv = _trial(cli_run(target, scratch / "runs", runtime_s))["argv"]   # not counted
-    ways = {"bare fio": lambda: bare(fio, test_file, runtime_s),
-            "fio, app's options": lambda: as_app(fio, test_file, app_argv),
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    ways = {"bare fio": lambda: (fill(fio, test_file), bare(fio, test_file, runtime_s))[1],
+            "fio, app's options": lambda: (fill(fio, test_file), as_app(fio, test_file, app_argv))[1],
             "CLI": lambda: cli(target, scratch / "runs", runtime_s),
             "window": lambda: window_run(app, window, target, runtime_s, wait)}
     got: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}
@@ -122,8 +160,12 @@ def compare(app, window, rounds: int, runtime_s: float, target_parent: str | Non
     mean = {n: statistics.median(r[0] for r in v) for n, v in got.items()}
     p99 = {n: statistics.median(r[1] for r in v) for n, v in got.items()}
     spread = [r[0] for r in got["bare fio"]]
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = [f"QD1 fidelity (4 KiB random read, {runtime_s:g} s per run, {rounds} rounds "
-             "ABCD/DCBA; total latency, medians over rounds):"]
+             "ABCD/DCBA; total latency, medians over rounds):",
+             f"  sitting: {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, display "
+             f"{_display()}, load average {load_before:.1f} before / {load_after:.1f} after, "
+             f"{os.cpu_count()} CPUs, CPU frequency: {_frequency()}"]
     for name in ways:
         lines.append(f"  {name:18s} mean {mean[name]:8.1f} µs ({mean[name] / mean['bare fio']:.3f}"
                      f" of bare), p99 {p99[name]:8.1f} µs ({p99[name] / p99['bare fio']:.3f} of "
@@ -137,7 +179,29 @@ def compare(app, window, rounds: int, runtime_s: float, target_parent: str | Non
         lines.append(f"  {name} against {base} of the same round: " + ", ".join(
             f"{label} {_paired(got[name], got[base], k)}"
             for k, label in ((0, "mean"), (1, "p99"))))
+    from paired_ratio import paired_ratio
+    lines.append("  paired ratio, geometric mean [95 % interval]; the target asks the whole "
+                 "interval inside (mean ±2 %, p99 ±5 %):")
+    for name, base in (("CLI", "bare fio"), ("window", "bare fio"), ("CLI", "fio, app's options"),
+                       ("window", "fio, app's options"), ("fio, app's options", "bare fio")):
+        for k, label, bound in ((0, "mean", MEAN_BOUND), (1, "p99", P99_BOUND)):
+            ratio = paired_ratio([r[k] for r in got[name]], [r[k] for r in got[base]])
+            lines.append(f"    {name} / {base}, {label}: "
+                         + (ratio.text(bound) if ratio else "fewer than 3 rounds"))
     return "\n".join(lines) + "\n"
+
+
+def _display() -> str:
+    platform = os.environ.get("QT_QPA_PLATFORM") or ("xcb" if os.environ.get("DISPLAY") else "?")
+    return f"{platform} (DISPLAY={os.environ.get('DISPLAY', '')})" if platform == "xcb" else platform
+
+
+def _frequency() -> str:
+    governor = Path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+    try:
+        return f"governor {governor.read_text().strip()}"
+    except OSError:
+        return "not adjustable here (no cpufreq: a VM's host decides it)"
 
 
 def _paired(way: list[tuple[float, float]], bare_runs: list[tuple[float, float]], k: int) -> str:
@@ -147,3 +211,52 @@ def _paired(way: list[tuple[float, float]], bare_runs: list[tuple[float, float]]
         return f"median {statistics.median(ratios):.3f} (n = {len(ratios)})"
     q1, _, q3 = statistics.quantiles(ratios, n=4)
     return f"median {statistics.median(ratios):.3f}, middle half {q1:.3f}..{q3:.3f} (n = {len(ratios)})"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--runtime", type=float, default=2.0, help="seconds per run")
+    parser.add_argument("--target-parent", help="folder on the drive to test (default: temp)")
+    parser.add_argument("--displays", default="xvfb,offscreen",
+                        help="xvfb, offscreen, or current (the display it was started with)")
+    args = parser.parse_args()
+    if args.displays != "current":
+        return _each_display(args)
+    import gui_overhead as gui  # the window and its event loop as benchmarks/gui_overhead.py has them
+    app = gui._app()
+    window = gui._window(gui._scratch("ssd-bench-qd1-window-"))
+    window.show_run_view(window.charts)
+    try:
+        sys.stdout.write(compare(app, window, args.rounds, args.runtime, args.target_parent,
+                                 gui._wait))
+    finally:
+        window.close()
+        for made in gui._MADE:
+            shutil.rmtree(made, ignore_errors=True)
+    return 0
+
+
+def _each_display(args) -> int:
+    """This script again, once per display: under Xvfb (``xvfb-run``) and offscreen."""
+    me = [sys.executable, str(Path(__file__).resolve()), "--rounds", str(args.rounds), "--runtime",
+          str(args.runtime), "--displays", "current"]
+    me += ["--target-parent", args.target_parent] if args.target_parent else []
+    worst = 0
+    for display in args.displays.split(","):
+        env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "QT_QPA_PLATFORM")}
+        if display == "xvfb":
+            if not shutil.which("xvfb-run"):
+                sys.stdout.write("Xvfb: xvfb-run is not installed\n")
+                continue
+            argv = ["xvfb-run", "-a", "-s", "-screen 0 1280x720x24", *me]
+        else:
+            env["QT_QPA_PLATFORM"] = "offscreen"
+            argv = me
+        sys.stdout.flush()
+        worst = max(worst, subprocess.run(argv, env=env).returncode)
+    return worst
+
+
+if __name__ == "__main__":
+    sys.exit(main())

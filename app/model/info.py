@@ -31,6 +31,12 @@ class Host(Block):
     cpu_cores_physical: int | None = None
     ram_bytes: int | None = None
     python: str | None = None
+    #: The app's own CPU seconds (its threads; the engine's not counted) while its trials ran,
+    #: over the trials' ``app_trials_s`` wall seconds: how much it shared the CPU with its run.
+    app_cpu_s: float | None = None
+    app_trials_s: float | None = None
+    engine_cpu: int | None = None   # the one CPU the engine ran on, opted in (jobs/engine/quiet.py)
+    app_below_engine: bool | None = None   # all the app's threads ran below the engine's priority
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -99,6 +99,17 @@ def engine_line(results: RunResults) -> str | None:
             f"`{literal(opts)}`.")
 
 
+def shared_cpu_line(info: RunInfo) -> str | None:
+    """That the app shared the CPU with its run, and how much (run.json's host block)."""
+    host = info.host
+    if host is None or host.app_cpu_s is None or not host.app_trials_s or (info.target and info.target.remote):
+        return None
+    quiet = ", its threads below the engine's scheduling priority" if host.app_below_engine else ""
+    return (f"The app ran beside the engine on the same {host.cpu_cores_logical or 'unknown number of'} "
+            f"logical cores{quiet}: it used {host.app_cpu_s:.2f} s of CPU during the trials' "
+            f"{host.app_trials_s:,.0f} s ({100 * host.app_cpu_s / host.app_trials_s:.2f} % of one core).")
+
+
 def methodology_section(results: RunResults, number: str) -> Section:
     run, info = results.run, results.run.info
     argv = next((t.job_argv or t.argv for t in run.trials if t.argv), ())  # job_argv: remote
@@ -131,6 +142,8 @@ def methodology_section(results: RunResults, number: str) -> Section:
     engine = engine_line(results)
     if engine:
         lines.append(engine)
+    if shared := shared_cpu_line(info):
+        lines.append(shared)
     lines += [line.removeprefix("- ") for line in method_lines(info)]
     return Section(f"{number}. Methodology", (
         Paragraph("How every number in this report was measured; what differs per experiment "

@@ -185,6 +185,7 @@ class RunStore:
         if "direct_io" in self.record:
             record.setdefault("direct_in_effect", direct_in_effect(record, self.record["direct_io"]))
         self.record["trials"].append(record)
+        _add_app_cpu(self.record.get("host"), record)
         # the whole record first, until run.json has it: a full disk then refuses the csv row
         # too, not the record alone (trials.csv listed a trial no reader of the run could show)
         journal.append(self.dir, json.dumps(record, allow_nan=False))
@@ -234,3 +235,11 @@ def _cell(value: Any) -> Any:
     if isinstance(value, str):
         return csv_text(value)
     return value
+
+
+def _add_app_cpu(host: object, trial: dict) -> None:
+    """The host block sums the app's own CPU time while each trial ran (jobs/engine/process.py)."""
+    cpu = trial.get("app_cpu_s")
+    if isinstance(host, dict) and isinstance(cpu, (int, float)):
+        host["app_cpu_s"] = round((host.get("app_cpu_s") or 0.0) + cpu, 3)
+        host["app_trials_s"] = round((host.get("app_trials_s") or 0.0) + (trial.get("elapsed_s") or 0.0), 3)

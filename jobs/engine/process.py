@@ -28,38 +28,36 @@ from pathlib import Path
 
 from app.engines import EngineNotFound
 from app.engines.base import Hold
-from jobs.engine import job_object
+from jobs.engine import job_object, quiet
+from jobs.engine.child_start import KILL_ON_APP_DEATH, preexec_for
 
 log = logging.getLogger(__name__)
 
 STOP_WAITS_S = (1.5, 1.0, 1.0)  # after trigger file, after terminate, after kill
 STDOUT_TAIL_BYTES = 1 << 20     # the final fio JSON document, json+ bins included, fits 5x over
 STDERR_TAIL_BYTES = 256 << 10
-_PR_SET_PDEATHSIG = 1
+#: After each read of the engine's output, its readers wait this long before the next one: fio
+#: writes a status document line by line (a QD1 json+ document: ~100 writes of ~25 bytes), and
+#: a reader that woke for every write woke ~100 times a second beside the trial. The pipe holds
+#: what comes meanwhile (1 MiB on Linux); a reader asleep in read() still wakes at once.
+READ_PAUSE_S = 0.01
+_F_SETPIPE_SZ = 1031   # Linux fcntl
 
 
-def _die_with_parent_hook(sig: int):
-    """A preexec function for Linux: the engine is sent ``sig`` when the app's thread that
-    started it dies, ``kill -9`` included. None elsewhere.
+def _own_cpu_s() -> float:
+    """The app's own CPU seconds so far (all its threads; its children's not counted), to the
+    nanosecond where the OS keeps it so (``os.times`` counts 10 ms ticks)."""
+    return time.process_time()
 
-    SIGKILL for a local engine: a SIGTERM that reached fio while it was starting a job could be
-    lost in its own start-up and leave it sleeping forever as an orphan (seen 1 run in 4 in a
-    precondition round); nothing of a dead app's run is worth a graceful end. A fio *client*
-    gets SIGTERM instead: on it, it tells its server to stop the remote job."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    parent = os.getpid()
 
-    def hook() -> None:
-        prctl(_PR_SET_PDEATHSIG, sig)
-        if os.getppid() != parent:  # the app died before the call above: do not run at all
-            os._exit(1)
-    return hook
+def _widen(stream) -> None:
+    """Room for a whole burst of status documents in the pipe while its reader pauses."""
+    if sys.platform.startswith("linux"):
+        try:
+            import fcntl
+            fcntl.fcntl(stream.fileno(), _F_SETPIPE_SZ, 1 << 20)
+        except OSError:
+            pass   # over /proc/sys/fs/pipe-max-size: the default 64 KiB still works
 
 
 def _closed(sink) -> None:
@@ -69,12 +67,6 @@ def _closed(sink) -> None:
             sink.close()
     except OSError:
         pass
-
-
-#: The signal an engine gets when the app dies: SIGKILL unless the engine asks otherwise.
-KILL_ON_APP_DEATH = int(getattr(signal, "SIGKILL", signal.SIGTERM))
-_PREEXEC = {sig: _die_with_parent_hook(sig)
-            for sig in (KILL_ON_APP_DEATH, int(signal.SIGTERM))}
 
 
 #: Windows: start a console program (fio, DiskSpd, smartctl) without opening a console window.
@@ -135,7 +127,7 @@ class EngineProcess:
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP | NO_WINDOW
         else:
             kwargs["start_new_session"] = True
-            kwargs["preexec_fn"] = _PREEXEC.get(on_app_death) or _die_with_parent_hook(on_app_death)
+            kwargs["preexec_fn"] = preexec_for(on_app_death)
         sinks = [open(p, "wb") if p is not None else None for p in (stdout_path, stderr_path)]
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -146,6 +138,10 @@ class EngineProcess:
             for sink in filter(None, sinks):
                 sink.close()
             raise EngineNotFound(f"cannot run {self.argv[0]}: not found") from None
+        _widen(self.proc.stdout)
+        self.app_cpu_s: float | None = None   # the app's CPU time while the trial ran (own only)
+        self._cpu_at_start = _own_cpu_s()
+        self.reader_ids: list[int] = []   # the output readers' native thread ids
         self._readers = [
             threading.Thread(target=self._pump, daemon=True,
                              args=(self.proc.stdout, sinks[0], self._stdout, STDOUT_TAIL_BYTES, True)),
@@ -158,6 +154,8 @@ class EngineProcess:
     def _pump(self, stream, sink, tail: bytearray, cap: int, to_queue: bool) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         fd = stream.fileno()
+        self.reader_ids.append(threading.get_native_id())
+        quiet.lower_this_thread()   # never starts anything, ends with its engine
         try:
             while True:
                 try:
@@ -181,8 +179,11 @@ class EngineProcess:
                     del tail[:len(tail) - cap]
                 if to_queue:
                     self._text.put(decoder.decode(chunk))
+                if not self.io_done.is_set():   # its I/O is over: its result, at once
+                    time.sleep(READ_PAUSE_S)   # what fio writes meanwhile comes in the next read
         finally:
             if to_queue:
+                self.app_cpu_s = round(_own_cpu_s() - self._cpu_at_start, 3)
                 self._text.put(decoder.decode(b"", final=True))
                 self._eof.set()
             _closed(sink)
@@ -198,6 +199,7 @@ class EngineProcess:
     def restart_clock(self) -> None:
         """A held engine was let go: its trial, and its time limit, start now."""
         self.started = time.monotonic()
+        self._cpu_at_start = _own_cpu_s()
 
     def wake(self) -> None:
         """End a ``read_text`` that is waiting, now (a cancel; safe from a signal handler)."""

@@ -26,6 +26,7 @@ from app.store.run_folder import RunStore, default_runs_root
 from app.store.runs_root import check_runs_root
 from app.vendor import specs as vendor
 from jobs.drive.monitor import DriveMonitor
+from jobs.engine import quiet
 from jobs.engine.factory import cpu_clock_test, locate_engine
 from jobs.run.cancel import Cancel
 from jobs.run.runner import TrialRunner
@@ -118,7 +119,7 @@ def _start_session(plan: RunPlan, experiments: list[Experiment], checked: Checke
         "temperature": {"source": source.name if source else None,
                         "detail": source.detail if source else None,
                         "reason": temperature_reason if source is None else ""},
-        "host": host_info(),
+        "host": {**host_info(), **quiet.host_fields()},
         "engine": {"name": engine.name, "version": engine.version, "path": engine.path},
         "planned_trials": [t.to_json() for t in plan.trials],
     }

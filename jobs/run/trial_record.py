@@ -36,7 +36,8 @@ def trial_result(engine: Engine, trial: Trial, argv: Sequence[str], proc: Engine
     extra = {**{k: v for k, v in planned.items() if k not in TrialResult.KEYS},
              "argv": list(argv), "stderr_tail": proc.stderr_tail() if status != TrialStatus.DONE else "",
              "returncode": rc, "stopped_by": proc.stop_reason, "started_at": started_at,
-             "ended_at": utc_now(), "elapsed_s": round(proc.elapsed_s(), 3), "raw": dict(raw)}
+             "ended_at": utc_now(), "elapsed_s": round(proc.elapsed_s(), 3), "raw": dict(raw),
+             "app_cpu_s": proc.app_cpu_s}
     return TrialResult(index=trial.index, experiment=trial.experiment, workload=frozen(planned["workload"]),
                        label=trial.workload.label, repetition=trial.repetition, warmup=trial.warmup,
                        status=status, runtime_s=trial.runtime_s, error=error,

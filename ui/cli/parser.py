@@ -154,6 +154,10 @@ def _run_command(sub) -> None:
     r.add_argument("--seed", type=int, help="seed of the randomized trial order (to repeat an order)")
     r.add_argument("--json", action="store_true",
                    help="print one JSON document (status, run folder, summary) instead of tables")
+    r.add_argument("--pin-engine", action="store_true",
+                   help="Linux: run the engine on the last CPU and the app's own threads on the "
+                        "others (off by default: on few cores the engine keeps one core that the "
+                        "rest of the machine still shares)")
     r.add_argument("--remove-leftovers", action="store_true",
                    help="delete test files an earlier, crashed run left in the target first "
                         "(after every check, never while another run holds the folder)")

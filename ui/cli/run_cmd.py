@@ -30,6 +30,7 @@ from app.paths import TargetRefused
 from app.stats.io_counts import reach_warnings
 from app.units import human_bytes, quote_input
 from app.vendor.specs import attach_spec_to_run
+from jobs.engine import quiet as engine_priority
 from ui.cli import verbosity
 from ui.cli import views as cli_text
 from ui.cli.parser import build_parser
@@ -189,6 +190,7 @@ def cmd_run(args) -> int:
     cancel = Cancel()   # a signal wakes the trial loop at once
     caught: list[int] = []
     previous = _on_signals(lambda signum: _on_stop_signal(cancel, caught, signum))
+    engine_priority.pin_engines(bool(getattr(args, "pin_engine", False)) and remote_spec(args) is None)
     try:
         try:
             session = prepare_run(args.experiments, _run_settings(args), args.target,
@@ -213,12 +215,14 @@ def cmd_run(args) -> int:
                  "run; add --remove-leftovers to delete it")
         final: RunFinished | None = None
         progress = progress_for(sys.stderr, verbosity.event_levels(args), lines=loud)
+        before = engine_priority.lower_this_thread(only_if_restorable=True)   # below fio's priority
         try:
             for event in session.runner.events():
                 progress.show(event)
                 if isinstance(event, RunFinished):  # the runner's last event, however it ends
                     final = event
         finally:
+            engine_priority.restore_this_thread(before)
             session.close()
     finally:
         for signum, handler in previous.items():

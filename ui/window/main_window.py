@@ -214,7 +214,8 @@ class MainWindow(QMainWindow):
         self.control.start(self.experiment_panel.selected_ids(), self.experiment_panel.settings(),
                            self.drive_panel.target(), self.runs_browser.runs_root,
                            self.engine.path if self.engine else self.engine_path,
-                           engine=self.engine_picker.name, remote=remote_address(remote) if remote else "")
+                           engine=self.engine_picker.name, remote=remote_address(remote) if remote else "",
+                           pin_engine=self.settings.pin_engine)
         self.statusBar().showMessage("Run started.")
         self.show_run_view(self.charts)
         self._update_actions()

@@ -5,6 +5,9 @@ focus; the buttons trigger the same actions. Help's dialogs never block the wind
 """
 from __future__ import annotations
 
+import os
+import sys
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
@@ -44,6 +47,17 @@ def build_menus(window) -> None:
     run_menu = bar.addMenu("&Run")
     run_menu.addAction(window.run_action)
     run_menu.addAction(window.cancel_action)
+    window.pin_engine_action = pin = _action(
+        window, "Engine on a CPU of its &own", lambda: None)
+    pin.setCheckable(True)
+    pin.setChecked(bool(window.settings.pin_engine))
+    pin.setToolTip("The engine runs on the last CPU and this app on the others, so the app never "
+                   "shares a core with the measurement (Linux; off by default: on few cores the "
+                   "engine keeps one core that the rest of the machine still shares)")
+    pin.toggled.connect(lambda on: setattr(window.settings, "pin_engine", on))
+    pin.setVisible(sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) > 1)
+    run_menu.addSeparator()
+    run_menu.addAction(pin)
 
     report_menu = bar.addMenu("Re&port")  # Export (Ctrl+E), Export to..., vendor spec
 

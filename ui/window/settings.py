@@ -156,6 +156,8 @@ class AppSettings:
     #: {"checked": [ids], "current": id, "preset": name, "values": {id: {name: text}}}.
     experiments = Remembered("run/experiments", dict, {}, clean=lambda v: _experiments(v))
     show_iops = Remembered("charts/show_iops", bool, False)
+    #: Opt-in: the engine on a CPU of its own, the app's threads on the others (jobs/engine/quiet.py).
+    pin_engine = Remembered("run/pin_engine", bool, False)
     #: The engine chosen in the window ("fio" | "diskspd"); "" until one was chosen, so the
     #: per-OS default (jobs.engine.factory.default_engine) applies on a first launch.
     engine = Remembered("run/engine", str, "")

@@ -49,6 +49,7 @@ class RunControl(QObject):
         self.model = model
         self.worker: RunWorker | None = None
         self._cancel = threading.Event()
+        self._gui_nice: int | None = None   # the GUI thread's nice before the run lowered it
 
     @property
     def running(self) -> bool:
@@ -59,9 +60,11 @@ class RunControl(QObject):
         return self.worker is not None and self.worker.cancel_requested
 
     def start(self, names: list[str], settings: dict[str, str], target: str, runs_root: str,
-              engine_path: str | None = None, engine: str | None = None, remote: str = "") -> None:
+              engine_path: str | None = None, engine: str | None = None, remote: str = "",
+              pin_engine: bool = False) -> None:
         """``engine``: "fio" | "diskspd" (None: the per-OS default); ``engine_path`` where it is.
-        ``remote``: HOST[:PORT] of a running fio server ("": this computer)."""
+        ``remote``: HOST[:PORT] of a running fio server ("": this computer). ``pin_engine``:
+        the engine on a CPU of its own (an opt-in, jobs/engine/quiet.py)."""
         if self.worker is not None:
             raise RuntimeError("a run is already going on")
         # the run's machinery (session, runner, monitor, worker thread) loads at the first Run,
@@ -82,11 +85,14 @@ class RunControl(QObject):
 
         self.model.begin(note="starting the equivalent of: " + " ".join(argv))
         outside_collections_during_run()   # before the worker thread exists (see gc_policy)
+        from jobs.engine import quiet
+        quiet.pin_engines(pin_engine and not remote)   # before the worker records the host block
         worker = RunWorker(prepare, self)
         worker.event.connect(self._on_event)
         worker.finished.connect(self._on_finished)
         self.worker = worker
         worker.start()
+        self._gui_nice = quiet.lower_this_thread(only_if_restorable=True)
 
     def cancel(self) -> None:
         if self.worker is not None and not self.worker.cancel_requested:
@@ -116,6 +122,9 @@ class RunControl(QObject):
     def _on_finished(self) -> None:
         worker, self.worker = self.worker, None
         back_in_collections()
+        from jobs.engine import quiet  # the window painted below fio's priority: back to its own
+        quiet.restore_this_thread(self._gui_nice)
+        self._gui_nice = None
         if worker is not None:
             worker.deleteLater()
         self.ended.emit()

@@ -1,0 +1,24 @@
+"""One QD1 run in the open window with its live charts in view (for benchmarks/qd1_threads.py):
+``qd1_window_once.py TARGET RUNTIME_S``."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import gui_overhead as gui
+from qd1_fidelity import window_run
+
+
+def main() -> int:
+    app = gui._app()
+    window = gui._window(gui._scratch("ssd-bench-qd1-once-"))
+    window.show_run_view(window.charts)
+    target = Path(sys.argv[1])
+    target.mkdir(parents=True, exist_ok=True)
+    window_run(app, window, target, float(sys.argv[2]), gui._wait)
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
