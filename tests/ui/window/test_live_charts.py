@@ -12,6 +12,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QFontMetrics  # noqa: E402
 
+from app.model.trial import TrialResult  # noqa: E402
 from ui.window.run.chart_axes import log_ticks, nice_top  # noqa: E402
 from ui.window.run.live_charts import LiveCharts  # noqa: E402
 from ui.window.run.run_model import RunModel  # noqa: E402
@@ -124,7 +125,7 @@ def _short_trial(model, index: int, t_s: float, samples: list[float]) -> None:
               "label": "RND4K Q1T1 read", "workload": {"rw": "randread", "bs_bytes": 4096},
               "measurement": {"read": {"iops": 13_800.0, "MBps": 56.6, "runtime_ms": 1000,
                                        "lat_us": {"mean": 71.7, "p99": 156.0}}}}
-    model.apply(TrialFinished(index, "RND4K Q1T1 read", record))
+    model.apply(TrialFinished(index, "RND4K Q1T1 read", TrialResult.from_json(record)))
 
 
 def test_a_trial_shorter_than_the_sample_interval_shows_its_result(charts):

@@ -12,6 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 from app.model.info import PlannedEntry  # noqa: E402
+from app.model.trial import TrialResult  # noqa: E402
 from jobs.events import TrialFinished, TrialStarted  # noqa: E402
 from ui.window.report import results_so_far  # noqa: E402
 from ui.window.report.results_so_far import ResultsSoFar  # noqa: E402
@@ -37,7 +38,8 @@ def model(record):
     m.experiments = [{"id": x["id"], "title": x["title"], "params": x["params"],
                       "repetitions": x["params"].get("repetitions", 1),
                       "workload_keys": x["workload_keys"]} for x in record["experiments"]]
-    m.planned = {t.index: t for t in (planned_from_entry(PlannedEntry.from_json(t, "planned_trials[]")) for t in record["planned_trials"])}
+    m.planned = {t.index: t for t in (planned_from_entry(PlannedEntry.from_json(t, "planned_trials[]"))
+                                       for t in record["planned_trials"])}
     m.status, m.live, m.run_dir = RunState.RUNNING, True, "/tmp/run"
     m.reset.emit()
     return m
@@ -54,7 +56,7 @@ def play(model, trials, t0: float = 0.0) -> float:
             model.series.append(sample_row({"t_s": t, "read_MBps": 100.0, "read_iops": 1e3,
                                             "read_lat_us": 50.0}))
         model.samples_added.emit()
-        model.apply(TrialFinished(trial["index"], trial["label"], trial))
+        model.apply(TrialFinished(trial["index"], trial["label"], TrialResult.from_json(trial)))
     return t
 
 
