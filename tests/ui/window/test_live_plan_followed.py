@@ -9,6 +9,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from app.experiments import CATALOG  # noqa: E402
+from app.model.experiment_entry import ExperimentEntry  # noqa: E402
 from app.model.info import PlannedEntry  # noqa: E402
 from app.model.trial import TrialResult  # noqa: E402
 from jobs.events import PlanFollowed, TrialFinished, TrialStarted  # noqa: E402
@@ -23,9 +24,7 @@ NOTE = "Depths from the queue-depth sweep of this run (...): the knee, QD16, and
 def test_the_live_model_follows_the_plan_change(qtbot):
     record = json.loads(RUN.read_text())
     model = RunModel()
-    model.experiments = [{"id": x["id"], "title": x["title"], "params": x["params"],
-                          "repetitions": x["params"].get("repetitions", 1),
-                          "workload_keys": x["workload_keys"]} for x in record["experiments"]]
+    model.experiments = [ExperimentEntry.of(x) for x in record["experiments"]]
     model.planned = {t.index: t for t in (planned_from_entry(PlannedEntry.from_json(t, "planned_trials[]"))
                                        for t in record["planned_trials"])}
     model.status, model.live, model.run_dir = RunState.RUNNING, True, "/tmp/run"

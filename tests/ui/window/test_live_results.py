@@ -11,6 +11,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
+from app.model.experiment_entry import ExperimentEntry  # noqa: E402
 from app.model.info import PlannedEntry  # noqa: E402
 from app.model.trial import TrialResult  # noqa: E402
 from jobs.events import TrialFinished, TrialStarted  # noqa: E402
@@ -35,9 +36,7 @@ def record():
 def model(record):
     """A model as RunPrepared leaves it: the plan known, no trial started."""
     m = RunModel()
-    m.experiments = [{"id": x["id"], "title": x["title"], "params": x["params"],
-                      "repetitions": x["params"].get("repetitions", 1),
-                      "workload_keys": x["workload_keys"]} for x in record["experiments"]]
+    m.experiments = [ExperimentEntry.of(x) for x in record["experiments"]]
     m.planned = {t.index: t for t in (planned_from_entry(PlannedEntry.from_json(t, "planned_trials[]"))
                                        for t in record["planned_trials"])}
     m.status, m.live, m.run_dir = RunState.RUNNING, True, "/tmp/run"

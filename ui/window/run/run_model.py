@@ -76,7 +76,7 @@ class RunModel(QObject):
         self.round_experiments: set[str] = set()   # experiments whose trials are rounds
         self._sampled: set[str] = set()
         self.planned: dict[int, PlannedTrial] = {}
-        self.experiments: list[dict] = []
+        self.experiments: list[ExperimentEntry] = []   # run.json's entries, as the run goes
         self.trials: list[TrialResult] = []     # the trials that ended, typed (charts, tables)
         self.summary: dict[str, tuple[WorkloadSummary, ...]] = {}   # the rows shown, per experiment
         self.results: RunResults | None = None   # the shown run's results (app/results/)
@@ -157,9 +157,9 @@ class RunModel(QObject):
                                               t.warmup, t.runtime_s + t.ramp_s, t.workload.reads,
                                               t.workload.writes, t.precondition)
                         for t in e.plan.trials}
-        self.experiments = [{"id": x.id, "title": x.title, "repetitions": x.repetitions,
-                             "params": values_json(x),   # figures and findings read them
-                             "workload_keys": [w.key for w in x.workloads()]}
+        self.experiments = [ExperimentEntry.of({"id": x.id, "title": x.title,
+                                                "params": values_json(x),   # figures and findings read them
+                                                "workload_keys": [w.key for w in x.workloads()]})
                             for x in e.plan.experiments]
         self.reset.emit()   # the views rebuild for the new run, now that it is under way
         self.state_changed.emit()
@@ -189,7 +189,7 @@ class RunModel(QObject):
 
     def _on_PlanFollowed(self, e: PlanFollowed) -> None:
         """Tail-latency at the measured knee: its params and planned labels follow, live."""
-        self.experiments = [{**x, **e.entry} if x["id"] == e.experiment else x
+        self.experiments = [ExperimentEntry.of({**x.to_json(), **e.entry}) if x.id == e.experiment else x
                             for x in self.experiments]
         self.planned.update({i: replace(self.planned[i], label=label)
                              for i, label in e.labels.items() if i in self.planned})
@@ -247,10 +247,9 @@ class RunModel(QObject):
 
     def _update_live_summary(self) -> None:
         """Workloads whose repetitions have all finished get their mean ± std row now."""
-        entries = tuple(ExperimentEntry.of(x) for x in self.experiments)
-        run = Run(RunStatus.RUNNING, entries, tuple(self.trials), {})
+        run = Run(RunStatus.RUNNING, tuple(self.experiments), tuple(self.trials), {})
         self.results = build_results(run, self.kept_samples, earlier=self.results)
-        reps = {x["id"]: x["repetitions"] for x in self.experiments}
+        reps = {x.id: x.repetitions for x in self.experiments}
         self.summary = {p.id: tuple(r for r in p.workloads if r.n >= reps.get(p.id, 1))
                         for p in self.results.parts}
         self.summary_changed.emit()
@@ -277,10 +276,7 @@ class RunModel(QObject):
         self.engine_version = info.engine.version or "" if info.engine else ""
         self.temperature_note = info.temperature.reason or "" if info.temperature else ""
         self.remote = info.target.remote if info.target else None
-        self.experiments = [{"id": x.id, "title": x.title or x.id,
-                             "repetitions": x.params.get("repetitions", 1),
-                             "workload_keys": list(x.workload_keys)}
-                            for x in run.experiments]
+        self.experiments = list(run.experiments)
         self.trials = list(run.trials)
         self.planned = dict(past.planned)   # made and checked off the GUI thread
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
