@@ -34,11 +34,20 @@ class PlannedTrial:
 
 
 def planned_from_entry(p: PlannedEntry) -> PlannedTrial:
-    """A trial of run.json's ``planned_trials``; ValueError for one without index or experiment."""
-    if p.index is None or p.experiment is None:
-        raise ValueError("a planned trial without its index or experiment")
+    """A trial of run.json's ``planned_trials``; KeyError naming the first field it lacks of
+    those every plan writes (the reopen refuses the folder in one line: app/results/load.py)."""
+    if p.index is None:
+        raise KeyError("index")
+    if p.experiment is None:
+        raise KeyError("experiment")
+    if p.label is None:
+        raise KeyError("label")
+    if p.repetition is None:
+        raise KeyError("repetition")
+    if p.warmup is None:
+        raise KeyError("warmup")
     reads, writes = _directions_of(p.workload)
-    return PlannedTrial(p.index, p.experiment, p.label or "", p.repetition or 1, bool(p.warmup),
+    return PlannedTrial(p.index, p.experiment, p.label, p.repetition, p.warmup,
                         (p.runtime_s or 0.0) + (p.ramp_s or 0.0), reads, writes, bool(p.precondition))
 
 
