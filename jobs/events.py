@@ -95,10 +95,12 @@ class PrecisionUpdate:
     trial: int
     achieved: float | None
     target: float
+    out_of_reach: bool = False   # the target cannot be reached by max_time: stopping
 
     def text(self) -> str:
         got = "not yet known" if self.achieved is None else f"±{self.achieved * 100:.1f} %"
-        return f"{got} (target ±{self.target * 100:g} %)"
+        return f"{got} (target ±{self.target * 100:g} %" + (
+            ", out of reach by max_time: stopping)" if self.out_of_reach else ")")
 
 
 __all__ = ["Event", "LogMessage", "PlanFollowed", "PrecisionUpdate", "RunFinished", "RunStarted",

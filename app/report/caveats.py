@@ -117,13 +117,18 @@ def _throttle(results: RunResults) -> list[str]:
 
 def skipped_by_design(results: RunResults) -> int:
     """Planned trials a run leaves out on purpose once steady state holds: the steady-state
-    experiment's remaining rounds, and the remaining precondition=steady rounds. Not caveats."""
+    experiment's remaining rounds, and the remaining precondition=steady rounds; and the
+    repetitions a precision target made unnecessary (reached, or out of reach: a workload that
+    is neither runs every planned repetition). Not caveats."""
     planned, ran, skipped = results.run.info.planned_trials or (), results.run.trials, 0
     for part in results.parts:
         if finding(part, "steady") is True:   # the steady-state experiment stopped at its round
             rounds_only = False
         elif part.entry.precondition_result and part.entry.precondition_result.steady_round:
             rounds_only = True                # only its precondition rounds were cut short
+        elif (results.run.status == RunStatus.DONE and part.workloads
+              and all(w.precision for w in part.workloads)):
+            rounds_only = False               # measured to a precision target (docs/precision.md)
         else:
             continue
         mine = [t for t in planned if t.experiment == part.id

@@ -256,7 +256,7 @@ Cells = Sequence[tuple[Column, Callable[[WorkloadSummary], Any]]]
 #: whether the target was reached, in words for Markdown, as numbers for CSV.
 PRECISION_CELLS: Cells = (
     (Column("Achieved ± (95 %)", "precision", where="md"),
-     lambda r: r.precision.text() if r.precision else "fixed time"),
+     lambda r: r.precision.text(advice=False) if r.precision else "fixed time"),
     (Column("precision_achieved_pct", "precision_achieved_pct", 2, where="csv"),
      lambda r: None if not r.precision or r.precision.achieved is None
      else r.precision.achieved * 100),

@@ -13,7 +13,9 @@ in randomized order), and two runs of the same workload can differ by more than 
 inside either (a different place on the drive, background work). The workload's interval is
 the wider of the within-run one (the runs' batch-means errors combined) and the between-run one
 (t with R - 1 degrees of freedom over the R run means): honest with two runs, so two runs whose
-means differ by more than their own noise do not claim a precision they lack.
+means differ by more than their own noise do not claim a precision they lack. From two runs on
+there is always an interval: the between-run one stands alone when no run's samples give batch
+means (too short, too correlated), since independent runs' means need no batching.
 
 Pure functions over plain numbers; no processes, no I/O.
 """
@@ -53,6 +55,16 @@ class MeanInterval:
     mean: float
     half_width: float
     dof: float
+    #: what the half-width rests on: 'within' (batch means inside the runs) or 'between' (t
+    #: over the runs' means)
+    basis: str = "within"
+
+    def method(self) -> str:
+        """How the interval was found, for a reader: 'between runs, t with 1 df' or
+        'batch means within runs, 38 df'."""
+        dof = f"{self.dof:.0f} df"
+        return f"between runs, t with {dof}" if self.basis == "between" else \
+            f"batch means within runs, {dof}"
 
     @property
     def relative(self) -> float:
@@ -121,25 +133,31 @@ def naive_interval(series: Sequence[float]) -> MeanInterval | None:
 def combined(runs: Sequence[MeanInterval | None], means: Sequence[float] | None = None
              ) -> MeanInterval | None:
     """The interval of a workload's mean over independent runs: the wider of the within-run
-    interval (their errors combined, mean of means) and the between-run one (t over the run
-    means, R - 1 degrees of freedom; from two runs on). ``means`` replaces the runs' own means
-    (fio's final numbers), the errors staying those of the samples. None when a run has no
-    interval."""
-    if not runs or any(r is None for r in runs):
+    interval (the errors of the runs that have one combined) and the between-run one (t over the
+    run means, R - 1 degrees of freedom; from two runs on). ``means`` replaces the runs' own means
+    (fio's final numbers), the errors staying those of the samples. None only for a single run
+    without an interval of its own (or none at all)."""
+    if not runs or (means is not None and len(means) != len(runs)):
         return None
-    found = [r for r in runs if r is not None]
-    values = list(means) if means is not None else [r.mean for r in found]
-    n = len(found)
+    n = len(runs)
+    if means is None:
+        if any(r is None for r in runs):
+            return None
+        values = [r.mean for r in runs if r is not None]
+    else:
+        values = list(means)
     grand = statistics.fmean(values)
-    se_within = math.sqrt(sum(r.std_error ** 2 for r in found)) / n
-    dof_within = sum(r.dof for r in found)
-    half = t975(dof_within) * se_within
-    dof = dof_within
+    found = [r for r in runs if r is not None]
+    best: MeanInterval | None = None
+    if found:
+        se_within = math.sqrt(sum(r.std_error ** 2 for r in found)) / len(found)
+        dof_within = sum(r.dof for r in found)
+        best = MeanInterval(grand, t975(dof_within) * se_within, dof_within)
     if n >= 2:
         between = t975(n - 1) * statistics.stdev(values) / math.sqrt(n)
-        if between > half:
-            half, dof = between, n - 1
-    return MeanInterval(grand, half, dof)
+        if best is None or between > best.half_width:
+            best = MeanInterval(grand, between, n - 1, "between")
+    return best
 
 
 def within(interval: MeanInterval | None, target: float) -> bool:

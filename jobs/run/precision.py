@@ -1,32 +1,31 @@
-"""A precision target during a run: stop a trial once its workload is known to ±x %, skip the
-workload's remaining repetitions once the target holds over two or more of them
-(docs/precision.md).
+"""A precision target during a run: stop a trial once its workload is known to ±x %, or once the
+target is out of reach by max_time; skip the workload's remaining repetitions once either holds
+over two or more of them (docs/precision.md).
 
 Why here (the run layer): the rule needs the live per-interval samples while fio runs, and
 stopping is the engine's graceful stop (its trigger file: fio ends the job and still prints its
 final JSON, rc 0), so the numbers that count are fio's own over the time it ran, never the live
-samples. The statistics are app/stats/precision.py; this object only keeps, per workload, the
-series of its finished repetitions and fio's final means.
+samples. The statistics are app/stats/precision.py and app/stats/precision_outlook.py; each
+workload's finished repetitions are kept by jobs/run/precision_evidence.py.
 
 Each finished trial's record gets a ``precision`` block (its own interval, how it ended, and the
-workload's interval so far); app/results/summary.py turns the last of them into the workload's
-achieved ±.
+workload's interval so far with its method and outlook); app/results/summary.py turns the last of
+them into the workload's achieved ±.
 """
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from app.experiments.plan import Trial
 from app.model.interval import Interval
 from app.model.trial import TrialResult
 from app.stats.histogram import Histogram
-from app.stats.precision import MeanInterval, combined, percentile_relative, series_interval, within
+from app.stats.precision import percentile_relative, series_interval, within
 from jobs.engine.process import EngineProcess
 from jobs.events import PrecisionUpdate
+from jobs.run.precision_evidence import Bounds, Running, WorkloadEvidence, rel
 
 #: An interval shorter than this share of the sample interval (a job's first or last, cut by
 #: its start or stop) is left out of the statistics: its few I/Os make it the noisiest sample.
@@ -38,60 +37,57 @@ RAMP_SLACK = 0.1
 DRAIN_MARGIN_S = 1.5
 
 
-@dataclass
-class _Workload:
-    """One workload's finished repetitions: their per-interval series and fio's final means."""
-
-    iops: list[list[float]] = field(default_factory=list)
-    MBps: list[list[float]] = field(default_factory=list)
-    fio_iops: list[float] = field(default_factory=list)
-    fio_MBps: list[float] = field(default_factory=list)
-    hists: list[Histogram] = field(default_factory=list)
-    reached: bool = False
-
-
-def _rel(interval: MeanInterval | None) -> float | None:
-    return None if interval is None or not math.isfinite(interval.relative) else interval.relative
-
-
 class PrecisionWatch:
     """Per experiment. The runner calls :meth:`skip` before a trial, :meth:`begin` when it
-    starts, :meth:`add` per live interval (True: stop it now) and :meth:`finish` with its record."""
+    starts, :meth:`add` per live interval (True: stop it now) and :meth:`finish` with its record.
+    ``repetitions`` is the most a workload may run (the plan's; the outlook's maximum)."""
 
-    def __init__(self, tail_percentile: float | None = None):
+    def __init__(self, tail_percentile: float | None = None, repetitions: int = 3):
         self.tail = tail_percentile
-        self._by_key: dict[str, _Workload] = {}
+        self.repetitions = max(2, repetitions)
+        self._by_key: dict[str, WorkloadEvidence] = {}
         self._iops: list[float] = []
         self._MBps: list[float] = []
         self._elapsed = 0.0
         self._fio_s = 0.0  # fio's time so far in this trial, its ramp included
-        self.stopped = False
+        self.stopped: str | None = None   # 'target' or 'out of reach' once asked to stop
         self.achieved: float | None = None  # the workload's ± after the last live interval
 
+    @classmethod
+    def for_trials(cls, tail_percentile: float | None, trials: list[Trial]) -> PrecisionWatch:
+        """The watch of an experiment's planned trials: its most repetitions are theirs."""
+        return cls(tail_percentile, max((t.repetition for t in trials if t.precision is not None),
+                                        default=2))
+
     def skip(self, trial: Trial) -> bool:
-        """A repetition not needed: its workload reached the target over the earlier ones."""
-        return trial.precision is not None and self._of(trial).reached
+        """A repetition not needed: its workload reached the target over the earlier ones, or
+        the target is out of reach by max_time."""
+        return trial.precision is not None and self._of(trial).done
 
     def begin(self, trial: Trial) -> None:
-        self._iops, self._MBps, self._elapsed, self.stopped = [], [], 0.0, False
+        self._iops, self._MBps, self._elapsed, self.stopped = [], [], 0.0, None
         self._fio_s = 0.0
         self.achieved = None
 
     def after(self, trial: Trial, interval: Interval, proc: EngineProcess, exited: bool
               ) -> Iterator[PrecisionUpdate]:
         """After each live interval of a trial with a target: how precisely its workload is
-        known now (the live view's ±), and fio's graceful stop once that is within the target."""
+        known now (the live view's ±), and fio's graceful stop once that is within the target
+        or the target is out of reach."""
         if trial.precision is None or trial.warmup:
             return
         stop = self.add(trial, interval)
-        yield PrecisionUpdate(trial.index, self.achieved, trial.precision)
+        yield PrecisionUpdate(trial.index, self.achieved, trial.precision,
+                              self.stopped == "out of reach")
         if stop and not exited:
             proc.stop("precision", self._drain_s(trial))
 
     def add(self, trial: Trial, interval: Interval) -> bool:
-        """One live interval of ``trial``; True once the trial has run its minimum and the
-        workload's interval, this repetition included, is within the target (first repetition:
-        its own interval; a tail workload also needs the I/Os its percentile asks for)."""
+        """One live interval of ``trial``; True once the trial has run its minimum and either
+        the workload's interval, this repetition included, is within the target (first
+        repetition: its own interval; a tail workload also needs the I/Os its percentile asks
+        for), or the outlook over this and the earlier repetitions says the target is out of
+        reach by max_time (:meth:`_out_of_reach`)."""
         if trial.precision is None or trial.warmup:
             return False
         self._fio_s += interval.duration_s
@@ -104,15 +100,18 @@ class PrecisionWatch:
             self._iops.append(interval.read_iops + interval.write_iops)
             self._MBps.append(interval.read_MBps + interval.write_MBps)
         done = self._of(trial)
-        now = self._workload_interval(done, self._iops, self._MBps, self._running_means(done))
-        rels = [_rel(i) for i in now]
+        running = Running(self._iops, self._MBps, self._elapsed)
+        now = done.intervals(running)
+        rels = [rel(i) for i in now]
         self.achieved = None if None in rels else max(r for r in rels if r is not None)
         if self._elapsed < (trial.min_s or 0.0):
             return False
-        if not all(within(i, trial.precision) for i in now) or not self._tail_ios_met(trial, done):
-            return False
-        self.stopped = True
-        return True
+        if (done.batched(running) and all(within(i, trial.precision) for i in now)
+                and self._tail_ios_met(trial, done)):
+            self.stopped = "target"
+        elif self._out_of_reach(trial, done, running):
+            self.stopped = "out of reach"
+        return self.stopped is not None
 
     def finish(self, trial: Trial, result: TrialResult) -> dict[str, Any] | None:
         """The ``precision`` block of a finished measured trial's record, and whether its
@@ -123,25 +122,32 @@ class PrecisionWatch:
         done = self._of(trial)
         own = [series_interval(self._iops), series_interval(self._MBps)]
         if m is not None and m.total_iops is not None and m.total_MBps is not None:
-            done.iops.append(self._iops)
-            done.MBps.append(self._MBps)
-            done.fio_iops.append(m.total_iops)
-            done.fio_MBps.append(m.total_MBps)
             side = m.side("write" if m.side("read") is None else "read")
-            if side is not None and side.hist is not None:
-                done.hists.append(side.hist)
-        iops, mbps = self._workload_interval(done, None, None, (done.fio_iops, done.fio_MBps))
+            done.add(self._iops, self._MBps, m.total_iops, m.total_MBps, self._elapsed,
+                     side.hist if side is not None else None)
         tail = self._tail_relative(done)
-        reps = len(done.fio_iops)
-        done.reached = (reps >= 2 and within(iops, trial.precision) and within(mbps, trial.precision)
-                        and (self.tail is None or tail <= trial.precision))
-        return {"target": trial.precision, "stopped": "target" if self.stopped else "time",
-                "own_iops": _rel(own[0]), "own_MBps": _rel(own[1]), "repetitions": reps,
-                "iops": _rel(iops), "MBps": _rel(mbps), "reached": done.reached,
+        block = done.block(trial.precision, self._bounds(trial),
+                           self.tail is None or tail <= trial.precision, self.tail is not None)
+        return {"target": trial.precision, "stopped": self.stopped or "time",
+                "own_iops": rel(own[0]), "own_MBps": rel(own[1]),
+                "repetitions": len(done.fio_iops), **block,
                 **({"tail": f"p{self.tail:g}",
                     "tail_rel": None if math.isinf(tail) else tail} if self.tail else {})}
 
     # -- helpers ---------------------------------------------------------------------------
+    def _out_of_reach(self, trial: Trial, done: WorkloadEvidence, running: Running) -> bool:
+        """With one or more finished repetitions, the outlook over them and this one: the target
+        cannot be reached by max_time even read optimistically (app/stats/precision_outlook.py;
+        a running repetition without batch means of its own and short of its longest gives no
+        verdict). Not for a tail workload: its percentile has its own rule."""
+        if self.tail is not None or not done.fio_iops or trial.precision is None:
+            return False
+        looks = done.outlooks(trial.precision, self._bounds(trial), running)
+        return any(o is not None and not o.reachable for o in looks)
+
+    def _bounds(self, trial: Trial) -> Bounds:
+        return Bounds(self.repetitions, trial.min_s or 0.0, trial.runtime_s, trial.ramp_s)
+
     def _drain_s(self, trial: Trial) -> float:
         """How long fio may take to end gracefully: it completes the I/Os in flight first, a
         queue's worth at the rate just seen, twice over (QD 256 at 120 IOPS: 4.3 s, past the
@@ -150,46 +156,24 @@ class PrecisionWatch:
         in_flight = trial.workload.iodepth * trial.workload.numjobs
         return DRAIN_MARGIN_S + 2.0 * in_flight / rate if rate > 0 else DRAIN_MARGIN_S
 
-    def _running_means(self, done: _Workload) -> tuple[list[float], list[float]] | None:
-        """The means the workload's interval will rest on once this repetition ends: fio's own
-        for the finished repetitions (as :meth:`finish` takes them), the live series' for this
-        one; None before its series has any."""
-        if not self._iops or not self._MBps:
-            return None
-        return ([*done.fio_iops, statistics.fmean(self._iops)],
-                [*done.fio_MBps, statistics.fmean(self._MBps)])
+    def _of(self, trial: Trial) -> WorkloadEvidence:
+        return self._by_key.setdefault(trial.workload.key, WorkloadEvidence())
 
-    def _of(self, trial: Trial) -> _Workload:
-        return self._by_key.setdefault(trial.workload.key, _Workload())
-
-    @staticmethod
-    def _workload_interval(done: _Workload, iops: list[float] | None, mbps: list[float] | None,
-                           means: tuple[list[float], list[float]] | None
-                           ) -> list[MeanInterval | None]:
-        """The workload's IOPS and MB/s intervals: finished repetitions (with fio's means when
-        ``means``) and, live, the running one's series."""
-        out = []
-        for finished, running, fio in ((done.iops, iops, means[0] if means else None),
-                                       (done.MBps, mbps, means[1] if means else None)):
-            series = [*finished, *([running] if running is not None else [])]
-            out.append(combined([series_interval(s) for s in series], fio))
-        return out
-
-    def _tail_relative(self, done: _Workload) -> float:
+    def _tail_relative(self, done: WorkloadEvidence) -> float:
         if self.tail is None or not done.hists:
             return math.inf
         merged = Histogram.merged(done.hists)
         return percentile_relative(merged.ci95(self.tail), merged.percentile(self.tail))
 
-    def _tail_ios_met(self, trial: Trial, done: _Workload) -> bool:
+    def _tail_ios_met(self, trial: Trial, done: WorkloadEvidence) -> bool:
         """A tail workload stops early only once its I/Os, finished and running, reach what the
         finished repetitions' percentile interval says the target needs (the interval narrows
         as 1/sqrt(I/Os)); its first repetition runs its whole time."""
         if self.tail is None:
             return True
-        rel = self._tail_relative(done)
-        if math.isinf(rel):
+        rel_now = self._tail_relative(done)
+        if math.isinf(rel_now):
             return False
         pooled = Histogram.merged(done.hists).ios
         running = sum(self._iops) * (self._elapsed / max(len(self._iops), 1))
-        return pooled + running >= pooled * (rel / (trial.precision or rel)) ** 2
+        return pooled + running >= pooled * (rel_now / (trial.precision or rel_now)) ** 2

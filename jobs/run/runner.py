@@ -114,7 +114,7 @@ class TrialRunner(TrialSteps):
         self._held.begin(trials, test_file)  # their start-up overlaps the fill below
         yield from self._prepare(exp, test_file)
         rounds = PreconditionRounds(exp)
-        self._watch = PrecisionWatch(exp.precision_tail)
+        self._watch = PrecisionWatch.for_trials(exp.precision_tail, trials)
         overlap = not exp.decides_between_trials()  # the next may start under an end
         for position, trial in enumerate(trials):
             if self.cancel.is_set() and not self._held.is_ahead(trial):

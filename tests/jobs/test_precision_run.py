@@ -49,6 +49,8 @@ def test_a_drifting_series_reaches_the_maximum_and_says_so(tmp_path, fake_fio_en
     assert len(trials) == 3  # every planned repetition, each to its maximum (12 s / 3)
     assert all(t["stopped_by"] is None and t["precision"]["stopped"] == "time" for t in trials)
     assert "target ±2 %: not reached" in done.stdout
+    # what would reach it, after the table: each run rises 2 % a sample, too correlated to batch
+    assert "RND4K Q1T1 read, target not reached: within each repetition the rate moved +" in done.stdout
 
 
 def test_the_export_states_the_achieved_precision(tmp_path, fake_fio_env):
@@ -60,6 +62,8 @@ def test_the_export_states_the_achieved_precision(tmp_path, fake_fio_env):
     report = (out / "report.md").read_text()
     assert re.search(r"^## \d+\. Precision$", report, flags=re.M) and "0 of 1 reached the target" in report
     assert "target ±2 %: not reached" in report  # in its table and in its section
+    assert "from its first third to its last" in report   # the section says what would reach it
+    assert "(between runs, t with 2 df)" in report   # and the method of its ±
     assert "start period of at least 1 s" in report   # the ramp each repetition ran, said
     assert "ramp 0s (at least 1 s per measured repetition: see Precision)" in report   # its Setup
     csv_text = "".join(p.read_text() for p in out.rglob("*.csv"))

@@ -117,3 +117,20 @@ def test_the_stop_rests_on_fios_means_of_the_finished_repetitions():
     watch.begin(second)
     stops = [watch.add(second, _interval(v)) for v in [0.0] + [119.0, 121.0] * 5]
     assert True in stops and stops.index(True) <= 6   # at its 5 s minimum (ramp + 5 samples)
+
+
+def test_two_repetitions_too_short_for_batch_means_still_give_a_numeric_interval():
+    """Four samples a run (5 needed for batch means): the run means' spread bounds the mean
+    (t with 1 df), the target is not claimed, and the block says why."""
+    watch = PrecisionWatch(repetitions=2)
+    blocks = []
+    for rep, level in ((1, 120.0), (2, 121.0)):
+        trial = _steady(rep, runtime_s=4.0)
+        watch.begin(trial)
+        for value in [0.0, level, level, level, level]:
+            watch.add(trial, _interval(value))
+        blocks.append(watch.finish(trial, TrialResult.from_json(_fio_record(trial, level))))
+    assert blocks[0]["iops"] is None
+    assert blocks[1]["iops"] is not None and abs(blocks[1]["iops"] - 12.706 * 0.5 / 120.5) < 1e-6
+    assert blocks[1]["method"] == "between runs, t with 1 df" and not blocks[1]["reached"]
+    assert blocks[1]["unbatched"] == "few samples"

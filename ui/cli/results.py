@@ -59,8 +59,14 @@ def print_results(stream, run_dir: str) -> None:
             table.add_row(r.label, str(r.n), md_cell(IOPS, r.total_iops),
                           md_cell(MBPS, r.total_MBps), md_cell(LAT_MEAN, r.lat("mean")),
                           md_cell(LAT_P99, r.lat("p99")),
-                          *([r.precision.text() if r.precision else "fixed time"] if precise else []))
+                          *([r.precision.text(advice=False) if r.precision else "fixed time"]
+                            if precise else []))
         console.print(table)
+        for r in rows:   # a target not reached: what would reach it (docs/precision.md)
+            advice = r.precision.advice() if r.precision and not r.precision.reached else ""
+            if advice:
+                console.print(f"  {r.label}, target not reached: {advice}.", markup=False,
+                              soft_wrap=True)
         print_host_table(console, results.run, part.id)
         for sentence in findings(part, results):
             console.print(f"  {sentence}", markup=False, soft_wrap=True)

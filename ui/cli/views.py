@@ -95,7 +95,9 @@ def result_text(result: TrialResult) -> str:
     known_text = "" if not known else (
         f"; workload ±{known.achieved * 100:.1f} %" if known.achieved is not None
         else "; workload ± not yet known") + (
-        f" (target ±{known.target * 100:g} %{', reached' if known.reached else ''})")
+        f" ({known.method})" if known.method else "") + (
+        f" (target ±{known.target * 100:g} %{', reached' if known.reached else ''}"
+        f"{', out of reach by max_time' if known.out_of_reach else ''})")
     return (f"{_num(m.total_iops if m else None, '{:,.0f}')} IOPS, "
             f"{_num(m.total_MBps if m else None, '{:,.1f}')} MB/s, "
             f"p99 {mark or _num(p99, '{:,.0f}') + ' µs'}{kind}{known_text}")
