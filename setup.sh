@@ -16,6 +16,7 @@ SYSTEM_PACKAGES=(fio smartmontools xvfb xauth python3-venv libegl1 libgl1 libfon
 TEST_PACKAGES=(desktop-file-utils appstream lintian libwayland-client0 libwayland-cursor0
   libwayland-egl1)
 
+installed="the system packages it needs were already there"   # said in the last line
 install_system_packages() {  # the packages given, those not installed yet
   command -v dpkg-query >/dev/null || { echo "not a Debian/Ubuntu system: install fio, smartmontools and Xvfb yourself" >&2; return; }
   local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
@@ -33,6 +34,7 @@ install_system_packages() {  # the packages given, those not installed yet
   echo "installing system packages: ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  installed="installed ${missing[*]}"
 }
 
 install_python_env() {
@@ -47,6 +49,9 @@ packages=("${SYSTEM_PACKAGES[@]}")
 [ "$mode" = test ] && packages+=("${TEST_PACKAGES[@]}")
 install_system_packages "${packages[@]}"
 install_python_env
+# one line that says set-up worked, what it did and how to start the app next time
+echo "Set-up done: $installed; SSD Profiler and its Python packages are in $PWD/.venv." \
+  "Start it with: $PWD/.venv/bin/ssd-profiler (or bash setup.sh app)." >&2
 case "$mode" in
   app)  exec .venv/bin/ssd-profiler "$@" ;;
   # two workers, one test file each at a time: most tests wait on fio or a server, not the CPU

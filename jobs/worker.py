@@ -24,7 +24,6 @@ from app.experiments.plan import RunPlan
 from app.model.status import RunStatus
 from app.params import ParamError
 from app.paths import TargetRefused
-from jobs.engine import quiet
 from jobs.events import PrecisionUpdate, RunFinished, Sample
 from jobs.run.session import RunCancelledEarly, RunSession
 
@@ -126,8 +125,7 @@ class RunWorker(QThread):
         return self._cancel_requested.is_set()
 
     def run(self) -> None:  # the thread body
-        # below fio's priority; the engines it starts are put back (jobs/engine/quiet.py)
-        quiet.lower_this_thread(only_if_restorable=True)
+        # keeps the app's priority: it decides when trials stop (jobs/engine/quiet.py)
         try:
             session = self._prepare()
         except Exception as exc:  # noqa: BLE001 - every refusal is shown, none crashes the app

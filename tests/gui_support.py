@@ -22,12 +22,16 @@ def settle(qtbot, ms: int = 30) -> None:
 
 
 @pytest.fixture
-def make_window(qtbot, tmp_path):
+def make_window(qtbot, tmp_path, monkeypatch):
     """Windows sharing one settings file and the runs folder in tmp_path, DESKTOP-sized unless
-    ``size`` says otherwise (the offscreen screen is 800x600, smaller than any laptop). At the
+    ``size`` says otherwise (the offscreen screen is 800x600, smaller than any laptop), their
+    default export folder in tmp_path/Documents. At the
     end a run still going is cancelled (bounded) before Qt tears the window down, and an open
     engine dialog is closed."""
     made = []
+    # the default export folder (the user's Documents) in tmp_path, never the real one
+    from ui.window.report import export_place
+    monkeypatch.setattr(export_place, "documents_dir", lambda: tmp_path / "Documents")
 
     def make(engine_path=None, size=DESKTOP):
         window = MainWindow(settings=AppSettings(tmp_path / "settings.ini"),

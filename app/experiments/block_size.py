@@ -21,6 +21,7 @@ from app.results.figure import (
     Axis,
     Figure,
     Marker,
+    Series,
     direction_color,
     fmt,
     kib_ticks,
@@ -107,7 +108,8 @@ class BlockSize(Experiment):
 
     @classmethod
     def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
-        """IOPS and MB/s on twin axes per pattern (crossover marked), then latency vs block size."""
+        """IOPS and MB/s on twin axes per pattern (crossover marked), then latency vs block size
+        (the mean, and the tail beside it)."""
         rows = part.workloads
         found = part.found(Crossovers) or Crossovers({})
         figures, lat_series, ticks = [], [], []
@@ -129,16 +131,7 @@ class BlockSize(Experiment):
                 if s:
                     lat_series.append(s)
         if lat_series:
-            y_axis = latency_axis(lat_axis_label(run.lat_kind, unit=unit), lat_series)
-            figures.append(Figure(
-                id="block-size-latency", experiment=cls.id,
-                title="Block-size sweep: latency against block size",
-                x_axis=Axis("Block size (KiB, log2 scale)", kib_ticks(ticks), include_zero=False),
-                y_axis=y_axis, series=tuple(lat_series), log2_x=True,
-                caption="Means over the repetitions, error bars ± one sample std; solid: mean, "
-                        "dashed: p99, dotted: p99.9 (only where every repetition has at least "
-                        "10 I/Os beyond it)." + (" Latency on a log axis: it spans more than a "
-                                                 "decade." if y_axis.log else "")))
+            figures.append(_latency(cls.id, lat_series, ticks, unit, run.lat_kind))
         return figures
 
     @classmethod
@@ -178,8 +171,10 @@ class BlockSize(Experiment):
                     f"{size_text(hi.workload.bs_bytes)}, while MB/s rise to a peak of "
                     f"{stat_text(top.total_MBps, 'MB/s')} at {size_text(top.workload.bs_bytes)}")
             if c.crossover_bs_bytes and c.below_bs_bytes and c.above_bs_bytes:
-                text += (f"; the IOPS-to-bandwidth crossover (where IOPS and MB/s, each divided "
-                         f"by its own peak, are equal) is at about {sig(c.crossover_bs_bytes / KiB)}"
+                text += (f"; the IOPS-to-bandwidth crossover (the block size below which the "
+                         f"drive is described by its IOPS and above which by its MB/s, as lab "
+                         f"reports use it; found where IOPS and MB/s, each divided by its own "
+                         f"peak, are equal) is at about {sig(c.crossover_bs_bytes / KiB)}"
                          f" KiB, between {size_text(c.below_bs_bytes)} and "
                          f"{size_text(c.above_bs_bytes)}")
             elif c.note:
@@ -226,10 +221,12 @@ def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],
     if cross and cross.crossover_bs_bytes:
         x = cross.crossover_bs_bytes / 1024
         markers.append(Marker(x, None, f"IOPS→bandwidth crossover ≈ {x:.0f} KiB"))
-    if cross and cross.bw_saturation_bs_bytes:
+    if cross and cross.bw_saturation_bs_bytes:  # as prominent as the crossover: a line of its own
+        x = cross.bw_saturation_bs_bytes / 1024
+        markers.append(Marker(x, None, f"bandwidth saturation: 90 % of peak MB/s at {x:g} KiB"))
         caption = (caption + " " if caption else "") + (
-            f"MB/s reaches 90 % of its peak ({fmt(cross.peak_MBps)} MB/s) at "
-            f"{cross.bw_saturation_bs_bytes / 1024:g} KiB.")
+            f"MB/s reaches 90 % of its peak ({fmt(cross.peak_MBps)} MB/s) at {x:g} KiB (the "
+            "bandwidth saturation line).")
     qd = mine[0].workload.iodepth
     return Figure(
         id=f"block-size-throughput-{pattern}", experiment=BlockSize.id,
@@ -237,3 +234,27 @@ def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],
         x_axis=Axis("Block size (KiB, log2 scale)", kib_ticks(kib), include_zero=False),
         y_axis=Axis("Throughput (IOPS)"), y2_axis=Axis("Bandwidth (MB/s)", per_left=per_left),
         series=tuple(series), markers=tuple(markers), log2_x=True, caption=caption)
+
+
+def _latency(eid: str, series: list[Series], ticks: list[float], unit: str, kind: str | None) -> Figure:
+    """Latency against block size as two panels in one unit: the means, and the tail (p99
+    dashed, p99.9 dotted). Six curves with error bars on one axis hid each other."""
+    x_axis = Axis("Block size (KiB, log2 scale)", kib_ticks(ticks), include_zero=False)
+    panels = []
+    for pid, title, mine in (("mean", "Mean latency", [s for s in series if s.name.endswith(" mean")]),
+                             ("tail", "Tail latency",
+                              [s for s in series if not s.name.endswith(" mean")])):
+        if mine:   # the axis title says which panel is which, the legend which percentile
+            y_axis = latency_axis(lat_axis_label(kind, title, unit), mine)
+            panels.append(Figure(id=f"block-size-latency-{pid}", title=title, x_axis=x_axis,
+                                 y_axis=y_axis, series=tuple(mine), log2_x=True))
+    logs = [p.title.lower() for p in panels if p.y_axis.log]
+    return Figure(
+        id="block-size-latency", experiment=eid, title="Block-size sweep: latency against block size",
+        x_axis=x_axis, y_axis=panels[0].y_axis, panels=tuple(panels), log2_x=True,
+        caption="Means over the repetitions, error bars ± one sample std; left: the mean latency, "
+                "right: the tail, p99 dashed and p99.9 dotted (only where every repetition has at "
+                "least 10 I/Os beyond it)." + (
+                    " Latency on log axes: each spans more than a decade." if len(logs) > 1 else
+                    f" {logs[0].capitalize()} on a log axis: it spans more than a decade."
+                    if logs else ""))

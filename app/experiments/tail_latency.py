@@ -1,10 +1,11 @@
-"""Tail latency: p50 .. p99.99 at the knee and at saturation: how far the slowest I/Os reach
-beyond the median (the spread itself is computed in base.py, shared with the zero-queue
+"""Tail latency: p50 .. p99.99 at a mid queue depth and at the knee: how far the slowest I/Os
+reach beyond the median (the spread itself is computed in base.py, shared with the zero-queue
 baselines).
 
-Why the depths follow the queue-depth sweep: the tail at the knee (the most throughput before
-latency climbs) and at saturation (the peak) is what a reader wants to set side by side, and a
-preset QD8/QD32 matches neither on most drives. When queue-depth ran earlier in the same run,
+Why the depths follow the queue-depth sweep: a lab report sets the tail at a mid depth (the first
+depth reaching half the peak IOPS: the drive busy, the queue not yet full) beside the tail at the
+knee (the most throughput before latency climbs), to show how the tail grows as the queue
+fills; a preset QD8/QD32 matches neither on most drives. When queue-depth ran earlier in the same run,
 with the same access pattern and block size, the runner asks :meth:`TailLatency.follow` for
 the depths it measured (app/stats/knee.py); otherwise the presets run, and the findings say which.
 """
@@ -66,7 +67,7 @@ TABLE_STATS = ("mean", *TAIL_STATS)
 class TailLatency(Experiment):
     id: ClassVar[str] = "tail-latency"
     title: ClassVar[str] = "Tail latency"
-    summary: ClassVar[str] = "p50 .. p99.99 at the knee and at saturation"
+    summary: ClassVar[str] = "p50 .. p99.99 at a mid queue depth and at the knee"
     tail_claim: ClassVar[str] = "p99.99"
     precision_tail: ClassVar[float | None] = 99.9
 
@@ -74,7 +75,7 @@ class TailLatency(Experiment):
                                           help="queue depths when not taken from the knee "
                                                "(the presets: a mid one and a deep one)")
     depths_from: str = param("knee", kind="choice", choices=("knee", "preset"),
-                             help="knee: the knee and saturation depths queue-depth measured "
+                             help="knee: a mid depth and the knee queue-depth measured "
                                   "earlier in the same run (same pattern and block size), when "
                                   "queue_depths is left at its presets; preset: queue_depths")
     bs: int = block_param(4 * KiB)
@@ -93,7 +94,8 @@ class TailLatency(Experiment):
             same = [r for r in part.workloads
                     if r.workload.rw == self.rw and r.workload.bs_bytes == self.bs]
             if isinstance(knee, Knee) and same and len(same) == len(part.workloads):
-                return self._at(knee, part.id)
+                return self._at(knee, part.id, {r.outstanding: r.total_iops.mean or 0.0
+                                                for r in same})
         return None
 
     def follow_note(self, before: Sequence[Experiment]) -> str | None:
@@ -101,28 +103,39 @@ class TailLatency(Experiment):
                   and getattr(e, "bs", None) == self.bs]
         if self.depths_from != "knee" or self.queue_depths != PRESET_DEPTHS or not sweeps:
             return None
-        return (f"{self.id}: the depths listed are its presets; the run replaces them by the knee "
-                "and saturation point the queue-depth sweep measures first.")
+        return (f"{self.id}: the depths listed are its presets; the run replaces them by a mid "
+                "depth and the knee the queue-depth sweep measures first.")
 
-    def _at(self, knee: Knee, source: str) -> tuple[TailLatency, str]:
-        """The knee and the saturation point (the peak, or 90 % of it when the peak is at the
-        knee); a sweep without a knee gives its 90 %-of-peak depth and its deepest one."""
-        at, peak = knee.knee_level, max(knee.peak_level, knee.p90_level)
+    def _at(self, knee: Knee, source: str,
+            iops: dict[int, float] | None = None) -> tuple[TailLatency, str]:
+        """A mid depth (the first level of the sweep reaching half its peak IOPS, below the
+        knee) and the knee; a sweep without a knee gives the mid depth and its deepest level;
+        a knee at the sweep's first level, the knee and two doublings past it."""
+        at = knee.knee_level
         head = f"Depths from the {source} sweep of this run (its knee, by the rule its findings state): "
+        below = sorted(q for q in (iops or {}) if q < at)
+        half = [q for q in below if (iops or {}).get(q, 0.0) >= knee.peak_iops / 2]
+        mid = half[0] if half else (below[-1] if below else None)
+        how = ("the first depth reaching half the peak IOPS" if half else
+               "the deepest level below it, as none below it reached half the peak IOPS")
+        if mid is None and not iops:   # an older caller without the sweep's levels
+            mid = knee.p90_level if knee.p90_level < at else (at // 4 or None)
+            how = "the first depth reaching 90 % of the peak" if knee.p90_level < at else \
+                "two doublings below it"
         if not knee.reached:
-            low = knee.p90_level if knee.p90_level < at else max(at // 4, 1)
-            depths = (low, at) if low != at else (at, min(at * 4, 1024))
+            depths = (mid, at) if mid else (at, min(at * 4, 1024))
             said = (f"no knee within it (IOPS still grew at its deepest level, QD{at}), so "
-                    f"QD{depths[0]} and QD{depths[1]}")
-        elif peak > at:
-            depths, said = (at, peak), f"the knee, QD{at}, and saturation at the peak, QD{peak}"
+                    + (f"a mid depth, QD{mid} ({how}), and the deepest, QD{at}" if mid else
+                       f"QD{depths[0]} and QD{depths[1]}"))
+        elif mid:
+            depths, said = (mid, at), f"a mid depth, QD{mid} ({how}), and the knee, QD{at}"
         else:
             deeper = min(at * 4, 1024) if at < 1024 else at // 4
             depths = (at, deeper)
-            said = (f"the knee, QD{at}, and QD{deeper}, two doublings away, as the sweep peaked "
-                    "at its knee")
+            said = (f"the knee, QD{at}, and QD{deeper}, two doublings away, as the knee is the "
+                    "sweep's first level")
         note = head + said + f"; not the presets QD{PRESET_DEPTHS[0]}/QD{PRESET_DEPTHS[1]}."
-        return replace(self, queue_depths=depths), note
+        return replace(self, queue_depths=tuple(sorted(depths))), note
 
     @classmethod
     def findings(cls, workloads: Rows, trials: Trials, samples: Samples) -> TailSpreads:

@@ -99,7 +99,12 @@ class ZeroQueue(Experiment):
             w = r.workload
             groups.setdefault((w.random, w.bs_bytes), []).append(r)
         kind = run.lat_kind
-        panels = [_panel(part, random, bs, rows, kind) for (random, bs), rows in groups.items()]
+        # one unit for every panel, from the largest value drawn: 4 KiB bars in ms beside
+        # 128 KiB bars in µs put a reader comparing them off by 1000x
+        unit = lat_unit([r.lat(s) for r in part.workloads for s, _ in FIGURE_STATS
+                         if s == "mean" or supports(part, r, s)])
+        panels = [_panel(part, random, bs, rows, kind, unit)
+                  for (random, bs), rows in groups.items()]
         n = sorted({r.n for r in part.workloads})
         caption = (f"Bars: means over n = {'/'.join(map(str, n))} repetitions, error bars ± one "
                    "sample std, value on each bar; one panel per block size, each with its own "
@@ -172,13 +177,14 @@ class ZeroQueue(Experiment):
 
 
 def _panel(part: ExperimentResults, random: bool, bs: int, rows: list[WorkloadSummary],
-           kind: str | None) -> Figure:
-    """Read and write bars of one block size, statistic by statistic."""
+           kind: str | None, unit: tuple[str, float]) -> Figure:
+    """Read and write bars of one block size, statistic by statistic, in ``unit`` (its name
+    and its factor from µs), the figure's one latency unit."""
     by_direction = {r.direction: r for r in rows}
     directions = [d for d in DIRECTIONS if d in by_direction]
     stats = [(s, name) for s, name in FIGURE_STATS  # p99.99 only where it can be drawn
              if s != "p99.99" or any(supports(part, by_direction[d], s) for d in directions)]
-    unit, factor = lat_unit([by_direction[d].lat(s) for d in directions for s, _ in stats])
+    unit_name, factor = unit
     groups = [(d, [scaled(by_direction[d].lat(s), factor)
                    if s == "mean" or supports(part, by_direction[d], s) else None
                    for s, _ in stats]) for d in directions]
@@ -193,4 +199,4 @@ def _panel(part: ExperimentResults, random: bool, bs: int, rows: list[WorkloadSu
     label = rows[0].label.rsplit(" ", 1)[0]
     return Figure(id=f"zero-queue-{label.lower()}", title=what,
                   x_axis=Axis(f"{what} ({label}): statistic", ticks),
-                  y_axis=latency_axis(lat_axis_label(kind, unit=unit), series), series=series)
+                  y_axis=latency_axis(lat_axis_label(kind, unit=unit_name), series), series=series)

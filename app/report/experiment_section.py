@@ -120,10 +120,21 @@ def setup_text(part: ExperimentResults, common_precondition: str) -> list[str]:
     return out
 
 
+def in_appendix(table: Table) -> bool:
+    """Pooled percentiles and I/O counts go to the Appendix: a grader reads the per-repetition
+    table in the section and looks the others up (docs/report.md)."""
+    return table.id.endswith(("-pooled", "-io-counts"))
+
+
 def experiment_section(part: ExperimentResults, number: int, results: RunResults,
                        tables: Sequence[Table], table_files: Files, figures: Sequence[Figure],
                        drawn: Files, problems: Mapping[str, str], said: Said,
-                       common_precondition: str) -> Section:
+                       common_precondition: str, appendix: list[DocTable] | None = None,
+                       method: str | None = None,
+                       interpretation: Sequence[str] | None = None) -> Section:
+    """``appendix`` (when given) collects this section's pooled and I/O-count tables, numbered
+    A.k; ``method`` is the method in prose, ``interpretation`` the mechanism sentences (None:
+    the report is exported without them)."""
     cls = results_for(part.id)
     title = part.entry.title or getattr(cls, "title", "") or part.id
     purpose = getattr(cls, "summary", "")
@@ -132,15 +143,27 @@ def experiment_section(part: ExperimentResults, number: int, results: RunResults
         first = purpose.split(" ", 1)[0]
         lead = purpose if first[1:2].isdigit() else purpose[0].upper() + purpose[1:]
         blocks.append(Paragraph(f"**Purpose.** {lead}."))
+    if method:
+        blocks.append(Paragraph(f"**Method.** {method}"))
     blocks += [Paragraph(" ".join(setup_text(part, common_precondition)))]
     measured = bool(part.workloads)
     found = [w for w in (cls.words(part, results) if measured else [])
              if not is_io_caveat(w) and said.first(w)]   # before the notes: a note that is
     results_blocks: list[Block | Section] = []             # a finding is not written again
     mine = [t for t in tables if t.experiment == part.id]
-    for k, table in enumerate(mine, 1):
+    moved = [t for t in mine if appendix is not None and in_appendix(t)]
+    empty = _EMPTY if part.workloads else "No finished trials."
+    for k, table in enumerate((t for t in mine if t not in moved), 1):
         results_blocks.append(doc_table(table, f"{number}.{k}", table_files.get(table.id, ()), said,
-                                        _EMPTY if part.workloads else "No finished trials."))
+                                        empty))
+    if moved and appendix is not None:
+        numbers = []
+        for table in moved:
+            appendix.append(doc_table(table, f"A.{len(appendix) + 1}",
+                                      table_files.get(table.id, ()), said, empty))
+            numbers.append(f"Table A.{len(appendix)}")
+        results_blocks.append(Paragraph(f"Pooled percentiles and the I/Os each percentile rests "
+                                        f"on, for {part.id}: Appendix, {', '.join(numbers)}."))
     own = precondition_sentence(part.entry)
     for k, fig in enumerate((f for f in figures if f.experiment == part.id), 1):
         results_blocks.append(doc_figure(fig, f"{number}.{k}", drawn, problems, own))
@@ -148,6 +171,9 @@ def experiment_section(part: ExperimentResults, number: int, results: RunResults
         blocks.append(Section("Results", tuple(results_blocks), level=3))
     if found:
         blocks.append(Section("Findings", (Bullets(tuple(found)),), level=3))
+    reading = [s for s in interpretation or () if said.first(s)]
+    if reading:
+        blocks.append(Section("Interpretation", (Bullets(tuple(reading)),), level=3))
     thin = [s for s in (cls.sentences(part, results) if measured else []) if is_io_caveat(s)]
     caveats = [c for c in experiment_caveats(part, results, thin) if said.first(c)]
     if caveats:

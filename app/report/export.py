@@ -37,6 +37,7 @@ from app.report.export_folder import ExportFolder, safe_stem
 from app.report.export_marker import run_identity
 from app.report.html import document_html
 from app.report.markdown import document_markdown
+from app.report.options import ReportOptions
 from app.report.outputs import build_figures, build_tables
 from app.results.figure import Figure
 from app.results.load import load_results
@@ -58,7 +59,8 @@ DAMAGE = (KeyError, TypeError, AttributeError, IndexError, ValueError)
 
 def export_run(run_dir: str | Path, out_dir: str | Path | None = None,
                render: Render | None = None, warn: Warn | None = None,
-               vendor_spec: Mapping[str, Any] | None = None, pdf: Print | None = None) -> Path:
+               vendor_spec: Mapping[str, Any] | None = None, pdf: Print | None = None,
+               options: ReportOptions | None = None) -> Path:
     """Export a run folder; returns the export folder (default ``<run_dir>/export``).
 
     Raises ValueError with a one-line reason, before writing anything, when ``run_dir`` is not
@@ -69,12 +71,12 @@ def export_run(run_dir: str | Path, out_dir: str | Path | None = None,
     loaded = load_results(run_dir, warn)
     notes = (loaded.samples_note,) if loaded.samples_note else ()
     return export_results(loaded.results, Path(out_dir) if out_dir else run_dir / "export", render,
-                          notes, vendor_spec, pdf)
+                          notes, vendor_spec, pdf, options)
 
 
 def export_results(results: RunResults, out_dir: Path, render: Render | None = None,
                    notes: tuple[str, ...] = (), vendor_spec: Mapping[str, Any] | None = None,
-                   pdf: Print | None = None) -> Path:
+                   pdf: Print | None = None, options: ReportOptions | None = None) -> Path:
     """The export of ``results`` into ``out_dir``; everything is computed and every check made
     before the first file is written. ``vendor_spec`` (a spec record) replaces the run's own
     spec for this export (``export --vendor-spec``)."""
@@ -105,7 +107,7 @@ def export_results(results: RunResults, out_dir: Path, render: Render | None = N
         try:
             doc = build_document(results, tables, table_files, figures, drawn, problems,
                                  comparison, vendor_hint=str(vendor.user_specs_path()),
-                                 notes=list(notes))
+                                 notes=list(notes), options=options)
         except DAMAGE as exc:
             raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
         folder.write("report.md", _utf8(document_markdown(doc)))

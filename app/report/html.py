@@ -74,7 +74,9 @@ def _table(t: DocTable) -> list[str]:
         return out + [f"<p>{inline(t.empty)}</p>"] + _notes(t.notes)
     numeric = t.numeric or (False,) * len(t.header)
     out.append('<table border="1" cellspacing="0" cellpadding="2" width="100%">')
-    out.append("<tr>" + "".join(f"<th>{inline(h)}</th>" for h in t.header) + "</tr>")
+    # a <thead>: the PDF repeats it at the top of every page the table continues on
+    out.append("<thead><tr>" + "".join(f"<th>{inline(h)}</th>" for h in t.header)
+               + "</tr></thead>")
     for row in t.rows:
         out.append("<tr>" + "".join(
             f'<td class="num" align="right">{inline(c)}</td>' if numeric[i] and i else
@@ -113,7 +115,7 @@ def _figure(f: DocFigure, load: Load, images: str, width: int) -> list[str]:
 def _block(block: Block | Section, load: Load, images: str, width: int) -> list[str]:
     if isinstance(block, Section):
         level = min(block.level, 6)
-        anchor = f' id="{html.escape(block.anchor, quote=True)}"' if block.anchor else ""
+        anchor = f' id="{html.escape(visible(block.anchor), quote=True)}"' if block.anchor else ""
         out = [f"<h{level}{anchor}>{inline(block.title)}</h{level}>"]
         for b in block.blocks:
             out += _block(b, load, images, width)

@@ -10,7 +10,9 @@ from collections.abc import Sequence
 
 from app.model.info import Drive, Host, RunInfo, Target
 from app.report.document import Bullets, DocTable, Paragraph, Section
+from app.report.interpretation.method import SHUFFLE_WHY
 from app.report.precondition_note import precondition_sentence
+from app.report.shown_path import shown_path
 from app.results.figure import LATENCY_KINDS
 from app.results.plausibility import method_lines
 from app.results.run_results import RunResults
@@ -34,7 +36,8 @@ def environment_table(info: RunInfo, number: str = "") -> DocTable:
     if cpu and host.cpu_cores_logical:
         cpu += f" ({host.cpu_cores_physical} cores, {host.cpu_cores_logical} threads)"
     size = drive.capacity_bytes or drive.total_bytes
-    items = [("Host", host.hostname), ("OS", _words(host.os, host.os_release)), ("CPU", cpu),
+    items = [("Host", host.hostname), ("OS and kernel", _words(host.os, host.os_release)),
+             ("CPU", cpu),
              ("RAM", human_bytes(host.ram_bytes) if host.ram_bytes else None),
              ("Drive model", _models(drive) or ("unknown model" if info.drive else None)),
              ("Firmware", drive.firmware),
@@ -43,7 +46,7 @@ def environment_table(info: RunInfo, number: str = "") -> DocTable:
               f"{size / 1e9:,.0f} GB ({human_bytes(size)})" if size else None),
              ("Device", drive.device), ("File system", drive.fstype),
              ("Target folder", _folder(target) if target else None),
-             ("Engine", _words(engine.version or engine.name, engine.path) if engine else None),
+             ("Engine", (engine.version or engine.name) if engine else None),
              ("SSD Profiler", info.app_version)]
     return DocTable(number, "Test system", ("Item", "Value"),
                     tuple((k, literal(_v(v))) for k, v in items), (False, False))
@@ -52,7 +55,7 @@ def environment_table(info: RunInfo, number: str = "") -> DocTable:
 def _folder(target: Target) -> str | None:
     """The target folder; on a remote run, on which fio server(s)."""
     if not target.remote:
-        return target.folder
+        return shown_path(target.folder)
     where = ", ".join(f"{h.host}:{h.port}" for h in target.remote.every_host)
     return f"{target.folder} on {where} (fio --server)"
 
@@ -134,7 +137,9 @@ def methodology_section(results: RunResults, number: str) -> Section:
         "Units: MB/s = 10⁶ B/s (as vendors quote; fio's own bw is KiB/s), GB = 10⁹ B, "
         "KiB = 1024 B, µs = microseconds, ms = milliseconds.",
         "Test files live in a folder on the drive (file-level test through the file system), "
-        "not on the raw device."]
+        "not on the raw device: a student's drive holds the operating system and its data, and "
+        "writing to the raw device would destroy them; the file system's share of each number "
+        "is the price (Limitations).", SHUFFLE_WHY]
     common = common_precondition(results)
     if common:
         lines.append(f"{common} This holds for every experiment whose Setup does not say "
@@ -145,7 +150,7 @@ def methodology_section(results: RunResults, number: str) -> Section:
     if shared := shared_cpu_line(info):
         lines.append(shared)
     lines += [line.removeprefix("- ") for line in method_lines(info)]
-    return Section(f"{number}. Methodology", (
-        Paragraph("How every number in this report was measured; what differs per experiment "
-                  "is in its Setup."),
+    return Section(f"{number}. System set-up", (
+        Paragraph("The test system, and how every number in this report was measured; what "
+                  "differs per experiment is in its Method and Setup."),
         environment_table(info, f"{number}.1"), Bullets(tuple(lines))), anchor="methodology")

@@ -35,6 +35,9 @@ RUN_JSON_MAX_BYTES = 160 * 2**20  # the largest run the app plans (10,100 trials
 # each, a full-lab trial with both directions' histograms) is ~140 MB; the 64 MiB cap for engine
 # outputs would refuse a run the app itself wrote. Reading one that big peaks near 1.4 GB.
 # run.json and its journal together: one budget.
+RUN_JSON_MAX_NESTS = 8_000_000  # objects and lists ('{' and '[', in text too): a genuine run has
+# one per 80 to 200 bytes, so the largest the app plans holds under 2 million. A shared run.json
+# of 131 MiB as 24 million small lists ran export past 300 s and 7 GB; refused in one line now.
 
 
 def load_run(run_dir: str | os.PathLike) -> dict:
@@ -60,6 +63,10 @@ def load_run(run_dir: str | os.PathLike) -> dict:
         raise ValueError(f"{path} {exc}") from None
     except OSError as exc:
         raise ValueError(f"{path}: cannot read it: {os_reason(exc)}") from None
+    nesting = data.count(b"{") + data.count(b"[") + since_save.count(b"{") + since_save.count(b"[")
+    if nesting > RUN_JSON_MAX_NESTS:   # counted at C speed, before any is made
+        raise ValueError(f"{path} holds {nesting:,} objects and lists, more than the "
+                         f"{RUN_JSON_MAX_NESTS:,} a run may have; not read")
     try:  # orjson: a 10,000-trial run.json (45 MiB) parses in 0.45 s instead of 0.75 s
         record = orjson.loads(data.removeprefix(codecs.BOM_UTF8))  # an editor's BOM, as json did
     except orjson.JSONDecodeError as exc:  # not JSON or not UTF-8, NaN, 1e400, nested too deeply

@@ -116,22 +116,27 @@ def match_measured(parts: Sequence[ExperimentResults], key: str, field: str,
     """The measurement closest to the vendor's conditions, and how it matches.
 
     Closest: among the run's workloads of the same pattern, direction and block size
-    (:func:`_candidates`; where the source states no block size, the usual one ranks first and
-    any other is not like for like), the vendor's very queue depth and threads; else the most outstanding
+    (:func:`_candidates`), the vendor's very queue depth and threads; else the most outstanding
     I/O (QD × threads) at or below the vendor's (a deeper queue than the vendor's would flatter
-    the drive), else the least above it; among equals the best mean. The text says "like for
-    like", or what the best available is and where it was measured."""
+    the drive), else the least above it; among equals the best mean. Where the source states no
+    block size, the queue depth decides first (a sequential write at the vendor's QD32 is the
+    like-for-like load, whatever its block size, rather than a QD1 one at the usual block size),
+    and the best block-size match is named beside it. The text says "like for like", or what the
+    best available is and where it was measured."""
     found = _candidates(parts, key, setup.bs, field)
     if not found:
         return None, "not measured"
     target = setup.outstanding
+    usual = setup.bs or setup.usual_bs  # a source without a block size: the usual one
 
-    usual = setup.bs or setup.usual_bs  # a source without a block size: the usual one first
+    def depth(c: Measured) -> tuple:
+        below = c.outstanding <= target
+        return (c.q_t == (setup.qd, setup.threads), below,
+                c.outstanding if below else -c.outstanding)
 
     def rank(c: Measured) -> tuple:
-        below = c.outstanding <= target
-        return (usual is None or c.workload.bs_bytes == usual, c.q_t == (setup.qd, setup.threads),
-                below, c.outstanding if below else -c.outstanding, c.mean)
+        same = usual is None or c.workload.bs_bytes == usual
+        return (*depth(c), same, c.mean) if setup.bs is None else (same, *depth(c), c.mean)
     got = max(found, key=rank)
     same_bs = usual is None or got.workload.bs_bytes == usual
     if got.q_t == (setup.qd, setup.threads) and same_bs:
@@ -140,8 +145,16 @@ def match_measured(parts: Sequence[ExperimentResults], key: str, field: str,
     blocks = "" if same_bs else f", {format_size(got.workload.bs_bytes)} blocks"
     spec_bs = "" if same_bs or usual is None else \
         f", {format_size(usual)} blocks{' (usual practice, assumed)' if setup.bs is None else ''}"
-    return got, (f"best available: {got.label} (QD{qd} × {threads}{blocks}) of {got.experiment}; "
-                 f"the spec is at Q{setup.qd}T{setup.threads}{spec_bs}")
+    how = ("queue-depth match" if got.q_t == (setup.qd, setup.threads) else "best available")
+    text = (f"{how}: {got.label} (QD{qd} × {threads}{blocks}) of {got.experiment}; "
+            f"the spec is at Q{setup.qd}T{setup.threads}{spec_bs}")
+    sized = [c for c in found if usual is not None and c.workload.bs_bytes == usual]
+    if not same_bs and sized:
+        beside = max(sized, key=lambda c: (*depth(c), c.mean))
+        unit = "MB/s" if field == "MBps" else "IOPS"
+        text += (f"; best block-size match beside it: {beside.label} of {beside.experiment}, "
+                 f"{beside.mean:,.0f} {unit}")
+    return got, text
 
 
 def drive_mismatch(spec: VendorSpec, info: RunInfo) -> str | None:

@@ -26,17 +26,17 @@ def _q_t(qd: object, threads: object) -> str:
 
 
 def _bar_label(row: VendorRow, measured: Measured) -> str:
-    """Over the bar, in short lines (bars sit side by side): the percentage and value, the
-    measured workload and where it ran, the vendor's set-up, and whether the two are like for
-    like ("best available" when not)."""
+    """Over the bar, two short lines: the percentage, and whether the measurement is like for
+    like (its workload and the vendor's set-up are in the caption and the table: five lines
+    over each bar were paragraphs at 4 pt in the PDF)."""
+    return "\n".join((f"{row.pct:.0f} %", "like for like" if row.like_for_like else
+                       f"best available ({_q_t(*measured.q_t)})"))
+
+
+def _vendor_setup(row: VendorRow) -> str:
     setup = row.vendor_setup
-    vendor = (f"{format_size(setup.bs) + ' ' if setup.bs else ''}"
-              f"{_q_t(setup.qd, setup.threads)}{', assumed' if setup.assumed else ''}")
-    return "\n".join((
-        f"{row.pct:.0f} % ({measured.mean:,.0f} {row.unit})",
-        f"measured: {measured.label}", f"in: {measured.experiment}", f"vendor: {vendor}",
-        "like for like" if row.like_for_like else
-        f"best available ({_q_t(*measured.q_t)} here)"))
+    return (f"{format_size(setup.bs) + ' ' if setup.bs else ''}"
+            f"{_q_t(setup.qd, setup.threads)}{', assumed' if setup.assumed else ''}")
 
 
 def vendor_figure(comparison: VendorComparison) -> Figure | None:
@@ -74,32 +74,40 @@ def vendor_figure(comparison: VendorComparison) -> Figure | None:
           "outstanding I/O at or below the vendor's. " + (
               "No like-for-like measurement for " + ", ".join(unmatched) + ": the best available "
               "is shown, marked. " if unmatched else "Every bar is like for like. ")
-        + "Vendor figures are 'up to' values under the vendor's own test conditions; see the "
+        + "Bars: " + "; ".join(f"{r.label}: {m.mean:,.0f} {r.unit}, {m.label} in {m.experiment} "
+                               f"against the vendor's {_vendor_setup(r)}" for r, _, m in rows)
+        + ". Vendor figures are 'up to' values under the vendor's own test conditions; see the "
           "comparison table.")
 
 
 def vendor_table(cmp: VendorComparison) -> Table:
+    """Compact, one line a metric (metric, the vendor's value, measured, % of spec, like for
+    like, the conditions of both), the explanations as numbered notes under it: with them in a
+    column, its cells wrapped to 30 lines and the table ran over 1.5 pages of the PDF."""
     spec = cmp.spec
     cols = [Column("Metric", "metric"), Column("Vendor 'up to'", "spec", 0),
-            Column("Unit", "unit"), Column("Vendor test conditions", "spec_conditions"),
-            Column("Vendor set-up compared", "vendor_setup"),
-            Column("Measured", "measured", 0, True), Column("Measured at", "measured_at"),
-            Column("Like for like", "match"),
-            Column("% of spec", "pct_of_spec", 1), Column("Why the gap", "explanation")]
-    rows = [(r.label, r.spec, r.unit, r.spec_conditions, r.vendor_at,
-             r.measured.stat.to_json() if r.measured else None, r.measured_at, r.match, r.pct,
-             r.explanation) for r in cmp.rows]
+            Column("Unit", "unit"), Column("Measured", "measured", 0, True),
+            Column("% of spec", "pct_of_spec", 1), Column("Like for like", "like_for_like"),
+            Column("Conditions (vendor; measured)", "conditions"), Column("Note", "note")]
+    rows = [(r.label, r.spec, r.unit, r.measured.stat.to_json() if r.measured else None, r.pct,
+             "yes" if r.like_for_like else "no",
+             f"{r.vendor_at}; {r.measured.label if r.measured else 'not measured'}", f"[{k}]")
+            for k, r in enumerate(cmp.rows, 1)]
+    explained = tuple(
+        f"[{k}] {r.label}: {r.explanation}. Vendor's conditions: {r.spec_conditions}. "
+        f"Measured: {r.measured_at or 'not measured in this run'}"
+        + ("" if r.like_for_like or r.measured is None else f" ({r.match})") + "."
+        for k, r in enumerate(cmp.rows, 1))
     source = "" if cmp.link_known else " (from the spec; the negotiated link was not recorded)"
     ceiling = (f"Interface ceiling: {cmp.interface} ≈ {cmp.ceiling_MBps:,.0f} MB/s raw "
                f"link rate{source}." if cmp.interface else "Interface ceiling: unknown.")
-    notes = ((f"Drive mismatch: {cmp.drive_mismatch}",) if cmp.drive_mismatch else ()) + (
+    notes = explained + ((f"Drive mismatch: {cmp.drive_mismatch}",) if cmp.drive_mismatch else ()) + (
         f"Spec record `{spec.id}` ({spec.source_kind} source): {spec.source_url}"
         + (f". {spec.notes}" if spec.notes else "")
         + (f". The record's model match: {spec.pattern_note}" if spec.pattern_note else ""),
         ceiling, "Measured: among every workload of the run (any experiment) with the vendor's "
         "pattern, direction and block size, the one with the vendor's queue depth and threads "
         "(like for like), else the most outstanding I/O (QD × threads) at or below the "
-        "vendor's, else the least above; among equals the best mean. The 'Like for like' "
-        "column names the best available when it is not like for like.")
+        "vendor's, else the least above; among equals the best mean.")
     return Table("vendor-comparison", "Measured against the vendor spec", tuple(cols),
                  tuple(rows), notes, "vendor")

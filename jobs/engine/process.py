@@ -28,7 +28,7 @@ from pathlib import Path
 
 from app.engines import EngineNotFound
 from app.engines.base import Hold
-from jobs.engine import job_object, quiet
+from jobs.engine import job_object
 from jobs.engine.child_start import KILL_ON_APP_DEATH, preexec_for
 
 log = logging.getLogger(__name__)
@@ -155,7 +155,8 @@ class EngineProcess:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         fd = stream.fileno()
         self.reader_ids.append(threading.get_native_id())
-        quiet.lower_this_thread()   # never starts anything, ends with its engine
+        # at the app's priority: the decisions that stop a trial wait on what it reads
+        #   (jobs/engine/quiet.py)
         try:
             while True:
                 try:

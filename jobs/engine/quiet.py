@@ -7,9 +7,15 @@ parses fio's documents, the window's GUI thread) compete for the same CPUs. On L
 thread has its own nice value, so those threads run at :data:`QUIET_NICE` while fio keeps the
 priority the app started with: the scheduler then lets fio's wake-up preempt them at once.
 
-Why nice 19 and not SCHED_IDLE: an idle-class thread gets no CPU at all while anything else is
-runnable, and an output reader starved on a busy machine lets fio's pipe fill, which stops fio
-itself (its status writes block); nice 19 still gets a small fair share.
+Which threads: only those that show (the window's GUI thread, the largest share beside a trial).
+The threads that decide (the worker, the command line's main thread, which stop a trial on its
+precision target and start the next) and the output readers that carry them fio's documents keep
+the app's priority: lowered, on a busy machine their decisions came late (a precision stop due at
+3.0 s came at 4.0 s at load average 7 with nice 19, and still late with nice 5 and 10).
+
+Why nice 10 and not 19 or SCHED_IDLE: an idle-class thread gets no CPU at all while anything
+else is runnable, and nice 19 gets about 1.5 % of a core beside one busy program: a window that
+stops answering on a busy laptop. Nice 10 still yields to fio at once and keeps about 10 %.
 
 The rule that keeps fio at full priority: a child inherits the nice of the *thread* that starts
 it, and an unprivileged process cannot raise a nice value it lowered (RLIMIT_NICE is usually 0).
@@ -29,7 +35,7 @@ import os
 import sys
 import threading
 
-QUIET_NICE = 19
+QUIET_NICE = 10
 _LINUX = sys.platform.startswith("linux")
 #: The nice value the app started with (its main thread's at import): what an engine runs at.
 BASE_NICE = os.getpriority(os.PRIO_PROCESS, 0) if _LINUX else 0

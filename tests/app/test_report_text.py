@@ -18,6 +18,6 @@ def test_a_run_on_two_fio_servers_names_both_hosts_and_both_drives():
 
 def test_a_local_and_a_one_host_run_read_as_before():
     local = "\n".join(environment(info_of({"target": {"folder": "/home/me/t"}, "drive": {"model": "X"}})))
-    assert "| Target folder | /home/me/t |" in local and "| Drive model | X |" in local
+    assert "| Target folder | …/t |" in local and "| Drive model | X |" in local
     one = {"target": {"folder": "/srv", "remote": {"host": "h", "port": 8765}}, "drive": {}}
     assert "| Target folder | /srv on h:8765 (fio --server) |" in "\n".join(environment(info_of(one)))

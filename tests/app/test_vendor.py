@@ -133,12 +133,18 @@ def test_a_qd1_result_is_never_set_beside_a_qd32x16_figure_unmarked():
     table = vendor_outputs.vendor_table(cmp)
     md = to_markdown(table)
     assert "best available: RND4K Q64T1 read" in md and "4KiB QD32 × 16 threads" in md
-    assert to_csv(table).splitlines()[0].startswith("metric,spec,unit,spec_conditions,vendor_setup,")
+    # compact: one line a metric, the explanations as numbered notes under the table
+    assert to_csv(table).splitlines()[0] == ("metric,spec,unit,measured_mean,measured_std,"
+                                             "pct_of_spec,like_for_like,conditions,note")
+    assert [r[5] for r in table.rows] == ["no", "no"] and table.rows[0][-1] == "[1]"
+    assert table.notes[0].startswith("[1] ") and table.notes[1].startswith("[2] 4 KiB random read: ")
     fig = vendor_outputs.vendor_figure(cmp)
     labels = [t for s in fig.series for t in s.point_labels]
-    rand = next(t for t in labels if "IOPS" in t.splitlines()[0])
-    assert "measured: RND4K Q64T1 read" in rand and "vendor: 4KiB Q32T16" in rand
-    assert rand.splitlines()[-1] == "best available (Q64T1 here)" and "in: queue-depth" in rand
+    # over each bar two short lines; the workloads and set-ups are in the caption
+    assert all(len(t.splitlines()) == 2 for t in labels)
+    rand = next(t for t in labels if t.endswith("(Q64T1)"))
+    assert rand.splitlines()[-1] == "best available (Q64T1)"
+    assert "RND4K Q64T1 read in queue-depth against the vendor's 4KiB Q32T16" in fig.caption
     assert "No like-for-like measurement for 4 KiB random read" in fig.caption
 
 
@@ -164,15 +170,18 @@ def test_a_stated_sequential_block_size_must_match():
     spec = _spec(seq_bs="128KiB", seq_qd=32, threads=1)
     row = vendor_compare.compare(parts_of(summary), spec).rows[0]
     assert "SEQ128K Q8T1 read" in row.measured_at and not row.like_for_like
-    # a source without a block size: vendors' usual 128 KiB ranks first, and 1 MiB blocks at the
-    # vendor's depth are not like for like (a student's run was compared at 1 MiB and called so)
+    # a source without a block size: the vendor's queue depth decides (QD32 × 1 here), never
+    # called like for like, with the usual 128 KiB block named beside it
     spec = _spec(seq_bs=None, seq_qd=32, threads=1)
     row = vendor_compare.compare(parts_of(summary), spec).rows[0]
-    assert "SEQ128K Q8T1 read" in row.measured_at and not row.like_for_like
+    assert "SEQ1M Q32T1 read" in row.measured_at and not row.like_for_like
+    assert row.match.startswith("queue-depth match: SEQ1M Q32T1 read (QD32 × 1, 1MiB blocks)")
+    assert "128KiB blocks (usual practice, assumed)" in row.match
+    assert "best block-size match beside it: SEQ128K Q8T1 read of block-size, 2,000 MB/s" in row.match
     only_1m = {"block-size": {"workloads": summary["block-size"]["workloads"][:1]}}
     row = vendor_compare.compare(parts_of(only_1m), spec).rows[0]
     assert "SEQ1M Q32T1 read" in row.measured_at and not row.like_for_like
-    assert "1MiB blocks" in row.match and "128KiB blocks (usual practice, assumed)" in row.match
+    assert "1MiB blocks" in row.match and "beside it" not in row.match
 
 
 def test_a_slow_link_explains_a_low_percentage():

@@ -56,8 +56,9 @@ def test_the_student_random_write_uses_the_rw_mix_pure_write_point():
     assert "PM9A1" in cmp.drive_mismatch and "virtual disk" in cmp.drive_mismatch
     fig = vendor_outputs.vendor_figure(cmp)
     assert fig.caption.startswith(cmp.drive_mismatch) and "not the measured drive" in fig.title
-    label = next(t for s in fig.series for t in s.point_labels if "mix0" in t)
-    assert "in: rw-mix" in label and "vendor: 4KiB Q32T4" in label and "best available" in label
+    label = next(t for s in fig.series for t in s.point_labels if "best available" in t)
+    assert label.splitlines()[-1] == "best available (Q8T1)"
+    assert "RND4K Q8T1 mix0 in rw-mix against the vendor's 4KiB Q32T4" in fig.caption
     assert any(n.startswith("Drive mismatch:") for n in vendor_outputs.vendor_table(cmp).notes)
 
 

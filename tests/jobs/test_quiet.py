@@ -47,8 +47,9 @@ def _drain(proc: EngineProcess) -> str:
 
 @linux_fio
 @restorable
-def test_fio_runs_at_the_apps_priority_while_the_thread_that_started_it_and_its_readers_are_lowered(
-        tmp_path):
+def test_fio_runs_at_the_apps_priority_though_the_thread_that_started_it_was_lowered(tmp_path):
+    """Its readers are not lowered further: they run at their starting thread's priority, which
+    the threads that start engines keep (a precision stop waits on what the readers read)."""
     seen: dict = {}
     mine = quiet.thread_nice()
 
@@ -72,7 +73,7 @@ def test_fio_runs_at_the_apps_priority_while_the_thread_that_started_it_and_its_
     assert seen["before"] is not None and seen["starter"] == quiet.QUIET_NICE
     assert seen["fio"] == (quiet.BASE_NICE, 0)           # SCHED_OTHER at the app's own nice
     assert seen["fio_threads"] and all(s == (quiet.BASE_NICE, 0) for s in seen["fio_threads"])
-    assert seen["readers"] == [quiet.QUIET_NICE, quiet.QUIET_NICE]
+    assert seen["readers"] == [seen["starter"], seen["starter"]]
     assert '"jobs"' in seen["text"]
     assert 0 <= seen["app_cpu_s"] < 1.5   # the app's own CPU while the trial ran, recorded
     assert quiet.thread_nice() == mine                   # this thread was never touched
@@ -123,9 +124,9 @@ def test_a_lowered_thread_goes_back_and_a_child_of_it_does_not_inherit_it():
 
 @restorable
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice is Linux's")
-def test_the_worker_thread_runs_below_fios_priority(qtbot):
-    """The worker parses fio's documents beside the trial: lowered; the engines it starts are
-    put back by their pre-exec hook (the test above)."""
+def test_the_worker_thread_keeps_the_apps_priority(qtbot):
+    """The worker decides when a trial stops (its precision target) and starts the next: lowered,
+    its decisions came late on a busy machine (jobs/engine/quiet.py)."""
     from app.params import ParamError
     from jobs.worker import RunRefused, RunWorker
     seen: list = []
@@ -139,7 +140,7 @@ def test_the_worker_thread_runs_below_fios_priority(qtbot):
     worker.start()
     qtbot.waitUntil(worker.isFinished, timeout=5000)
     qtbot.wait(50)
-    assert seen == [quiet.QUIET_NICE] and isinstance(events[0], RunRefused)
+    assert seen == [quiet.BASE_NICE] and isinstance(events[0], RunRefused)
 
 
 @linux_fio

@@ -133,10 +133,10 @@ def test_report_links_every_figure_and_table_and_covers_the_sections(exported):
              if p.is_file() and p.name != ".ssd-profiler-export.json"}
     assert links == files - {"report.md", "report.html", "report.pdf"}
     headings = re.findall(r"^## \d+\. (.+)$", report, flags=re.M)
-    assert headings == ["Summary", "Zero-queue latency baselines (QD1)", "Queue-depth sweep",
-                        "Block-size sweep", "Sustained sequential write (SLC cache)",
-                        "Vendor comparison", "Caveats of the whole run", "Methodology",
-                        "Raw files"]
+    assert headings == ["Introduction", "System set-up", "Zero-queue latency baselines (QD1)",
+                        "Queue-depth sweep", "Block-size sweep",
+                        "Sustained sequential write (SLC cache)", "Vendor comparison",
+                        "Discussion", "Limitations", "Conclusion", "Appendix"]
     assert "Test system" in report
     assert "fio-3." in report and "seed" in report and "Direct I/O" in report
     assert re.search(r"(Knee at QD\d+|No knee within the sweep)", report)  # a short sweep may not flatten
@@ -155,7 +155,8 @@ def test_vendor_match_gets_the_comparison(run_dir, render, tmp_path):
     section = re.split(r"\n## \d+\. Vendor comparison\n", report)[1].split("\n## ")[0]
     assert "| Sequential read | 6,900 | MB/s |" in section and "% of spec" in section
     assert "PCIe 4.0 x4" in section and "usual vendor practice" in section
-    assert "| Like for like |" in section and "Vendor set-up compared" in section
+    assert "| Like for like |" in section and "| Conditions (vendor; measured) | Note |" in section
+    assert "\n- [1] Sequential read: " in section   # the explanations, numbered under the table
     assert "No vendor spec" not in report
     assert (out / "figures" / "vendor-comparison.png").exists()
     assert (out / "tables" / "vendor-comparison.csv").read_text().startswith("metric,spec,unit,")
@@ -194,7 +195,7 @@ def test_imported_measurements_export(run_dir, render, tmp_path):
     assert load_run(folder)["experiments"][0]["id"] == "imported"
     out = export_run(folder, None, render)
     report = (out / "report.md").read_text()
-    assert "## 2. Imported measurements" in report and "3 imported job entries" in report
+    assert "## 3. Imported measurements" in report and "3 imported job entries" in report
     rows = (out / "tables" / "imported.csv").read_text().splitlines()
     assert len(rows) == 4 and rows[0].startswith("job,source,rw,bs_bytes,iodepth,numjobs,")
 

@@ -60,7 +60,7 @@ def test_default_export_has_the_marker_and_re_exports_in_place(area):
     done = export(area / "run")
     assert done.returncode == 0, done.stderr
     assert snapshot(out)["notes.txt"] == notes              # not an export file: left alone
-    assert (out / "report.md").read_text().startswith("# SSD Profiler report")  # replaced
+    assert (out / "report.md").read_text().startswith("# SSD performance profiling")  # replaced
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp") or "staging" in p.name]
 
 

@@ -1,6 +1,7 @@
-"""`ssd-profiler export RUN_DIR [--out DIR] [--vendor-spec MODEL-ID|FILE]`: tables, figures,
-report.md, report.html and report.pdf for a run (the spec given replaces the run's own for this
-export only).
+"""`ssd-profiler export RUN_DIR [--out DIR] [--vendor-spec MODEL-ID|FILE] [--title T] [--author A]
+[--course C] [--date D] [--no-interpretation]`: tables, figures, report.md, report.html and
+report.pdf for a run (the spec given replaces the run's own for this export only; the title
+block and mode: app/report/options.py).
 
 Works without a display: the renderer runs Qt offscreen (QT_QPA_PLATFORM=offscreen is set
 before the QApplication exists when no display is available). The export folder is the last
@@ -21,6 +22,7 @@ from pathlib import Path
 from app.report.export import Warn, export_run
 from app.report.export_folder import ExportFolder
 from app.report.export_marker import run_identity
+from app.report.options import ReportOptions
 from app.store.run_folder import open_run
 from ui.cli import verbosity
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
@@ -29,14 +31,22 @@ from ui.cli.vendor_spec_arg import spec_from_argument
 
 
 def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
-                   warn: Warn | None = None, vendor_spec: dict | None = None) -> Path:
+                   warn: Warn | None = None, vendor_spec: dict | None = None,
+                   options: ReportOptions | None = None) -> Path:
     """Export with the real renderer (Qt offscreen when there is no display); the export
     folder (default ``<run_dir>/export``) holds report.md, report.html, report.pdf, tables/ and
     figures/."""
     from ui.render.figure_files import ensure_app, start_figure
     from ui.render.pdf import html_to_pdf
     ensure_app()
-    return export_run(run_dir, out_dir, start_figure, warn, vendor_spec, html_to_pdf)
+    return export_run(run_dir, out_dir, start_figure, warn, vendor_spec, html_to_pdf, options)
+
+
+def report_options(args) -> ReportOptions:
+    """The title block and mode given on the command line (docs/report.md, "Two modes")."""
+    return ReportOptions(getattr(args, "title", "") or "", getattr(args, "author", "") or "",
+                         getattr(args, "course", "") or "", getattr(args, "date", "") or "",
+                         not getattr(args, "no_interpretation", False)).cleaned()
 
 
 def _warn(line: str) -> None:
@@ -59,11 +69,12 @@ def cmd_export(args) -> int:
               f"{terminal_text(f'{exc.filename or run_dir}: {exc.strerror or exc}')}", file=sys.stderr)
         return EXIT_BAD_INPUT
     started = time.monotonic()
-    out, failed = write_or_exit(lambda: export_run_dir(run_dir, out_dir, _warn, spec))
+    options = report_options(args)
+    out, failed = write_or_exit(lambda: export_run_dir(run_dir, out_dir, _warn, spec, options))
     if failed is not None:
         return failed
     if verbosity.shows_progress(args):
-        print(f"exported {terminal_text(run_dir)} in {time.monotonic() - started:.1f} s",
+        print(f"exported {one_line(str(run_dir))} in {time.monotonic() - started:.1f} s",
               file=sys.stderr)
     print(terminal_text(out))   # a folder's name is data too
     return EXIT_OK

@@ -200,6 +200,15 @@ def _result_commands(sub) -> None:
                    help="where to write (default: RUN_DIR/export); an existing folder must be empty "
                         "or an earlier export of the same run")
     _vendor_spec(x, "used for this export instead of the run's own or a matching one")
+    x.add_argument("--title", metavar="TEXT", default="",
+                   help="the report's title (default: 'SSD performance profiling: <drive>')")
+    x.add_argument("--author", metavar="NAME", default="", help="the author line of the report")
+    x.add_argument("--course", metavar="TEXT", default="", help="the course line of the report")
+    x.add_argument("--date", metavar="TEXT", default="",
+                   help="the report's date (default: the day the run started)")
+    x.add_argument("--no-interpretation", action="store_true",
+                   help="write the data, figures, method and checks without the generated "
+                        "interpretation and discussion (the student writes the analysis)")
 
 
 def _vendor_spec(parser, what: str) -> None:

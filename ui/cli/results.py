@@ -83,8 +83,10 @@ def print_vendor(console: Console, cmp: VendorComparison | None) -> None:
     if cmp.drive_mismatch:
         console.print(f"  warning: {cmp.drive_mismatch}", markup=False, soft_wrap=True)
     for row in cmp.rows:
+        match = row.match + (" (the vendor's conditions assumed: usual practice)"
+                             if row.vendor_setup.assumed and "assumed" not in row.match else "")
         got = (f"{row.measured.mean:,.0f} {row.unit} = {row.pct:.1f} % of {row.spec:,.0f}; "
-               f"{row.match}" if row.measured and row.pct is not None else row.match)
+               f"{match}" if row.measured and row.pct is not None else match)
         console.print(f"  {row.label}: {got}", markup=False, soft_wrap=True)
     console.print()
 

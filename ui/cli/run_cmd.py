@@ -215,14 +215,12 @@ def cmd_run(args) -> int:
                  "run; add --remove-leftovers to delete it")
         final: RunFinished | None = None
         progress = progress_for(sys.stderr, verbosity.event_levels(args), lines=loud)
-        before = engine_priority.lower_this_thread(only_if_restorable=True)   # below fio's priority
-        try:
+        try:   # this thread decides when trials stop: it keeps the app's priority (quiet.py)
             for event in session.runner.events():
                 progress.show(event)
                 if isinstance(event, RunFinished):  # the runner's last event, however it ends
                     final = event
         finally:
-            engine_priority.restore_this_thread(before)
             session.close()
     finally:
         for signum, handler in previous.items():

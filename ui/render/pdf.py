@@ -6,7 +6,9 @@ browser to find), it works offscreen, and its PDF keeps text as text (selectable
 Its rich-text subset draws tables and lists but no SVG image as a vector, so each figure's image
 is swapped, after the HTML is parsed, for a text object that QSvgRenderer paints onto the PDF's
 own painter: the figures stay vectors (lines, and their labels as text). A figure whose SVG Qt
-cannot read is placed as its PNG. Returns the bytes; the export writes them
+cannot read is placed as its PNG. The document is laid out on the printer's own pages, where
+ui/render/pdf_pages.py keeps headings, captions and figures with what they belong to and table
+rows whole (docs/report.md, "The PDF's pages"). Returns the bytes; the export writes them
 (app/report/export.py) through its checked folder.
 
 The PDF's links are link annotations a reader follows with one click, so the only ones kept
@@ -33,12 +35,15 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgRenderer
 
 from app.text.markup import export_href
+from ui.render.pdf_pages import FOOTER_PT, keep_together, paginate, print_pages
 
 RESOLUTION = 300   # dots per inch of the PDF's coordinate space (text and lines stay vectors)
 MARGIN_MM = 15
 FIGURE = QTextFormat.ObjectTypes.UserObject + 1
 SVG_DATA = QTextFormat.Property.UserProperty + 1
-WIDTH = 0.97       # of the text width: a figure's share of the line
+WIDTH = 0.97       # of the text width: a figure's share of the line (ui/render/style.py sizes
+                   # the figures' text for it)
+FOOTER_PX = FOOTER_PT * RESOLUTION / 72
 
 
 class SvgFigure(QPyTextObject):
@@ -143,29 +148,44 @@ def _drop_foreign_links(doc: QTextDocument) -> None:
         cursor.mergeCharFormat(plain)
 
 
-def html_to_pdf(html: str, files: Mapping[str, bytes], title: str = "SSD Profiler report") -> bytes:
-    """An A4 PDF of ``html`` whose images name ``files`` (export file name -> bytes), titled as
-    the HTML's <title> (else ``title``); needs a Q(Gui)Application (ensure_app)."""
-    document = QTextDocument()
-    document.setDocumentMargin(0)
-    document.setHtml(html)
-    _drop_foreign_links(document)
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    writer = QPdfWriter(buffer)
-    writer.setTitle(document.metaInformation(QTextDocument.MetaInformation.DocumentTitle) or title)
+def a4_writer(device: QIODevice) -> QPdfWriter:
+    """A writer of A4 portrait pages with the report's margins onto ``device``."""
+    writer = QPdfWriter(device)
     writer.setCreator("SSD Profiler")
     writer.setResolution(RESOLUTION)
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4),
                                      QPageLayout.Orientation.Portrait,
                                      QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
                                      QPageLayout.Unit.Millimeter))
+    return writer
+
+
+def typeset(html: str, files: Mapping[str, bytes], writer: QPdfWriter) -> QTextDocument:
+    """``html`` laid out on ``writer``'s pages (ui/render/pdf_pages.py), its figures placed,
+    ready to print; the layout measures with ``writer``, which must outlive the document's use."""
+    document = QTextDocument()
+    document.setDocumentMargin(0)
+    document.setHtml(html)
+    _drop_foreign_links(document)
+    paginate(document, writer, FOOTER_PX)
     handler = SvgFigure(document)
     handler.width = float(writer.width())   # the page's paintable width, in device pixels
     document.documentLayout().registerHandler(FIGURE, handler)
     _place_figures(document, files, handler)
-    document.print_(writer)
+    keep_together(document)
+    return document
+
+
+def html_to_pdf(html: str, files: Mapping[str, bytes], title: str = "SSD Profiler report") -> bytes:
+    """An A4 PDF of ``html`` whose images name ``files`` (export file name -> bytes), titled as
+    the HTML's <title> (else ``title``); needs a Q(Gui)Application (ensure_app)."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = a4_writer(buffer)
+    document = typeset(html, files, writer)
+    writer.setTitle(document.metaInformation(QTextDocument.MetaInformation.DocumentTitle) or title)
+    print_pages(document, writer, FOOTER_PX)
     del writer  # ends the PDF: the file is complete once the writer is gone
     buffer.close()
     return bytes(data.data())

@@ -172,7 +172,8 @@ MIN_TICK_PX = 8     # legible on a screen
 def category_tick_px(fig: Figure, style: Style, columns: int = 1) -> tuple[int, bool]:
     """The tick font size at which the widest category label (bars) fits its slot at the
     figure's size: labels of neighbouring slots never overlap; never below 60 % of the
-    style's tick size nor 8 px (long names are wrapped onto lines by the figure builders).
+    style's tick size, 8 px nor the style's ``min_px`` (8 pt at the PDF's text width, 9 px in the
+    window; long names are wrapped onto lines by the figure builders, and staggered).
     With it, whether the labels must still be staggered (:func:`staggered`): in a pane as
     narrow as the live view's, two panels of four bars ran "mean p95 p99 p99.9" together even
     at the smallest size."""
@@ -185,7 +186,7 @@ def category_tick_px(fig: Figure, style: Style, columns: int = 1) -> tuple[int, 
     widest = max(metrics.horizontalAdvance(line) for _, t in ticks for line in t.split("\n"))
     if widest <= 0.9 * slot:
         return style.tick_px, False
-    floor = max(int(style.tick_px * MIN_TICK_SHARE), min(style.tick_px, MIN_TICK_PX))
+    floor = max(int(style.tick_px * MIN_TICK_SHARE), min(style.tick_px, MIN_TICK_PX), style.min_px)
     px = max(int(style.tick_px * 0.9 * slot / widest), floor)
     room = panel_width(style, columns) / max(span[1] - span[0], 1.0)
     return px, widest * px / style.tick_px > 0.9 * room and len(ticks) > 1

@@ -46,11 +46,26 @@ class Style:
     line: float
     symbol: int
     legend_sample: int
+    min_px: int = 8   # category names shrink to fit their slot, never below this
 
 
 DENSE_POINTS = 40  # more points than this: a line without symbols
-REPORT = Style(1800, 1080, 30, 24, 21, 21, 19, 3.0, 13, 34)
-SCREEN = Style(900, 560, 15, 13, 11, 11, 11, 2.0, 8, 20)
+#: The report's figures are printed the PDF's text width wide (ui/render/pdf.py: A4, 15 mm
+#: margins, 97 % of the line): the points that width has.
+PDF_FIGURE_PT = (210 - 2 * 15) * 0.97 / 25.4 * 72
+MIN_PDF_PT = 8.0   # the smallest text a printed figure may hold (body text is 9 pt)
+
+
+def pt_px(pt: float, width: int = 1800) -> int:
+    """The pixel size of a ``width`` px figure's text that prints at ``pt`` points (rounded up)."""
+    return math.ceil(pt * width / PDF_FIGURE_PT)
+
+
+# ticks, legend and bar values 8.5 pt, axis titles 9.5 pt, the title 11 pt at the page's width,
+# (ticks of 21 px printed at 5.8 pt beside 9 pt body text)
+REPORT = Style(1800, 1080, pt_px(11), pt_px(9.5), pt_px(8.5), pt_px(8.5), pt_px(8.5), 3.5, 16, 44,
+               min_px=pt_px(MIN_PDF_PT))
+SCREEN = Style(900, 560, 15, 13, 11, 11, 11, 2.0, 8, 20, min_px=9)   # 9 px: legible in the window
 
 
 def font(px: int):
@@ -144,12 +159,30 @@ def style_axis(axis, label: str, style: Style, tick_lines: int = 1,
     axis.setLabel("<br>".join(map(as_text, lines)),
                   **{"font-size": f"{style.label_px}px", "color": "#000"})
     thousands(axis)
+    if axis.orientation in ("left", "right"):
+        room_for_title(axis)
     if axis.orientation == "bottom":  # room for tick text and the label without touching
         axis.setStyle(hideOverlappingLabels=style.tick_px * 2)  # end labels may overhang a bit
         from PySide6.QtGui import QFontMetrics
         tick_h = QFontMetrics(font(tick_px or style.tick_px)).height()
         axis.setHeight(int(tick_h * tick_lines + max(6, style.tick_px // 2) + style.tick_px // 2
                            + style.label_px * (1.7 + 1.2 * (len(lines) - 1))))
+
+
+def room_for_title(axis) -> None:
+    """A vertical axis as wide as its tick text, ticks and whole title: pyqtgraph leaves 0.8 of
+    the title's height beside the tick text, and at the report's 9.5 pt the title's box ran
+    into the tick labels (at the screen's 13 px it fits: nothing is added)."""
+    update = type(axis)._updateWidth
+
+    def widened():
+        update(axis)
+        if axis.label.isVisible() and axis.fixedWidth is None:
+            width = axis.maximumWidth() + max(0.0, axis.label.boundingRect().height() * 0.25 - 6)
+            axis.setMaximumWidth(width)
+            axis.setMinimumWidth(width)
+    axis._updateWidth = widened
+    axis._updateWidth()
 
 
 def wrapped(label: str, px: int, room: float | None) -> list[str]:

@@ -20,35 +20,43 @@ from app.engines import ENGINES
 from ui.window import theme
 from ui.window.widgets import em
 
+#: Every control the steps name is in <i>...</i>, with the text the window shows (a menu item as
+#: "Menu &rarr; Item"); tests/ui/window/test_help_names.py checks each exists with that text.
 HOW_TO = """
 <h2>How to profile a drive</h2>
 <ol>
-<li><b>Pick a folder on the SSD.</b> In <i>1. Drive and target folder</i>, click a volume or
-<i>Choose folder...</i>. The panel shows the drive behind it (model, link, health,
-temperature) and says READY when the folder can be
+<li><b>Pick a folder on the SSD.</b> In <i>1. Target</i> (on a wide screen the box
+<i>1. Drive and target folder</i>), click a volume or <i>Choose folder...</i>. The panel shows
+the drive behind it (model, link, health, temperature) and says READY when the folder can be
 used; otherwise it says what to change. The app writes only its own test files, inside
 <code>ssd-profiler-data</code> in that folder, and removes them afterwards.</li>
-<li><b>Pick experiments.</b> In <i>2. Experiments and parameters</i>, tick the experiments to
-run (for example <i>Queue-depth sweep [queue-depth]</i>); select one to edit its parameters.
-Its own parameters come first (queue depths, block size...); the ones every experiment has
-(runtime, test file size, repetitions, warm-up) follow, with <i>Apply to all ticked
-experiments</i> to set them once. A preset sets typical values; the plan under the form says
-how many trials and roughly how long.</li>
+<li><b>Pick experiments.</b> In <i>2. Experiments</i> (on a wide screen
+<i>2. Experiments and parameters</i>), set the values every experiment shares once, in
+<i>Every ticked experiment:</i> above the list (runtime or precision, file size, repetitions,
+warm-up), then tick the experiments to run (for example
+<i>Queue-depth sweep [queue-depth]</i>); select one to edit its own parameters. A shared value
+changed in one experiment's form is marked there, with <i>Reset</i> to follow the shared one
+again; the SLC-cache and write-saturation tests keep their own duration and volume and say why.
+A <i>Preset:</i> sets exactly the values it lists and says what it changed; the plan under the
+form says how many trials and roughly how long.</li>
 <li><b>Run</b> (Ctrl+R). A value that cannot be used is marked in red beside its field, and
 Run says why it is disabled.</li>
 <li><b>Read the live charts.</b> Throughput (MB/s, or IOPS) and mean latency per interval,
 read in blue, write in orange, each trial starting at a grey line labelled with its workload
-(<i>RND4K Q32T1 read #2</i>: random 4 KiB, queue depth 32, one thread, repetition 2). A
-warm-up trial is run but not counted. Esc cancels: the engine stops within seconds and the
-finished trials are kept.</li>
+(<code>RND4K Q32T1 read #2</code>: random 4 KiB, queue depth 32, one thread, repetition 2). A
+warm-up trial is run but not counted. Clicking a finished experiment shows it for a while;
+<i>Back to live</i> returns at once, and the chart returns by itself when the running
+experiment ends. Esc cancels: the engine stops within seconds and the finished trials are
+kept.</li>
 <li><b>Read the results.</b> <i>Results</i> lists every trial and then the mean &plusmn;
-sample standard deviation (n) per workload, with the findings (knee, crossover, cache
-exhaustion, tail spread). <i>Figures</i> shows the report's figures; <i>Runs</i> reopens
-earlier runs.</li>
+sample standard deviation (n) per workload; <i>Findings</i> gives the knee, crossover, cache
+exhaustion and tail spread. <i>Figures</i> shows the report's figures; <i>Runs</i> lists
+earlier runs, those made from a terminal too.</li>
 <li><b>Export</b> (Ctrl+E): the report as <code>report.md</code>, <code>report.html</code> (one
 file, figures inside) and <code>report.pdf</code>, with figures (PNG and SVG) and tables (CSV and
-Markdown), go into the run folder's <code>export</code> folder, or one you choose
-with <i>Export to...</i>. <i>Report &rarr; Enter/edit vendor spec</i> adds the vendor's
+Markdown), go into a folder named after the run in your Documents (shown in full under the
+charts, with <i>Open folder</i>), or one you choose with <i>Export to...</i>.
+<i>Vendor spec...</i> (or <i>Report &rarr; Enter/edit vendor spec...</i>) adds the vendor's
 figures, with their test conditions, for a fair comparison.</li>
 </ol>
 <p>Results vary between runs: repeat (3 repetitions is the default), keep the machine idle,

@@ -153,7 +153,8 @@ class WindowLayout:
         v = self.views
         chain = [v.drive_panel.edit, v.drive_panel.choose_button, v.drive_panel.remote.edit,
                  v.drive_panel.table,
-                 v.experiment_panel.preset, v.experiment_panel.catalog,
+                 v.experiment_panel.preset, *v.experiment_panel.shared.focus_chain(),
+                 v.experiment_panel.catalog,
                  *v.experiment_panel.focus_chain(), v.engine_picker.combo, self.run_button,
                  self.cancel_button, *(self.run.focus_chain() if self.run else [])]
         for first, second in zip(chain, chain[1:]):

@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
         if self.drive_panel.info.summary is not None:   # described before the run half existed
             set_drive(self.drive_panel.info.summary)
         self.charts.iops_toggled.connect(lambda on: setattr(self.settings, "show_iops", on))
+        self.report_bar.details.restore(self.settings.report)
         self.runs_browser.open_requested.connect(self.open_run)
         self.runs_browser.runs_root_changed.connect(lambda p: setattr(self.settings, "runs_root", p))
         self.control.event.connect(self._on_event)
@@ -267,6 +268,7 @@ class MainWindow(QMainWindow):
         s.experiments = self.experiment_panel.state()
         if self.built:
             s.runs_root = self.runs_browser.runs_root
+            s.report = self.report_bar.details.state()
 
     def _shut_down(self) -> None:
         self.memory.save()

@@ -153,7 +153,8 @@ class AppSettings:
     #: The fio server of a remote target, HOST[:PORT] ("": this computer).
     remote = Remembered("run/remote", str, "")
     runs_root = Remembered("run/runs_root", str, None)
-    #: {"checked": [ids], "current": id, "preset": name, "values": {id: {name: text}}}.
+    #: {"checked": [ids], "current": id, "preset": name, "values": {id: {name: text}},
+    #:  "shared": {name: text}, "overrides": {id: [name]}}.
     experiments = Remembered("run/experiments", dict, {}, clean=lambda v: _experiments(v))
     show_iops = Remembered("charts/show_iops", bool, False)
     #: Opt-in: the engine on a CPU of its own, the app's threads on the others (jobs/engine/quiet.py).
@@ -161,6 +162,8 @@ class AppSettings:
     #: The engine chosen in the window ("fio" | "diskspd"); "" until one was chosen, so the
     #: per-OS default (jobs.engine.factory.default_engine) applies on a first launch.
     engine = Remembered("run/engine", str, "")
+    #: The export bar's report details: {"title", "author", "course": text, "interpretation": bool}.
+    report = Remembered("report/details", dict, {})
     #: {engine name: full path} for an engine installed off PATH.
     engine_paths = Remembered("run/engine_paths", dict, {},
                               clean=lambda v: {str(k): p for k, p in v.items() if p and isinstance(p, str)})
@@ -177,6 +180,20 @@ def _experiments(state: dict) -> dict:
     checked, values = state.get("checked"), state.get("values")
     return {"checked": [x for x in checked if isinstance(x, str)] if isinstance(checked, list) else [],
             "current": text(state.get("current")), "preset": text(state.get("preset")),
+            **_shared_parts(state),
             "values": {str(eid): {str(k): v for k, v in fields.items() if isinstance(v, str)}
                        for eid, fields in (values.items() if isinstance(values, dict) else ())
                        if isinstance(fields, dict)}}
+
+
+def _shared_parts(state: dict) -> dict:
+    """The settings set once for every experiment and the fields a form overrides them in
+    (absent when saved before there were any: the panel then reads its old per-form values)."""
+    shared, overrides = state.get("shared"), state.get("overrides")
+    out: dict = {}
+    if isinstance(shared, dict):
+        out["shared"] = {str(k): v for k, v in shared.items() if isinstance(v, str)}
+    if isinstance(overrides, dict):
+        out["overrides"] = {str(eid): [n for n in names if isinstance(n, str)]
+                            for eid, names in overrides.items() if isinstance(names, list)}
+    return out

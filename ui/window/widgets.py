@@ -10,6 +10,8 @@ the window has room for that one the text is reworded, never cut.
 """
 from __future__ import annotations
 
+import re
+
 from PySide6 import QtGui
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
@@ -151,3 +153,28 @@ class SteadyLabel(QLabel):
         context.palette.setColor(QPalette.ColorRole.Text, self.palette().color(self.foregroundRole()))
         doc = self._document(self._shown, rect.width())   # kept: its layout is its child
         doc.documentLayout().draw(painter, context)
+
+
+class PathLabel(QLabel):
+    """A path shown whole, never cut or elided: wrapped after its separators when the line is
+    too short, selectable, the plain path as its tooltip. ``text()`` is the path itself (the
+    display breaks lines with zero-width spaces); an empty path shows ``placeholder``, muted."""
+
+    def __init__(self, placeholder: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self._path = ""
+        self._placeholder = placeholder
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.setText("")
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        self._path = text
+        self.setToolTip(plain_tip(text) if text else "")
+        self.setEnabled(bool(text))   # the placeholder reads muted
+        super().setText(re.sub(r"([/\\_+-])", "\\1\u200b", text) if text else self._placeholder)
+
+    def text(self) -> str:
+        return self._path

@@ -145,8 +145,10 @@ def test_percentile_findings_say_how_many_ios_they_rest_on(run):
 def test_vendor_figure_states_both_sides(run):
     fig = run[2]["vendor-comparison"]
     labels = [t for s in fig.series for t in s.point_labels]
-    assert all("measured: " in t and "vendor: " in t for t in labels)
+    # over each bar its percentage and whether it is like for like; both sides in the caption
+    assert all(len(t.splitlines()) == 2 and t.splitlines()[0].endswith(" %") for t in labels)
     assert all(t.splitlines()[-1].startswith(("like for like", "best available")) for t in labels)
+    assert "against the vendor's " in fig.caption and "Bars: " in fig.caption
 
 
 def test_slc_cache_plan_text_matches_what_runs():

@@ -42,6 +42,10 @@ def _tick_texts(axis) -> list[Text]:
     out = []
     for rect, flags, text in (specs[2] if specs else []):
         drawn = metrics.boundingRect(rect, int(flags), text)  # the text, not pyqtgraph's 0.8 box
+        # a staggered name (moved down by blank lines) has its ink from its first line, below
+        # the leading a line above it leaves
+        blank = len(text) - len(text.lstrip("\n"))
+        drawn.setTop(drawn.top() + blank * metrics.lineSpacing() + (1 if blank else 0))
         out.append(Text("tick", text, _box(axis.mapRectToScene(drawn))))
     return out
 

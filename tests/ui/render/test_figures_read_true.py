@@ -137,7 +137,10 @@ def _marker_problems(widget) -> list[str]:
                 if isinstance(item, pg.InfiniteLine) and item.angle == 90:
                     x = _scene(vb, item.value(), 0)[0]
                     sides = {s for s, _ in curves}
-                    if sides == {"left", "right"} and len(curves) == 2:  # the crossover
+                    crossover = [x_values(panel.fig, [m.x])[0] for m in panel.fig.markers
+                                 if "crossover" in m.text]   # not the bandwidth-saturation line
+                    if sides == {"left", "right"} and len(curves) == 2 and any(
+                            c is not None and abs(item.value() - c) < 1e-9 for c in crossover):
                         cross = _crossings(curves[0][1], curves[1][1])
                         if not any(abs(c - x) <= PX for c in cross):
                             problems.append(f"line at x={x:.1f} px, curves cross at {cross}")

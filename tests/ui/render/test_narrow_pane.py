@@ -42,7 +42,9 @@ def _pane_plot(qtbot, fig, width: int, height: int):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_narrow_ticks_are_thinned_and_the_note_stays_inside(qtbot, figures, name):
-    plot = _pane_plot(qtbot, figures[name], 300, 380)
+    from ui.window.report.narrow_figures import a_panel_each
+    # the pane shows a figure of panels (block-size latency: mean; tail) one panel at a time
+    plot = _pane_plot(qtbot, a_panel_each([figures[name]])[0], 300, 380)
     texts = scene_geometry.texts(plot)
     floor = plot._ssd.panels[0].vb.sceneBoundingRect().bottom()
     bottom = [t for t in texts if t.kind == "tick" and t.text and t.box.y0 >= floor]

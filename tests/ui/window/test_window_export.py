@@ -114,7 +114,7 @@ def test_figures_export_and_vendor_spec_after_a_run(qtbot, window, tmp_path):
     bar.export_action.trigger()
     assert not bar.export_action.isEnabled()  # one export at a time
     out = wait_export(qtbot, window)
-    assert out == run_dir / "export"
+    assert out == tmp_path / "Documents" / "SSD Profiler" / run_dir.name   # where students look
     pngs = sorted((out / "figures").glob("*.png"))
     assert {p.stem for p in pngs} == QD_FIGURES
     assert all(png_width(p) >= 1600 for p in pngs)

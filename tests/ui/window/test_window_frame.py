@@ -1,5 +1,6 @@
 """The frame around the views: menus and shortcuts, help inside the app, folders that
-cannot be opened, the form's "Apply to all", the vendor spec before a run. No run is started.
+cannot be opened, the vendor spec before a run (settings shared by experiments:
+test_window_shared_settings.py). No run is started.
 """
 import os
 
@@ -103,43 +104,6 @@ def test_open_run_folder_asks_for_a_folder_and_opens_it(make_window, tmp_path):
     window.runs_browser.open_requested.connect(opened.append)
     window.open_run_action.trigger()
     assert asked and opened == [str(tmp_path)]
-
-
-def test_apply_common_values_to_every_ticked_experiment(make_window):
-    window = make_window()
-    panel = window.experiment_panel
-    panel.set_checked(["zero-queue", "block-size", "slc-cache"])
-    panel.select("zero-queue")
-    panel.set_values("zero-queue", {"runtime": "2s", "size": "64MiB", "repetitions": "2"})
-    form = panel.forms["zero-queue"]
-    form.apply_button.click()
-    texts = panel.forms["block-size"].texts()
-    assert (texts["runtime"], texts["size"], texts["repetitions"]) == ("2s", "64MiB", "2")
-    # the SLC test's result rests on its duration and volume: it keeps its own, and says so
-    slc = panel.forms["slc-cache"].texts()
-    assert (slc["runtime"], slc["size"], slc["repetitions"], slc["warmup"]) == ("2m", "8GiB", "1", "false")
-    assert panel.forms["block-size"].texts()["warmup"] == "true"
-    assert panel.forms["tail-latency"].texts()["runtime"] == "30s"   # not ticked: untouched
-    note = form.applied_note.text()
-    assert "Applied to block-size, slc-cache" in note
-    assert "slc-cache keeps its own" in note and "warm-up" in note, note
-    assert form.applied_note.isVisible()
-    assert panel.plan.ok and "zero-queue, block-size, slc-cache" in panel.summary.text()
-    assert panel.settings()["block-size.runtime"] == "2s"
-
-
-def test_the_window_plans_what_the_command_line_plans_for_the_same_settings(make_window):
-    """Apply to all in the window = --set NAME=VALUE on the command line: the same experiments."""
-    from app.experiments.plan import experiments_from_settings
-    ids = ["zero-queue", "block-size", "slc-cache", "tail-latency"]
-    shared = {"runtime": "2s", "size": "64MiB", "repetitions": "3"}
-    window = make_window()
-    panel = window.experiment_panel
-    panel.set_checked(ids)
-    panel.select("zero-queue")
-    panel.set_values("zero-queue", shared)
-    panel.forms["zero-queue"].apply_button.click()
-    assert experiments_from_settings(ids, panel.settings()) == experiments_from_settings(ids, shared)
 
 
 def test_editing_an_unticked_experiment_says_so_and_can_tick_it(make_window):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from app.results.figure import Figure
+from app.text import visible
 from ui.window import theme
 from ui.window.plain import plain_label
 
@@ -62,7 +63,7 @@ class ComparisonFigures(QWidget):
         if self.selector.currentIndex() != index:
             self.selector.setCurrentIndex(index)
         self.stack.setCurrentWidget(self._plots[index])
-        self.caption.setText(fig.caption)
+        self.caption.setText(visible(fig.caption, lines=True))   # bidi shown, not obeyed
         self.count.setText(f"{index + 1} of {len(self.figures)}")
 
     def figure_ids(self) -> list[str]:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 
 from app.compare.figures import RUN_COLORS
 from app.compare.report import Comparison, call_text, cell, p_text, ratio_text, workload_text
+from app.text import visible
 from ui.render.style import FIGURE_BACKGROUND, PALETTE
 from ui.window import theme
 
@@ -32,8 +33,8 @@ def runs_html(c: Comparison) -> str:
     for i, (label, folder) in enumerate(zip(c.labels, c.run_dirs)):
         role = "first: the others are compared with it" if i == 0 else "compared with the first"
         rows.append(f"<span style='color:{run_color(i)};{chip}'>&#9632;</span> "
-                    f"<b>{html.escape(label)}</b> "
-                    + theme.span("muted", f"({role}; {html.escape(folder)})"))
+                    f"<b>{html.escape(visible(label))}</b> "
+                    + theme.span("muted", f"({role}; {html.escape(visible(folder))})"))
     return "<br>".join(rows)
 
 
@@ -41,7 +42,7 @@ def conditions_html(c: Comparison) -> str:
     if not c.notes:
         return ("Conditions match: engine, drive, file system, experiments and parameters are "
                 "the same in every run.")
-    items = "".join(f"<li>{html.escape(n)}</li>" for n in c.notes)
+    items = "".join(f"<li>{html.escape(visible(n))}</li>" for n in c.notes)
     return (theme.span("error", f"<b>{len(c.notes)} condition(s) differ</b>") + ", so "
             f"a difference may come from them, not from the drive:<ul style='margin:0'>{items}</ul>")
 
@@ -67,7 +68,7 @@ def fill_table(table: QTableWidget, c: Comparison) -> None:
         values = (row.label, workload_text(row), row.metric, cell(row.metric, row.base_mean),
                   cell(row.metric, row.mean), ratio_text(row.ratio), call_text(row))
         for col, text in enumerate(values):
-            item = QTableWidgetItem(text)
+            item = QTableWidgetItem(visible(text))   # run-folder text: bidi shown, not obeyed
             if 3 <= col <= 5:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if col == 6:

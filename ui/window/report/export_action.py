@@ -28,6 +28,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 
 from app.report.export import export_run
+from app.report.options import ReportOptions
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +66,11 @@ class RunExporter(QObject):
         itself may still be ending then, and Export stayed disabled after an export)."""
         return self._running
 
-    def start(self, run_dir: str, out_dir: str | None = None) -> None:
+    def start(self, run_dir: str, out_dir: str | None = None,
+              options: ReportOptions | None = None) -> None:
         self._launch(lambda: export_run(run_dir, out_dir, self._render_on_gui,
-                                        pdf=self._print_on_gui), "ssd-export", f"export of {run_dir}")
+                                        pdf=self._print_on_gui, options=options),
+                     "ssd-export", f"export of {run_dir}")
 
     def _launch(self, work: Callable[[], object], name: str, what: str) -> None:
         """Run ``work`` (it returns the export folder) in a thread of its own."""

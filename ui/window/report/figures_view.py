@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from app.results.run_results import RunResults
+from app.text import visible
 from ui.window import theme
 from ui.window.background import Background
 from ui.window.plain import plain_label, plain_tip
@@ -187,12 +188,12 @@ class FiguresView(QWidget):
         fig = self._shown.figures[index]
         if index not in self._plots:
             plot = figure_widget(fig)
-            plot.setToolTip(plain_tip(fig.caption or fig.title))
+            plot.setToolTip(plain_tip(visible(fig.caption or fig.title, lines=True)))
             self._plots[index] = plot
             self.stack.addWidget(plot)
         if self.selector.currentIndex() != index:
             self.selector.setCurrentIndex(index)
         self.stack.setCurrentWidget(self._plots[index])
-        self.caption.setText(fig.caption or "")
+        self.caption.setText(visible(fig.caption or "", lines=True))   # bidi shown, not obeyed
         self.caption.setVisible(bool(fig.caption))
         self.count.setText(f"{index + 1} of {len(self._shown.figures)}")

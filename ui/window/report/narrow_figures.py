@@ -3,6 +3,7 @@ the export's figure specs, with what a pane a quarter of the window wide cannot 
 """
 from __future__ import annotations
 
+import html
 from dataclasses import replace
 
 from app.results.figure import Figure
@@ -27,3 +28,34 @@ def a_panel_each(figures: list[Figure]) -> list[Figure]:
                         caption=panel.caption or fig.caption, experiment=fig.experiment)
                 for panel in fig.panels] or [fig]
     return out
+
+
+def _swatch_color(item) -> str:
+    """The colour a legend swatch draws: the line's pen, else the bar's or symbol's brush."""
+    import pyqtgraph as pg
+    opts = getattr(item, "opts", {})
+    for key, make in (("pen", pg.mkPen), ("brush", pg.mkBrush), ("symbolBrush", pg.mkBrush)):
+        if opts.get(key) is not None:
+            return make(opts[key]).color().name()
+    return "#000000"
+
+
+def legend_to_line(drawn, line, tallest: float) -> None:
+    """The plot's legend as ``line`` (a wrapped label over the plot: a coloured mark and the
+    name of each entry) when it is taller than ``tallest`` px, else left in the plot: a legend
+    of five wrapped lines left the plot 25-60 px of a 1280x720 window's pane."""
+    legend = drawn.legend if drawn is not None else None
+    if legend is None or not legend.items:
+        line.hide()
+        return
+    legend.updateSize()
+    if legend.boundingRect().height() <= tallest:
+        legend.show()
+        line.hide()
+        return
+    drawn.plot.layout.removeItem(legend)
+    legend.hide()
+    line.setText(" ".join(
+        f'<span style="color:{_swatch_color(sample.item)}">&#9632;</span>&nbsp;'
+        f"{html.escape(label.text)}" for sample, label in legend.items))
+    line.show()

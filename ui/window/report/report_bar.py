@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
-    QLineEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QWidget,
 )
 
@@ -31,11 +31,13 @@ from ui.window import theme
 from ui.window.background import Background
 from ui.window.folders import PathDialog, open_folder
 from ui.window.plain import plain_tip
+from ui.window.report import export_place
 from ui.window.report.export_action import RunExporter
 from ui.window.report.figures_view import RunFiguresModel
+from ui.window.report.report_details import ReportDetails
 from ui.window.report.run_figures import VendorStatus, drive_vendor_status
 from ui.window.report.vendor_spec_dialog import VendorSpecDialog
-from ui.window.widgets import ElidedLabel, em
+from ui.window.widgets import ElidedLabel, PathLabel, em
 
 
 def _save_spec(spec: dict, run_dir: str | None) -> str:
@@ -87,16 +89,17 @@ class ReportBar(QWidget):
         self.progress.setMaximumWidth(9 * em(self))
         self.progress.setVisible(False)
         self.export_status = ElidedLabel()
-        self.export_path = QLineEdit()   # a long path scrolls here instead of being clipped
-        self.export_path.setReadOnly(True)
-        self.export_path.setPlaceholderText("the export folder: <run folder>/export, or one you "
-                                            "choose with Export to...")
+        self.export_status.setMaximumWidth(7 * em(self))   # the whole text is its tooltip
+        self.export_status.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
+        self.export_path = PathLabel("exports go to Documents/SSD Profiler/<run name>")
+        self.export_path.setStyleSheet("font-size: small")   # whole, in two lines at most
         self.open_button = QPushButton("Open folder")
-        self.open_button.setVisible(False)
+        self.open_button.setEnabled(False)
         self.open_button.clicked.connect(self.open_export)
         self.vendor_status = ElidedLabel()   # one line; the whole text is its tooltip
         self.spec_button = QPushButton("Vendor spec...")
         self.spec_button.clicked.connect(self.spec_action.trigger)
+        self.details = ReportDetails()   # title, author, course; interpretation on or off
 
         grid = QGridLayout(self)
         grid.setContentsMargins(4, 2, 4, 2)
@@ -105,8 +108,9 @@ class ReportBar(QWidget):
         export_row.addWidget(self.export_button)
         export_row.addWidget(self.export_to_button)
         export_row.addWidget(self.progress)
-        export_row.addWidget(self.export_status)
+        export_row.addWidget(self.export_status)   # short: the path gets the room
         export_row.addWidget(self.export_path, 1)
+        export_row.addWidget(self.details, 2)   # on this row: the charts keep their height
         grid.addLayout(export_row, 0, 0)
         grid.addWidget(self.open_button, 0, 1)
         grid.addWidget(self.vendor_status, 1, 0)
@@ -124,8 +128,8 @@ class ReportBar(QWidget):
         return self.export_action, self.export_to_action, self.spec_action
 
     def focus_chain(self) -> list[QWidget]:
-        return [self.export_button, self.export_to_button, self.export_path, self.open_button,
-                self.spec_button]
+        return [self.export_button, self.export_to_button, self.open_button, self.spec_button,
+                *self.details.fields()]
 
     def set_drive(self, model: DriveKey | str | None, note: str = "") -> None:
         """The drive of the chosen target (its model, serial and volume; None: none known yet):
@@ -167,36 +171,44 @@ class ReportBar(QWidget):
         run_dir = self.figures.model.run_dir if ready else None
         if not busy and run_dir != self._status_run:  # another run shown: forget the old export
             self._status_run, self.last_export = run_dir, None
-            self.open_button.setVisible(False)
             self._set_status("Export folder:" if run_dir else "", None,
-                             str(Path(run_dir) / "export") if run_dir else "")
+                             str(export_place.default_export_dir(run_dir)) if run_dir else "")
+        self._offer_open()
 
     def _set_status(self, text: str, tone: str | None, path: str) -> None:
         self.export_status.setText(text)
+        first = text.split(" ")[0]
+        self.export_status.set_shorter(f"{first} to:" if text.endswith(" to:") else f"{first}:")
         self.export_status.setStyleSheet(f"color: {theme.css(tone)}" if tone else "")
         self.export_status.setToolTip("")
         self.export_path.setText(path)
-        self.export_path.setToolTip(plain_tip(path))
-        self.export_path.setCursorPosition(len(path))  # the end (.../export) is what differs
+
+    def _offer_open(self) -> None:
+        """Open folder beside the path, usable once that folder exists (an earlier export)."""
+        path = self.export_path.text()
+        there = bool(path) and Path(path).is_dir() and not self.exporter.busy
+        self.open_button.setEnabled(there)
+        self.open_button.setToolTip("Open this folder in the file manager" if there else
+                                    "The folder is made by the export")
 
     # -- export --------------------------------------------------------------------------------
     def export(self, out_dir: str | None = None) -> None:
-        """Export the shown run to ``out_dir`` (default ``<run_dir>/export``) in the background."""
+        """Export the shown run to ``out_dir`` (default: export_place.default_export_dir) in the
+        background."""
         if not self.figures.run_ready() or self.exporter.busy:
             return
         run_dir = str(self.figures.model.run_dir)
         shown = self.figures.current
         total = len(shown.figures) if shown is not None and shown.run_dir == run_dir else 0
         self.last_export = None
-        self.open_button.setVisible(False)
         self.progress.setRange(0, total)   # 0..0: busy indicator when the count is unknown
         self.progress.setValue(0)
         self.progress.setVisible(True)
         self._status_run = run_dir
-        target = out_dir or str(Path(run_dir) / "export")
+        target = out_dir or str(export_place.default_export_dir(run_dir))
         self._set_status(f"Exporting 0 of {total} figures to:" if total else "Exporting to:",
                          None, target)
-        self.exporter.start(run_dir, out_dir)
+        self.exporter.start(run_dir, target, self.details.options())
         self._update()
 
     def export_to(self) -> None:
@@ -208,8 +220,9 @@ class ReportBar(QWidget):
             self.export(folder)
 
     def open_export(self) -> None:
-        if self.last_export:
-            self.folder_dialog = open_folder(self, self.last_export, "export folder", self.open_url)
+        path = self.last_export or self.export_path.text()
+        if path and Path(path).is_dir():
+            self.folder_dialog = open_folder(self, path, "export folder", self.open_url)
 
     def _on_progress(self, drawn: int, title: str) -> None:
         if self.progress.maximum() >= drawn:
@@ -225,7 +238,6 @@ class ReportBar(QWidget):
         self._set_status(f"Exported the report (.md, .html, .pdf), {self.exporter.drawn} figures "
                          "and tables to:", None,
                          out_dir)
-        self.open_button.setVisible(True)
         self.log_line.emit(f"exported the report to {out_dir} ({self.exporter.drawn} figures; "
                            "open report.html or report.pdf)", "info")
         self._update()

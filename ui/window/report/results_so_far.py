@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QTextBrowser,
@@ -46,7 +47,7 @@ from app.report.outputs import build_figures, findings
 from app.results.run_results import ExperimentResults
 from ui.window import theme
 from ui.window.plain import plain_tip
-from ui.window.report.narrow_figures import a_panel_each, without_point_labels
+from ui.window.report.narrow_figures import a_panel_each, legend_to_line, without_point_labels
 from ui.window.run.run_model import RunModel
 from ui.window.run.run_state import RunState
 
@@ -102,6 +103,13 @@ class ResultsSoFar(QWidget):
         self._spare = None                     # a plot made ahead for the run's first drawing
         self.found = QTextBrowser()   # the findings so far, under a handle the user can drag
         self.found.setMinimumHeight(2 * self.found.fontMetrics().lineSpacing())
+        # a share of the height by the splitter's stretch only: its own size hint took 40 %
+        # of the pane at 1280x720, the plot's data area got 10-25 %
+        self.found.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
+        self.legend_line = QLabel()   # a legend too tall for the pane, as one wrapped line
+        self.legend_line.setWordWrap(True)
+        self.legend_line.setTextFormat(Qt.TextFormat.RichText)   # names escaped (_legend_line)
+        self.legend_line.hide()
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self.title, 1)
@@ -111,11 +119,13 @@ class ResultsSoFar(QWidget):
         layout.setSpacing(2)
         layout.addLayout(head)
         layout.addWidget(self.figure_title)
+        layout.addWidget(self.legend_line)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.stack)
         self.split.addWidget(self.found)
-        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(0, 5)
         self.split.setStretchFactor(1, 1)
+        self.split.setSizes([5000, 1000])   # the figure five sixths until the user drags
         self.split.setChildrenCollapsible(False)
         layout.addWidget(self.split, 1)
         model.reset.connect(self._on_reset)
@@ -170,6 +180,8 @@ class ResultsSoFar(QWidget):
         part = self._shown_part()
         key = None if part is None else (part.id, len(part.trials), self.model.status)
         if key == self._drawn_key:
+            if key is None and self.plot is None:   # nothing yet: say what comes first
+                self.message.setText(self._waiting_note() + WAITING)
             return   # a warm-up or another experiment's trial ended: nothing new to draw
         wait = self._last + self._gap - time.monotonic()
         same = self._drawn_key is not None and key is not None and key[0] == self._drawn_key[0]
@@ -246,6 +258,7 @@ class ResultsSoFar(QWidget):
         else:   # the legend made anew, or an entry renamed ('knee' becoming 'deepest, no
             fit_narrow(drawn, width)   # knee ...'): its long entries wrapped again
         assert self.plot is not None
+        legend_to_line(getattr(self.plot, "_ssd", None), self.legend_line, self.stack.height() / 3)
         self.plot.setToolTip(plain_tip(fig.caption or fig.title))
         self.redraws += 1
         self._last = time.monotonic()   # only a drawn figure counts: the first point is not put off
@@ -271,14 +284,26 @@ class ResultsSoFar(QWidget):
             self.plot.deleteLater()
         self.plot = plot
         self.figure_title.setVisible(plot is not None)
+        if plot is None:
+            self.legend_line.hide()
         if plot is not None:
             self.stack.addWidget(plot)
             self.stack.setCurrentWidget(plot)
         else:
-            waiting = ("No run yet. " if self.model.status is RunState.IDLE else
-                       "Warm-ups run first and are not counted. ")
-            self.message.setText(waiting + WAITING)
+            self.message.setText(self._waiting_note() + WAITING)
             self.stack.setCurrentWidget(self.message)
+
+    def _waiting_note(self) -> str:
+        """What comes before the first point: warm-ups only where the experiment has some (the
+        SLC test has none: its one long write is the measurement)."""
+        if self.model.status is RunState.IDLE:
+            return "No run yet. "
+        m = self.model
+        eid = self.experiment or (m.current.experiment if m.current is not None else None)
+        mine = [t for t in m.planned.values() if eid is None or t.experiment == eid]
+        if any(t.precondition for t in mine):
+            return "Precondition rounds run first and are not counted. "
+        return "Warm-ups run first and are not counted. " if any(t.warmup for t in mine) else ""
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)

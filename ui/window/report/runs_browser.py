@@ -4,13 +4,18 @@ Listing reads every run.json, so it runs in the background; opening a run is a r
 carries out (it owns the run model), which keeps this view free of any knowledge of the others.
 Two or more selected runs can be compared: the Compare view is a window of its own
 (compare_view.py), opened from here, which reads the runs itself in the background.
+
+The list keeps itself current (a run made from the command line appears within seconds): a
+QFileSystemWatcher watches the runs folder (or, before it exists, the folder it will be made
+in) and the folders of runs still going, and a change lists the runs again after WATCH_MS
+(RUN_WATCH_MS for a run going on: one listing for a burst of writes). The selection is kept across such a listing.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QFileSystemWatcher, QItemSelectionModel, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -26,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.model.status import RunStatus
+from app.text import visible
 from ui.window.background import Background
 from ui.window.folders import PathDialog, open_folder
 from ui.window.plain import plain_label, plain_tip
@@ -35,6 +41,8 @@ if TYPE_CHECKING:
     from ui.window.report.compare_view import CompareView
 
 COLUMNS = ("Started (UTC)", "Experiments", "Status", "Trials done", "Target", "Folder")
+WATCH_MS = 1000   # a change in the runs folder lists the runs again after this long
+RUN_WATCH_MS = 5000   # and a change in the folder of a run going on, after this long
 
 
 class RunsBrowser(QWidget):
@@ -52,6 +60,11 @@ class RunsBrowser(QWidget):
         self.open_url = None        # None: the system's file manager (tests pass their own)
         self.folder_dialog: PathDialog | None = None   # shown when no file manager could open the folder
         self.compare_view: CompareView | None = None   # imported when first used (it loads pandas)
+        self.watcher = QFileSystemWatcher(self)
+        self._relist = QTimer(self)
+        self._relist.setSingleShot(True)
+        self._relist.timeout.connect(self.refresh)
+        self.watcher.directoryChanged.connect(self._changed)
 
         self.root_edit = QLineEdit(runs_root)
         self.root_edit.setReadOnly(True)
@@ -105,8 +118,30 @@ class RunsBrowser(QWidget):
         self.background.submit(lambda: scan_runs(root), self._show,
                                lambda exc: self.status.setText(f"Cannot list {root}: {exc}"))
 
+    def _changed(self, path: str) -> None:
+        """A listing soon: within WATCH_MS for the runs folder, RUN_WATCH_MS for a run going on
+        (it rewrites its run.json after each trial: one listing for many writes)."""
+        if not self._relist.isActive():
+            self._relist.start(WATCH_MS if Path(path) == Path(self.runs_root) or
+                               not Path(self.runs_root).is_dir() else RUN_WATCH_MS)
+
+    def _watch(self, listings: tuple[RunListing, ...]) -> None:
+        """The runs folder (or the nearest folder above it that exists) and each run still going."""
+        root = Path(self.runs_root)
+        while not root.is_dir() and root.parent != root:
+            root = root.parent
+        wanted = {str(root)} | {run.run_dir for run in listings if run.status == RunStatus.RUNNING}
+        wanted = {p for p in wanted if Path(p).is_dir()}
+        watched = set(self.watcher.directories())
+        if watched - wanted:
+            self.watcher.removePaths(sorted(watched - wanted))
+        if wanted - watched:
+            self.watcher.addPaths(sorted(wanted - watched))
+
     def _show(self, listings: tuple[RunListing, ...]) -> None:
+        selected = set(self.selected_runs())
         self.listings = listings
+        self._watch(listings)
         self.table.setRowCount(len(listings))
         for r, run in enumerate(listings):
             status = ("running or interrupted" if run.status == RunStatus.RUNNING   # killed: the same
@@ -115,9 +150,13 @@ class RunsBrowser(QWidget):
             values = (run.started_at, run.experiments, status, trials, run.target,
                       Path(run.run_dir).name)
             for c, text in enumerate(values):
-                item = QTableWidgetItem(text)
-                item.setToolTip(plain_tip(run.run_dir if c == 5 else text))  # run.json's text
+                item = QTableWidgetItem(visible(text))   # a bidi override shown, not obeyed
+                item.setToolTip(plain_tip(visible(run.run_dir if c == 5 else text)))  # run.json's text
                 self.table.setItem(r, c, item)
+        keep = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        for r, run in enumerate(listings):   # a new listing keeps what the user had selected
+            if run.run_dir in selected:
+                self.table.selectionModel().select(self.table.model().index(r, 0), keep)
         self.status.setText(f"{len(listings)} run(s) in {self.runs_root}. Double-click one to "
                             "reopen it; select two or more (Ctrl+click) to compare them."
                             if listings else f"No runs yet in {self.runs_root}.")

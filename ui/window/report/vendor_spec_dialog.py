@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.vendor import catalog_search
 from app.vendor import match as vendor_compare
 from app.vendor import specs as vendor
 from app.vendor.record import VendorSpec
@@ -111,7 +112,21 @@ class VendorSpecDialog(QDialog):
         self.problem.setWordWrap(True)
         theme.set_tone(self.problem, "error")
 
+        self.catalog_edit = QLineEdit()
+        self.catalog_edit.setPlaceholderText("vendor, family or part number, e.g. PM9A1, 990 PRO")
+        self.catalog_pick = QComboBox()
+        self.catalog_pick.setMinimumContentsLength(28)
+        self.catalog_pick.setEnabled(False)
+        self._records = vendor.load_specs()
+        self._found: list[dict] = []
+        self.catalog_edit.textEdited.connect(self._search)
+        self.catalog_pick.activated.connect(lambda i: self._fill(self._found[i]))
+        pick = QHBoxLayout()
+        pick.addWidget(self.catalog_edit, 1)
+        pick.addWidget(self.catalog_pick, 1)
+
         drive = QFormLayout()
+        drive.addRow("From the catalog:", pick)
         drive.addRow("Model contains:", self.model_edit)
         before = status is None or status.before_run
         whose = "The target's drive" if before else "This run's drive"
@@ -119,8 +134,11 @@ class VendorSpecDialog(QDialog):
                       "No drive model is known yet (choose a target folder first, or type the "
                       "model): the spec is saved for drives whose model contains this text."
                       if before else
-                      "This run's drive did not report a model (virtual disk or no identity): "
-                      "the spec is still written into this run.")
+                      "This run's drive did not report a model (virtual disk or no identity), so "
+                      "no spec can be matched to it: pick its record from the catalog above by "
+                      "vendor, family or part number, or type the vendor's figures. The "
+                      "comparison then says it is against the model you chose; the spec is "
+                      "written into this run.")
         seen.setWordWrap(True)
         drive.addRow("", seen)
         drive.addRow("Name:", self.name_edit)
@@ -160,6 +178,33 @@ class VendorSpecDialog(QDialog):
             box.valueChanged.connect(self.problem.clear)
         for edit in (self.model_edit, self.name_edit, self.source_edit):
             edit.textChanged.connect(self.problem.clear)
+
+    def _search(self, text: str) -> None:
+        """List the catalog's records matching what is typed and fill the form from the first
+        in catalog order); another can be picked."""
+        self._found = [dict(r) for r in catalog_search.search(text, self._records)][:30]
+        self.catalog_pick.clear()
+        self.catalog_pick.addItems([catalog_search.label(r) for r in self._found])
+        self.catalog_pick.setEnabled(bool(self._found))
+        if self._found:
+            self._fill(self._found[0])
+
+    def _fill(self, record: dict) -> None:
+        """The form from a catalog record: its part number (else family) as the model text, its
+        figures, the conditions it states, its interface and its source."""
+        spec = VendorSpec.from_json(record)
+        parts = record.get("part_numbers") or ()
+        self.model_edit.setText(str(parts[0]) if parts else str(record.get("family") or ""))
+        self.name_edit.setText(catalog_search.label(record))
+        for key, box in self.numbers.items():
+            box.setValue(int(spec.figures.get(key) or 0))
+        tc = spec.conditions
+        for key, value in (("seq_qd", tc.seq_qd), ("seq_threads", tc.seq_threads),
+                           ("rand_qd", tc.rand_qd), ("rand_threads", tc.rand_threads)):
+            self.conditions[key].setValue(value or 0)
+        self.interface.setCurrentText(spec.interface or "")
+        self.source_edit.setText(f"{spec.source_url} ({spec.source_kind} source, bundled "
+                                 f"record {record.get('id')})")
 
     def spec(self) -> dict:
         """The record the fields describe (not yet validated)."""

@@ -5,8 +5,8 @@ Python, once per line per frame. With the 200 trials of a long sweep and three p
 600 Python paint calls, about 10 ms of every redraw on a modest machine (measured with
 benchmarks/gui_overhead.py), and the labels overlapped into a smear when trials were dense.
 This item draws every visible boundary with one ``drawLines`` call and places the labels itself,
-skipping a label that would overlap the previous one or not fit the plot's height (zoom in to
-see them all). Warm-ups (and precondition rounds) are shaded up to the next boundary: they are
+skipping a label that would come within half a line of the previous one or not fit the plot's
+height (zoom in to see them all). Warm-ups (and precondition rounds) are shaded up to the next boundary: they are
 run, never counted, and should not read as a result.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
-MIN_LABEL_GAP_PX = 3.0     # air between two neighbouring labels
+MIN_LABEL_GAP_PX = 3.0     # air between two neighbouring labels, at least (else half a line)
 
 
 class TrialBoundaries(pg.GraphicsObject):
@@ -127,9 +127,11 @@ class TrialBoundaries(pg.GraphicsObject):
         painter.setFont(self.font)
         painter.setPen(self.text_color)
         last = float("-inf")
+        # half a line of air at least: labels a bare pixel apart read as one grey comb
+        room_each = line_height + max(MIN_LABEL_GAP_PX, line_height / 2)
         for x, text in zip(xs, texts):
             px = to_device.map(QPointF(x, rect.top())).x()
-            if px - last < line_height + MIN_LABEL_GAP_PX:
+            if px - last < room_each:
                 continue  # would overlap the label before it
             width = self._metrics.horizontalAdvance(text)
             if width > room:

@@ -26,7 +26,8 @@ class ChartBar(QWidget):
         self.follow_box = QCheckBox("follow")
         self.follow_box.setChecked(True)
         self.follow_box.setToolTip("Keep the running experiment in view; zooming, panning or "
-                                   "clicking a finished experiment in the timeline turns this off")
+                                   "clicking a finished experiment in the timeline turns this off "
+                                   "for a while (Back to live returns at once)")
         note = ElidedLabel("Per-interval values (not running averages), one experiment at a time.")
         note.set_shorter("Per-interval values, not averages.", "Per interval", "")
         note.setToolTip("Per-interval values (not running averages), one experiment at a time: "

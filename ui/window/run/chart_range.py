@@ -4,7 +4,7 @@ Why one experiment at a time: a full course run is well over a hundred trials, a
 each is a fragment of a pixel or two under a smear of labels. The charts follow the running
 experiment on its own x range (its planned time, widened in steps as it overruns) and the
 timeline above shows the whole run; a click on a finished experiment shows its stretch (follow
-turns off), a click on the running one follows again. The y range fits what is in view, so a
+turns off for a while: look_back.py), a click on the running one follows again. The y range fits what is in view, so a
 slow experiment after a fast one is not drawn as a flat line at the bottom.
 """
 from __future__ import annotations
@@ -92,9 +92,7 @@ class ChartRange(_Widget):
             self.follow_box.setChecked(True)
         else:
             self._picked = eid
-            self.follow_box.blockSignals(True)    # not a manual zoom: keep the stretch shown
-            self.follow_box.setChecked(False)
-            self.follow_box.blockSignals(False)
+            self.follow_box.setChecked(False)   # a look back (look_back.py shows the way back)
         self._update_stretches()
         if self._picked is not None:
             self._set_x(item.start, item.end or item.start + MIN_SPAN_S)

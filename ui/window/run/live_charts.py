@@ -32,6 +32,7 @@ from ui.window.run.boundaries import TrialBoundaries
 from ui.window.run.chart_axes import TITLES, value_plot
 from ui.window.run.chart_bar import ChartBar
 from ui.window.run.chart_range import ChartRange
+from ui.window.run.look_back import LookBack
 from ui.window.run.planned import PlannedTrial
 from ui.window.run.run_model import RunModel
 from ui.window.run.split_curve import SplitCurve
@@ -102,6 +103,7 @@ class LiveCharts(ChartRange, QWidget):
         # no sensor: one line instead of an empty chart (the chart comes back with the first reading)
         self.temp_note = ElidedLabel()
 
+        self.look_back = LookBack(self.view, self.follow_box, model)   # "Back to live"
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)

@@ -1,5 +1,6 @@
-"""The experiment catalog with checkboxes (LIST_ROWS in view, then it scrolls: no layout depends
-on the catalog's length), the selected experiment's form, presets, and the plan summary.
+"""The settings a run shares (set once, above the list: shared_settings.py), the experiment
+catalog with checkboxes (LIST_ROWS in view, then it scrolls: no layout depends on the catalog's
+length), the selected experiment's form, presets, and the plan summary.
 
 The plan summary (trials and estimated time, updated as you type) comes from the functions the
 run uses (app.experiments.plan), so the trial count shown before Run is the run's. Settings go
@@ -7,14 +8,14 @@ to the run as the CLI's scoped strings (``zero-queue.runtime=2s``): window and C
 
 Each form has its own scroll area, shown from the top whenever another experiment is selected;
 the box above it says whether the selected experiment is ticked (editing one that is not would
-otherwise change nothing that runs). "Apply to all ticked experiments": ``apply_common``.
-With ``later`` the forms are made as needed, the rest by ``stack.build_all`` (form_stack.py).
+otherwise change nothing that runs). Each form follows the shared settings (``_follow``) except
+where the user overrode one in it. A preset sets exactly the values `ssd-profiler presets` lists,
+and the line under it says which (``apply_preset``). With ``later`` the forms are made as
+needed, the rest by ``stack.build_all`` (form_stack.py).
 """
 from __future__ import annotations
 
 import html
-import logging
-from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -30,26 +31,17 @@ from PySide6.QtWidgets import (
 )
 
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
-from app.experiments.plan import experiments_from_settings, kept_own, plan_run
-from app.params import ParamError
 from ui.window import theme
 from ui.window.setup.form_stack import FormStack
-from ui.window.setup.param_form import COMMON, ParamForm, common_values
-from ui.window.setup.plan_text import plan_message
+from ui.window.setup.param_form import COMMON, ParamForm
+from ui.window.setup.plan_text import PlanInfo, compute_plan
+from ui.window.setup.presets import apply_preset
+from ui.window.setup.shared_settings import SHARED, SharedSettings
 from ui.window.widgets import em
 
 CUSTOM = "custom"
 LIST_ROWS = 9   # the experiment list's rows in view; a longer catalog scrolls
-log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class PlanInfo:
-    ok: bool
-    message: str
-    trials: int = 0
-    estimated_s: float = 0.0
-    size_bytes: int | None = None
+__all__ = ["CUSTOM", "LIST_ROWS", "ExperimentPanel", "PlanInfo"]
 
 
 class ExperimentPanel(QWidget):
@@ -68,6 +60,13 @@ class ExperimentPanel(QWidget):
             self.preset.addItem(PRESET_TITLES.get(key, key.capitalize()), key)
         self.preset.addItem("Custom", CUSTOM)
         self.preset.activated.connect(lambda _i: self.apply_preset(self.preset.currentData()))
+        self.preset_note = QLabel()
+        self.preset_note.setWordWrap(True)
+        theme.set_tone(self.preset_note, "muted", "font-size:small")
+        self.preset_note.hide()
+        self.shared = SharedSettings()
+        self.shared.changed.connect(self._on_shared)
+        self._overrides: dict[str, list[str]] = {}   # for forms not made yet
         self.catalog = QListWidget()
         for eid, cls in CATALOG.items():
             item = QListWidgetItem(f"{cls.title}  [{eid}]")
@@ -81,7 +80,11 @@ class ExperimentPanel(QWidget):
         self.catalog.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # elides
         self.catalog.currentRowChanged.connect(self._show_form)
         self.catalog.itemChanged.connect(self._on_tick)
+        self.catalog.setToolTip("Tick the experiments to run; select one to edit its own parameters")
         self.include_box = QCheckBox()
+        bold = self.include_box.font()
+        bold.setBold(True)
+        self.include_box.setFont(bold)
         self.include_box.toggled.connect(self._include_current)
         self.stack = FormStack(self._form_made)
         self.forms, self.scrolls = self.stack.forms, self.stack.scrolls   # those made so far
@@ -93,15 +96,13 @@ class ExperimentPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("Preset:"))
         top.addWidget(self.preset, 1)
-        what = QLabel("Tick the experiments to run; select one to edit its parameters:")
-        what.setWordWrap(True)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(4)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.setSpacing(2)   # the form's height is scarce at 1280x720
         layout.addLayout(top)
-        layout.addWidget(what)
+        layout.addWidget(self.preset_note)
+        layout.addWidget(self.shared)
         layout.addWidget(self.catalog)
-        layout.addWidget(self.include_box)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.summary)
         self.restore(state or {})
@@ -112,7 +113,29 @@ class ExperimentPanel(QWidget):
 
     def _form_made(self, eid: str, form: ParamForm) -> None:
         form.changed.connect(self._on_edit)
-        form.apply_common.connect(lambda: self.apply_common(eid))
+        form.reset_requested.connect(lambda name: self.reset_override(eid, name))
+        form.set_overridden(self._overrides.pop(eid, ()))
+        self._follow(eid)
+
+    def _follow(self, eid: str) -> None:
+        """Experiment ``eid``'s form to the shared settings: a shared value set (not the common
+        default) for all; otherwise the experiment's own default (the quick check's 5 s)."""
+        form = self.forms[eid]
+        values = self.shared.texts()
+        form.follow({n: values[n] if self.shared.is_set(n) else form.meta[n]["default_text"]
+                     for n in form.following})
+
+    def _on_shared(self) -> None:
+        for eid in self.forms:
+            self._follow(eid)
+        self._on_edit()
+
+    def reset_override(self, eid: str, name: str) -> None:
+        """Field ``name`` of ``eid`` follows the shared setting again."""
+        form = self.form(eid)
+        form.set_overridden(form.overridden - {name})
+        self._follow(eid)
+        self._on_edit()
 
     # -- layout -----------------------------------------------------------------------------------
     @property
@@ -127,19 +150,19 @@ class ExperimentPanel(QWidget):
         return item.data(Qt.ItemDataRole.UserRole) if item else None
 
     def comfortable_height(self) -> int:
-        """Preset, list, the selected form with about four fields in view, and the plan."""
+        """Preset, shared settings, list, the selected form with about three fields in view
+        (its shared ones are set above), and the plan."""
         unit = em(self)
-        return (self.preset.sizeHint().height() + self.catalog.height()
-                + self.include_box.sizeHint().height() + 4 * 3 * unit + 5 * unit)
+        return (self.preset.sizeHint().height() + self.shared.sizeHint().height() + self.catalog.height()
+                + 3 * 3 * unit + 5 * unit)
 
     def focus_chain(self) -> list[QWidget]:
         """Tab order after the list: the box, then each form's fields (hidden ones are skipped)."""
         chain: list[QWidget] = [self.include_box]
         for form in self.stack.made_in_order():
-            chain += [w for name in form.meta if name not in COMMON
-                      for w in (form.editors[name],)]
-            chain.append(form.apply_button)
-            chain += [form.editors[name] for name in form.meta if name in COMMON]
+            chain += [form.editors[name] for name in form.meta if name not in COMMON]
+            for name in (n for n in form.meta if n in COMMON):
+                chain += [form.editors[name]] + ([form.resets[name]] if name in form.resets else [])
         return chain
 
     # -- selection and values -------------------------------------------------------------------
@@ -159,9 +182,11 @@ class ExperimentPanel(QWidget):
         self.catalog.setCurrentRow(list(CATALOG).index(eid))
 
     def set_values(self, eid: str, values: dict[str, str]) -> None:
-        """Set some fields of one experiment (others keep their text); the preset becomes Custom."""
+        """Set some fields of one experiment as typed in its form (others keep their text; a
+        shared setting becomes this experiment's override); the preset becomes Custom."""
         form = self.form(eid)
         form.set_texts({**form.texts(), **values})
+        form.set_overridden(form.overridden | set(values))
         self._on_edit()
 
     def settings(self) -> dict[str, str]:
@@ -169,27 +194,35 @@ class ExperimentPanel(QWidget):
         return {f"{eid}.{name}": text for eid in self.selected_ids()
                 for name, text in self.form(eid).changed_texts().items()}
 
-    def apply_preset(self, key: str) -> None:
+    def apply_preset(self, key: str) -> str:
+        """Exactly the values `ssd-profiler presets` lists for ``key`` (presets.py); returns and
+        shows what changed."""
         if key == CUSTOM or key not in PRESETS:
-            return
+            return ""
         self.stack.build_all()
         self._applying = True
         try:
-            for form in self.forms.values():
-                form.set_texts({k: v for k, v in PRESETS[key].items() if k in form.fields})
+            message = apply_preset(self.preset.itemText(self.preset.findData(key)), PRESETS[key],
+                                   self.shared, self.forms)
+            for eid in self.forms:
+                self._follow(eid)
         finally:
             self._applying = False
         self.preset.setCurrentIndex(self.preset.findData(key))
+        self.preset_note.setText(message)
+        self.preset_note.show()
         self._update_plan()
+        return message
 
     def _on_edit(self) -> None:
         if not self._applying:
             self.preset.setCurrentIndex(self.preset.findData(CUSTOM))
+            self.preset_note.hide()   # what the preset did is no longer what is set
         self._update_plan()
 
     def _show_form(self, row: int) -> None:
         if row >= 0:
-            self.form(list(CATALOG)[row])
+            self.form(list(CATALOG)[row]).hold(self.include_box)   # in place of its title
             self.stack.setCurrentIndex(row)
             self.form_scroll.verticalScrollBar().setValue(0)   # another form: from its top
             self.form_scroll.horizontalScrollBar().setValue(0)
@@ -212,37 +245,8 @@ class ExperimentPanel(QWidget):
 
     def _on_tick(self, _item) -> None:
         self._sync_include()
+        self.shared.show_kept(self.selected_ids())
         self._update_plan()
-
-    def apply_common(self, source: str) -> str:
-        """The common parameters of ``source``'s form into every other ticked experiment, as
-        ``--set NAME=VALUE`` would (app.experiments.plan.kept_own: a sustained write keeps its
-        own duration and volume; param_form.common_values: an untouched default is not forced on
-        an experiment whose default differs); returns and shows what was done."""
-        form = self.form(source)
-        targets = [e for e in self.selected_ids() if e != source]
-        own = kept_own(self.selected_ids(), {name: "" for name in COMMON if name in form.fields})
-        kept: dict[str, list[str]] = {}
-        self._applying = True
-        try:
-            for eid in targets:
-                other = self.form(eid)
-                values, skipped = common_values(form, other)
-                values = {k: v for k, v in values.items() if k not in own.get(eid, ())}
-                other.set_texts({**other.texts(), **values})
-                names = [n for n in COMMON if n in skipped or n in own.get(eid, ())]
-                if names:
-                    kept[eid] = [other.title_of(n).lower() for n in names]
-        finally:
-            self._applying = False
-        message = (f"Applied to {', '.join(targets)}." + (
-            " " + "; ".join(f"{eid} keeps its own {', '.join(names)}" for eid, names in kept.items())
-            + " (its result rests on them, or its own default differs; change them in its form)."
-            if kept else "") if targets else
-            "Tick other experiments in the list to apply these values to them.")
-        self._on_edit()
-        form.show_applied(message)
-        return message
 
     # -- plan -----------------------------------------------------------------------------------
     def _update_plan(self) -> None:
@@ -252,31 +256,11 @@ class ExperimentPanel(QWidget):
         self.plan_changed.emit(self.plan)
 
     def _compute_plan(self) -> PlanInfo:
-        """The plan of the ticked experiments, or why there is none: the first invalid field
-        (its reason is beside it in its form), so Run stays disabled while anything is wrong."""
+        """The plan of the ticked experiments, or why there is none (plan_text.compute_plan)."""
         ids = self.selected_ids()
-        if not ids:
-            return PlanInfo(False, "Tick at least one experiment to run.")
-        bad = [(eid, name, msg) for eid in ids for name, msg in self.form(eid).validate().items()]
-        if bad:
-            eid, name, msg = bad[0]
-            where = f"{eid} \u2192 {self.form(eid).title_of(name)}" if name else eid
-            return PlanInfo(False, f"Fix {where}: {msg}"
-                            + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))
-        try:
-            experiments = experiments_from_settings(ids, self.settings())
-            plan = plan_run(experiments, seed=0)
-        except ParamError as exc:
-            eid = exc.name if exc.name in CATALOG else next(
-                (i for i in ids if exc.name.startswith(i)), ids[0])
-            self.form(eid).show_form_error(exc.message)
-            return PlanInfo(False, f"{eid}: {exc.message}")
-        except Exception as exc:  # noqa: BLE001 - a stale plan would leave Run enabled: block it
-            log.exception("planning failed")  # the exception's type goes to the log, not the user
-            return PlanInfo(False, f"cannot plan this run: {exc}")
-        size = max(e.size for e in experiments)
-        message = plan_message(ids, experiments, plan)
-        return PlanInfo(True, message, len(plan.trials), plan.estimated_s, size)
+        if ids and self.shared.validate():
+            return PlanInfo(False, "Fix the settings for every ticked experiment (above the list).")
+        return compute_plan(ids, self.form, self.settings)
 
     # -- persistence ------------------------------------------------------------------------------
     def state(self) -> dict:
@@ -284,12 +268,23 @@ class ExperimentPanel(QWidget):
         current = self.catalog.currentItem()
         return {"checked": self.selected_ids(), "preset": self.preset.currentData(),
                 "current": current.data(Qt.ItemDataRole.UserRole) if current else None,
+                "shared": self.shared.changed_texts(),
+                "overrides": {eid: sorted(f.overridden) for eid, f in self.forms.items() if f.overridden},
                 "values": {eid: f.changed_texts() for eid, f in self.forms.items() if f.changed_texts()}}
 
     def restore(self, state: dict) -> None:
+        values = state.get("values") or {}
+        overrides = state.get("overrides")
+        if overrides is None:   # saved before shared settings: a common value set in a form is its own
+            overrides = {eid: [n for n in v if n in SHARED] for eid, v in values.items()}
         self._applying = True
         try:
-            self.stack.restore(state.get("values") or {})
+            self.shared.set_texts(state.get("shared") or {})
+            self.stack.restore(values)
+            self._overrides = {eid: list(v) for eid, v in overrides.items() if eid not in self.forms}
+            for eid, form in self.forms.items():
+                form.set_overridden(overrides.get(eid, ()))
+                self._follow(eid)
             self.set_checked(state.get("checked") or ["zero-queue"])
         finally:
             self._applying = False

@@ -18,7 +18,7 @@ from ui.window.setup.param_form import ParamForm
 
 class FormStack(QStackedWidget):
     """Page i is the form of the i-th experiment of CATALOG (a plain widget until it is made).
-    ``made(eid, form)`` is called for each form made, before its restored values are set."""
+    ``made(eid, form)`` is called for each form made, after its restored values are set."""
 
     def __init__(self, made: Callable[[str, ParamForm], None], parent: QWidget | None = None):
         super().__init__(parent)
@@ -48,9 +48,9 @@ class FormStack(QStackedWidget):
             self.insertWidget(row, scroll)
             self.removeWidget(place)
             place.deleteLater()
-            self.made(eid, form)
             if eid in self.restored:
                 form.set_texts(self.restored.pop(eid))
+            self.made(eid, form)
         return self.forms[eid]
 
     def build_all(self) -> None:

@@ -6,55 +6,43 @@ with ``app.params.coerce``; the message appears right under the field instead of
 typing is never interrupted.
 
 The experiment's own parameters come first (what a student came to change: queue depths, block
-size); the parameters every experiment has follow under "Common to every experiment", with a
-button that asks the panel to apply them to every ticked experiment (``apply_common``).
+size); the parameters every experiment has follow under "Common to every experiment". Those set
+once above the list (shared_settings.SHARED) follow that setting (``follow``) until the user types
+another value here: the field then says it overrides the shared value and offers Reset
+(``reset_requested``). An experiment that keeps its own (``Experiment.keeps_own``) says so.
 """
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QPushButton,
+    QToolButton,
     QWidget,
 )
 
 from app.experiments.base import Experiment
-from app.params import ParamError, build, coerce, describe, fields_of, label_of, parse_bool
+from app.params import ParamError, build, coerce, describe, fields_of, label_of
 from ui.window import theme
+from ui.window.setup.editors import help_text, make_editor
+from ui.window.setup.shared_settings import followed, kept_names
 from ui.window.widgets import em
 
-__all__ = ["COMMON", "ParamForm", "common_values"]
+__all__ = ["COMMON", "ParamForm"]
 
 _SMALL = "font-size:small"   # help and errors under a field; their colour is the theme's
 _COMMON_FIELDS = {f.name: f for f in fields_of(Experiment)}
 COMMON = tuple(_COMMON_FIELDS)   # runtime, ramp, size, repetitions, ...
 
 
-def choice_text(meta: dict, value: str) -> str:
-    """'random read (randread)': the declared words, then the value the command line takes."""
-    words = meta["choice_words"] or {}
-    return f"{words[value]} ({value})" if value in words else value
-
-
-def help_text(meta: dict) -> str:
-    """The grey line under a field: what it is, how to write it, its default."""
-    if meta["kind"] == "bool":
-        return meta["help"]
-    default = meta["default_text"].replace(",", ", ")   # a long list wraps at its commas
-    return meta["help"] + (f"; {meta['hint']}" if meta["hint"] else "") + f" (default {default})"
-
-
 class ParamForm(QWidget):
-    """Edits one experiment's parameters; ``changed`` fires on every user edit,
-    ``apply_common`` when the user asks for the common values in every ticked experiment."""
+    """Edits one experiment's parameters; ``changed`` fires on every user edit (an override of
+    a shared setting included), ``reset_requested(name)`` when the user asks to follow the shared
+    value of ``name`` again."""
 
     changed = Signal()
-    apply_common = Signal()
+    reset_requested = Signal(str)
 
     def __init__(self, cls, parent: QWidget | None = None):
         super().__init__(parent)
@@ -65,6 +53,13 @@ class ParamForm(QWidget):
         self._getters: dict = {}
         self._setters: dict = {}
         self._notes: dict[str, QLabel] = {}
+        self.following = followed(cls.id, set(self.fields)) if cls.id else []
+        self.kept = kept_names(cls.id) if cls.id else []
+        self.overridden: set[str] = set()   # shared settings given another value here
+        self.shared_texts: dict[str, str] = {}   # what those follow (for the notes)
+        self.resets: dict[str, QToolButton] = {}
+        self._name_of: dict[QWidget, str] = {}
+        self._quiet = False   # values set by the window, not typed
         self.form_error = QLabel()
         theme.set_tone(self.form_error, "error", _SMALL)
         self.form_error.setWordWrap(True)
@@ -72,39 +67,34 @@ class ParamForm(QWidget):
         self.form_error.hide()
 
         muted = theme.css("muted")
-        header = QLabel(f"<b>{cls.title}</b><br><span style='color:{muted}; {_SMALL}'>{cls.summary}</span>")
+        # the title line: the experiment's title, or the panel's "Run ..." box in its place
+        self.title_label = QLabel(f"<b>{cls.title}</b>")
+        self.title_row = QWidget()
+        title_layout = QHBoxLayout(self.title_row)
+        title_layout.setContentsMargins(0, 0, 0, 0)
+        title_layout.addWidget(self.title_label)
+        header = QLabel(f"<span style='color:{muted}; {_SMALL}'>{cls.summary}</span>")
         header.setWordWrap(True)
         # one flat form layout (no nested cells): a nested layout kept a stale height after a
         # note changed from one line to two, and the notes then overlapped the next field
         self.form = form = QFormLayout(self)
-        form.setContentsMargins(4, 4, 4, 4)
+        form.setContentsMargins(4, 0, 4, 4)
         form.setVerticalSpacing(2)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow(self.title_row)
         form.addRow(header)
         form.addRow(self.form_error)
         own = [n for n in self.meta if n not in COMMON]
         common = [n for n in self.meta if n in COMMON]
         for name in own:
             self._add_row(form, name)
-        self.apply_button = QPushButton("Apply to all ticked experiments")
-        self.apply_button.setToolTip(
-            "Set these common values (runtime, size, repetitions, warm-up...) in every ticked "
-            "experiment. A value you left at this experiment's default is not copied where "
-            "another experiment's own default differs (the SLC test keeps its 2 min, no warm-up).")
-        self.apply_button.clicked.connect(self.apply_common.emit)
-        self.applied_note = QLabel()
-        theme.set_tone(self.applied_note, "muted", _SMALL)
-        self.applied_note.setWordWrap(True)
-        self.applied_note.hide()
         if common:
-            title = QLabel("<b>Common to every experiment</b> (runtime, size, repetitions, "
-                           "warm-up...)")
+            title = QLabel("<b>Common to every experiment</b> (runtime, size, repetitions and "
+                           "warm-up follow the settings above the list unless changed here)")
             title.setWordWrap(True)
             title.setContentsMargins(0, em(self) // 2, 0, 0)
             form.addRow(title)
-            form.addRow(self.apply_button)
-            form.addRow(self.applied_note)
         for name in common:
             self._add_row(form, name)
 
@@ -122,7 +112,20 @@ class ParamForm(QWidget):
         label = QLabel(d["label"] + ":")
         label.setToolTip(d["help"])
         label.setBuddy(editor)
-        form.addRow(label, editor)
+        field: QWidget = editor
+        if name in self.following:
+            reset = QToolButton()
+            reset.setText("Reset")
+            reset.setToolTip("Use the value set above the list for every experiment again")
+            reset.clicked.connect(lambda _c=False, n=name: self.reset_requested.emit(n))
+            reset.hide()
+            self.resets[name] = reset
+            field = QWidget()
+            row = QHBoxLayout(field)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.addWidget(editor, 1)
+            row.addWidget(reset)
+        form.addRow(label, field)
         form.addRow(QLabel(), note)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
@@ -134,49 +137,19 @@ class ParamForm(QWidget):
         self.form.activate()
 
     def _editor(self, name: str, d: dict) -> QWidget:
-        kind = d["kind"]
-        if kind == "bool":
-            box = QCheckBox("yes")   # the help is the line under it (a long box text cannot wrap)
-            box.setChecked(bool(d["default"]))
-            box.toggled.connect(self._edited)
-            self._getters[name] = lambda: "true" if box.isChecked() else "false"
-            self._setters[name] = lambda text: box.setChecked(_as_bool(text))
-            return box
-        if kind == "choice":
-            combo = QComboBox()
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(12)   # never wider than the column
-            for choice in d["choices"]:
-                combo.addItem(choice_text(d, choice), choice)
-            combo.setCurrentIndex(max(0, combo.findData(d["default"])))
-            combo.currentIndexChanged.connect(self._edited)
-            self._getters[name] = lambda: str(combo.currentData())
-            self._setters[name] = lambda text: combo.setCurrentIndex(
-                max(0, combo.findData(str(text).strip())))
-            return combo
-        if kind == "choice_list":
-            holder = QWidget()
-            row = QHBoxLayout(holder)
-            row.setContentsMargins(0, 0, 0, 0)
-            boxes = {c: QCheckBox(choice_text(d, c)) for c in d["choices"]}
-            for choice, box in boxes.items():
-                box.setChecked(choice in d["default"])
-                box.toggled.connect(self._edited)
-                row.addWidget(box)
-            row.addStretch(1)
-            self._getters[name] = lambda: ",".join(c for c, b in boxes.items() if b.isChecked())
-            def check(text: object, boxes: dict[str, QCheckBox] = boxes) -> None:
-                for c, b in boxes.items():
-                    b.setChecked(c in str(text).split(","))
-            self._setters[name] = check
-            return holder
-        edit = QLineEdit(d["default_text"])
-        edit.setPlaceholderText(d["default_text"])
-        edit.setToolTip(d["help"])
-        edit.textChanged.connect(self._edited)
-        self._getters[name] = edit.text
-        self._setters[name] = edit.setText
-        return edit
+        editor = make_editor(d, self._edited)
+        self._getters[name], self._setters[name] = editor.get, editor.set
+        for part in editor.parts:
+            self._name_of[part] = name
+        return editor.widget
+
+    def hold(self, box: QWidget) -> None:
+        """``box`` (the panel's "Run this experiment" check box) in place of the title line."""
+        layout = self.title_row.layout()
+        if layout is not None and layout.indexOf(box) < 0:
+            layout.addWidget(box)
+        box.show()
+        self.title_label.hide()
 
     def title_of(self, name: str) -> str:
         """What the form calls field ``name`` (a common one it does not show: what others do)."""
@@ -187,12 +160,30 @@ class ParamForm(QWidget):
         return {name: get().strip() for name, get in self._getters.items()}
 
     def set_texts(self, values: dict[str, str]) -> None:
-        """Every field to its default, then ``values`` on top (unknown names ignored)."""
+        """Every field to its default, then ``values`` on top (unknown names ignored); no
+        ``changed`` and no override: the window set them, the user did not type them."""
+        self._set({name: values.get(name, d["default_text"]) for name, d in self.meta.items()})
+
+    def follow(self, shared: dict[str, str]) -> None:
+        """The shared settings this form follows and the user did not override, to ``shared``'s
+        values (no ``changed``)."""
+        self.shared_texts = dict(shared)
+        self._set({n: t for n, t in shared.items() if n in self.following and n not in self.overridden})
+
+    def set_overridden(self, names) -> None:
+        self.overridden = {n for n in names if n in self.following}
+        for name, reset in self.resets.items():
+            reset.setVisible(name in self.overridden)
+        self.validate()
+
+    def _set(self, values: dict[str, str]) -> None:
         self.blockSignals(True)
+        self._quiet = True
         try:
-            for name, d in self.meta.items():
-                self._setters[name](values.get(name, d["default_text"]))
+            for name, text in values.items():
+                self._setters[name](text)
         finally:
+            self._quiet = False
             self.blockSignals(False)
         self.validate()
 
@@ -233,7 +224,7 @@ class ParamForm(QWidget):
                 note.setText(f"\u2716 {errors[name]}")
                 theme.set_tone(note, "error", _SMALL)
             else:
-                note.setText(help_text(self.meta[name]))
+                note.setText(help_text(self.meta[name]) + self._shared_note(name))
                 theme.set_tone(note, "muted", _SMALL)
             note.setVisible(bool(note.text()))
         self.show_form_error(errors.get(""))
@@ -243,38 +234,24 @@ class ParamForm(QWidget):
         self.form_error.setText(f"\u2716 {message}" if message else "")
         self.form_error.setVisible(bool(message))
 
-    def show_applied(self, text: str) -> None:
-        """What the last "Apply to all" did (cleared by the next edit)."""
-        self.applied_note.setText(text)
-        self.applied_note.setVisible(bool(text))
+    def _shared_note(self, name: str) -> str:
+        """Where the value of a shared setting comes from, after its help."""
+        if name in self.kept:
+            return ". Kept for this experiment, not set from above: its result rests on it."
+        if name not in self.following:
+            return ""
+        if name in self.overridden:
+            above = self.shared_texts.get(name)
+            return (f". \u270e Changed for this experiment only (above: {above}); Reset follows the "
+                    "setting above again." if above else ". \u270e Changed for this experiment only.")
+        return ". Follows the setting above the list."
 
     def _edited(self, *_args) -> None:
+        if self._quiet:
+            return
+        sender = self.sender()
+        name = self._name_of.get(sender) if isinstance(sender, QWidget) else None
+        if name in self.following and name not in self.overridden:
+            self.set_overridden(self.overridden | {name})   # typed here: this experiment's own
         self.validate()
-        self.show_applied("")
         self.changed.emit()
-
-
-def common_values(source: ParamForm, other: ParamForm) -> tuple[dict[str, str], list[str]]:
-    """The common parameters of ``source`` to set in ``other``, and those left as they are.
-
-    A value the user left at ``source``'s default is copied only where that default is
-    ``other``'s default too: "I never touched warm-up" must not switch the SLC test's warm-up
-    on, nor set its 2 min runtime to 30 s. A value the user changed is always copied."""
-    texts, values, kept = source.texts(), {}, []
-    for name in COMMON:
-        if name not in other.fields or name not in texts:
-            continue
-        if source.is_default(name, texts[name]) and \
-                other.fields[name].default != source.fields[name].default:
-            kept.append(name)
-        else:
-            values[name] = texts[name]
-    return values, kept
-
-
-def _as_bool(text) -> bool:
-    """A saved yes/no value; one that no longer parses shows as unticked rather than failing."""
-    try:
-        return parse_bool(text)
-    except ValueError:
-        return False
