@@ -132,9 +132,12 @@ def _items(document: QTextDocument) -> list[Item]:
         figure = OBJECT in part.text()
         heading = part.blockFormat().headingLevel() > 0
         keeps = figure or heading or _is_caption(part, following)
-        # a figure, a caption or a paragraph of up to 3 lines stays whole; a longer one needs
-        # its first two lines on the page of what introduces it
-        whole = figure or keeps or part.layout().lineCount() <= 3
+        previous = parts[k - 1] if k else None
+        figure_caption = isinstance(previous, QTextBlock) and OBJECT in previous.text()
+        # a figure, a caption (a figure's, under it, however long) or a paragraph of up to 3
+        # lines stays whole; a longer one needs its first two lines on the page of what
+        # introduces it
+        whole = figure or keeps or figure_caption or part.layout().lineCount() <= 3
         out.append(Item(part, None, top, bottom, bottom if whole else second, keeps))
     return out
 
