@@ -129,7 +129,7 @@ def _workload_rows(name: str, results: RunResults) -> list[dict]:
                 if side is None:
                     continue
                 row = {"run": name, "experiment": eid, "workload": w.label,
-                       **{k: w.workload.get(k) for k in WORKLOAD_KEYS}, "outstanding": w.outstanding,
+                       **{k: w.workload_json.get(k) for k in WORKLOAD_KEYS}, "outstanding": w.outstanding,
                        "direction": direction, "n": w.n, "lat_kind": _text(side.lat_kind)}
                 for metric, stat in (("iops", side.iops), ("MBps", side.MBps),
                                      *((f"lat_{k}_us", s) for k, s in side.lat_us.items())):

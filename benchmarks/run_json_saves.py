@@ -29,6 +29,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from app.model.trial import TrialResult
 from app.store.run_folder import RunStore, write_json_atomic  # noqa: E402
 
 RUN = REPO / "tests" / "fixtures" / "runs" / "full-lab-20261126" / "run" / "run.json"
@@ -65,7 +66,7 @@ def one_size(work: Path, kept: int, added: int) -> tuple[float, float, float, fl
         clock.offset += 1.0
         mark = store._written_at
         start = time.perf_counter()
-        store.add_trial(_trial(trials, i))
+        store.add_trial(TrialResult.from_json(_trial(trials, i)))
         costs.append(time.perf_counter() - start)
         written += store._size if store._written_at != mark else 0
     shutil.rmtree(store.dir)

@@ -11,6 +11,7 @@ from typing import Any
 
 from app.model.interval import Sample
 from app.model.status import RunStatus
+from app.model.trial import TrialResult
 from app.results.run_results import RunResults
 
 
@@ -49,7 +50,7 @@ class TrialStarted:
 class TrialFinished:
     index: int
     label: str
-    record: Mapping[str, Any]      # the trial record as written to run.json
+    record: TrialResult            # the trial as run.json keeps it
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class TrialFailed:
     error: str
     stderr_tail: str
     cancelled: bool
-    record: Mapping[str, Any]
+    record: TrialResult
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,9 @@ class PrecisionUpdate:
         return f"{got} (target ±{self.target * 100:g} %" + (
             ", out of reach by max_time: stopping)" if self.out_of_reach else ")")
 
+
+__all__ = ["Event", "LogMessage", "PlanFollowed", "PrecisionUpdate", "RunFinished", "RunStarted",
+           "Sample", "TrialFailed", "TrialFinished", "TrialStarted"]
 
 Event = (RunStarted | LogMessage | PlanFollowed | TrialStarted | Sample | PrecisionUpdate
          | TrialFinished | TrialFailed | RunFinished)

@@ -51,12 +51,12 @@ def _rw(pattern: str, direction: str) -> str:
 
 
 def _is_random(row: WorkloadSummary) -> bool:
-    return str(row.workload.get("rw") or "").startswith("rand")
+    return row.workload.random
 
 
 def _pattern_rows(rows: Sequence[WorkloadSummary], is_random: bool) -> list[WorkloadSummary]:
     return sorted((r for r in rows if _is_random(r) == is_random),
-                  key=lambda r: r.workload["bs_bytes"] or 0)
+                  key=lambda r: r.workload.bs_bytes)
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class BlockSize(Experiment):
         """The IOPS-to-bandwidth crossover per access pattern that was run."""
         out = {}
         for pattern, is_random in PATTERNS:
-            pts = [{"bs_bytes": r.workload["bs_bytes"], "iops": r.total_iops.mean,
+            pts = [{"bs_bytes": r.workload.bs_bytes, "iops": r.total_iops.mean,
                     "MBps": r.total_MBps.mean} for r in workloads if _is_random(r) == is_random]
             if pts:
                 out[pattern] = analysis.crossover(pts)
@@ -101,10 +101,10 @@ class BlockSize(Experiment):
 
     @classmethod
     def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
-        rows = sorted(part.workloads, key=lambda r: (not _is_random(r), r.workload["bs_bytes"]))
+        rows = sorted(part.workloads, key=lambda r: (not _is_random(r), r.workload.bs_bytes))
         size = Column("Block size (KiB)", "bs_KiB", 0)
         return [sweep_table(part, run, "block-size", "Block-size sweep", rows,
-                            [(size, lambda r: r.workload["bs_bytes"] // 1024)], cls=cls)]
+                            [(size, lambda r: r.workload.bs_bytes // 1024)], cls=cls)]
 
     @classmethod
     def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
@@ -118,7 +118,7 @@ class BlockSize(Experiment):
             mine = _pattern_rows(rows, is_random)
             if not mine:
                 continue
-            kib = [r.workload["bs_bytes"] / 1024 for r in mine]
+            kib = [r.workload.bs_bytes / 1024 for r in mine]
             ticks += kib
             figures.append(_throughput(pattern, mine, kib, found.by_pattern.get(pattern)))
             for stat, line in LAT_STATS.items():
@@ -167,9 +167,9 @@ class BlockSize(Experiment):
             lo, hi = mine[0], mine[-1]
             top = max(mine, key=lambda r: r.total_MBps.mean or 0)
             text = (f"{pattern.capitalize()}: IOPS fall from {stat_text(lo.total_iops)} at "
-                    f"{size_text(lo.workload['bs_bytes'])} to {stat_text(hi.total_iops)} at "
-                    f"{size_text(hi.workload['bs_bytes'])}, while MB/s rise to a peak of "
-                    f"{stat_text(top.total_MBps, 'MB/s')} at {size_text(top.workload['bs_bytes'])}")
+                    f"{size_text(lo.workload.bs_bytes)} to {stat_text(hi.total_iops)} at "
+                    f"{size_text(hi.workload.bs_bytes)}, while MB/s rise to a peak of "
+                    f"{stat_text(top.total_MBps, 'MB/s')} at {size_text(top.workload.bs_bytes)}")
             if c.crossover_bs_bytes and c.below_bs_bytes and c.above_bs_bytes:
                 text += (f"; the IOPS-to-bandwidth crossover (the block size below which the "
                          f"drive is described by its IOPS and above which by its MB/s, as lab "
@@ -181,15 +181,15 @@ class BlockSize(Experiment):
                 text += f"; {c.note}"
             out.append(text + f"; MB/s first reach 90 % of their peak at "
                        f"{size_text(c.bw_saturation_bs_bytes)}.")
-        small = [r for r in part.workloads if r.workload["bs_bytes"] == min(
-            x.workload["bs_bytes"] for x in part.workloads)]
+        small = [r for r in part.workloads if r.workload.bs_bytes == min(
+            x.workload.bs_bytes for x in part.workloads)]
         rnd = next((r for r in small if _is_random(r)), None)
         seq = next((r for r in small if not _is_random(r)), None)
         if rnd and seq and rnd.total_iops.mean and seq.total_iops.mean:
             said = versus(seq.total_iops, rnd.total_iops, "sequential access gives "
                           f"{ratio(seq.total_iops.mean / rnd.total_iops.mean)} the IOPS of random "
                           "access", "IOPS")
-            out.append(f"At {size_text(rnd.workload['bs_bytes'])}, sequential access reaches "
+            out.append(f"At {size_text(rnd.workload.bs_bytes)}, sequential access reaches "
                        f"{stat_text(seq.total_iops)} IOPS and random access "
                        f"{stat_text(rnd.total_iops)}: {said}.")
         return out
@@ -227,7 +227,7 @@ def _throughput(pattern: str, mine: list[WorkloadSummary], kib: list[float],
         caption = (caption + " " if caption else "") + (
             f"MB/s reaches 90 % of its peak ({fmt(cross.peak_MBps)} MB/s) at {x:g} KiB (the "
             "bandwidth saturation line).")
-    qd = mine[0].workload["iodepth"]
+    qd = mine[0].workload.iodepth
     return Figure(
         id=f"block-size-throughput-{pattern}", experiment=BlockSize.id,
         title=f"Block-size sweep, {pattern} {direction}, QD{qd}: IOPS and MB/s",

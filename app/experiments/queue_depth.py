@@ -118,9 +118,9 @@ class QueueDepth(Experiment):
         spread = [(std(s), std(r.total_iops)) for s, r in zip(lats, rows)
                   if mean(s) is not None and r.total_iops.mean is not None]  # ± along x, y
         w = rows[0].workload
-        what = f"{w['rw']} {w['bs_bytes'] // 1024} KiB"
+        what = f"{w.rw} {w.bs_bytes // 1024} KiB"
         tint = direction_color(rows[0].direction)
-        sweep = "numjobs" if any((r.workload.get("numjobs") or 1) > 1 for r in rows) else "iodepth"
+        sweep = "numjobs" if any(r.workload.numjobs > 1 for r in rows) else "iodepth"
         line = (Series("IOPS at each queue depth", tuple(p[0] for p in pts),
                        tuple(p[1] for p in pts), tuple(e[1] for e in spread), kind="line",
                        point_labels=tuple(p[2] for p in pts), color=tint,

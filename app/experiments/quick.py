@@ -97,7 +97,7 @@ class Quick(Experiment):
 
     @classmethod
     def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
-        row = next((r for r in part.workloads if r.workload.get("rw") == "read"), None)
+        row = next((r for r in part.workloads if r.workload.rw == "read"), None)
         if row is None or row.read is None:
             return None
         return Headline(f"sequential read ({row.label})", stat_text(row.read.MBps, "MB/s"), row.n)

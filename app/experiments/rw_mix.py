@@ -40,7 +40,7 @@ def _iops(row: WorkloadSummary, direction: str) -> Stat | None:
 
 
 def _share(row: WorkloadSummary) -> int:
-    return int(row.workload.get("rwmixread") or 0)
+    return row.workload.rwmixread or 0
 
 
 @register
@@ -65,7 +65,7 @@ class RwMix(Experiment):
     def tables(cls, part: ExperimentResults, run: RunResults) -> list[Table]:
         rows = sorted(part.workloads, key=lambda r: -_share(r))
         kind = latency_kind(part.workloads)  # first kind in plan order
-        cells = [(Column("Read share (%)", "read_share_pct", 0), lambda r: r.workload.get("rwmixread")),
+        cells = [(Column("Read share (%)", "read_share_pct", 0), lambda r: r.workload.rwmixread),
                  (Column("Read IOPS", "read_iops", 0, True), lambda r: _iops(r, "read")),
                  (Column("Write IOPS", "write_iops", 0, True), lambda r: _iops(r, "write")),
                  (Column("Total IOPS", "total_iops", 0, True), lambda r: r.total_iops),
@@ -101,8 +101,8 @@ class RwMix(Experiment):
                     lat.append(s)
         lat_axis = latency_axis(lat_axis_label(run.lat_kind, unit=unit), lat)
         w = rows[0].workload
-        pattern = "random" if w["rw"].startswith("rand") else "sequential"
-        what = f"{pattern} {w['bs_bytes'] // 1024} KiB, QD{w['iodepth']}"
+        pattern = "random" if w.random else "sequential"
+        what = f"{pattern} {w.bs_bytes // 1024} KiB, QD{w.iodepth}"
         x_axis = Axis("Read share (% of I/Os that are reads)",
                       tuple((x, f"{x:g}") for x in sorted(set(share))))
         return [Figure(id="rw-mix-iops", experiment=cls.id,
@@ -124,7 +124,7 @@ class RwMix(Experiment):
             read, write = mean(r.lat("mean", "read")), mean(r.lat("mean", "write"))
             lats = ", ".join(f"{d} {fmt(v, 1)} µs" for d, v in (("read", read), ("write", write))
                              if v is not None)
-            text = (f"{r.workload.get('rwmixread')} % reads: {fmt(r.total_iops.mean)} IOPS "
+            text = (f"{r.workload.rwmixread} % reads: {fmt(r.total_iops.mean)} IOPS "
                     f"in total, mean latency {lats}")
             if read and write:
                 text += "; " + versus(r.lat("mean", "read"), r.lat("mean", "write"),

@@ -145,7 +145,7 @@ class SlcCache(Experiment):
                     who = f"rep {t.repetition}: " if several else ""
                     markers[key].append(Marker(drop_x, None, f"{who}cache exhausted at {where}"))
         w = part.workloads[0].workload
-        what = f"{size_text(w['bs_bytes'])} sequential write, QD{w['iodepth']}"
+        what = f"{size_text(w.bs_bytes)} sequential write, QD{w.iodepth}"
         out = []
         for key, x_label, title in (("gb", "Data written (GB)", "against data written"),
                                     ("time", "Time since the trial started (s)", "against time")):

@@ -92,7 +92,7 @@ class TailLatency(Experiment):
         for part in reversed(earlier):
             knee = getattr(part.findings, "knee", None)
             same = [r for r in part.workloads
-                    if r.workload.get("rw") == self.rw and r.workload.get("bs_bytes") == self.bs]
+                    if r.workload.rw == self.rw and r.workload.bs_bytes == self.bs]
             if isinstance(knee, Knee) and same and len(same) == len(part.workloads):
                 return self._at(knee, part.id, {r.outstanding: r.total_iops.mean or 0.0
                                                 for r in same})
@@ -164,7 +164,7 @@ class TailLatency(Experiment):
         rows = part.workloads
         unit, factor = lat_unit([r.lat(k) for r in rows for k in TAIL_STATS])
         w = rows[0].workload
-        what = f"{w['rw']} {w['bs_bytes'] // 1024} KiB"
+        what = f"{w.rw} {w.bs_bytes // 1024} KiB"
         n = "/".join(str(k) for k in sorted({r.n for r in rows}))
         lines = []
         for i, r in enumerate(rows):

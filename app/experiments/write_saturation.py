@@ -132,7 +132,7 @@ class WriteSaturation(Experiment):
         w = part.workloads[0].workload
         return [Figure(
             id="write-saturation", experiment=cls.id,
-            title=f"Write saturation ({size_text(w['bs_bytes'])} random write, QD{w['iodepth']}): "
+            title=f"Write saturation ({size_text(w.bs_bytes)} random write, QD{w.iodepth}): "
                   "IOPS against data written",
             x_axis=Axis("Data written (GB)"), y_axis=Axis("Write IOPS per interval"),
             series=tuple(series), hlines=tuple(hlines),

@@ -97,7 +97,7 @@ class ZeroQueue(Experiment):
         groups: dict[tuple[bool, int], list[WorkloadSummary]] = {}
         for r in part.workloads:
             w = r.workload
-            groups.setdefault((w["rw"].startswith("rand"), w["bs_bytes"]), []).append(r)
+            groups.setdefault((w.random, w.bs_bytes), []).append(r)
         kind = run.lat_kind
         # one unit for every panel, from the largest value drawn: 4 KiB bars in ms beside
         # 128 KiB bars in µs put a reader comparing them off by 1000x
@@ -169,7 +169,7 @@ class ZeroQueue(Experiment):
 
     @classmethod
     def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
-        row = next((r for r in part.workloads if r.workload.get("rw") == "randread"), None)
+        row = next((r for r in part.workloads if r.workload.rw == "randread"), None)
         if row is None:
             return None
         return Headline(f"{row.label}: mean {latency_kind(part.workloads)} latency at QD1",

@@ -57,6 +57,12 @@ class ExperimentEntry(Block):
     precondition_result: PreconditionResult | None = None
     followed: str | None = None
 
+    @property
+    def repetitions(self) -> int:
+        """The experiment's ``repetitions`` parameter; 1 for one without it (imported results)."""
+        value = self.params.get("repetitions", 1)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
+
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> ExperimentEntry:
         """An entry from the JSON object the run writes (live, before run.json is read back)."""

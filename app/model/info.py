@@ -186,10 +186,18 @@ class DirectIO(Block):
 
 @dataclass(frozen=True, kw_only=True)
 class PlannedEntry(Block):
-    """One trial of the plan as run.json lists it (``planned_trials``): what the report counts;
-    the rest (label, workload, times) stays in ``extra`` for the window (ui/window/run/planned.py)."""
+    """One trial of the plan as run.json lists it (``planned_trials``): what the report counts
+    and the window draws its boundaries and progress from (ui/window/run/planned.py); the rest
+    (size, interval, precision target...) stays in ``extra``."""
 
+    index: int | None = None
     experiment: str | None = None
+    label: str | None = None
+    repetition: int | None = None
+    warmup: bool | None = None
+    runtime_s: float | None = None
+    ramp_s: float | None = None
+    workload: Mapping[str, Any] | None = None
     precondition: bool | None = None   # a preconditioning round (precondition=steady)
 
 

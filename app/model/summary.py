@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from app.model.measurement import LatencyKind, frozen
 from app.model.percentiles import LAT_KEYS, ios_beyond, too_few_text
 from app.model.precision import Precision
-from app.model.workload import outstanding
+from app.model.workload import Workload, outstanding
 
 
 @dataclass(frozen=True)
@@ -116,9 +117,13 @@ class DirectionSummary:
 
 @dataclass(frozen=True)
 class WorkloadSummary:
+    """One workload's row. ``workload_json`` is run.json's ``workload`` as written (what generic
+    tables list, and what :meth:`to_json` gives back byte for byte); :attr:`workload` is it typed,
+    which an experiment reads for its own rows (``row.workload.rw``)."""
+
     key: str
     label: str
-    workload: Mapping[str, Any]
+    workload_json: Mapping[str, Any]
     n: int
     total_iops: Stat
     total_MBps: Stat
@@ -131,9 +136,16 @@ class WorkloadSummary:
     KEYS = frozenset(("key", "label", "workload", "n", "total_iops", "total_MBps", "read", "write",
                       "precision"))
 
+    @cached_property
+    def workload(self) -> Workload:
+        """The workload typed. ValueError for a row of imported results whose engine output left
+        a field out (text output names none): those rows are read through ``workload_json`` by
+        the generic tables; an experiment's own rows always hold a complete workload."""
+        return Workload.from_json(self.workload_json)
+
     @property
     def outstanding(self) -> int:
-        return outstanding(self.workload)
+        return outstanding(self.workload_json)
 
     @property
     def main(self) -> DirectionSummary | None:
@@ -168,7 +180,7 @@ class WorkloadSummary:
                    Precision.from_json(data.get("precision")))
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "label": self.label, "workload": dict(self.workload), "n": self.n,
+        return {"key": self.key, "label": self.label, "workload": dict(self.workload_json), "n": self.n,
                 "total_iops": self.total_iops.to_json(), "total_MBps": self.total_MBps.to_json(),
                 "read": self.read.to_json() if self.read else None,
                 "write": self.write.to_json() if self.write else None, **self.extra,

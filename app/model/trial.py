@@ -21,7 +21,8 @@ from app.model.workload import outstanding, workload_key
 
 #: The keys of ``extra`` the model reads, by how they are read (app/model/block.py).
 _FROM_EXTRA = {"argv": "tuple[str, ...] | None", "job_argv": "tuple[str, ...] | None",
-               "started_at": "str | None", "interval_s": "float | None", "precondition": "bool | None",
+               "started_at": "str | None", "interval_s": "float | None", "ramp_s": "float | None",
+               "precondition": "bool | None",
                "throttled": "bool | None", "throttle": "Mapping[str, Any] | None",
                "precision": "Mapping[str, Any] | None"}
 _READ = tuple((name, READERS[kind]) for name, kind in _FROM_EXTRA.items())
@@ -46,6 +47,7 @@ class TrialResult:
     job_argv: tuple[str, ...] | None = field(init=False)  # the job's own, on a remote host
     started_at: str | None = field(init=False)            # ISO time the trial started
     interval_s: float | None = field(init=False)          # its live samples' interval
+    ramp_s: float | None = field(init=False)              # its ramp before measuring (planned)
     precondition: bool = field(init=False)  # a preconditioning round (precondition=steady)
     throttled: bool = field(init=False)     # thermal throttling suspected (app/drive/throttle.py)
     throttle: Mapping[str, Any] = field(init=False)       # the check: signals and what they saw

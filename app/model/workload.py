@@ -92,4 +92,10 @@ class Workload:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Workload:
-        return cls(**{k: data[k] for k in ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")})
+        """ValueError naming what is wrong when ``data`` is not a valid workload; an iodepth or
+        numjobs left out is 1, fio's default (as :func:`outstanding` counts it)."""
+        missing = [k for k in ("rw", "bs_bytes") if data.get(k) is None]
+        if missing:
+            raise ValueError(f"the workload names no {', '.join(missing)}")
+        return cls(data["rw"], data["bs_bytes"], data.get("iodepth") or 1, data.get("numjobs") or 1,
+                   data.get("rwmixread"))

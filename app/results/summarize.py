@@ -103,7 +103,7 @@ def workload_summary(trials: list[TrialResult]) -> WorkloadSummary:
     """Mean ± sample std (n) of one workload's measured repetitions."""
     first = trials[0]
     return WorkloadSummary(
-        key=first.workload_key, label=first.label, workload=first.workload, n=len(trials),
+        key=first.workload_key, label=first.label, workload_json=first.workload, n=len(trials),
         total_iops=Stat(**analysis.summarize([t.measurement.total_iops for t in trials
                                               if t.measurement])),
         total_MBps=Stat(**analysis.summarize([t.measurement.total_MBps for t in trials

@@ -176,7 +176,7 @@ def parameter_notes(part: ExperimentResults, run: RunResults, rows: Sequence[Wor
     seed = run.run.info.seed
     notes = [f"Parameters: `{params_text(part.entry.params, cls)}`" + (f", seed {seed}"
                                                             if seed is not None else "")]
-    notes += [f"{r.label}: `{workload_text(r.workload)}`" for r in rows]
+    notes += [f"{r.label}: `{workload_text(r.workload_json)}`" for r in rows]
     engine = engine_note(run, part.id)
     if engine:
         notes.append(engine)
@@ -209,7 +209,7 @@ def lat_column(name: str, key: str, kind: str) -> Column:
 
 def workload_cells(row: WorkloadSummary) -> tuple[Any, ...]:
     """The cells of the CSV-only workload columns (W_COLS) and the label column."""
-    return (*(row.workload.get(k) for k in W_KEYS), row.label)
+    return (*(row.workload_json.get(k) for k in W_KEYS), row.label)
 
 
 def workload_table(part: ExperimentResults, run: RunResults, tid: str, title: str,

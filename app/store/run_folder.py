@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.engines.shell_quote import command_line
 from app.model.interval import SAMPLE_COLUMNS
@@ -37,6 +37,9 @@ from app.store.atomic_write import write_atomic
 from app.store.read_run import RUN_JSON_MAX_BYTES, SCHEMA_VERSION, load_run, open_run, typed_run
 from app.store.run_json import LineCache, json_text
 from app.text import csv_text
+
+if TYPE_CHECKING:
+    from app.experiments.plan import Trial
 
 __all__ = ["RUN_JSON_MAX_BYTES", "SCHEMA_VERSION", "load_run", "open_run", "typed_run",  # readers'
            "RunStore", "default_runs_root", "trial_row", "utc_now", "write_json_atomic"]
@@ -174,9 +177,11 @@ class RunStore:
             for row in rows:
                 writer.writerow({k: _cell(row.get(k)) for k in SAMPLE_COLUMNS})
 
-    def add_trial(self, record: dict) -> None:
-        """Keep a finished (or failed) trial: one trials.csv row appended, run.json saved soon.
-        Runs that probed direct I/O (app/paths/direct_io.py) stamp the mode in effect on it."""
+    def add_trial(self, trial: TrialResult) -> None:
+        """Keep a finished (or failed) trial: its record in run.json (saved soon), one trials.csv
+        row appended. Runs that probed direct I/O (app/paths/direct_io.py) stamp the mode in
+        effect on the record."""
+        record = trial.to_json()
         if "direct_io" in self.record:
             record.setdefault("direct_in_effect", direct_in_effect(record, self.record["direct_io"]))
         self.record["trials"].append(record)
@@ -189,9 +194,24 @@ class RunStore:
             writer.writerow({k: _cell(v) for k, v in trial_row(record).items()})
         self.save_soon()
 
-    def trial_completed(self) -> None:
-        """The last trial's record gained a field after it was kept (a remote trial's job
+    def note_experiment(self, experiment: str, **fields: Any) -> None:
+        """Add to the experiment's entry in run.json's ``experiments`` what the run decided
+        while it went on (a followed plan, how preconditioning ended); saved with the next save."""
+        for entry in self.record.get("experiments") or []:
+            if entry.get("id") == experiment:
+                entry.update(fields)
+
+    def replan(self, trials: Iterable[Trial]) -> None:
+        """Replace these trials' entries of run.json's ``planned_trials`` (their workloads
+        followed an earlier experiment's findings, jobs/run/follow.py)."""
+        changed = {t.index: t for t in trials}
+        self.record["planned_trials"] = [changed[p["index"]].to_json() if p.get("index") in changed
+                                         else p for p in self.record.get("planned_trials", [])]
+
+    def trial_completed(self, **fields: Any) -> None:
+        """Add ``fields`` to the last trial's record after it was kept (a remote trial's job
         argv): the journal keeps it again, so a crash before the next save loses it neither."""
+        self.record["trials"][-1].update(fields)
         journal.append(self.dir, json.dumps(self.record["trials"][-1], allow_nan=False))
         self.save_soon()
 

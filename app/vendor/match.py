@@ -99,8 +99,8 @@ def _candidates(parts: Sequence[ExperimentResults], key: str, bs: int | None,
     for part in parts:
         for row in part.workloads:
             try:
-                w = Workload.from_json(row.workload)
-            except (KeyError, TypeError, ValueError):
+                w = row.workload
+            except (TypeError, ValueError):
                 continue  # an imported result without a whole workload cannot be matched
             if w.random != random or not _pure(w, write) or (bs is not None and w.bs_bytes != bs):
                 continue

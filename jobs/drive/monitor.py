@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
+from typing import Any
 
 from app.drive import smart
 from app.drive.throttle import throttle_flags
-from jobs.drive.sampler import TemperatureSampler
+from app.model.interval import Sample
+from app.model.trial import TrialResult
+from jobs.drive.sampler import Source, TemperatureSampler
 
 log = logging.getLogger(__name__)
 
 
 class DriveMonitor:
-    def __init__(self, drive: dict | None, source=None, interval_s: float = 1.0):
+    def __init__(self, drive: dict[str, Any] | None, source: Source | None = None,
+                 interval_s: float = 1.0):
         self.drive = drive or {}
         self.sampler = TemperatureSampler(source, interval_s) if source is not None else None
 
@@ -34,17 +39,18 @@ class DriveMonitor:
     def temperature_at(self, t_s: float) -> float | None:
         return self.sampler.temperature_at(t_s) if self.sampler is not None else None
 
-    def trial_flags(self, samples: list, t_from: float, t_to: float) -> dict:
+    def trial_flags(self, samples: list[Sample], t_from: float, t_to: float) -> dict[str, Any]:
         """Throttle verdict of one trial from its samples and the temperatures around it."""
         temps = self.sampler.readings(t_from, t_to) if self.sampler is not None else []
         return throttle_flags(samples, self.drive.get("warning_temp_c"), temperatures=temps)
 
-    def after_run(self, trials: list[dict], prepared_bytes: int) -> dict:
+    def after_run(self, trials: Sequence[TrialResult], prepared_bytes: int) -> dict[str, Any]:
         """SMART after the run, the host-writes delta beside the engine's writes, run throttling."""
         before = self.drive.get("smart")
         after, reason = self.snapshot_after()
         engine_written = prepared_bytes + sum(
-            ((t.get("measurement") or {}).get("write") or {}).get("io_bytes") or 0 for t in trials)
+            (t.measurement.write.io_bytes if t.measurement and t.measurement.write else None) or 0
+            for t in trials)
         b, a = (before or {}).get("host_writes_bytes"), (after or {}).get("host_writes_bytes")
         delta = a - b if isinstance(a, (int, float)) and isinstance(b, (int, float)) else None
         counters = throttle_flags([], self.drive.get("warning_temp_c"), before, after)
@@ -56,12 +62,12 @@ class DriveMonitor:
             "throttle": {"warning_time_rising": counters["warning_time_rising"],
                          "warning_temp_time_delta_min": counters["warning_temp_time_delta_min"],
                          "critical_temp_time_delta_min": counters["critical_temp_time_delta_min"],
-                         "throttled_trials": [t["index"] for t in trials if t.get("throttled")]},
+                         "throttled_trials": [t.index for t in trials if t.throttled]},
             "temperature_samples": len(self.sampler.readings()) if self.sampler else 0,
             "max_temperature_c": _max_temp(self.sampler),
         }
 
-    def snapshot_after(self) -> tuple[dict | None, str]:
+    def snapshot_after(self) -> tuple[dict[str, Any] | None, str]:
         """The SMART snapshot after the run (a remote run reads it through ssh: jobs/remote_smart)."""
         device = self.drive.get("smart_device")
         if not device:

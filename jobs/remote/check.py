@@ -14,13 +14,14 @@ import errno
 import os
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 
 from app.engines.fio.remote_result import parse_banner, probe_devices
 from app.paths import TargetRefused
 from app.paths.target import shown
 from app.remote.target import ancestors
 from jobs.remote.folder import on_each
-from jobs.remote.jobs import EISDIR, ENOENT, RemoteJobs, read_probe
+from jobs.remote.jobs import EISDIR, ENOENT, JobOutcome, RemoteJobs, read_probe
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def check_remote(jobs: RemoteJobs, folder: PurePosixPath, local_version: str) ->
     return RemoteFacts(banner["hostname"], banner["os"], banner["fio"], devices[0] if devices else None)
 
 
-def _check_server(outcome, where: str, local_version: str) -> dict:
+def _check_server(outcome: JobOutcome, where: str, local_version: str) -> dict[str, Any]:
     banner = parse_banner(outcome.stdout)
     if banner is None:
         raise TargetRefused(f"no fio server answered at {where} ({outcome.reason()}); start one there "

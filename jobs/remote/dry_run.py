@@ -12,6 +12,7 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from app.experiments.plan import RunPlan, Trial, experiments_from_settings, plan_run
 from app.paths.owned import TEST_FILE_PREFIX, TEST_FILE_SUFFIX
@@ -52,7 +53,7 @@ class RemotePlanned:
     def estimated_s(self) -> float:
         return self.plan.estimated_s + self.cost.overhead_s
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"experiments": [e.id for e in self.plan.experiments], "seed": self.plan.seed,
                 "remote": list(self.hosts), "target": str(self.folder),
                 "engine": "fio", "engine_version": self.engine_version,
@@ -69,7 +70,7 @@ class RemotePlanned:
 class _DryEngine(RemoteFioEngine):
     """The run's engine, keeping its job files in memory instead of writing them."""
 
-    def __init__(self, *args) -> None:
+    def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.job_dir = RUN_RAW
         self.sent: list[tuple[str, str]] = []

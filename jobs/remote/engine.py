@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from app.engines.fio import FioEngine, prepare_argv, trial_argv
 from app.engines.fio.jobfile import LIVE_DEBUG, job_text, live_options, split_argv
@@ -30,11 +31,11 @@ class RemoteServerLost(RuntimeError):
     """The fio server went away during the run: the remaining trials cannot run."""
 
 
-def host_file(path, index: int, hosts: int) -> PurePosixPath:
+def host_file(path: str | PurePosixPath | Path, index: int, hosts: int) -> PurePosixPath:
     """The test file of host ``index`` (0-based): the run's name itself with one host, else the
     name with ``-h1``, ``-h2``... before its suffix."""
-    path = PurePosixPath(path)
-    return path if hosts == 1 else path.with_name(f"{path.stem}-h{index + 1}{path.suffix}")
+    posix = PurePosixPath(path)
+    return posix if hosts == 1 else posix.with_name(f"{posix.stem}-h{index + 1}{posix.suffix}")
 
 
 class RemoteFioEngine:
@@ -51,17 +52,17 @@ class RemoteFioEngine:
         self.lost: str | None = None
         self.last_job_argv: list[str] = []  # the first host's job file as a local fio argv
 
-    def trial_argv(self, trial: Trial, test_file, stop_token: Path) -> list[str]:
+    def trial_argv(self, trial: Trial, test_file: Path | PurePosixPath, stop_token: Path) -> list[str]:
         locals_ = [trial_argv(self.path, trial, self._file(test_file, i), stop_token, platform=self.platform)
                    for i in range(len(self.hosts))]
         return self._client_argv(locals_, trial.name, live_options(trial), [LIVE_DEBUG], stop_token)
 
-    def prepare_argv(self, test_file, size_bytes: int, stop_token: Path, direct: bool = True) -> list[str]:
+    def prepare_argv(self, test_file: Path | PurePosixPath, size_bytes: int, stop_token: Path, direct: bool = True) -> list[str]:
         locals_ = [prepare_argv(self.path, self._file(test_file, i), size_bytes, stop_token, direct,
                                 platform=self.platform) for i in range(len(self.hosts))]
         return self._client_argv(locals_, f"prepare_{PurePosixPath(test_file).stem}", [], [], stop_token)
 
-    def _file(self, test_file, index: int) -> PurePosixPath:
+    def _file(self, test_file: Path | PurePosixPath, index: int) -> PurePosixPath:
         return host_file(test_file, index, len(self.hosts))
 
     def _client_argv(self, locals_: list[list[str]], name: str, extra: list[str], flags: list[str],
@@ -87,18 +88,18 @@ class RemoteFioEngine:
         path.write_text(text, encoding="utf-8")
 
     @staticmethod
-    def graceful_stop(stop_token: Path):
+    def graceful_stop(stop_token: Path) -> Callable[[], None]:
         """The client watches the trigger file and asks every server to stop its job (verified:
         final result, rc 0, within ~0.3 s)."""
         return stop_token.touch
 
-    def live(self, trial: Trial, test_file) -> RemoteFioLive:
+    def live(self, trial: Trial, test_file: Path) -> RemoteFioLive:
         w = trial.workload
         direction = ("read" if w.rw in ("read", "randread") or w.rwmixread == 100 else
                      "write" if w.rw in ("write", "randwrite") or w.rwmixread == 0 else None)
         return RemoteFioLive(direction) if len(self.hosts) == 1 else MultiHostLive(direction, self.addresses)
 
-    def parse_final(self, text: str, source: str | None = None) -> list[dict]:
+    def parse_final(self, text: str, source: str | None = None) -> list[dict[str, Any]]:
         try:
             if len(self.hosts) == 1:
                 return parse_remote_final(text, source)

@@ -14,7 +14,7 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import TypeVar
 
 from app.paths import FileSwapped
@@ -55,17 +55,17 @@ class RemoteFolder:
         self._files.add(name)
         return PurePosixPath(self.target.data_dir) / name
 
-    def verify(self, path) -> None:
+    def verify(self, path: PurePosixPath | Path) -> None:
         """Only that the name is one this run made: a file's identity cannot be read remotely."""
-        if PurePosixPath(path).name not in self._files or PurePosixPath(path).parent != self.target.data_dir:
+        if PurePosixPath(path).name not in self._files or PurePosixPath(path).parent != PurePosixPath(self.target.data_dir):
             raise FileSwapped(f"{shown(path)} is not a file this run created")
 
-    def remove(self, path) -> bool:
+    def remove(self, path: PurePosixPath | Path) -> bool:
         """Delete a test file through every server; True when it is gone everywhere (or was
         never made)."""
         return not self._remove(path)
 
-    def _remove(self, path) -> list[tuple[str, PurePosixPath]]:
+    def _remove(self, path: PurePosixPath | Path) -> list[tuple[str, PurePosixPath]]:
         """(host, its file) of each host where its file could not be removed."""
         self.verify(path)
         n = len(self.hosts)
@@ -103,8 +103,8 @@ class RemoteFolder:
             jobs.close()
         return kept
 
-    def leftovers(self) -> list:
+    def leftovers(self) -> list[tuple[Path, int]]:
         return []  # a fio server cannot list a folder
 
-    def remove_leftovers(self) -> list:
+    def remove_leftovers(self) -> list[tuple[Path, int]]:
         return []

@@ -88,7 +88,7 @@ class RemoteJobs:
             shutil.rmtree(self._workdir, ignore_errors=True)
 
 
-def _text(data) -> str:
+def _text(data: bytes | str | None) -> str:
     return data.decode("utf-8", "replace") if isinstance(data, bytes) else (data or "")
 
 

@@ -9,23 +9,31 @@ says (``target.remote.combined``).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from app import __version__
+from app.drive.thermal import TemperatureSource
+from app.engines.fio import FioEngine
 from app.engines.fio.host_sum import HOW
 from app.engines.fio.remote_result import LIVE_SERIES
+from app.experiments.base import Experiment
+from app.experiments.plan import RunPlan
 from app.host import host_info
 from app.params import values_json
-from app.paths import new_run_id
+from app.paths import CheckedTarget, new_run_id
 from app.remote.smart import NOT_REMOTE
+from app.remote.target import RemoteAddress
 from app.stats.plausibility import at_run_start
+from jobs.remote.check import RemoteFacts
 
 UNKNOWN = f"{NOT_REMOTE}: a fio server reports neither"
 SEVERAL = (f"{NOT_REMOTE} as one drive: the run has several hosts, each host's drive is in "
            "drive.hosts (its SMART after the run in smart_after_hosts)")
 
 
-def remote_part(addresses, facts, live: dict) -> dict:
+def remote_part(addresses: Sequence[RemoteAddress], facts: Sequence[RemoteFacts],
+                live: dict[str, Any]) -> dict[str, Any]:
     """``target.remote``: the first host's fields, then every host under ``hosts``."""
     hosts = [{"host": a.host, "port": a.port, "fio_version": f.fio_version, "hostname": f.hostname,
               "os": f.os, "device": f.device} for a, f in zip(addresses, facts, strict=True)]
@@ -35,7 +43,7 @@ def remote_part(addresses, facts, live: dict) -> dict:
     return out
 
 
-def live_series(hosts: int, temperature: bool) -> dict:
+def live_series(hosts: int, temperature: bool) -> dict[str, Any]:
     """LIVE_SERIES, saying what several hosts' live values are and whether ssh gives the
     temperature."""
     out: dict[str, Any] = dict(LIVE_SERIES)
@@ -48,14 +56,14 @@ def live_series(hosts: int, temperature: bool) -> dict:
     return out
 
 
-def drive_part(drives: list[dict]) -> dict:
+def drive_part(drives: list[dict[str, Any]]) -> dict[str, Any]:
     if len(drives) == 1:
         return drives[0]
     return {**{k: None for k in drives[0]}, "remote": ", ".join(d["remote"] for d in drives),
             "reason": SEVERAL, "smart_reason": SEVERAL, "hosts": drives}
 
 
-def temperature_part(drives: list[dict], source) -> dict:
+def temperature_part(drives: list[dict[str, Any]], source: TemperatureSource | None) -> dict[str, Any]:
     if source is not None:
         return {"source": source.name, "detail": source.detail, "reason": ""}
     if len(drives) > 1:
@@ -66,8 +74,10 @@ def temperature_part(drives: list[dict], source) -> dict:
     return {"source": None, "detail": None, "reason": drives[0]["reason"] or NOT_REMOTE}
 
 
-def remote_record(experiments, plan, checked, addresses, facts, local, command_line,
-                  drives: list[dict], source) -> dict:
+def remote_record(experiments: Sequence[Experiment], plan: RunPlan, checked: CheckedTarget,
+                  addresses: Sequence[RemoteAddress], facts: Sequence[RemoteFacts], local: FioEngine,
+                  command_line: list[str] | None, drives: list[dict[str, Any]],
+                  source: TemperatureSource | None) -> dict[str, Any]:
     where = ", ".join(str(a) for a in addresses)
     return {
         "app_version": __version__,

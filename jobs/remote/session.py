@@ -14,19 +14,24 @@ from __future__ import annotations
 
 import dataclasses
 import signal
+import threading
+from collections.abc import Generator, Sequence
 from pathlib import Path
+from typing import Any
 
-from app.experiments.plan import experiments_from_settings, plan_run
+from app.experiments.base import Experiment
+from app.experiments.plan import RunPlan, experiments_from_settings, plan_run
 from app.paths import CheckedTarget, TargetRefused
 from app.paths.target import DATA_DIR
 from app.remote.extra_time import REMOTE_JOB_S, remote_estimate_s
 from app.remote.smart import NO_SSH, check_smart_device, device_path, ssh_for_hosts
-from app.remote.target import RemoteSpec, ancestors, check_remote_folder, parse_remotes
+from app.remote.target import RemoteAddress, RemoteSpec, ancestors, check_remote_folder, parse_remotes
 from app.store.run_folder import RunStore, default_runs_root
 from app.store.runs_root import check_runs_root
 from jobs.engine.factory import locate_fio
-from jobs.events import LogMessage, RunStarted, TrialFailed, TrialFinished, TrialStarted
-from jobs.remote.check import check_hosts
+from jobs.engine.process import EngineProcess
+from jobs.events import Event, LogMessage, RunStarted, TrialFailed, TrialFinished, TrialStarted
+from jobs.remote.check import RemoteFacts, check_hosts
 from jobs.remote.engine import RemoteFioEngine
 from jobs.remote.folder import RemoteFolder, on_each
 from jobs.remote.jobs import RemoteJobs
@@ -48,7 +53,7 @@ class RemoteTrialRunner(TrialRunner):
     on_app_death = int(signal.SIGTERM)
     engine: RemoteFioEngine
 
-    def events(self):
+    def events(self) -> Generator[Event, None, None]:
         inner = super().events()
         try:
             for event in inner:
@@ -64,7 +69,7 @@ class RemoteTrialRunner(TrialRunner):
         finally:
             inner.close()  # a consumer that stops iterating ends the run like a cancel
 
-    def _check_stop(self, proc, limit_s: float) -> None:
+    def _check_stop(self, proc: EngineProcess, limit_s: float) -> None:
         """A trial past its time limit means a server that stopped answering (hung, stopped,
         its link gone): the client waits for it without end. The trial ends at the watchdog,
         and the run stops there like after a server that died, instead of every remaining
@@ -80,13 +85,14 @@ class RemoteTrialRunner(TrialRunner):
     def _keep_job_argv(self) -> None:
         """run.json's trial keeps ``argv`` (the client command that ran) and ``job_argv``: the
         job file's options as a local fio argv, which reports read (data pattern, options)."""
-        self.store.record["trials"][-1]["job_argv"] = list(self.engine.last_job_argv)
-        self.store.trial_completed()
+        self.store.trial_completed(job_argv=list(self.engine.last_job_argv))
 
 
-def prepare_remote_run(names, settings, remote: str | RemoteSpec, target: str, runs_root: Path | None,
-                       seed, command_line, engine_path, watchdog_grace_s: float, engine: str | None,
-                       cancel) -> tuple | None:
+def prepare_remote_run(names: list[str], settings: dict[str, str], remote: str | RemoteSpec, target: str,
+                       runs_root: Path | None, seed: int | None, command_line: list[str] | None,
+                       engine_path: str | None, watchdog_grace_s: float, engine: str | None,
+                       cancel: threading.Event
+                       ) -> tuple[RunPlan, CheckedTarget, RunStore, TrialRunner, threading.Event] | None:
     """(plan, target, store, runner, cancel) for jobs.run.session.RunSession, or None when ``cancel``
     was set before the run folder existed. Raises like a local run (ParamError, TargetRefused,
     EngineNotFound) with nothing written."""
@@ -143,7 +149,8 @@ class _Cancelled(Exception):
     pass
 
 
-def _notes(addresses, facts, experiments, drives, live: dict) -> tuple[LogMessage, ...]:
+def _notes(addresses: Sequence[RemoteAddress], facts: Sequence[RemoteFacts], experiments: Sequence[Experiment],
+           drives: list[dict[str, Any]], live: dict[str, Any]) -> tuple[LogMessage, ...]:
     where = ", ".join(f"{a} ({f.hostname})" for a, f in zip(addresses, facts, strict=True))
     several = (f"; the {len(addresses)} hosts run every trial together: IOPS and MB/s are summed, "
                "latency is over all their I/Os, each host's own results are kept"

@@ -14,10 +14,13 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+from collections.abc import Sequence
+from typing import Any
 
 from app.drive.bounded import run_bounded
 from app.drive.smart import explain, no_data, parse_smartctl
 from app.drive.thermal import TemperatureSource, TemperatureUnavailable
+from app.model.trial import TrialResult
 from app.params import one_line
 from app.remote.smart import NOT_REMOTE, SSH_ENV, command_text, remote_drive, ssh_argv
 from jobs.drive.monitor import DriveMonitor
@@ -33,7 +36,7 @@ def ssh_program() -> str:
 
 
 def read_remote_smart(dest: str, device: str, args: tuple[str, ...] = ("-j", "-a"),
-                      timeout_s: float | None = None) -> tuple[dict | None, str]:
+                      timeout_s: float | None = None) -> tuple[dict[str, Any] | None, str]:
     """``ssh DEST smartctl ARGS DEVICE`` parsed: (normalized dict, "") or (None, one line)."""
     program = ssh_program()
     exe = program if os.sep in program else shutil.which(program)
@@ -66,7 +69,7 @@ def _last_line(text: str) -> str:
     return one_line(lines[-1]) if lines else ""
 
 
-def read_drive(where: str, dest: str | None, device: str | None, no_ssh: str) -> dict:
+def read_drive(where: str, dest: str | None, device: str | None, no_ssh: str) -> dict[str, Any]:
     """run.json's ``drive`` of one host: read through ssh when a destination and a device are
     known, else every field None and the reason ("not available remotely: ...")."""
     if dest is None:
@@ -86,7 +89,7 @@ class SshSmartctlSource(TemperatureSource):
     def __init__(self, dest: str, device: str):
         self.dest, self.device = dest, device
         self.detail = command_text(dest, device, ("-j", "-A"))
-        self.last: dict | None = None
+        self.last: dict[str, Any] | None = None
 
     def read(self) -> float:
         parsed, reason = read_remote_smart(self.dest, self.device, ("-j", "-A"))
@@ -100,13 +103,13 @@ class RemoteDriveMonitor(DriveMonitor):
     """The drive monitor of a remote run: SMART after the run through the same ssh, per host
     (``drives``: run.json's per-host drive dicts; ``dests``: their ssh destinations)."""
 
-    def __init__(self, drive: dict, drives: list[dict], dests: list[str | None],
+    def __init__(self, drive: dict[str, Any], drives: list[dict[str, Any]], dests: list[str | None],
                  source: SshSmartctlSource | None = None):
         super().__init__(drive, source, POLL_INTERVAL_S)
         self.drives, self.dests = drives, dests
-        self.afters: list[tuple[dict | None, str]] = []
+        self.afters: list[tuple[dict[str, Any] | None, str]] = []
 
-    def snapshot_after(self) -> tuple[dict | None, str]:
+    def snapshot_after(self) -> tuple[dict[str, Any] | None, str]:
         self.afters = [read_remote_smart(dest, d["device"]) if dest and d.get("smart") else
                        (None, d.get("reason") or NOT_REMOTE)
                        for d, dest in zip(self.drives, self.dests, strict=True)]
@@ -114,7 +117,7 @@ class RemoteDriveMonitor(DriveMonitor):
             return self.afters[0]
         return None, f"{NOT_REMOTE} as one drive: several hosts (each in smart_after_hosts)"
 
-    def after_run(self, trials: list[dict], prepared_bytes: int) -> dict:
+    def after_run(self, trials: Sequence[TrialResult], prepared_bytes: int) -> dict[str, Any]:
         out = super().after_run(trials, prepared_bytes)
         if len(self.drives) > 1:
             out["smart_after_hosts"] = [{"remote": d["remote"], "smart_after": a, "reason": r}

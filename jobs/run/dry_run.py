@@ -12,6 +12,7 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from app.experiments.plan import RunPlan, Trial, experiments_from_settings, plan_run
 from app.paths import CheckedTarget, check_target
@@ -33,7 +34,7 @@ class PlannedRun:
     write_seconds: float          # trial time spent writing (time-based: bytes depend on the drive)
     volume_bytes: int = 0         # written by volume-bound trials (write-saturation): known
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"experiments": [e.id for e in self.plan.experiments], "seed": self.plan.seed,
                 "target": str(self.target.folder), "engine": self.engine_name,
                 "engine_version": self.engine_version, "trials": len(self.plan.trials),

@@ -1,5 +1,6 @@
 """Starting and stopping the engine of a trial or of a test file's fill (the runner's part
-that touches processes), kept beside jobs/run/runner.py, which decides what runs when.
+that touches processes), kept beside jobs/run/runner.py, which decides what runs when, and
+jobs/run/trial_steps.py, which runs one trial.
 
 Why the descriptors: on Linux the engine names the test file ``/proc/self/fd/N``, the app's
 own descriptor of the file it created, inherited through ``pass_fds`` (app.paths.owned), so no
@@ -22,8 +23,8 @@ class _Cancelled(Exception):
 
 
 class EngineStarts:
-    """Mixed into :class:`jobs.run.runner.TrialRunner`: uses its ``engine``, ``owner``, ``store``,
-    ``cancel``, ``_workdir``, ``_proc`` and ``on_app_death``."""
+    """Mixed into :class:`jobs.run.runner.TrialRunner` (through jobs/run/trial_steps.py): uses
+    its ``engine``, ``owner``, ``store``, ``cancel``, ``_workdir``, ``_proc`` and ``on_app_death``."""
 
     engine: Engine
     owner: OwnedFolder

@@ -26,10 +26,11 @@ def follow_earlier(exp: Experiment, trials: list[Trial], store: RunStore
     """``exp`` and its planned ``trials``, adapted to the experiments that ran before it in
     this run (unchanged when it follows nothing), and the events that say so: the log line,
     and :class:`PlanFollowed` for the window's live view."""
-    ended = {t["experiment"] for t in store.record["trials"]}
+    run = store.run()
+    ended = {t.experiment for t in run.trials}
     if not ended:
         return exp, trials, ()
-    results = build_results(store.run())
+    results = build_results(run)
     followed = exp.follow([p for p in results.parts if p.id in ended and p.id != exp.id])
     if followed is None:
         return exp, trials, ()
@@ -39,12 +40,9 @@ def follow_earlier(exp: Experiment, trials: list[Trial], store: RunStore
         return exp, trials, ()   # the plan's count and order must hold
     swap = dict(zip(before, after))
     trials = [replace(t, workload=swap.get(t.workload, t.workload)) for t in trials]
-    entry: dict = next((e for e in store.record["experiments"] if e.get("id") == exp.id), {})
-    entry.update({"params": values_json(new), "workload_keys": [w.key for w in after],
-                  "followed": note})
-    planned = {t.index: t for t in trials}
-    store.record["planned_trials"] = [planned[p["index"]].to_json() if p.get("index") in planned
-                                      else p for p in store.record.get("planned_trials", [])]
+    changed = {"params": values_json(new), "workload_keys": [w.key for w in after], "followed": note}
+    store.note_experiment(exp.id, **changed)
+    store.replan(trials)
     store.save()
     return new, trials, (LogMessage(f"{exp.id}: {note}"), PlanFollowed(
-        exp.id, dict(entry), {t.index: t.workload.label for t in trials}))
+        exp.id, changed, {t.index: t.workload.label for t in trials}))

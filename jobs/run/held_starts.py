@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.engines.base import Hold
+from app.engines.base import Engine, Hold
 from app.experiments.plan import Trial
 from app.store.run_folder import utc_now
 from jobs.engine.process import EngineProcess
@@ -72,7 +72,7 @@ class HeldStarts:
     """The held engines of one experiment, in run order. ``spawn`` starts an engine with the
     extra argv, inherited fds and ready marker it is given; ``argv_for`` is a trial's argv."""
 
-    def __init__(self, engine, spawn: Spawn, argv_for: Callable[[Trial, Path], list[str]],
+    def __init__(self, engine: Engine, spawn: Spawn, argv_for: Callable[[Trial, Path], list[str]],
                  raw_paths: Callable[[Trial], tuple[Path, Path]], cancel: threading.Event):
         # optional on an engine (app.engines.base.Engine): None starts each trial the usual way
         self._hold: Callable[[list[str], int, int], Hold | None] | None = getattr(engine, "held_argv", None)

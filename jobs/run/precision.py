@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import Any
 
 from app.experiments.plan import Trial
 from app.model.interval import Interval
@@ -112,12 +113,11 @@ class PrecisionWatch:
             self.stopped = "out of reach"
         return self.stopped is not None
 
-    def finish(self, trial: Trial, record: dict) -> dict | None:
+    def finish(self, trial: Trial, result: TrialResult) -> dict[str, Any] | None:
         """The ``precision`` block of a finished measured trial's record, and whether its
         workload is done; None for trials without a target."""
         if trial.precision is None or trial.warmup:
             return None
-        result = TrialResult.from_json(record)
         m = result.measurement if result.measured else None
         done = self._of(trial)
         own = [series_interval(self._iops), series_interval(self._MBps)]

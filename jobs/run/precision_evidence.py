@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.stats.histogram import Histogram
 from app.stats.precision import MIN_BATCHES, MeanInterval, combined, series_interval
@@ -119,7 +120,7 @@ class WorkloadEvidence:
                                bounds.ramp_s))
         return out
 
-    def block(self, target: float, bounds: Bounds, tail_ok: bool, tail_wanted: bool) -> dict:
+    def block(self, target: float, bounds: Bounds, tail_ok: bool, tail_wanted: bool) -> dict[str, Any]:
         """After a finished repetition: the workload's achieved ± (and its method), whether it
         is reached or out of reach (both end the workload) and what would reach it."""
         iops, mbps = self.intervals()
@@ -129,7 +130,7 @@ class WorkloadEvidence:
         wider = max((i for i in (iops, mbps) if i is not None), key=lambda i: i.relative,
                     default=None)
         method = None if wider is None or reps < 2 else wider.method()
-        out: dict = {"iops": rel(iops), "MBps": rel(mbps), "reached": self.reached,
+        out: dict[str, Any] = {"iops": rel(iops), "MBps": rel(mbps), "reached": self.reached,
                      "method": method}
         if self.reached:
             return out

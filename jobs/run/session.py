@@ -8,15 +8,19 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from app import __version__
 from app.drive.identity import describe_drive, temperature_source
+from app.engines.base import Engine
 from app.engines.fio import FioEngine
+from app.experiments.base import Experiment
 from app.experiments.plan import RunPlan, experiments_from_settings, plan_run
 from app.host import host_info
 from app.params import values_json
 from app.paths import CheckedTarget, OwnedFolder, check_target, new_run_id
 from app.paths.direct_io import probe_direct_io
+from app.remote.target import RemoteSpec
 from app.stats.plausibility import at_run_start
 from app.store.run_folder import RunStore, default_runs_root
 from app.store.runs_root import check_runs_root
@@ -35,7 +39,8 @@ class RunSession:
     store: RunStore
     runner: TrialRunner
     cancel: threading.Event
-    removed_leftovers: tuple = ()     # (path, size) of test files a crashed run left, removed
+    #: (path, size) of the test files a crashed run left, removed before this one
+    removed_leftovers: tuple[tuple[Path, int], ...] = ()
 
     def close(self) -> None:
         """Release the target when the runner never ran (its own end releases it otherwise)."""
@@ -48,7 +53,7 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
                 watchdog_grace_s: float = 30.0, engine: str | None = None,
                 cancel: threading.Event | None = None, remove_leftovers: bool = False,
                 wait_for_folder_s: float = 0.0, allow_media: tuple[str, ...] = (),
-                remote=None) -> RunSession:
+                remote: str | RemoteSpec | None = None) -> RunSession:
     """Raises ParamError, TargetRefused (FolderInUse) or EngineNotFound before writing anything
     but, once every argument is valid, the lock in the target's data folder (released again).
 
@@ -89,8 +94,10 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
     return session
 
 
-def _start_session(plan, experiments, checked, owner, engine, runs_root, command_line,
-                   watchdog_grace_s, cancel, removed, direct_io) -> RunSession:
+def _start_session(plan: RunPlan, experiments: list[Experiment], checked: CheckedTarget,
+                   owner: OwnedFolder, engine: Engine, runs_root: Path | None,
+                   command_line: list[str] | None, watchdog_grace_s: float, cancel: threading.Event,
+                   removed: tuple[tuple[Path, int], ...], direct_io: dict[str, Any]) -> RunSession:
     drive = describe_drive(checked.folder)  # identity, link, health: the SMART snapshot before
     medium = checked.medium.to_json() if checked.medium else None
     source, temperature_reason = temperature_source(drive)

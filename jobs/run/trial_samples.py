@@ -9,6 +9,7 @@ the trial ends, which is bounded by that engine's one-second minimum interval.
 """
 from __future__ import annotations
 
+from app.model.interval import Sample
 from app.store.run_folder import RunStore
 
 BATCH_ROWS = 64
@@ -17,11 +18,11 @@ BATCH_ROWS = 64
 class TrialSamples:
     def __init__(self, store: RunStore, replaceable: bool, keep_every_s: float = 1.0):
         self.store, self.replaceable, self.keep_every_s = store, replaceable, keep_every_s
-        self._pending: list = []
-        self._kept: list = []
+        self._pending: list[Sample] = []
+        self._kept: list[Sample] = []
         self._next_keep = float("-inf")
 
-    def add(self, sample) -> None:
+    def add(self, sample: Sample) -> None:
         self._pending.append(sample)
         if sample.t_s >= self._next_keep:
             self._kept.append(sample)
@@ -29,14 +30,14 @@ class TrialSamples:
         if not self.replaceable and len(self._pending) >= BATCH_ROWS:
             self._flush()
 
-    def replace(self, samples: list) -> None:
+    def replace(self, samples: list[Sample]) -> None:
         """The engine's own series instead of the live one (only before anything was written)."""
         assert self.replaceable
         self._pending, self._kept, self._next_keep = [], [], float("-inf")
         for sample in samples:
             self.add(sample)
 
-    def finish(self) -> list:
+    def finish(self) -> list[Sample]:
         """Write what is left; the samples kept for the throttle verdict."""
         self._flush()
         return self._kept

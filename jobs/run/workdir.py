@@ -51,7 +51,7 @@ def _mine(info: os.stat_result) -> bool:
     return not hasattr(os, "geteuid") or info.st_uid == os.geteuid()
 
 
-def remove_dead_workdirs(root: str | os.PathLike | None = None) -> list[Path]:
+def remove_dead_workdirs(root: str | os.PathLike[str] | None = None) -> list[Path]:
     """Remove the private folders of runs that are gone (their lock is free); those removed."""
     removed = []
     for folder in Path(root or tempfile.gettempdir()).glob(PREFIX + "*"):

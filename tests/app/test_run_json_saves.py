@@ -8,6 +8,7 @@ import copy
 import json
 
 from app.model.status import RunStatus
+from app.model.trial import TrialResult
 from app.store.journal import JOURNAL
 from app.store.run_folder import SAVE_EVERY_S, RunStore, load_run, open_run
 from app.store.run_json import LineCache, json_text
@@ -42,7 +43,7 @@ def test_trials_are_saved_every_few_seconds_and_the_file_between_always_opens(tm
     on_disk = []
     for i in range(13):
         clock.now += 0.5   # a trial every half second: run.json every 2 s, not after each
-        store.add_trial(_trial(i))
+        store.add_trial(TrialResult.from_json(_trial(i)))
         on_disk.append(len(json.loads((store.dir / "run.json").read_text())["trials"]))
         record = load_run(store.dir)   # run.json and the journal: what a kill -9 here leaves
         assert len(open_run(store.dir).trials) == len(record["trials"]) == i + 1
@@ -58,10 +59,10 @@ def test_kept_lines_are_the_text_of_the_records_and_the_last_one_is_made_afresh(
     store = _store(tmp_path, clock)
     for i in range(3):
         clock.now += SAVE_EVERY_S   # each saved
-        store.add_trial(_trial(i))
+        store.add_trial(TrialResult.from_json(_trial(i)))
     store.record["trials"][-1]["job_argv"] = ["fio", "--name=x"]   # as a remote run does after
     clock.now += SAVE_EVERY_S
-    store.add_trial(_trial(3))
+    store.add_trial(TrialResult.from_json(_trial(3)))
     assert load_run(store.dir)["trials"][2]["job_argv"] == ["fio", "--name=x"]
     text = (store.dir / "run.json").read_text()
     assert text == json_text(store.record) + "\n"   # the kept lines are what a fresh save makes
@@ -103,7 +104,7 @@ def test_the_journal_is_emptied_by_each_save_and_gone_when_the_run_ends(tmp_path
     store = _store(tmp_path, clock)
     for i in range(3):
         clock.now += 0.5
-        store.add_trial(_trial(i))
+        store.add_trial(TrialResult.from_json(_trial(i)))
     saved = json.loads((store.dir / "run.json").read_text())["trials"]
     journal = (store.dir / JOURNAL).read_text().splitlines()
     assert len(saved) == 0 and len(journal) == 3
@@ -113,7 +114,7 @@ def test_the_journal_is_emptied_by_each_save_and_gone_when_the_run_ends(tmp_path
     assert len(open_run(store.dir).trials) == 3   # opens: a bad journal line never damages run.json
     assert [t["index"] for t in load_run(store.dir)["trials"]] == [0, 1, 2]
     clock.now += 2.0
-    store.add_trial(_trial(3))   # saved: the journal is empty again
+    store.add_trial(TrialResult.from_json(_trial(3)))   # saved: the journal is empty again
     assert (store.dir / JOURNAL).read_bytes() == b""
     assert [t["index"] for t in load_run(store.dir)["trials"]] == [0, 1, 2, 3]
     store.finish(RunStatus.DONE)
@@ -126,8 +127,7 @@ def test_a_record_completed_after_it_was_kept_survives_a_kill_before_the_next_sa
     clock = Clock()
     store = _store(tmp_path, clock)
     clock.now += SAVE_EVERY_S
-    store.add_trial(_trial(0))   # saved at once, without job_argv
-    store.record["trials"][-1]["job_argv"] = ["fio", "--name=x"]
-    store.trial_completed()      # too soon for a save: what a kill -9 here leaves
+    store.add_trial(TrialResult.from_json(_trial(0)))   # saved at once, without job_argv
+    store.trial_completed(job_argv=["fio", "--name=x"])      # too soon for a save: what a kill -9 here leaves
     assert "job_argv" not in json.loads((store.dir / "run.json").read_text())["trials"][0]
     assert load_run(store.dir)["trials"] == [dict(_trial(0), job_argv=["fio", "--name=x"])]

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pytest
 
+from app.model.trial import TrialResult
 from app.store import journal
 from app.store.own_files import NotOwnFile
 from app.store.run_folder import RunStore
@@ -86,7 +87,7 @@ def test_a_planted_link_is_never_followed(tmp_path):
     record = {"index": 0, "experiment": "zero-queue", "workload": {}, "label": "x",
               "repetition": 1, "warmup": False, "status": "failed", "error": "e"}
     with pytest.raises(NotOwnFile, match="trials-since-save.jsonl is not the run's own file"):
-        store.add_trial(record)
+        store.add_trial(TrialResult.from_json(record))
     with pytest.raises(NotOwnFile, match="commands.log is not the run's own file"):
         store.log_command(["fio", "--name=x"])
     with pytest.raises(NotOwnFile):

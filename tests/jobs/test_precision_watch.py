@@ -2,6 +2,7 @@
 workload stops only once its pooled p99.9 is known to the target, then skips what is left."""
 from app.experiments.plan import Trial
 from app.model.interval import Interval
+from app.model.trial import TrialResult
 from app.model.workload import Workload
 from app.stats.histogram import Histogram
 from jobs.run.precision import PrecisionWatch
@@ -47,7 +48,7 @@ def test_the_pooled_tail_decides_and_the_rest_is_skipped():
         watch.begin(trial)
         for _ in range(20):
             watch.add(trial, _interval())
-        outcomes.append(watch.finish(trial, _record(trial, _narrow(200_000))))
+        outcomes.append(watch.finish(trial, TrialResult.from_json(_record(trial, _narrow(200_000)))))
     assert outcomes[1]["tail"] == "p99.9" and outcomes[1]["tail_rel"] < 0.02
     assert outcomes[1]["reached"] and watch.skip(_trial(3))
 
@@ -98,7 +99,7 @@ def test_the_drain_after_the_runtime_is_not_in_the_statistics():
     watch.begin(trial)
     for value in [0.0] + [119.0, 121.0] * 5 + [256.0, 0.0]:   # ramp, 10 s, then the drain
         watch.add(trial, _interval(value))
-    block = watch.finish(trial, _fio_record(trial, 120.0))
+    block = watch.finish(trial, TrialResult.from_json(_fio_record(trial, 120.0)))
     assert block["own_iops"] is not None and block["own_iops"] < 0.02
 
 
@@ -111,7 +112,7 @@ def test_the_stop_rests_on_fios_means_of_the_finished_repetitions():
     watch.begin(first)
     for value in [0.0] + [117.0, 119.0] * 5:
         watch.add(first, _interval(value))
-    watch.finish(first, _fio_record(first, 120.0))
+    watch.finish(first, TrialResult.from_json(_fio_record(first, 120.0)))
     second = _steady(2, runtime_s=20.0)
     watch.begin(second)
     stops = [watch.add(second, _interval(v)) for v in [0.0] + [119.0, 121.0] * 5]
@@ -128,7 +129,7 @@ def test_two_repetitions_too_short_for_batch_means_still_give_a_numeric_interval
         watch.begin(trial)
         for value in [0.0, level, level, level, level]:
             watch.add(trial, _interval(value))
-        blocks.append(watch.finish(trial, _fio_record(trial, level)))
+        blocks.append(watch.finish(trial, TrialResult.from_json(_fio_record(trial, level))))
     assert blocks[0]["iops"] is None
     assert blocks[1]["iops"] is not None and abs(blocks[1]["iops"] - 12.706 * 0.5 / 120.5) < 1e-6
     assert blocks[1]["method"] == "between runs, t with 1 df" and not blocks[1]["reached"]

@@ -129,8 +129,8 @@ def test_csv_and_json_keep_the_value_only_beside_its_flag(course):
         if eid != "zero-queue":
             continue
         rows = list(csv.DictReader(io.StringIO((export / "tables" / "zero-queue.csv").read_text())))
-        mine = next(r for r in rows if r["rw"] == row.workload["rw"]
-                    and r["bs_bytes"] == str(row.workload["bs_bytes"]))
+        mine = next(r for r in rows if r["rw"] == row.workload.rw
+                    and r["bs_bytes"] == str(row.workload.bs_bytes))
         column = f"lat_{key}_us"
         if column + "_mean" in mine:   # the table shows this percentile
             assert mine[column + "_too_few"] == "true"

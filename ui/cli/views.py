@@ -83,23 +83,23 @@ def live_text(event: Sample) -> str:
             f"{event.read_iops + event.write_iops:,.0f} IOPS")
 
 
-def result_text(record) -> str:
+def result_text(result: TrialResult) -> str:
     """'12,345 IOPS, 50.6 MB/s, p99 123 µs (total latency)' of a finished trial."""
-    m = record.get("measurement") or {}
-    total = m.get("total") or {}
-    side = m.get("read") or m.get("write") or {}
-    p99 = (side.get("lat_us") or {}).get("p99")
+    m = result.measurement
+    side = (m.read or m.write) if m else None
+    p99 = side.lat("p99") if side else None
     # the trial's own p99 on too few of its I/Os is marked, never printed (app/model/percentiles.py)
-    mark = trial_mark(TrialResult.from_json(record), "read" if m.get("read") else "write", "p99")
-    kind = f" ({side['lat_kind']} latency)" if side.get("lat_kind") else ""
-    known = record.get("precision")  # a precision target: the workload's ± so far
+    mark = trial_mark(result, "read" if m and m.read else "write", "p99")
+    kind = f" ({side.lat_kind} latency)" if side and side.lat_kind else ""
+    known = result.precision  # a precision target: the workload's ± so far
     known_text = "" if not known else (
-        f"; workload ±{max(known['iops'], known['MBps']) * 100:.1f} %" if known["iops"] is not None
-        and known["MBps"] is not None else "; workload ± not yet known") + (
-        f" ({known['method']})" if known.get("method") else "") + (
-        f" (target ±{known['target'] * 100:g} %{', reached' if known['reached'] else ''}"
-        f"{', out of reach by max_time' if known.get('out_of_reach') else ''})")
-    return (f"{_num(total.get('iops'), '{:,.0f}')} IOPS, {_num(total.get('MBps'), '{:,.1f}')} MB/s, "
+        f"; workload ±{known.achieved * 100:.1f} %" if known.achieved is not None
+        else "; workload ± not yet known") + (
+        f" ({known.method})" if known.method else "") + (
+        f" (target ±{known.target * 100:g} %{', reached' if known.reached else ''}"
+        f"{', out of reach by max_time' if known.out_of_reach else ''})")
+    return (f"{_num(m.total_iops if m else None, '{:,.0f}')} IOPS, "
+            f"{_num(m.total_MBps if m else None, '{:,.1f}')} MB/s, "
             f"p99 {mark or _num(p99, '{:,.0f}') + ' µs'}{kind}{known_text}")
 
 

@@ -35,6 +35,7 @@ from ui.window.engine_status import EngineStatus
 from ui.window.gc_policy import load_outside_collections, pause_collections
 from ui.window.layout import SetupViews, WindowLayout
 from ui.window.menus import add_report_actions, build_menus
+from ui.window.run.run_state import RunState
 from ui.window.run.run_text import CANCELLED_EARLY, run_end_text
 from ui.window.settings import AppSettings
 from ui.window.setup.drive_panel import DrivePanel
@@ -231,7 +232,7 @@ class MainWindow(QMainWindow):
         from jobs.events import RunFinished
         from jobs.worker import RunRefused  # loaded with the run (RunControl.start)
 
-        if isinstance(event, RunRefused) and self.model.status == RunStatus.CANCELLED:
+        if isinstance(event, RunRefused) and self.model.status is RunState.CANCELLED:
             self.statusBar().showMessage(CANCELLED_EARLY)
         elif isinstance(event, RunRefused):
             self.statusBar().showMessage(f"Run not started: {self.model.error}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from app.units import duration_text  # noqa: F401 (one home: the window imports it from here)
+from ui.window.run.run_state import RunState
 
 _EXCEPTION_NAME = re.compile(r"^[A-Z][A-Za-z0-9_.]*(Error|Exception|Refused|NotFound): ")
 
@@ -53,9 +54,9 @@ def temperature_text(reason: str) -> str:
     return first if first.lower().startswith("temperature") else f"temperature unavailable: {first}"
 
 
-def temperature_line(status: str, note: str, finished: bool) -> str:
+def temperature_line(status: RunState, note: str, finished: bool) -> str:
     """The one line under the live charts when there is no temperature to chart."""
-    if status == "idle":
+    if status is RunState.IDLE:
         return "Temperature: charted here during a run when the drive reports it."
     if note:
         why = temperature_text(note).removeprefix("temperature unavailable: ")

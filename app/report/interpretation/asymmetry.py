@@ -67,10 +67,10 @@ def _mix(mix: tuple[WorkloadSummary, ...]) -> list[str]:
                "garbage collection it triggers limit writes", "IOPS",
                "the IOPS difference is within the noise, so at this depth neither direction is "
                "the bottleneck") + "."]
-    middle = [r for r in mix if 0 < (r.workload.get("rwmixread") or 0) < 100 and r.total_iops.mean]
+    middle = [r for r in mix if 0 < (r.workload.rwmixread or 0) < 100 and r.total_iops.mean]
     if middle:
-        m = min(middle, key=lambda r: abs((r.workload.get("rwmixread") or 0) - 50))
-        f = (m.workload.get("rwmixread") or 0) / 100
+        m = min(middle, key=lambda r: abs((r.workload.rwmixread or 0) - 50))
+        f = (m.workload.rwmixread or 0) / 100
         blend = 1 / (f / reads.total_iops.mean + (1 - f) / writes.total_iops.mean)
         off = (m.total_iops.mean or 0) / blend - 1
         spread = 2 * (m.total_iops.std or 0.0)   # about the 95 % range of one repetition
@@ -83,7 +83,7 @@ def _mix(mix: tuple[WorkloadSummary, ...]) -> list[str]:
         else:
             said = ("above what the two pure costs predict: the drive serves reads and writes "
                     "on separate paths at once")
-        out.append(f"The {m.workload.get('rwmixread')} % read mix reaches "
+        out.append(f"The {m.workload.rwmixread} % read mix reaches "
                    f"{stat_text(m.total_iops)} IOPS against {num(blend)} predicted by blending "
                    f"the pure costs ({off:+.0%}), {said}.")
     return out

@@ -20,7 +20,7 @@ def rows(results: RunResults, eid: str) -> tuple[WorkloadSummary, ...]:
 
 def find(rows_: Sequence[WorkloadSummary], **want: object) -> WorkloadSummary | None:
     """The first row whose workload has every given field (rw, bs_bytes, iodepth...)."""
-    return next((r for r in rows_ if all(r.workload.get(k) == v for k, v in want.items())), None)
+    return next((r for r in rows_ if all(r.workload_json.get(k) == v for k, v in want.items())), None)
 
 
 def lat(row: WorkloadSummary | None, stat: str = "mean", direction: str | None = None) -> float | None:

@@ -22,7 +22,7 @@ PLATEAU_GAIN = 1.10
 
 
 def _pattern(rows: list[WorkloadSummary]) -> str:
-    return "Random" if str(rows[0].workload.get("rw", "")).startswith("rand") else "Sequential"
+    return "Random" if rows[0].workload.random else "Sequential"
 
 
 def block_size_reading(results: RunResults) -> list[str]:
@@ -32,8 +32,8 @@ def block_size_reading(results: RunResults) -> list[str]:
     out, peaks = [], []
     for random in (True, False):
         mine = sorted((r for r in part.workloads
-                       if str(r.workload.get("rw", "")).startswith("rand") == random),
-                      key=lambda r: r.workload["bs_bytes"])
+                       if r.workload.random == random),
+                      key=lambda r: r.workload.bs_bytes)
         if len(mine) < 2 or not all(r.total_iops.mean and r.total_MBps.mean for r in mine):
             continue
         out += _pattern_reading(mine)
@@ -48,7 +48,7 @@ def _pattern_reading(mine: list[WorkloadSummary]) -> list[str]:
     a, b = mine[0], mine[1]
     kept = (b.total_iops.mean or 0) / (a.total_iops.mean or 1)
     per_cmd_us = qd / (a.total_iops.mean or 1) * 1e6
-    sa, sb = size_text(a.workload["bs_bytes"]), size_text(b.workload["bs_bytes"])
+    sa, sb = size_text(a.workload.bs_bytes), size_text(b.workload.bs_bytes)
     if kept >= PER_COMMAND:
         keep = f"keep {kept:.0%} of their value" if kept < 1 else f"do not fall ({kept:.2f}×)"
         first = (f"{name}: from {sa} to {sb} IOPS {keep} "
@@ -63,10 +63,10 @@ def _pattern_reading(mine: list[WorkloadSummary]) -> list[str]:
                  "here, not by a per-command cost.")
     prev, last = mine[-2], mine[-1]
     gain = (last.total_MBps.mean or 0) / (prev.total_MBps.mean or 1)
-    sp, sl = size_text(prev.workload["bs_bytes"]), size_text(last.workload["bs_bytes"])
+    sp, sl = size_text(prev.workload.bs_bytes), size_text(last.workload.bs_bytes)
     flat = gain < PLATEAU_GAIN or separated(prev.total_MBps, last.total_MBps) is False
     if flat:
-        predicted = (last.total_MBps.mean or 0) * 1e6 / last.workload["bs_bytes"]
+        predicted = (last.total_MBps.mean or 0) * 1e6 / last.workload.bs_bytes
         change = versus(prev.total_MBps, last.total_MBps, f"MB/s change {gain:.2f}×", "MB/s")
         second = (f"{name}: from {sp} to {sl} {change} ({stat_text(prev.total_MBps)} → "
                   f"{stat_text(last.total_MBps, 'MB/s')}), a plateau: a bandwidth ceiling, under "

@@ -72,7 +72,7 @@ class ToyDepth(Experiment):
 
     @classmethod
     def figures(cls, part: ExperimentResults, run: RunResults) -> list[Figure]:
-        pts = [(r.workload["iodepth"], r.total_iops) for r in part.workloads]
+        pts = [(r.workload.iodepth, r.total_iops) for r in part.workloads]
         series = series_from("IOPS", pts)
         return [Figure(id="toy-depth-iops", experiment=cls.id, title="Toy", x_axis=Axis("QD"),
                        y_axis=Axis("IOPS"), series=(series,) if series else ())]

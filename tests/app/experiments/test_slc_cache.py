@@ -61,7 +61,7 @@ def test_the_cliff_is_located_inside_its_interval_with_its_resolution():
 def test_sentence_table_and_figure_state_the_resolution():
     samples = _samples()
     found = SlcCache.findings((), (TRIAL,), samples)
-    row = WorkloadSummary("k", "SEQ1M Q32T1 write", TRIAL.workload, 1, Stat(None, None, 0),
+    row = WorkloadSummary("k", "SEQ1M Q32T1 write", dict(TRIAL.workload), 1, Stat(None, None, 0),
                           Stat(None, None, 0), None, None)
     part = ExperimentResults("slc-cache", ExperimentEntry(id="slc-cache"), (row,), (TRIAL,), found)
     run = RunResults(Run.from_json({"status": "done"}), (part,), samples)

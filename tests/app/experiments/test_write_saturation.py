@@ -39,7 +39,7 @@ def test_findings_compare_the_first_and_the_last_intervals():
     assert f.iops_first == 100_000 and f.iops_last == 25_000 and round(f.change, 2) == -0.75
     assert round(f.gb_written, 2) == round((10 * 400 + 20 * 100) / 1000, 2)
     assert found.to_json()["saturation"][0]["iops_last"] == 25_000
-    row = WorkloadSummary("k", "RND4K Q32T1 write", trial.workload, 1, Stat(None, None, 0),
+    row = WorkloadSummary("k", "RND4K Q32T1 write", dict(trial.workload), 1, Stat(None, None, 0),
                           Stat(None, None, 0), None, None)
     part = ExperimentResults("write-saturation", ExperimentEntry(id="write-saturation"), (row,), (trial,), found)
     run = RunResults(Run.from_json({"status": "done"}), (part,), samples)

@@ -57,7 +57,7 @@ def test_a_whole_run_json_round_trips(path):
     assert run.measured() and all(t.measurement for t in run.measured())
     for exp in run.summary.values():
         for row in exp.workloads:
-            assert row.outstanding == outstanding(row.workload) >= 1
+            assert row.outstanding == row.workload.outstanding == outstanding(row.workload_json) >= 1
             assert row.total_iops.n == row.n
 
 

@@ -75,9 +75,9 @@ def test_the_genuine_run_reads_as_its_numbers_show(results):
 
 def test_no_asymmetry_when_reads_and_writes_are_within_the_noise(results):
     def same(row):
-        if row.workload["rw"] == "randwrite":
+        if row.workload.rw == "randwrite":
             return replace(row, write=_side(row, "write", mean=_stat(72.0, 4.0)))
-        if row.workload["rw"] == "randread":
+        if row.workload.rw == "randread":
             return replace(row, read=_side(row, "read", mean=_stat(71.7, 3.6)))
         return row
     text = asymmetry_reading(_with(results, "zero-queue", same), "zero-queue")[0]
@@ -87,9 +87,9 @@ def test_no_asymmetry_when_reads_and_writes_are_within_the_noise(results):
 
 def test_a_write_faster_than_a_read_is_write_buffering(results):
     def fast(row):
-        if row.workload["rw"] == "randwrite":
+        if row.workload.rw == "randwrite":
             return replace(row, write=_side(row, "write", mean=_stat(20.0, 0.5)))
-        if row.workload["rw"] == "randread":
+        if row.workload.rw == "randread":
             return replace(row, read=_side(row, "read", mean=_stat(80.0, 1.0)))
         return row
     text = asymmetry_reading(_with(results, "zero-queue", fast), "zero-queue")[0]

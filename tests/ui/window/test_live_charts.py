@@ -12,9 +12,11 @@ import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QFontMetrics  # noqa: E402
 
+from app.model.trial import TrialResult  # noqa: E402
 from ui.window.run.chart_axes import log_ticks, nice_top  # noqa: E402
 from ui.window.run.live_charts import LiveCharts  # noqa: E402
 from ui.window.run.run_model import RunModel  # noqa: E402
+from ui.window.run.run_state import RunState
 from ui.window.run.series import break_row, sample_row  # noqa: E402
 
 NAN = math.nan
@@ -27,7 +29,7 @@ def charts(qtbot):
     qtbot.addWidget(view)
     view.resize(800, 600)
     view.show()
-    model.status = "running"
+    model.status = RunState.RUNNING
     return view
 
 
@@ -123,7 +125,7 @@ def _short_trial(model, index: int, t_s: float, samples: list[float]) -> None:
               "label": "RND4K Q1T1 read", "workload": {"rw": "randread", "bs_bytes": 4096},
               "measurement": {"read": {"iops": 13_800.0, "MBps": 56.6, "runtime_ms": 1000,
                                        "lat_us": {"mean": 71.7, "p99": 156.0}}}}
-    model.apply(TrialFinished(index, "RND4K Q1T1 read", record))
+    model.apply(TrialFinished(index, "RND4K Q1T1 read", TrialResult.from_json(record)))
 
 
 def test_a_trial_shorter_than_the_sample_interval_shows_its_result(charts):
@@ -178,7 +180,7 @@ def test_only_the_current_trials_part_of_a_curve_gets_new_data(charts):
     assert len(curve.tail.getData()[0]) == 5     # the last trial's samples only
     t, y = curve.dataset()
     assert [(x, v) for x, v in zip(t, y) if v == v] == [(x, 100.0 + x) for x in sampled]
-    model.status = "done"                                   # the run ended: all of it is past
+    model.status = RunState.DONE   # the run ended: all of it is past
     charts.redraw()
     for part in (curve.now.getOriginalDataset()[0], curve.tail.getData()[0]):
         assert part is None or len(part) == 0

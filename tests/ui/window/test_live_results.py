@@ -11,12 +11,16 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
+from app.model.experiment_entry import ExperimentEntry  # noqa: E402
+from app.model.info import PlannedEntry  # noqa: E402
+from app.model.trial import TrialResult  # noqa: E402
 from jobs.events import TrialFinished, TrialStarted  # noqa: E402
 from ui.window.report import results_so_far  # noqa: E402
 from ui.window.report.results_so_far import ResultsSoFar  # noqa: E402
 from ui.window.run.live_charts import LiveCharts  # noqa: E402
-from ui.window.run.planned import planned_from_json  # noqa: E402
+from ui.window.run.planned import planned_from_entry  # noqa: E402
 from ui.window.run.run_model import RunModel  # noqa: E402
+from ui.window.run.run_state import RunState
 from ui.window.run.series import sample_row  # noqa: E402
 from ui.window.run.stretches import DONE, RUNNING, TO_DO  # noqa: E402
 
@@ -32,11 +36,10 @@ def record():
 def model(record):
     """A model as RunPrepared leaves it: the plan known, no trial started."""
     m = RunModel()
-    m.experiments = [{"id": x["id"], "title": x["title"], "params": x["params"],
-                      "repetitions": x["params"].get("repetitions", 1),
-                      "workload_keys": x["workload_keys"]} for x in record["experiments"]]
-    m.planned = {t.index: t for t in (planned_from_json(t) for t in record["planned_trials"])}
-    m.status, m.live, m.run_dir = "running", True, "/tmp/run"
+    m.experiments = [ExperimentEntry.of(x) for x in record["experiments"]]
+    m.planned = {t.index: t for t in (planned_from_entry(PlannedEntry.from_json(t, "planned_trials[]"))
+                                       for t in record["planned_trials"])}
+    m.status, m.live, m.run_dir = RunState.RUNNING, True, "/tmp/run"
     m.reset.emit()
     return m
 
@@ -52,7 +55,7 @@ def play(model, trials, t0: float = 0.0) -> float:
             model.series.append(sample_row({"t_s": t, "read_MBps": 100.0, "read_iops": 1e3,
                                             "read_lat_us": 50.0}))
         model.samples_added.emit()
-        model.apply(TrialFinished(trial["index"], trial["label"], trial))
+        model.apply(TrialFinished(trial["index"], trial["label"], TrialResult.from_json(trial)))
     return t
 
 

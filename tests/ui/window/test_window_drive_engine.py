@@ -18,6 +18,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
 from app.drive.facts import DriveFacts, PcieLink  # noqa: E402
+from app.model.trial import TrialResult  # noqa: E402
 from jobs.events import TrialFinished, TrialStarted  # noqa: E402
 from ui.window.setup import drive_text  # noqa: E402
 from ui.window.setup.engine_picker import retry_advice  # noqa: E402
@@ -197,7 +198,7 @@ def test_a_throttled_trial_is_marked_in_the_table_and_on_the_charts(qtbot, make_
         record = {"index": index, "experiment": "slc-cache", "label": "SEQ1M Q32T1 write",
                   "repetition": 1, "warmup": False, "status": "done", "measurement": None,
                   "throttled": hot, "throttle": throttle if hot else {"throttled": False, "signals": []}}
-        model.apply(TrialFinished(index, "SEQ1M Q32T1 write", record))
+        model.apply(TrialFinished(index, "SEQ1M Q32T1 write", TrialResult.from_json(record)))
     table = window.results.trials
     assert table.item(0, 4).text() == "done"
     assert table.item(1, 4).text() == "done \u26a0 throttled"

@@ -176,7 +176,7 @@ def test_a_cancelled_past_run_exports_what_finished_to_a_chosen_folder(qtbot, wi
     session = prepare_run(["zero-queue"], {**TINY, "repetitions": "1"}, str(tmp_path / "target"),
                           runs_root=tmp_path / "runs")
     for event in session.runner.events():
-        if isinstance(event, TrialFinished) and event.record["status"] == "done":
+        if isinstance(event, TrialFinished) and event.record.status == "done":
             session.cancel.set()  # the next trial is cancelled: a partial run
     run_dir = session.store.dir
     assert json.loads((run_dir / "run.json").read_text())["status"] == "cancelled"

@@ -20,7 +20,9 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QSize  # noqa: E402
 
 from app.experiments import CATALOG  # noqa: E402
+from app.model.experiment_entry import ExperimentEntry  # noqa: E402
 from ui.window.layout import fitted_size  # noqa: E402
+from ui.window.run.run_state import RunState
 from ui.window.run.series import break_row, sample_row  # noqa: E402
 
 import gui_support  # noqa: E402
@@ -249,9 +251,9 @@ def test_no_text_of_the_run_area_is_cut_mid_run(laptop, qtbot):
     window, m = laptop, laptop.model
     m.planned = {i: PlannedTrial(i, "tail-latency", "RND4K Q32T1 read", 3, False, 120.0, True,
                                  False) for i in range(149)}
-    m.experiments = [{"id": "tail-latency", "title": "Tail latency", "repetitions": 3,
-                      "workload_keys": []}]
-    m.status, m.live, m.run_dir = "running", True, "/tmp/a-run"
+    m.experiments = [ExperimentEntry.of({"id": "tail-latency", "title": "Tail latency",
+                                         "params": {"repetitions": 3}, "workload_keys": []})]
+    m.status, m.live, m.run_dir = RunState.RUNNING, True, "/tmp/a-run"
     m.reset.emit()
     m.apply(TrialStarted(147, "tail-latency", "RND4K Q32T1 read", 3, False, ("fio",), 1.0, 120.0))
     m.state_changed.emit()

@@ -16,7 +16,6 @@ import logging
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from app.model.status import RunStatus
 from app.results.run_results import RunResults
 from app.text import visible
 from ui.window import theme
@@ -24,6 +23,7 @@ from ui.window.background import Background
 from ui.window.plain import plain_label, plain_tip
 from ui.window.report.run_figures import RunFigures, load_run_figures
 from ui.window.run.run_model import RunModel
+from ui.window.run.run_state import RunState
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class RunFiguresModel(QObject):
     def run_ready(self) -> bool:
         """A run folder is shown and nothing is writing it from this window any more."""
         m = self.model
-        return bool(m.run_dir) and (m.finished or not m.live) and m.status != "refused"
+        return bool(m.run_dir) and (m.finished or not m.live) and m.status is not RunState.REFUSED
 
     def _on_reset(self) -> None:
         self._token += 1
@@ -164,7 +164,7 @@ class FiguresView(QWidget):
         if f.current is not None:
             return ("No figures: no experiment of this run finished all the trials of a workload. "
                     "Export still writes the tables and report.md.")
-        if m.status in ("preparing", RunStatus.RUNNING):
+        if m.status in (RunState.PREPARING, RunState.RUNNING):
             return ("The report's figures are drawn here when the run ends (finished, cancelled "
                     "or failed). The live charts above show the run now.")
         return ("No run shown. The figures of a run appear here when it ends, or when you reopen "

@@ -49,6 +49,7 @@ from ui.window import theme
 from ui.window.plain import plain_tip
 from ui.window.report.narrow_figures import a_panel_each, legend_to_line, without_point_labels
 from ui.window.run.run_model import RunModel
+from ui.window.run.run_state import RunState
 
 MIN_GAP_S = 2.0
 MAX_GAP_S = 60.0  # a drawing so slow that its gap would be longer: redrawn once a minute
@@ -295,7 +296,7 @@ class ResultsSoFar(QWidget):
     def _waiting_note(self) -> str:
         """What comes before the first point: warm-ups only where the experiment has some (the
         SLC test has none: its one long write is the measurement)."""
-        if self.model.status == "idle":
+        if self.model.status is RunState.IDLE:
             return "No run yet. "
         m = self.model
         eid = self.experiment or (m.current.experiment if m.current is not None else None)

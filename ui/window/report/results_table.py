@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.model.status import RunStatus
 from app.model.summary import WorkloadSummary
 from app.report.outputs import findings
 from app.results.pooled import pooled_text
@@ -32,6 +31,7 @@ from ui.window.plain import html_text
 from ui.window.report.findings_text import stat_text
 from ui.window.report.trials_table import THROTTLED, TrialsView
 from ui.window.run.run_model import RunModel
+from ui.window.run.run_state import RunState
 from ui.window.run.run_text import CANCELLED_EARLY, trials_text
 from ui.window.widgets import SteadyLabel
 
@@ -134,7 +134,7 @@ class ResultsTable(QWidget):
         m = self.model
         if m.finished and not m.run_dir:
             text = CANCELLED_EARLY
-        elif m.status == "idle":
+        elif m.status is RunState.IDLE:
             text = ("No run yet. Choose a target and experiments, then press Run (Ctrl+R); "
                     "rows appear here as trials finish. Past runs open from the Runs tab.")
         else:
@@ -153,7 +153,7 @@ class ResultsTable(QWidget):
         self._show_caption()
 
     def _running(self) -> bool:
-        return self.model.status in ("preparing", RunStatus.RUNNING) and self.model.live
+        return self.model.status in (RunState.PREPARING, RunState.RUNNING) and self.model.live
 
     def _show_summary(self) -> None:
         self.workloads.setRowCount(0)
@@ -178,7 +178,7 @@ class ResultsTable(QWidget):
                           for line in findings(shown, results)]
         if lines:
             self.findings.setHtml("<br>".join(lines))
-        elif self.model.status == "idle" or self._running():
+        elif self.model.status is RunState.IDLE or self._running():
             self.findings.setText("The experiment's findings (knee, crossover, cache exhaustion "
                                   "point, tail spread) appear here when the run ends.")
         else:

@@ -15,6 +15,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from ui.window.run.chart_axes import TITLES, fit_from_zero
+from ui.window.run.run_state import RunState
 from ui.window.run.stretches import RUNNING, Stretch, stretches
 
 if TYPE_CHECKING:  # what LiveCharts, the one class this is mixed into, is and provides
@@ -107,7 +108,7 @@ class ChartRange(_Widget):
         on every sample: a range change re-renders every axis and re-places every boundary
         label, most of a redraw's cost. A finished experiment fits its stretch."""
         s, t_end = self._stretch, self._t_end()
-        if self.model.status == "idle":
+        if self.model.status is RunState.IDLE:
             self._set_x(0.0, IDLE_SPAN_S)
             return
         if s is None or s.start is None:   # no plan known (a bare sample stream): the whole run

@@ -17,13 +17,13 @@ from typing import Any
 import numpy as np
 
 from app.model.run import Run
-from app.model.status import TrialStatus
 from app.results.build import build_results, series_trials
 from app.results.load import damage_named
 from app.results.run_results import RunResults
 from app.store.run_folder import load_run, typed_run
+from app.store.run_headline import RunHeadline
 from app.store.samples import SampleTable, read_sample_table
-from ui.window.run.planned import PlannedTrial, planned_from_json
+from ui.window.run.planned import PlannedTrial, planned_from_entry, planned_from_result
 from ui.window.run.series import COLUMNS, break_row
 
 log = logging.getLogger(__name__)
@@ -84,15 +84,9 @@ def scan_runs(root: str | os.PathLike) -> tuple[RunListing, ...]:
 def _listing(folder: Path) -> RunListing:
     if not os.path.lexists(folder / "run.json"):
         raise FileNotFoundError(folder / "run.json")
-    record = load_run(folder)
-    trials = record.get("trials") or []
-    return RunListing(
-        str(folder), str(record.get("started_at") or "")[:19].replace("T", " "),
-        ", ".join(str(e.get("id", "?")) for e in record.get("experiments") or []),
-        str(record.get("status")), sum(t.get("status") == TrialStatus.DONE for t in trials),
-        len(record.get("planned_trials") or []) or len(trials),
-        str((record.get("target") or {}).get("folder") or ""),
-        None if record.get("error") is None else str(record.get("error")))
+    head = RunHeadline.read(load_run(folder))
+    return RunListing(str(folder), head.started_at[:19].replace("T", " "), ", ".join(head.experiments),
+                      head.status, head.trials_done, head.trials_planned, head.target, head.error)
 
 
 def _seconds_between(start: str | None, end: object) -> float | None:
@@ -120,9 +114,9 @@ def load_past_run(run_dir: str | os.PathLike) -> PastRun:
 def _past(record: dict, run: Run, table: SampleTable, results: RunResults) -> PastRun:
     if not run.summary and run.trials:  # a crashed run never wrote one
         record["summary"] = results.summary_json()
-    # as read: each an object, checked by RunInfo (run.info) before
-    listed = [*(record.get("planned_trials") or ()), *record["trials"]]
-    planned = {p.index: p for p in map(planned_from_json, listed)}
+    listed = [*map(planned_from_entry, run.info.planned_trials or ()),
+              *map(planned_from_result, run.trials)]
+    planned = {p.index: p for p in listed}
     names, values = list(table.names), table.values
     trial = values[:, names.index("trial")].astype(int) if len(values) else np.empty(0, int)
     t_s = values[:, names.index("t_s")] if len(values) else np.empty(0)

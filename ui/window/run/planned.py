@@ -1,14 +1,15 @@
 """A planned trial as the run views show it (charts' boundaries, progress): from the run's plan
-while it runs, from run.json's planned and finished trials when it is reopened."""
+while it runs, from run.json's planned and finished trials (typed: app/model) when it is reopened."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import itemgetter
 from typing import Any
 
 from app.experiments.plan import trial_kind
+from app.model.info import PlannedEntry
+from app.model.trial import TrialResult
 from app.model.workload import Workload
 
 
@@ -32,18 +33,40 @@ class PlannedTrial:
         return f"{self.label} #{self.repetition}"
 
 
+def planned_from_entry(p: PlannedEntry) -> PlannedTrial:
+    """A trial of run.json's ``planned_trials``; KeyError naming the first field it lacks of
+    those every plan writes (the reopen refuses the folder in one line: app/results/load.py)."""
+    if p.index is None:
+        raise KeyError("index")
+    if p.experiment is None:
+        raise KeyError("experiment")
+    if p.label is None:
+        raise KeyError("label")
+    if p.repetition is None:
+        raise KeyError("repetition")
+    if p.warmup is None:
+        raise KeyError("warmup")
+    reads, writes = _directions_of(p.workload)
+    return PlannedTrial(p.index, p.experiment, p.label, p.repetition, p.warmup,
+                        (p.runtime_s or 0.0) + (p.ramp_s or 0.0), reads, writes, bool(p.precondition))
 
-def planned_from_json(t: Mapping[str, Any]) -> PlannedTrial:
+
+def planned_from_result(t: TrialResult) -> PlannedTrial:
+    """A trial that ended, as planned (a run.json older than ``planned_trials`` lists only these)."""
+    reads, writes = _directions_of(t.workload)
+    return PlannedTrial(t.index, t.experiment, t.label, t.repetition, t.warmup,
+                        (t.runtime_s or 0.0) + (t.ramp_s or 0.0), reads, writes, t.precondition)
+
+
+_WORKLOAD_KEYS = ("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")
+
+
+def _directions_of(workload: Mapping[str, Any] | None) -> tuple[bool, bool]:
+    """Whether the trial reads and writes; both when run.json's workload is not a workload."""
     try:
-        reads, writes = _directions(*_WORKLOAD(t["workload"]))
+        return _directions(*(workload[k] for k in _WORKLOAD_KEYS)) if workload else (True, True)
     except (KeyError, TypeError, ValueError):   # not a workload (or unhashable): both drawn
-        reads = writes = True
-    return PlannedTrial(t["index"], t["experiment"], t["label"], t["repetition"], t["warmup"],
-                        float(t.get("runtime_s") or 0) + float(t.get("ramp_s") or 0), reads, writes,
-                        bool(t.get("precondition")))
-
-
-_WORKLOAD = itemgetter("rw", "bs_bytes", "iodepth", "numjobs", "rwmixread")
+        return True, True
 
 
 @lru_cache(maxsize=1024, typed=True)

@@ -19,7 +19,7 @@ from app.experiments.registry import results_for
 from app.model.experiment_entry import ExperimentEntry
 from app.model.info import Remote
 from app.model.run import ExperimentSummary, Run
-from app.model.status import FINAL_RUN_STATUSES, RunStatus
+from app.model.status import RunStatus
 from app.model.summary import WorkloadSummary
 from app.model.trial import TrialResult
 from app.params import values_json
@@ -40,6 +40,7 @@ from ui.window.messages import plain_error, plain_refusal
 from ui.window.run.past_runs import PastRun
 from ui.window.run.planned import PlannedTrial
 from ui.window.run.rhythm import SampleRhythm
+from ui.window.run.run_state import RunState
 from ui.window.run.run_text import CANCELLED_EARLY, run_end_text
 from ui.window.run.series import SampleSeries, result_rows, sample_row
 
@@ -47,7 +48,6 @@ if TYPE_CHECKING:  # the worker (and the run session behind it) loads with the f
     from jobs.worker import RunPrepared, RunRefused
 
 log = logging.getLogger(__name__)
-FINAL = FINAL_RUN_STATUSES
 class RunModel(QObject):
     reset = Signal()                 # a new run is shown: views rebuild from the model
     trial_started = Signal(object)   # PlannedTrial
@@ -65,7 +65,7 @@ class RunModel(QObject):
 
     def _clear(self) -> None:
         self.series.clear()
-        self.status = "idle"          # idle | preparing | running | done | failed | cancelled | refused
+        self.status = RunState.IDLE
         self.live = False
         self.run_dir: str | None = None
         self.error: str | None = None
@@ -76,12 +76,12 @@ class RunModel(QObject):
         self.round_experiments: set[str] = set()   # experiments whose trials are rounds
         self._sampled: set[str] = set()
         self.planned: dict[int, PlannedTrial] = {}
-        self.experiments: list[dict] = []
+        self.experiments: list[ExperimentEntry] = []   # run.json's entries, as the run goes
         self.trials: list[TrialResult] = []     # the trials that ended, typed (charts, tables)
         self.summary: dict[str, tuple[WorkloadSummary, ...]] = {}   # the rows shown, per experiment
         self.results: RunResults | None = None   # the shown run's results (app/results/)
         self.kept_samples: list[Sample] = []     # of experiments whose results read them
-        self._shown: tuple[str, str | None] = ("idle", None)   # status, error before a Run
+        self._shown: tuple[RunState, str | None] = (RunState.IDLE, None)   # state, error before a Run
         self.boundaries: list[tuple[float, PlannedTrial]] = []
         self.current: PlannedTrial | None = None
         self.precision: dict[str, str] = {}  # workload label -> its ± now (a precision target)
@@ -97,7 +97,7 @@ class RunModel(QObject):
 
     @property
     def finished(self) -> bool:
-        return self.status in FINAL
+        return self.status.final
 
     def current_elapsed_s(self) -> float:
         return time.monotonic() - self.current_started if self.current else 0.0
@@ -120,7 +120,7 @@ class RunModel(QObject):
         """A run is being prepared (checks, run folder). What is shown stays until the run is
         under way (RunPrepared): a run refused by its checks must not cost the shown results."""
         self._shown = (self.status, self.error)
-        self.status, self.live = "preparing", True
+        self.status, self.live = RunState.PREPARING, True
         self.run_started = time.monotonic()
         self.state_changed.emit()
         if note:
@@ -146,7 +146,7 @@ class RunModel(QObject):
         started = self.run_started
         self._clear()
         self.run_started, self.live = started, True
-        self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version or "", RunStatus.RUNNING
+        self.run_dir, self.engine_version, self.status = e.run_dir, e.engine_version or "", RunState.RUNNING
         self.temperature_note = e.temperature_note
         self.remote = Remote.from_json(e.remote, "target.remote")
         self.open_ended = e.plan.open_ended
@@ -157,16 +157,16 @@ class RunModel(QObject):
                                               t.warmup, t.runtime_s + t.ramp_s, t.workload.reads,
                                               t.workload.writes, t.precondition)
                         for t in e.plan.trials}
-        self.experiments = [{"id": x.id, "title": x.title, "repetitions": x.repetitions,
-                             "params": values_json(x),   # figures and findings read them
-                             "workload_keys": [w.key for w in x.workloads()]}
+        self.experiments = [ExperimentEntry.of({"id": x.id, "title": x.title,
+                                                "params": values_json(x),   # figures and findings read them
+                                                "workload_keys": [w.key for w in x.workloads()]})
                             for x in e.plan.experiments]
         self.reset.emit()   # the views rebuild for the new run, now that it is under way
         self.state_changed.emit()
 
     def _on_RunRefused(self, e: RunRefused) -> None:
         reason = plain_refusal(e.message)
-        self.status, self.error, self.live = "refused", reason, False
+        self.status, self.error, self.live = RunState.REFUSED, reason, False
         if self.run_dir:  # a run is shown: it stays shown, the refusal goes to the log
             self.status, self.error = self._shown
         self.log_line.emit(f"not started: {reason}", "error")
@@ -174,7 +174,7 @@ class RunModel(QObject):
 
     def cancelled_before_start(self) -> None:
         """Cancelled while the run was being prepared: no run folder was made."""
-        self.status, self.error, self.live = RunStatus.CANCELLED, None, False
+        self.status, self.error, self.live = RunState.CANCELLED, None, False
         if self.run_dir:
             self.status, self.error = self._shown
         self.log_line.emit(CANCELLED_EARLY, "warning")
@@ -189,7 +189,7 @@ class RunModel(QObject):
 
     def _on_PlanFollowed(self, e: PlanFollowed) -> None:
         """Tail-latency at the measured knee: its params and planned labels follow, live."""
-        self.experiments = [{**x, **e.entry} if x["id"] == e.experiment else x
+        self.experiments = [ExperimentEntry.of({**x.to_json(), **e.entry}) if x.id == e.experiment else x
                             for x in self.experiments]
         self.planned.update({i: replace(self.planned[i], label=label)
                              for i, label in e.labels.items() if i in self.planned})
@@ -222,15 +222,14 @@ class RunModel(QObject):
             self.precision[f"{trial.experiment} {trial.label}"] = e.text()
 
     def _on_TrialFinished(self, e: TrialFinished) -> None:
-        self._trial_ended(dict(e.record))
+        self._trial_ended(e.record)
 
     def _on_TrialFailed(self, e: TrialFailed) -> None:
         level = "warning" if e.cancelled else "error"
         self.log_line.emit(f"{e.label}: {plain_error(e.error, e.stderr_tail)}", level)
-        self._trial_ended(dict(e.record))
+        self._trial_ended(e.record)
 
-    def _trial_ended(self, record: dict) -> None:
-        trial = TrialResult.from_json(record)
+    def _trial_ended(self, trial: TrialResult) -> None:
         self.trials.append(trial)
         if self.current is not None and trial.index == self.current.index:
             rows = result_rows(trial.measurement, self.boundaries[-1][0],
@@ -248,16 +247,15 @@ class RunModel(QObject):
 
     def _update_live_summary(self) -> None:
         """Workloads whose repetitions have all finished get their mean ± std row now."""
-        entries = tuple(ExperimentEntry.of(x) for x in self.experiments)
-        run = Run(RunStatus.RUNNING, entries, tuple(self.trials), {})
+        run = Run(RunStatus.RUNNING, tuple(self.experiments), tuple(self.trials), {})
         self.results = build_results(run, self.kept_samples, earlier=self.results)
-        reps = {x["id"]: x["repetitions"] for x in self.experiments}
+        reps = {x.id: x.repetitions for x in self.experiments}
         self.summary = {p.id: tuple(r for r in p.workloads if r.n >= reps.get(p.id, 1))
                         for p in self.results.parts}
         self.summary_changed.emit()
 
     def _on_RunFinished(self, e: RunFinished) -> None:
-        self.status, self.error, self.current = e.status, e.error, None
+        self.status, self.error, self.current = RunState.of(e.status), e.error, None
         self.run_dir = e.run_dir
         self.summary = ({p.id: p.workloads for p in e.results.parts} if e.results is not None else
                         {eid: ExperimentSummary.from_json(s).workloads for eid, s in e.summary.items()})
@@ -274,14 +272,11 @@ class RunModel(QObject):
         run = past.results.run
         info = run.info
         self.run_dir = str(past.results.folder) if past.results.folder else None
-        self.status, self.error = str(run.status), info.error
+        self.status, self.error = RunState.of(run.status), info.error
         self.engine_version = info.engine.version or "" if info.engine else ""
         self.temperature_note = info.temperature.reason or "" if info.temperature else ""
         self.remote = info.target.remote if info.target else None
-        self.experiments = [{"id": x.id, "title": x.title or x.id,
-                             "repetitions": x.params.get("repetitions", 1),
-                             "workload_keys": list(x.workload_keys)}
-                            for x in run.experiments]
+        self.experiments = list(run.experiments)
         self.trials = list(run.trials)
         self.planned = dict(past.planned)   # made and checked off the GUI thread
         self.boundaries = [(at, self.planned[i]) for at, i in past.boundaries if i in self.planned]
@@ -291,7 +286,7 @@ class RunModel(QObject):
         self.summary = ({p.id: p.workloads for p in past.results.parts}
                         or {eid: s.workloads for eid, s in run.summary.items()})
         self.results = past.results
-        if self.status == RunStatus.RUNNING:
+        if self.status is RunState.RUNNING:
             self.error = ("run.json still says running: the run goes on in another window or "
                           "terminal, or it was interrupted")
         self.reset.emit()  # the views rebuild everything, the summary too: no summary_changed,

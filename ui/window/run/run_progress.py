@@ -17,11 +17,11 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGridLayout, QWidget
 
 from app.experiments.plan import trial_kind
-from app.model.status import RunStatus
 from app.stats.steady_state import convergence_text
 from ui.window.messages import duration_text
 from ui.window.plain import plain_tip
 from ui.window.run.run_model import RunModel
+from ui.window.run.run_state import RunState
 from ui.window.run.run_text import CANCELLED_EARLY, trials_text
 from ui.window.run.thin_bar import ThinBar
 from ui.window.widgets import LiveLabel
@@ -60,7 +60,7 @@ class RunProgress(QWidget):
         self.refresh()
 
     def _on_state(self) -> None:
-        if self.model.live and not self.model.finished and self.model.status != "refused":
+        if self.model.live and not self.model.finished and self.model.status is not RunState.REFUSED:
             self._schedule()
         else:
             self._timer.stop()
@@ -91,7 +91,7 @@ class RunProgress(QWidget):
         m = self.model
         total = m.trial_count
         ended = len(m.trials)
-        if m.status == "idle":
+        if m.status is RunState.IDLE:
             self.trial_label.setText("No trial running.")
             self.run_label.setText("Run: not started.")
             self.trial_label.set_shorter()
@@ -122,9 +122,9 @@ class RunProgress(QWidget):
             self.trial_bar.setValue(int(1000 * min(1.0, elapsed / t.expected_s)) if t.expected_s else 0)
 
         else:
-            label = {"preparing": "Preparing: checking the target and the engine...",
-                     RunStatus.RUNNING: "Writing the test file once before the first read...",
-                     "refused": "Not started."}.get(m.status, f"No trial running (run {m.status}).")
+            label = {RunState.PREPARING: "Preparing: checking the target and the engine...",
+                     RunState.RUNNING: "Writing the test file once before the first read...",
+                     RunState.REFUSED: "Not started."}.get(m.status, f"No trial running (run {m.status}).")
             self.trial_label.setText(label)
             self.trial_label.set_shorter(label.split(":")[0])
             self.trial_bar.setValue(1000 if m.finished and ended else 0)

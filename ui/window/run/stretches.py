@@ -43,7 +43,7 @@ def stretches(model, t_end: float) -> list[Stretch]:
     current = model.current.experiment if model.current is not None and not model.finished else None
     out = []
     for x in model.experiments:
-        eid = str(x["id"])
+        eid = x.id
         mine = planned.get(eid, [])
         start = first.get(eid)
         end = None
@@ -59,6 +59,6 @@ def stretches(model, t_end: float) -> list[Stretch]:
             state = DONE if done and not mine else NOT_RUN
         else:
             state = TO_DO
-        out.append(Stretch(eid, str(x["title"] or eid), state, start, end, done, len(mine),
+        out.append(Stretch(eid, x.title or eid, state, start, end, done, len(mine),
                            sum(t.expected_s for t in mine)))
     return out
