@@ -35,8 +35,9 @@ def test_a_steady_series_stops_at_the_minimum(tmp_path, fake_fio_env):
     assert len(trials) == 2  # the third repetition was not needed
     for t in trials:
         assert t["stopped_by"] == "precision" and t["precision"]["stopped"] == "target"
-        # its 1 s ramp (this fake fio counts it in its runtime; fio does not) + min 4 s / 2 runs
-        assert 3.0 <= t["measurement"]["read"]["runtime_ms"] / 1000 <= 3.6
+        # its 1 s ramp (this fake fio counts it in its runtime; fio does not) + min 4 s / 2 runs;
+        # a loaded machine answers a few samples late; at its maximum it would run 5 s
+        assert 3.0 <= t["measurement"]["read"]["runtime_ms"] / 1000 <= 3.8
     row = doc["summary"]["queue-depth"]["workloads"][0]
     assert row["precision"]["reached"] and row["precision"]["iops"] < 0.02
 

@@ -173,7 +173,9 @@ def series_run(tmp_path) -> Path:
     return Path(shutil.copytree(old, tmp_path / "run"))
 
 
-def test_a_broken_samples_csv_costs_the_live_figures_with_one_warning(series_run):
+def test_a_broken_samples_csv_cell_is_a_gap_with_one_warning(series_run):
+    """One damaged cell costs that cell (a gap in the live figures), not the whole file: the
+    window and export agree on it."""
     run = series_run
     (run / "samples.csv").write_text("trial,t_s,read_MBps\n0,1.0,5\n0,2.0,x\n1,")
     (run / "trials.csv").write_text("index,experiment,lab")   # derived; export reads run.json
@@ -182,7 +184,7 @@ def test_a_broken_samples_csv_costs_the_live_figures_with_one_warning(series_run
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     warnings = [line for line in done.stderr.splitlines() if line.startswith("ssd-profiler:")]
     assert len(warnings) == 1 and warnings[0].startswith("ssd-profiler: warning: ")
-    assert "samples.csv is damaged" in warnings[0] and "without the live-sample" in warnings[0]
+    assert "samples.csv is damaged in 1 cell" in warnings[0] and "shown as gaps" in warnings[0]
     assert "samples.csv is damaged" in (run / "export" / "report.md").read_text()
     after = snapshot(run)
     assert {k: v for k, v in after.items() if not k.startswith("export")} == before

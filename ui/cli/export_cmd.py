@@ -76,5 +76,7 @@ def cmd_export(args) -> int:
     if verbosity.shows_progress(args):
         print(f"exported {one_line(str(run_dir))} in {time.monotonic() - started:.1f} s",
               file=sys.stderr)
-    print(terminal_text(out))   # a folder's name is data too
+    # the last line is the export folder for scripts, byte for byte (as `run` prints its run
+    # folder); on a terminal its name is data shown as text, hidden characters as escapes
+    print(terminal_text(out) if sys.stdout.isatty() else out)
     return EXIT_OK
