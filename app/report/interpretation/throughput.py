@@ -1,11 +1,13 @@
 """Block size: why IOPS fall and MB/s saturate, read from the sweep's own numbers.
 
 The model a course uses: each command costs a fixed time (submission, controller, flash access)
-plus its bytes over a bandwidth ceiling. While the fixed cost dominates, doubling the block
-barely lowers IOPS (MB/s doubles); once the ceiling dominates, IOPS halve per doubling and MB/s
-stay level. Each is stated only where the sweep shows it; the ceiling is set beside the link's.
+plus its bytes over a bandwidth ceiling. While the fixed cost dominates, a k× larger block
+barely lowers IOPS (MB/s grow k×); once the ceiling dominates, IOPS fall by k and MB/s stay
+level; between the two, both show. Each is stated only where the sweep shows it; the ceiling is set beside the link's.
 """
 from __future__ import annotations
+
+import math
 
 from app.experiments.common import separated, stat_text, versus
 from app.model.summary import WorkloadSummary
@@ -15,8 +17,11 @@ from app.results.run_results import RunResults
 from app.units import sig
 from app.vendor.match import INTERFACE_CEILINGS_MBPS, drive_link_ceiling
 
-#: IOPS kept when the block doubles at the small end: above this, a per-command cost limits.
-PER_COMMAND = 0.8
+#: Where the IOPS kept by the first step of the sweep sit between a per-command cost alone (0:
+#: IOPS kept) and a bandwidth limit alone (1: IOPS fall by the block's growth), on a log scale:
+#: up to the first, a per-command cost limits; from the second, bytes do; between, both. For a
+#: doubling, 0.32 is IOPS kept at 80 % and 0.68 at 62 %.
+BYTES_SHARE = (0.32, 0.68)
 #: MB/s gained from the second-largest to the largest block: below this, a plateau.
 PLATEAU_GAIN = 1.10
 
@@ -49,18 +54,29 @@ def _pattern_reading(mine: list[WorkloadSummary]) -> list[str]:
     kept = (b.total_iops.mean or 0) / (a.total_iops.mean or 1)
     per_cmd_us = qd / (a.total_iops.mean or 1) * 1e6
     sa, sb = size_text(a.workload.bs_bytes), size_text(b.workload.bs_bytes)
-    if kept >= PER_COMMAND:
+    grow = b.workload.bs_bytes / a.workload.bs_bytes
+    times = "twice" if grow == 2 else f"{grow:g}×"
+    # where IOPS kept sit between a per-command cost alone (kept 1) and a bandwidth limit alone
+    # (kept 1 / grow), on a log scale: 0 is the first, 1 the second
+    toward_bytes = math.log(max(kept, 1e-9)) / math.log(1 / grow) if grow > 1 else 0.0
+    if toward_bytes <= BYTES_SHARE[0]:
         keep = f"keep {kept:.0%} of their value" if kept < 1 else f"do not fall ({kept:.2f}×)"
         first = (f"{name}: from {sa} to {sb} IOPS {keep} "
                  f"({stat_text(a.total_iops)} → {stat_text(b.total_iops)}) while each command "
-                 f"carries twice the bytes, so small blocks are limited by a per-command cost "
+                 f"carries {times} the bytes, so small blocks are limited by a per-command cost "
                  f"(QD{qd} / IOPS = {sig(per_cmd_us)} µs of queue time per command at {sa}), "
                  "not by bytes.")
+    elif toward_bytes >= BYTES_SHARE[1]:
+        first = (f"{name}: IOPS fall to {kept:.0%} of their value when the block grows {times} "
+                 f"from {sa} to {sb} ({stat_text(a.total_iops)} → {stat_text(b.total_iops)}), "
+                 f"near the {1 / grow:.0%} a bandwidth limit alone gives: even the smallest "
+                 "blocks are limited by bytes here, not by a per-command cost.")
     else:
-        first = (f"{name}: IOPS fall to {kept:.0%} of their value when the block doubles from "
-                 f"{sa} to {sb} ({stat_text(a.total_iops)} → {stat_text(b.total_iops)}), near the "
-                 "halving a bandwidth limit gives: even the smallest blocks are limited by bytes "
-                 "here, not by a per-command cost.")
+        first = (f"{name}: IOPS fall to {kept:.0%} of their value when the block grows {times} "
+                 f"from {sa} to {sb} ({stat_text(a.total_iops)} → {stat_text(b.total_iops)}), "
+                 f"between the 100 % a per-command cost alone and the {1 / grow:.0%} a bandwidth "
+                 "limit alone would give: both shape small-block IOPS (a fixed time per command "
+                 "plus its bytes' transfer).")
     prev, last = mine[-2], mine[-1]
     gain = (last.total_MBps.mean or 0) / (prev.total_MBps.mean or 1)
     sp, sl = size_text(prev.workload.bs_bytes), size_text(last.workload.bs_bytes)
