@@ -41,9 +41,9 @@ from app.results.figure import Figure
 from app.results.findings import Headline
 from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import Table
+from app.specs.comparison import VendorComparison
 from app.text.markup import literal
 from app.units import mean_pm
-from app.vendor.comparison import VendorComparison
 
 
 def headline(part: ExperimentResults, results: RunResults) -> Headline:

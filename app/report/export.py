@@ -43,8 +43,8 @@ from app.results.figure import Figure
 from app.results.load import load_results
 from app.results.run_results import RunResults
 from app.results.table import to_csv, to_markdown
-from app.vendor import match as vendor_compare
-from app.vendor import specs as vendor
+from app.specs import catalog as vendor
+from app.specs import match as vendor_compare
 
 log = logging.getLogger(__name__)
 

@@ -28,8 +28,8 @@ from app.report.methodology import environment_table
 from app.results.figure import Figure
 from app.results.run_results import RunResults
 from app.results.table import Table
+from app.specs.comparison import VendorComparison
 from app.text.markup import export_href, md_inline, md_text
-from app.vendor.comparison import VendorComparison
 
 Files = Mapping[str, tuple[str, str]]
 

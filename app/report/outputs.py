@@ -22,8 +22,8 @@ from app.results.figure import Figure
 from app.results.plausibility import flag_figures, flag_tables, sentences
 from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import Table
-from app.vendor import outputs as vendor_outputs
-from app.vendor.comparison import VendorComparison
+from app.specs import outputs as vendor_outputs
+from app.specs.comparison import VendorComparison
 
 
 def build_tables(results: RunResults, comparison: VendorComparison | None = None) -> list[Table]:

@@ -21,10 +21,10 @@ from app.params import values_json
 from app.paths import CheckedTarget, OwnedFolder, check_target, new_run_id
 from app.paths.direct_io import probe_direct_io
 from app.remote.target import RemoteSpec
+from app.specs import catalog as vendor
 from app.stats.plausibility import at_run_start
 from app.store.run_folder import RunStore, default_runs_root
 from app.store.runs_root import check_runs_root
-from app.vendor import specs as vendor
 from jobs.drive.monitor import DriveMonitor
 from jobs.engine import quiet
 from jobs.engine.factory import cpu_clock_test, locate_engine

@@ -7,10 +7,10 @@ import pytest
 
 from app.model.info import Drive
 from app.results.table import to_csv, to_markdown
-from app.vendor import match as vendor_compare
-from app.vendor import outputs as vendor_outputs
-from app.vendor import specs as vendor
-from app.vendor.record import VendorSpec
+from app.specs import catalog as vendor
+from app.specs import match as vendor_compare
+from app.specs import outputs as vendor_outputs
+from app.specs.record import VendorSpec
 
 from conftest import info_of, parts_of
 

@@ -8,10 +8,10 @@ import shutil
 
 import pytest
 
-from app.vendor import match as vendor_compare
-from app.vendor import outputs as vendor_outputs
-from app.vendor import specs as vendor
-from app.vendor.record import DriveKey, VendorSpec
+from app.specs import catalog as vendor
+from app.specs import match as vendor_compare
+from app.specs import outputs as vendor_outputs
+from app.specs.record import DriveKey, VendorSpec
 from ui.cli.vendor_spec_arg import spec_from_argument
 
 from conftest import TINY, info_of, parts_of, run_cli, run_json, tree

@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from app.vendor import specs as vendor
-from app.vendor.model_match import normalize
-from app.vendor.record import VendorSpec
+from app.specs import catalog as vendor
+from app.specs.model_match import normalize
+from app.specs.record import VendorSpec
 
 SEEN = {
     "SAMSUNG MZVL2512HCJQ-00B00": "samsung-pm9a1-512gb",

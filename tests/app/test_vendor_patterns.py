@@ -13,9 +13,9 @@ import time
 
 import pytest
 
-from app.vendor import specs as vendor
-from app.vendor.model_match import ModelPattern, normalize, patterns_from_regex
-from app.vendor.record import VendorSpec
+from app.specs import catalog as vendor
+from app.specs.model_match import ModelPattern, normalize, patterns_from_regex
+from app.specs.record import VendorSpec
 
 EVIL = "^(a+)+$"
 EVIL_MODEL = "a" * 34 + "!"

@@ -8,9 +8,9 @@ from dataclasses import replace
 
 from app.report.interpretation.discussion import discussion
 from app.results.load import load_results
-from app.vendor import match as vendor_compare
-from app.vendor import specs as vendor
-from app.vendor.record import VendorSpec
+from app.specs import catalog as vendor
+from app.specs import match as vendor_compare
+from app.specs.record import VendorSpec
 
 from conftest import FIXTURES
 

@@ -18,10 +18,10 @@ from app.report.outputs import findings
 from app.results.figure import LATENCY_KINDS
 from app.results.load import load_results
 from app.results.table import IOPS, MBPS, Column, md_cell
+from app.specs.comparison import VendorComparison
+from app.specs.match import compare_results
 from app.stats.io_counts import reach_warnings
 from app.units import block_label, duration_text, human_bytes
-from app.vendor.comparison import VendorComparison
-from app.vendor.match import compare_results
 from jobs.run.dry_run import EXAMPLE_WRITE_MBPS
 from ui.cli.terminal import SafeConsole
 

@@ -27,9 +27,9 @@ from app.experiments.registry import expand_ids
 from app.model.status import RunStatus
 from app.params import ParamError, describe
 from app.paths import TargetRefused
+from app.specs.catalog import attach_spec_to_run
 from app.stats.io_counts import reach_warnings
 from app.units import human_bytes, quote_input
-from app.vendor.specs import attach_spec_to_run
 from jobs.engine import quiet as engine_priority
 from ui.cli import verbosity
 from ui.cli import views as cli_text

@@ -1,6 +1,6 @@
 """A vendor spec named on the command line (``--vendor-spec MODEL-ID|FILE`` on run and export):
 the same records the window offers, so a CLI run of a drive the curated list does not know gets
-its comparison too. Where specs live and how they match a drive is app/vendor/specs.py.
+its comparison too. Where specs live and how they match a drive is app/specs/catalog.py.
 
 A name that exists on disk is a file, whatever kind: a named pipe, a device or a link that
 leads nowhere is refused with what it is (never "no such file", which sent users looking for a
@@ -13,8 +13,8 @@ import os
 import stat
 from pathlib import Path
 
+from app.specs.catalog import load_specs, load_user_specs, validate_spec
 from app.store.input_files import InputRefused, read_input_text
-from app.vendor.specs import load_specs, load_user_specs, validate_spec
 
 MAX_BYTES = 1 << 20  # a spec record is a few KiB; anything far larger is not one
 

@@ -11,9 +11,9 @@ from app.report.interpretation.facts import AGREE, find, lat, num, part_or_none,
 from app.report.interpretation.knee import LITTLE_TOLERANCE
 from app.report.interpretation.throughput import link_ceiling
 from app.results.run_results import ExperimentResults, RunResults
+from app.specs.comparison import VendorComparison
 from app.stats.derived import Knee
 from app.units import sig
-from app.vendor.comparison import VendorComparison
 
 #: Parallel service at the zero-queue time counts as reached from this share on.
 PARALLEL = 0.8

@@ -14,8 +14,8 @@ from app.model.summary import WorkloadSummary
 from app.report.interpretation.facts import num, part_or_none
 from app.results.figure import size_text
 from app.results.run_results import RunResults
+from app.specs.match import INTERFACE_CEILINGS_MBPS, drive_link_ceiling
 from app.units import sig
-from app.vendor.match import INTERFACE_CEILINGS_MBPS, drive_link_ceiling
 
 #: Where the IOPS kept by the first step of the sweep sit between a per-command cost alone (0:
 #: IOPS kept) and a bandwidth limit alone (1: IOPS fall by the block's growth), on a log scale:

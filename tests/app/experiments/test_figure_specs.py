@@ -13,9 +13,9 @@ from app.experiments.base import prefill_note
 from app.experiments.registry import CATALOG
 from app.report.outputs import build_figures, findings
 from app.results.figure import OTHER, READ, WRITE
+from app.specs import catalog as vendor
+from app.specs import match as vendor_compare
 from app.store.run_folder import load_run
-from app.vendor import match as vendor_compare
-from app.vendor import specs as vendor
 
 from conftest import FIXTURES, results_of
 

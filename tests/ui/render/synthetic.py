@@ -9,7 +9,7 @@ from app.model.run import Run
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
 from app.results.run_results import ExperimentResults, RunResults
-from app.vendor.match import compare
+from app.specs.match import compare
 
 
 def _stat(mean, std=None, n=3):
@@ -70,8 +70,8 @@ def vendor():
         row("write", 1 << 20, 8, 5800, {"mean": 1300}),
         row("randread", 4096, 32, 950e3, {"mean": 520}, jobs=16),
         row("randwrite", 4096, 1, 60e3, {"mean": 16})]}}
-    from app.vendor.outputs import vendor_figure
-    from app.vendor.record import VendorSpec
+    from app.specs.outputs import vendor_figure
+    from app.specs.record import VendorSpec
 
     from conftest import info_of, parts_of
     return [vendor_figure(compare(parts_of(summary), VendorSpec.from_json(spec), info_of({"drive": {"model": "ACME TestDrive"}})))]

@@ -23,9 +23,9 @@ import scene_geometry  # noqa: E402
 import synthetic  # noqa: E402
 
 from app.report.outputs import build_figures  # noqa: E402
+from app.specs import catalog as vendor  # noqa: E402
+from app.specs import match as vendor_compare  # noqa: E402
 from app.store.run_folder import load_run  # noqa: E402
-from app.vendor import match as vendor_compare  # noqa: E402
-from app.vendor import specs as vendor  # noqa: E402
 from ui.render.placement import Box  # noqa: E402
 from ui.render.style import REPORT, SCREEN  # noqa: E402
 

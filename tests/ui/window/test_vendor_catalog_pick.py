@@ -9,8 +9,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from PySide6.QtWidgets import QLabel  # noqa: E402
 
-from app.vendor import catalog_search  # noqa: E402
-from app.vendor import specs as vendor  # noqa: E402
+from app.specs import catalog as vendor  # noqa: E402
+from app.specs import catalog_search  # noqa: E402
 from ui.window.report.run_figures import VendorStatus  # noqa: E402
 from ui.window.report.vendor_spec_dialog import VendorSpecDialog  # noqa: E402
 

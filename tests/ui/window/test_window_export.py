@@ -19,7 +19,7 @@ from PySide6.QtGui import QKeySequence  # noqa: E402
 
 import jobs.run.session  # noqa: E402
 from app.model.info import RunInfo  # noqa: E402
-from app.vendor import specs as vendor  # noqa: E402
+from app.specs import catalog as vendor  # noqa: E402
 from jobs.events import TrialFinished  # noqa: E402
 from jobs.run.session import prepare_run  # noqa: E402
 

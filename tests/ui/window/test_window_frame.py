@@ -13,7 +13,7 @@ from PySide6.QtGui import QKeySequence  # noqa: E402
 from PySide6.QtWidgets import QAbstractButton, QLabel, QLineEdit  # noqa: E402
 
 from app.paths.userdirs import user_log_dir  # noqa: E402
-from app.vendor import specs as vendor  # noqa: E402
+from app.specs import catalog as vendor  # noqa: E402
 
 import gui_support  # noqa: E402
 

@@ -10,7 +10,7 @@ import json  # noqa: E402
 import pytest  # noqa: E402
 
 import app.drive.identity  # noqa: E402
-from app.vendor import specs as vendor  # noqa: E402
+from app.specs import catalog as vendor  # noqa: E402
 
 import gui_support  # noqa: E402
 

@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
-from app.vendor import specs as vendor
-from app.vendor.record import DriveKey
+from app.specs import catalog as vendor
+from app.specs.record import DriveKey
 from ui.window import theme
 from ui.window.background import Background
 from ui.window.folders import PathDialog, open_folder

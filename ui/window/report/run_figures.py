@@ -17,10 +17,10 @@ from app.report.outputs import build_figures
 from app.results.figure import Figure
 from app.results.load import load_results
 from app.results.run_results import RunResults
-from app.vendor import match as vendor_compare
-from app.vendor import specs as vendor
-from app.vendor.comparison import VendorComparison
-from app.vendor.record import DriveKey, VendorSpec
+from app.specs import catalog as vendor
+from app.specs import match as vendor_compare
+from app.specs.comparison import VendorComparison
+from app.specs.record import DriveKey, VendorSpec
 
 ORIGINS = {"run": "this run's run.json", "user": "your specs file",
            "built-in": "the built-in list"}

@@ -3,7 +3,7 @@
 Why the conditions and the source are asked for next to the numbers: a vendor's 3,500 MB/s is
 measured at QD32 on a fresh drive inside the SLC cache; without the conditions the comparison
 reads as "the drive is slow", and without the source nobody can check the number. The record is
-built by ``app.vendor.specs.entered_spec`` (no Qt) and validated by ``app.vendor.specs.validate_spec``; the
+built by ``app.specs.catalog.entered_spec`` (no Qt) and validated by ``app.specs.catalog.validate_spec``; the
 dialog only collects and shows problems. It is opened non-blocking (``open()``), so tests fill
 the fields and call :meth:`save` as the Save button does.
 """
@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.vendor import catalog_search
-from app.vendor import match as vendor_compare
-from app.vendor import specs as vendor
-from app.vendor.record import VendorSpec
+from app.specs import catalog as vendor
+from app.specs import catalog_search
+from app.specs import match as vendor_compare
+from app.specs.record import VendorSpec
 from ui.window import theme
 from ui.window.report.run_figures import VendorStatus
 

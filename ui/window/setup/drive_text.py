@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from app.drive.facts import DriveFacts, PcieLink, SmartHealth
+from app.specs.record import DriveKey
 from app.units import human_bytes
-from app.vendor.record import DriveKey
 
 if TYPE_CHECKING:
     from app.drive.thermal import TemperatureSource

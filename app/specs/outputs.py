@@ -1,11 +1,11 @@
-"""The vendor comparison (app/vendor/specs.py) as a table and a figure: it is not an experiment, it
+"""The vendor comparison (app/specs/catalog.py) as a table and a figure: it is not an experiment, it
 reads the whole run, so it lives beside the experiments rather than in the registry."""
 from __future__ import annotations
 
 from app.results.figure import READ, WRITE, Axis, Figure, HLine, Series
 from app.results.table import Column, Table
+from app.specs.comparison import Measured, VendorComparison, VendorRow
 from app.units import format_size
-from app.vendor.comparison import Measured, VendorComparison, VendorRow
 
 _SHORT = {"seq_read_mbps": "Seq. read", "seq_write_mbps": "Seq. write",
           "rand_read_iops": "4K random read", "rand_write_iops": "4K random write"}

@@ -1,13 +1,13 @@
 """Vendor specs: curated 'up to' figures, matched to the tested drive; the comparison
-with what was measured is app/vendor/match.py.
+with what was measured is app/specs/match.py.
 
 Where specs come from, first hit wins: the run's own ``vendor_spec`` (what the user
 entered for this drive, or ``--vendor-spec``, written into the run), then the user's edited specs
 (:func:`user_specs_path`: one entered for this very drive by serial or volume first, see
-:class:`app.vendor.record.DriveKey`), then ``resources/vendor_specs.json`` (loaded with importlib.resources,
+:class:`app.specs.record.DriveKey`), then ``resources/vendor_specs.json`` (loaded with importlib.resources,
 every record with its source). A record describes a model when one of its ``model_match``
 patterns finds it, or it contains one of its part numbers: plain text compared normalized, never
-a regular expression (app/vendor/model_match.py says why).
+a regular expression (app/specs/model_match.py says why).
 
 The user's file lives in the config folder and is read like any input the app did not write
 (app/store/config_file.py): a regular file of bounded size, so a named pipe or a link to
@@ -27,11 +27,11 @@ from typing import Any
 from app.model.info import RunInfo
 from app.model.status import RunStatus
 from app.paths.userdirs import user_config_dir
+from app.specs.model_match import normalize, pattern_problems
+from app.specs.record import DriveKey, VendorSpec, positive
 from app.store.atomic_write import write_atomic
 from app.store.config_file import ConfigUnreadable, read_config_bytes, read_config_json
 from app.store.run_folder import load_run, write_json_atomic
-from app.vendor.model_match import normalize, pattern_problems
-from app.vendor.record import DriveKey, VendorSpec, positive
 
 log = logging.getLogger(__name__)
 

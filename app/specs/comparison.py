@@ -1,5 +1,5 @@
-"""The vendor comparison as typed values: what app/vendor/match.py computes and the report's
-table and figure (app/vendor/outputs.py) and the window's Figures tab read.
+"""The vendor comparison as typed values: what app/specs/match.py computes and the report's
+table and figure (app/specs/outputs.py) and the window's Figures tab read.
 
 Why typed: the comparison is read in three places (table, figure, the window's status line);
 with attributes each reader states what it needs, and a renamed field is a type error rather
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from app.model.summary import Stat
 from app.model.workload import Workload
+from app.specs.record import VendorSpec
 from app.units import format_size
-from app.vendor.record import VendorSpec
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Why typed: the spec is read by the comparison, its table and figure, the window'
 report.md; JSON lives only in the files (resources/vendor_specs.json, the user's specs file,
 run.json's ``vendor_spec``), read once here. ``record`` keeps the JSON object exactly as read, so
 a record written back (into a run, into the user's file) loses no key this version does not know.
-How specs are found for a drive is app/vendor/specs.py; how they are compared, app/vendor/match.py.
+How specs are found for a drive is app/specs/catalog.py; how they are compared, app/specs/match.py.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.vendor.model_match import (
+from app.specs.model_match import (
     MAX_PATTERN_CHARS,
     ModelPattern,
     normalize,
@@ -64,7 +64,7 @@ def _number(value: object) -> float | None:
 
 def _model_patterns(data: Mapping[str, Any]) -> tuple[tuple[ModelPattern, ...], str | None]:
     """A record's patterns: ``model_match``, else an older record's ``model_regex`` translated
-    (app/vendor/model_match.py), with a one-line note when that one cannot be."""
+    (app/specs/model_match.py), with a one-line note when that one cannot be."""
     if "model_match" in data:
         return parse_patterns(data.get("model_match")), None
     regex = data.get("model_regex")
@@ -175,7 +175,7 @@ class VendorSpec:
 
     def describes_model(self, model: str | None) -> bool:
         """True when the drive's model string is this record's (a model pattern or a part
-        number it contains); linear in the model's length, see app/vendor/model_match.py."""
+        number it contains); linear in the model's length, see app/specs/model_match.py."""
         normalized = normalize(model) if model else ""
         return self.pattern_finds(normalized) or self.part_number_in(normalized)
 

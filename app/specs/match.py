@@ -5,7 +5,7 @@ Why a comparison needs more than a percentage: vendors measure on a fresh drive,
 cache, at deep queues and many threads, on the raw device; a file-level test at QD1 reaches a
 fraction of that. So every row states the vendor's test conditions next to ours, and MB/s rows
 name the interface ceiling (SATA III, PCIe 3.0/4.0/5.0 x4), so a low number is explained. The
-specs themselves (where they come from, how they match a drive) are app/vendor/specs.py.
+specs themselves (where they come from, how they match a drive) are app/specs/catalog.py.
 """
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from app.model.info import Drive, Link, RunInfo
 from app.model.summary import Stat
 from app.model.workload import Workload
 from app.results.run_results import ExperimentResults, RunResults
+from app.specs.catalog import METRICS, drive_key, drive_model, spec_for_run
+from app.specs.comparison import Measured, Setup, VendorComparison, VendorRow
+from app.specs.record import VendorSpec
 from app.units import UnitError, format_size, parse_size
-from app.vendor.comparison import Measured, Setup, VendorComparison, VendorRow
-from app.vendor.record import VendorSpec
-from app.vendor.specs import METRICS, drive_key, drive_model, spec_for_run
 
 #: Raw link bandwidth per direction after line encoding, before protocol overhead, MB/s (10^6).
 INTERFACE_CEILINGS_MBPS = {
