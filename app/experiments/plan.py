@@ -35,7 +35,7 @@ class Trial:
     precondition: bool = False  # a round of precondition=steady: unmeasured, like a warm-up
     io_bytes: int | None = None  # write this much, with runtime_s as the bound (write-saturation)
     #: a precision target (0.02 = ±2 %): runtime_s is then the most this trial runs, min_s the
-    #: least, and the runner stops it once the workload's interval is that narrow (jobs/run/precision.py)
+    #: least, and the runner stops it once the workload's interval is that narrow (jobs/run/precision_stop.py)
     precision: float | None = None
     min_s: float | None = None
 

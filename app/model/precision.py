@@ -3,7 +3,7 @@ IOPS and MB/s, how it was found, the target it was measured to, whether it got t
 it did not, what would (docs/precision.md, "Honest outcomes").
 
 Present only for workloads measured with a precision target; run.json's summary and the trial
-records carry it as the ``precision`` block the runner writes (jobs/run/precision.py). Blocks
+records carry it as the ``precision`` block the runner writes (jobs/run/precision_stop.py). Blocks
 written before the method and the outlook were recorded load with those fields empty.
 """
 from __future__ import annotations

@@ -3,7 +3,7 @@
 fio's server has no folder checks of its own and fio follows whatever path it is given, so the
 spelling of the remote folder is judged here, before anything is sent, with the same refusals as
 a local target where a string can decide (the rest is probed through the server, see
-jobs/remote/session.py):
+jobs/remote/remote_session.py):
 
 - absolute POSIX paths only: a relative path would be resolved against the server's own working
   folder, which nobody chose;

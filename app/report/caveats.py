@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from app.model.status import RunStatus, TrialStatus
 from app.model.summary import Stat
 from app.report.outputs import finding
-from app.results.plausibility import sentences as plausibility_sentences
+from app.results.plausibility_notes import sentences as plausibility_sentences
 from app.results.run_results import ExperimentResults, RunResults
 from app.stats import analysis
 from app.stats.io_counts import THIN

@@ -35,7 +35,7 @@ from app.report.interpretation.discussion import discussion
 from app.report.interpretation.method import method_text
 from app.report.methodology import common_precondition, methodology_section
 from app.report.options import ReportOptions
-from app.report.precision import precision_section
+from app.report.precision_section import precision_section
 from app.report.shown_path import folder_name, shown_path
 from app.results.figure import Figure
 from app.results.findings import Headline

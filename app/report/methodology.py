@@ -14,7 +14,7 @@ from app.report.interpretation.method import SHUFFLE_WHY
 from app.report.precondition_note import precondition_sentence
 from app.report.shown_path import shown_path
 from app.results.figure import LATENCY_KINDS
-from app.results.plausibility import method_lines
+from app.results.plausibility_notes import method_lines
 from app.results.run_results import RunResults
 from app.text.markup import literal
 from app.units import human_bytes

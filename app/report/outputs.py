@@ -5,7 +5,7 @@ experiments in order and asks the registry, so it knows no experiment by name. R
 no module registers (imported measurements, runs from another version) come out through the
 registry's fallback. The vendor comparison is not an experiment and is appended at the end.
 Results beyond the link's ceiling or under the latency floor are flagged afterwards, the same
-way for every experiment (app/results/plausibility.py).
+way for every experiment (app/results/plausibility_notes.py).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from app.report.precondition_note import (
     with_precondition_notes,
 )
 from app.results.figure import Figure
-from app.results.plausibility import flag_figures, flag_tables, sentences
+from app.results.plausibility_notes import flag_figures, flag_tables, sentences
 from app.results.run_results import ExperimentResults, RunResults
 from app.results.table import Table
 from app.specs import outputs as vendor_outputs

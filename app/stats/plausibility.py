@@ -4,7 +4,7 @@ answering faster than any drive can, measured a cache or RAM, not the drive .
 At run start :func:`at_run_start` records in run.json (``plausibility``) the negotiated link's
 ceiling where the OS tells it (app/drive/link.py; unknown means no throughput check, never a
 guess) and the latency floor. Export compares every workload's mean against them
-(:func:`check`); app/results/plausibility.py turns the flags into table notes, figure lines and
+(:func:`check`); app/results/plausibility_notes.py turns the flags into table notes, figure lines and
 captions and report sentences. Runs made before this existed have no ``plausibility`` record
 and get no check, so they export byte for byte as before.
 

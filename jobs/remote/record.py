@@ -2,7 +2,7 @@
 
 A fio server reports neither free space nor the file system, and a fio job cannot read the
 drive's identity, SMART or temperature: those are recorded as "not available remotely", never
-guessed, unless ``--ssh`` read them with smartctl (jobs/remote/smart.py). With several hosts,
+guessed, unless ``--ssh`` read them with smartctl (jobs/remote/ssh_smartctl.py). With several hosts,
 ``target.remote`` and ``drive`` keep the first host's fields at the top (what a one-host reader
 looks at) and every host under ``hosts``; the results are combined as app/engines/fio/host_sum.py
 says (``target.remote.combined``).
@@ -22,7 +22,7 @@ from app.experiments.plan import RunPlan
 from app.host import host_info
 from app.params import values_json
 from app.paths import CheckedTarget, new_run_id
-from app.remote.smart import NOT_REMOTE
+from app.remote.ssh_smart import NOT_REMOTE
 from app.remote.target import RemoteAddress
 from app.stats.plausibility import at_run_start
 from jobs.remote.check import RemoteFacts

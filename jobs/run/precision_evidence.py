@@ -3,7 +3,7 @@ fio's final means, their measured seconds, their histograms) and what follows fr
 workload's intervals, whether the target holds, whether it is still within reach, and the block
 each finished trial's record gets (docs/precision.md).
 
-Kept apart from the live stopping rule (jobs/run/precision.py) so the rule reads as a rule; the
+Kept apart from the live stopping rule (jobs/run/precision_stop.py) so the rule reads as a rule; the
 statistics themselves are app/stats/precision.py and app/stats/precision_outlook.py.
 """
 from __future__ import annotations

@@ -31,7 +31,7 @@ from jobs.run.cancel import Cancel
 from jobs.run.engine_starts import _Cancelled
 from jobs.run.follow import follow_earlier
 from jobs.run.held_starts import HeldStarts
-from jobs.run.precision import PrecisionWatch
+from jobs.run.precision_stop import PrecisionWatch
 from jobs.run.precondition import PreconditionRounds
 from jobs.run.trial_steps import TrialSteps
 from jobs.run.workdir import make_workdir, remove_dead_workdirs, remove_workdir

@@ -63,8 +63,8 @@ def prepare_run(names: list[str], settings: dict[str, str], target: str,
     ``remote`` ("host[:port]" of a running fio server, a comma list of several, or an
     app.remote.target.RemoteSpec) makes ``target`` a folder there."""
     cancel = cancel or Cancel()
-    if remote is not None:  #: everything remote lives in jobs/remote/session.py
-        from jobs.remote.session import prepare_remote_run
+    if remote is not None:  #: everything remote lives in jobs/remote/remote_session.py
+        from jobs.remote.remote_session import prepare_remote_run
         parts = prepare_remote_run(names, settings, remote, target, runs_root, seed, command_line,
                                    engine_path, watchdog_grace_s, engine, cancel)
         if parts is None:

@@ -26,7 +26,7 @@ from jobs.events import Event, LogMessage, TrialFailed, TrialFinished, TrialStar
 from jobs.run.cancel import waking
 from jobs.run.engine_starts import EngineStarts, _Cancelled
 from jobs.run.held_starts import Held, HeldStarts
-from jobs.run.precision import PrecisionWatch
+from jobs.run.precision_stop import PrecisionWatch
 from jobs.run.trial_record import CANCELLED, trial_result, with_checks
 from jobs.run.trial_samples import TrialSamples
 

@@ -1,4 +1,4 @@
-"""Results against physics (app/stats/plausibility.py, app/results/plausibility.py): at, just below
+"""Results against physics (app/stats/plausibility.py, app/results/plausibility_notes.py): at, just below
 and beyond each link's ceiling, the latency floor, and a real run folder whose recorded link
 is slower than its results, flagged in table notes, figures and report.md."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from app.model.summary import WorkloadSummary
 from app.report.outputs import build_figures, build_tables, findings
-from app.results.plausibility import flag_figures, flag_tables, method_lines
+from app.results.plausibility_notes import flag_figures, flag_tables, method_lines
 from app.stats.plausibility import LATENCY_FLOOR_US, check, row_flags
 from app.store.run_folder import load_run
 

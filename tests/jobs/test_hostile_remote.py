@@ -18,9 +18,9 @@ import pytest
 import remote_support
 from test_remote_ssh import fake_ssh
 
-from app.remote.smart import SSH_ENV
+from app.remote.ssh_smart import SSH_ENV
 from jobs.events import RunFinished, TrialFinished
-from jobs.remote.smart import read_remote_smart
+from jobs.remote.ssh_smartctl import read_remote_smart
 from jobs.run.session import prepare_run
 
 from safety_support import needs_fio

@@ -1,11 +1,11 @@
-"""The stopping rule on its own (jobs/run/precision.py), fed known intervals and records: a tail
+"""The stopping rule on its own (jobs/run/precision_stop.py), fed known intervals and records: a tail
 workload stops only once its pooled p99.9 is known to the target, then skips what is left."""
 from app.experiments.plan import Trial
 from app.model.interval import Interval
 from app.model.trial import TrialResult
 from app.model.workload import Workload
 from app.stats.histogram import Histogram
-from jobs.run.precision import PrecisionWatch
+from jobs.run.precision_stop import PrecisionWatch
 
 W = Workload("randread", 4096, 8)
 

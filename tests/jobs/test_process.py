@@ -120,7 +120,7 @@ def test_a_local_engine_is_killed_with_the_app_a_remote_client_is_told_to_stop()
     SIGTERM for fio's client, which then stops its servers' jobs."""
     import signal
 
-    from jobs.remote.session import RemoteTrialRunner
+    from jobs.remote.remote_session import RemoteTrialRunner
     from jobs.run.runner import TrialRunner
     assert TrialRunner.on_app_death == signal.SIGKILL
     assert RemoteTrialRunner.on_app_death == signal.SIGTERM

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import remote_support
 
-from app.remote.smart import SSH_ENV
-from jobs.remote.smart import read_remote_smart
+from app.remote.ssh_smart import SSH_ENV
+from jobs.remote.ssh_smartctl import read_remote_smart
 
 from conftest import run_cli, run_json
 from safety_support import needs_fio

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from app.paths import TargetRefused
-from app.remote.smart import check_smart_device, ssh_for_hosts
+from app.remote.ssh_smart import check_smart_device, ssh_for_hosts
 from app.remote.target import RemoteSpec, parse_remotes
 
 

@@ -1,6 +1,6 @@
 """``run --dry-run --remote ...`` on the terminal: the plan of a remote run, every
 client command with the job files it would send, and the time it would take with each job's
-cost on the server counted (app/remote/extra_time.py). Nothing is sent: jobs/remote/dry_run.py.
+cost on the server counted (app/remote/extra_time.py). Nothing is sent: jobs/remote/remote_dry_run.py.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from app.engines.shell_quote import command_line
 from app.experiments.plan import trial_kind
 from app.remote.extra_time import REMOTE_JOB_S
 from app.units import duration_text, human_bytes
-from jobs.remote.dry_run import plan_remote, removal_jobs
+from jobs.remote.remote_dry_run import plan_remote, removal_jobs
 from ui.cli.remote_args import remote_spec
 from ui.cli.results import console_for
 

@@ -35,7 +35,7 @@ HELP_LINE = (f"On the remote machine: <tt>{SERVER_COMMAND}</tt> (loopback only: 
 
 def remote_problem(remote: str, folder: str) -> str:
     """Why ``folder`` on ``remote`` would be refused by its spelling alone ('' when it would
-    not); no I/O, the same checks as the run (jobs/remote/session.py) makes first."""
+    not); no I/O, the same checks as the run (jobs/remote/remote_session.py) makes first."""
     try:
         parse_remotes(remote)
         check_remote_folder(folder)

@@ -18,7 +18,7 @@ from app.experiments.plan import RunPlan, Trial, experiments_from_settings, plan
 from app.paths.owned import TEST_FILE_PREFIX, TEST_FILE_SUFFIX
 from app.paths.target import DATA_DIR
 from app.remote.extra_time import RemoteCost, remote_cost
-from app.remote.smart import check_smart_device, ssh_argv, ssh_for_hosts
+from app.remote.ssh_smart import check_smart_device, ssh_argv, ssh_for_hosts
 from app.remote.target import RemoteSpec, ancestors, check_remote_folder, parse_remotes
 from jobs.engine.factory import locate_fio
 from jobs.remote.engine import RemoteFioEngine, host_file

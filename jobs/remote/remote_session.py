@@ -8,7 +8,7 @@ run every trial together (jobs/remote/engine.py) and are checked, and cleaned up
 
 What a fio server cannot tell is recorded as "not available remotely" instead of guessed
 (jobs/remote/record.py): free space, file system and, unless ``--ssh`` names a way to run
-smartctl there (jobs/remote/smart.py), the drive's identity, SMART and temperature.
+smartctl there (jobs/remote/ssh_smartctl.py), the drive's identity, SMART and temperature.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from app.experiments.plan import RunPlan, experiments_from_settings, plan_run
 from app.paths import CheckedTarget, TargetRefused
 from app.paths.target import DATA_DIR
 from app.remote.extra_time import REMOTE_JOB_S, remote_estimate_s
-from app.remote.smart import NO_SSH, check_smart_device, device_path, ssh_for_hosts
+from app.remote.ssh_smart import NO_SSH, check_smart_device, device_path, ssh_for_hosts
 from app.remote.target import RemoteAddress, RemoteSpec, ancestors, check_remote_folder, parse_remotes
 from app.store.run_folder import RunStore, default_runs_root
 from app.store.runs_root import check_runs_root
@@ -36,7 +36,7 @@ from jobs.remote.engine import RemoteFioEngine
 from jobs.remote.folder import RemoteFolder, on_each
 from jobs.remote.jobs import RemoteJobs
 from jobs.remote.record import remote_record
-from jobs.remote.smart import RemoteDriveMonitor, SshSmartctlSource, read_drive
+from jobs.remote.ssh_smartctl import RemoteDriveMonitor, SshSmartctlSource, read_drive
 from jobs.run.runner import TrialRunner
 
 _PLATFORMS = {"Linux": "linux", "Mac": "darwin"}

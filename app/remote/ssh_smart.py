@@ -2,7 +2,7 @@
 part. What may be typed, the command, and what run.json keeps.
 
 A fio job cannot read SMART, so a remote target has no drive identity or temperature unless the
-user names an SSH destination per server (``--ssh USER@HOST``). Then jobs/remote/smart.py runs
+user names an SSH destination per server (``--ssh USER@HOST``). Then jobs/remote/ssh_smartctl.py runs
 ``ssh -o BatchMode=yes -o ConnectTimeout=5 -- DEST smartctl -j -a DEVICE`` before and after the
 run (``-j -A`` for the live temperature of a one-host run), every call bounded. Without ``--ssh``,
 or when it fails, run.json says "not available remotely" with the reason, never a guess.

@@ -1,5 +1,5 @@
 """``ssh HOST smartctl`` for a remote run: the drive's identity before and after the
-run and, with one host, its temperature while the run goes on (app/remote/smart.py says
+run and, with one host, its temperature while the run goes on (app/remote/ssh_smart.py says
 what may be typed and what run.json keeps).
 
 Every call is bounded (``READ_TIMEOUT_S``, and ssh's own ConnectTimeout) and ends, whatever
@@ -22,7 +22,7 @@ from app.drive.smart import explain, no_data, parse_smartctl
 from app.drive.thermal import TemperatureSource, TemperatureUnavailable
 from app.model.trial import TrialResult
 from app.params import one_line
-from app.remote.smart import NOT_REMOTE, SSH_ENV, command_text, remote_drive, ssh_argv
+from app.remote.ssh_smart import NOT_REMOTE, SSH_ENV, command_text, remote_drive, ssh_argv
 from jobs.drive.monitor import DriveMonitor
 
 log = logging.getLogger(__name__)
