@@ -98,7 +98,8 @@ class PrecisionUpdate:
     out_of_reach: bool = False   # the target cannot be reached by max_time: stopping
 
     def text(self) -> str:
-        got = "not yet known" if self.achieved is None else f"±{self.achieved * 100:.1f} %"
+        got = ("± known once a second repetition or enough samples for batch means come"
+               if self.achieved is None else f"±{self.achieved * 100:.1f} %")
         return f"{got} (target ±{self.target * 100:g} %" + (
             ", out of reach by max_time: stopping)" if self.out_of_reach else ")")
 

@@ -57,7 +57,7 @@ def test_the_live_line_shows_the_workloads_achieved_precision(qtbot):
         model.apply(PrecisionUpdate(first.index, achieved, 0.02))
         progress.refresh()
         shown = progress.trial_label.toolTip() + progress.trial_label.text()
-        assert ("not yet known" if achieved is None else f"±{achieved * 100:.1f} %") in shown
+        assert ("± known once a second repetition" if achieved is None else f"±{achieved * 100:.1f} %") in shown
     assert "target ±2 %" in progress.trial_label.toolTip()
 
 

@@ -114,7 +114,7 @@ class RunProgress(QWidget):
             self.trial_label.set_shorter(   # reworded to fit, never cut
                 f"{t.index + 1}/{total} {t.experiment} {t.label} ({short}), {times}",
                 f"{t.index + 1}/{total} {t.label} ({short}), {times}",
-                f"{t.index + 1}/{total}, {times}")
+                f"{t.index + 1}/{total} {t.label}, {times}")   # the workload stays named
             self.trial_label.setToolTip(plain_tip(f"{t.label} ({kind})" + (
                 "; the SNIA rule over the last 5 finished rounds: IOPS excursion and slope as a "
                 "share of their average" if rounds else "") + "".join(
