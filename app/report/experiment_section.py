@@ -100,7 +100,9 @@ def setup_text(part: ExperimentResults, common_precondition: str) -> list[str]:
     from the one the Methodology states for all."""
     text = params_text(part.entry.params, CATALOG.get(part.id))
     params = part.entry.params
-    left_out = _LEFT_OUT + (_PRECISION_ONLY if params.get("precision", "off") == "off" else ())
+    # a precision target replaces the runtime (min_time to max_time per workload): say what ran
+    left_out = _LEFT_OUT + (_PRECISION_ONLY if params.get("precision", "off") == "off"
+                            else ("runtime",))
     values = [literal(p.replace("=", " ", 1)) for p in text.split(" ")
               if p and p.split("=", 1)[0] not in left_out]
     if params.get("precision", "off") != "off":   # the ramp each repetition really ran
