@@ -45,6 +45,7 @@ from app.results.run_results import RunResults
 from app.results.table import to_csv, to_markdown
 from app.specs import catalog as vendor
 from app.specs import match as vendor_compare
+from app.text import visible
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,8 @@ def export_results(results: RunResults, out_dir: Path, render: Render | None = N
             texts[f"tables/{safe_stem(table.id)}.md"] = to_markdown(table, 2)
     except DAMAGE as exc:
         log.debug("computing the report failed", exc_info=True)
-        raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+        # one line that says what: a folder's name or a value may hold line breaks
+        raise ValueError(visible(f"{where} is damaged: {type(exc).__name__}: {exc}")) from None
     images = [f"figures/{safe_stem(f.id)}.{ext}" for f in figures for ext in ("png", "svg")] \
         if render else []
     reports = ["report.md", "report.html"] + (["report.pdf"] if pdf else [])
@@ -109,7 +111,7 @@ def export_results(results: RunResults, out_dir: Path, render: Render | None = N
                                  comparison, vendor_hint=str(vendor.user_specs_path()),
                                  notes=list(notes), options=options)
         except DAMAGE as exc:
-            raise ValueError(f"{where} is damaged: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+            raise ValueError(visible(f"{where} is damaged: {type(exc).__name__}: {exc}")) from None
         folder.write("report.md", _utf8(document_markdown(doc)))
         folder.write("report.html", _utf8(document_html(doc, folder.read)))
         if pdf is not None:

@@ -10,11 +10,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
+from app.model.experiment_entry import ExperimentEntry  # noqa: E402
+from app.model.info import PlannedEntry  # noqa: E402
+from app.model.trial import TrialResult  # noqa: E402
 from jobs.events import TrialFinished, TrialStarted  # noqa: E402
 from ui.window.run import look_back  # noqa: E402
 from ui.window.run.live_charts import LiveCharts  # noqa: E402
-from ui.window.run.planned import planned_from_json  # noqa: E402
+from ui.window.run.planned import planned_from_entry  # noqa: E402
 from ui.window.run.run_model import RunModel  # noqa: E402
+from ui.window.run.run_state import RunState  # noqa: E402
 from ui.window.run.series import sample_row  # noqa: E402
 
 RUN = next((Path(__file__).parents[2] / "fixtures" / "runs").glob("*_zero-queue+*")) / "run.json"
@@ -28,11 +32,10 @@ def record():
 @pytest.fixture
 def charts(record, qtbot):
     m = RunModel()
-    m.experiments = [{"id": x["id"], "title": x["title"], "params": x["params"],
-                      "repetitions": x["params"].get("repetitions", 1),
-                      "workload_keys": x["workload_keys"]} for x in record["experiments"]]
-    m.planned = {t.index: t for t in (planned_from_json(t) for t in record["planned_trials"])}
-    m.status, m.live, m.run_dir = "running", True, "/tmp/run"
+    m.experiments = [ExperimentEntry.of(x) for x in record["experiments"]]
+    m.planned = {t.index: t for t in (planned_from_entry(PlannedEntry.from_json(t, "planned"))
+                                          for t in record["planned_trials"])}
+    m.status, m.live, m.run_dir = RunState.RUNNING, True, "/tmp/run"
     m.reset.emit()
     view = LiveCharts(m)
     qtbot.addWidget(view)
@@ -52,7 +55,7 @@ def play(model, trials, finish: bool = True) -> None:
                                             "read_lat_us": 50.0}))
         model.samples_added.emit()
         if finish:
-            model.apply(TrialFinished(trial["index"], trial["label"], trial))
+            model.apply(TrialFinished(trial["index"], trial["label"], TrialResult.from_json(trial)))
 
 
 def of(record, eid):

@@ -120,19 +120,21 @@ def test_an_export_goes_to_documents_shown_whole_with_open_folder_beside_it(make
 def test_the_slc_so_far_note_promises_no_warm_ups(qtbot):
     import json
 
+    from app.model.experiment_entry import ExperimentEntry
+    from app.model.info import PlannedEntry
     from jobs.events import TrialStarted
     from ui.window.report.results_so_far import ResultsSoFar
-    from ui.window.run.planned import planned_from_json
+    from ui.window.run.planned import planned_from_entry
     from ui.window.run.run_model import RunModel
+    from ui.window.run.run_state import RunState
     record = json.loads((RUN / "run.json").read_text())   # a run without warm-ups: give
     first = next(t for t in record["planned_trials"] if t["experiment"] == "zero-queue")
     first["warmup"] = True                                    # zero-queue one, as by default
     model = RunModel()
-    model.experiments = [{"id": x["id"], "title": x["title"], "params": x["params"],
-                          "repetitions": x["params"].get("repetitions", 1),
-                          "workload_keys": x["workload_keys"]} for x in record["experiments"]]
-    model.planned = {t.index: t for t in (planned_from_json(t) for t in record["planned_trials"])}
-    model.status, model.live, model.run_dir = "running", True, "/tmp/run"
+    model.experiments = [ExperimentEntry.of(x) for x in record["experiments"]]
+    model.planned = {t.index: t for t in (planned_from_entry(PlannedEntry.from_json(t, "planned"))
+                                          for t in record["planned_trials"])}
+    model.status, model.live, model.run_dir = RunState.RUNNING, True, "/tmp/run"
     model.reset.emit()
     view = ResultsSoFar(model)
     qtbot.addWidget(view)
