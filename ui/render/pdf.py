@@ -84,20 +84,25 @@ def _text_width(doc: QTextDocument, fallback: float) -> float:
                - 2 * frame.border())
 
 
-def _images(doc: QTextDocument) -> list[tuple[int, int, str]]:
-    """(position, length, name) of every image in the document, last first."""
+def _fragments(doc: QTextDocument) -> list[tuple[int, int, QTextCharFormat]]:
+    """(position, length, format) of every text fragment of the document, in order."""
     out = []
     block = doc.begin()
     while block.isValid():
         it = block.begin()
         while not it.atEnd():
             fragment = it.fragment()
-            fmt = fragment.charFormat()
-            if fmt.isImageFormat():
-                out.append((fragment.position(), fragment.length(), fmt.toImageFormat().name()))
+            out.append((fragment.position(), fragment.length(), fragment.charFormat()))
             it += 1
         block = block.next()
-    return sorted(out, reverse=True)
+    return out
+
+
+def _images(doc: QTextDocument) -> list[tuple[int, int, str]]:
+    """(position, length, name) of every image in the document, last first."""
+    return sorted(((position, length, fmt.toImageFormat().name())
+                   for position, length, fmt in _fragments(doc) if fmt.isImageFormat()),
+                  reverse=True)
 
 
 def _place_figures(doc: QTextDocument, files: Mapping[str, bytes], figures: SvgFigure) -> None:
@@ -127,17 +132,8 @@ def _place_figures(doc: QTextDocument, files: Mapping[str, bytes], figures: SvgF
 
 def _drop_foreign_links(doc: QTextDocument) -> None:
     """Every anchor whose target is not a file of the export loses its link (its text stays)."""
-    foreign = []
-    block = doc.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            fragment = it.fragment()
-            fmt = fragment.charFormat()
-            if fmt.isAnchor() and fmt.anchorHref() and export_href(fmt.anchorHref()) is None:
-                foreign.append((fragment.position(), fragment.length()))
-            it += 1
-        block = block.next()
+    foreign = [(position, length) for position, length, fmt in _fragments(doc)
+               if fmt.isAnchor() and fmt.anchorHref() and export_href(fmt.anchorHref()) is None]
     for position, length in foreign:
         cursor = QTextCursor(doc)
         cursor.setPosition(position)
