@@ -148,6 +148,12 @@ class WorkloadSummary:
         return outstanding(self.workload_json)
 
     @property
+    def bs_bytes(self) -> int | None:
+        """The workload's block size, also for an imported row without a complete workload."""
+        bs = self.workload_json.get("bs_bytes")
+        return int(bs) if isinstance(bs, (int, float)) and not isinstance(bs, bool) and bs > 0 else None
+
+    @property
     def main(self) -> DirectionSummary | None:
         """The direction a workload is about: read, unless it only writes."""
         return self.read or self.write

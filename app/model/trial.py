@@ -69,6 +69,12 @@ class TrialResult:
     def workload_key(self) -> str:
         return workload_key(self.workload)
 
+    @property
+    def bs_bytes(self) -> int | None:
+        """The workload's block size (None where an imported engine output did not say it)."""
+        bs = self.workload.get("bs_bytes")
+        return int(bs) if isinstance(bs, (int, float)) and not isinstance(bs, bool) and bs > 0 else None
+
     def ios(self, direction: str) -> int | None:
         """The I/Os this trial completed in ``direction`` (None when the engine did not say):
         ``io_bytes / bs_bytes`` (exact for fio and DiskSpd), else ``iops x runtime`` (imported
@@ -76,7 +82,7 @@ class TrialResult:
         side = self.measurement.side(direction) if self.measurement else None
         if side is None:
             return None
-        bs = self.workload.get("bs_bytes")
+        bs = self.bs_bytes
         if side.io_bytes and bs:
             return int(round(side.io_bytes / bs))
         seconds = (side.runtime_ms or 0) / 1000 or self.runtime_s

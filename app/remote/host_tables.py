@@ -47,7 +47,7 @@ def host_rows(run: Run, eid: str) -> list[dict[str, Any]]:
             for h in _hosts(t):
                 key = (t.label or "", h.get("address") or "")
                 groups.setdefault(key, []).append(Measurement.from_json(h))
-                block[key] = t.workload.get("bs_bytes")
+                block[key] = t.bs_bytes
     rows = []
     for (label, host), parts in groups.items():
         sides = [_side(p) for p in parts]

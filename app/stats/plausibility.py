@@ -84,7 +84,7 @@ def row_flags(eid: str, row: WorkloadSummary, ceiling: float | None, floor: floa
     """One workload's flags. Each direction is checked on its own (PCIe and USB 3 carry both
     at once); on a half-duplex link (SATA, USB 2.0) read and write also share the ceiling."""
     out = []
-    label, bs = row.label, row.workload_json.get("bs_bytes")
+    label, bs = row.label, row.bs_bytes
     for direction in DIRECTIONS:
         side = row.side(direction)
         if side is None:

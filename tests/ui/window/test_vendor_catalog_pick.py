@@ -52,9 +52,9 @@ def test_a_drive_without_a_model_is_told_to_pick_from_the_catalog(qtbot):
 
 
 def test_search_by_vendor_family_or_part_number():
-    records = vendor.load_specs()
-    assert [r["id"] for r in catalog_search.search("990 pro", records)][:1] == ["samsung-990pro-1tb"]
-    assert [r["id"] for r in catalog_search.search("MZVL2256", records)] == ["samsung-pm9a1-256gb"]
-    assert catalog_search.search("samsung pm9a1", records, capacity_gb=1000)[0]["id"] == \
+    records = catalog_search.typed(vendor.load_specs())
+    assert [r.id for r in catalog_search.search("990 pro", records)][:1] == ["samsung-990pro-1tb"]
+    assert [r.id for r in catalog_search.search("MZVL2256", records)] == ["samsung-pm9a1-256gb"]
+    assert catalog_search.search("samsung pm9a1", records, capacity_gb=1000)[0].id == \
         "samsung-pm9a1-1tb"
     assert catalog_search.search("no such drive", records) == []

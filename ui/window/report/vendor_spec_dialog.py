@@ -117,8 +117,8 @@ class VendorSpecDialog(QDialog):
         self.catalog_pick = QComboBox()
         self.catalog_pick.setMinimumContentsLength(28)
         self.catalog_pick.setEnabled(False)
-        self._records = vendor.load_specs()
-        self._found: list[dict] = []
+        self._records = catalog_search.typed(vendor.load_specs())
+        self._found: list[VendorSpec] = []
         self.catalog_edit.textEdited.connect(self._search)
         self.catalog_pick.activated.connect(lambda i: self._fill(self._found[i]))
         pick = QHBoxLayout()
@@ -182,20 +182,18 @@ class VendorSpecDialog(QDialog):
     def _search(self, text: str) -> None:
         """List the catalog's records matching what is typed and fill the form from the first
         in catalog order); another can be picked."""
-        self._found = [dict(r) for r in catalog_search.search(text, self._records)][:30]
+        self._found = catalog_search.search(text, self._records)[:30]
         self.catalog_pick.clear()
         self.catalog_pick.addItems([catalog_search.label(r) for r in self._found])
         self.catalog_pick.setEnabled(bool(self._found))
         if self._found:
             self._fill(self._found[0])
 
-    def _fill(self, record: dict) -> None:
+    def _fill(self, spec: VendorSpec) -> None:
         """The form from a catalog record: its part number (else family) as the model text, its
         figures, the conditions it states, its interface and its source."""
-        spec = VendorSpec.from_json(record)
-        parts = record.get("part_numbers") or ()
-        self.model_edit.setText(str(parts[0]) if parts else str(record.get("family") or ""))
-        self.name_edit.setText(catalog_search.label(record))
+        self.model_edit.setText(spec.part_numbers[0] if spec.part_numbers else spec.family or "")
+        self.name_edit.setText(catalog_search.label(spec))
         for key, box in self.numbers.items():
             box.setValue(int(spec.figures.get(key) or 0))
         tc = spec.conditions
@@ -204,7 +202,7 @@ class VendorSpecDialog(QDialog):
             self.conditions[key].setValue(value or 0)
         self.interface.setCurrentText(spec.interface or "")
         self.source_edit.setText(f"{spec.source_url} ({spec.source_kind} source, bundled "
-                                 f"record {record.get('id')})")
+                                 f"record {spec.id})")
 
     def spec(self) -> dict:
         """The record the fields describe (not yet validated)."""
