@@ -77,12 +77,33 @@ def test_too_few_percentiles_are_never_a_number_in_the_report_tables_or_findings
         if shown:   # the table's column of this percentile holds the mark
             line = next(x for x in lines if x.startswith(f"| {row.label} |")).split(" | ")
             assert line[shown[0]] == too_few_text(stat.too_few), (row.label, key, line)
-    for eid, _, _, key, p in pooled:
+    for eid, row, _, key, p in pooled:
         value = p.values[key]
+        # the cell of this row and percentile, in the pooled table file and in report.md: another
+        # percentile or workload may hold the same rounded number, so the check is cell-exact
         table = tables[f"{eid}-pooled.md"]
-        assert f"{value:,.1f} [" not in table and f"{sig(value)} [" not in report
-        if f"| {key} (µs, 95 % CI) |" in table:
-            assert p.mark(key) in table
+        in_table, in_report = _pooled_cells(table, row.label, key), _pooled_cells(report, row.label, key)
+        assert in_table or f"| {key} (µs, 95 % CI) |" not in table, (eid, row.label, key)
+        assert len(in_report) == len(in_table), (eid, row.label, key)   # the report shows it too
+        for cell in in_table + in_report:
+            assert cell == p.mark(key), (eid, row.label, key, cell)
+        assert f"{value:,.1f} [" not in "".join(in_table) and f"{sig(value)} [" not in "".join(in_report)
+
+
+def _pooled_cells(markdown: str, label: str, key: str) -> list[str]:
+    """The cells under a pooled table's ``<key> (µs, 95 % CI)`` column in the rows of ``label``."""
+    cells, column = [], None
+    for line in markdown.splitlines():
+        if not line.startswith("| "):
+            column = None
+            continue
+        parts = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if parts[0] == "Workload":
+            heading = f"{key} (µs, 95 % CI)"
+            column = parts.index(heading) if heading in parts else None
+        elif column is not None and parts[0] == label:
+            cells.append(parts[column])
+    return cells
 
 
 def test_the_ratio_that_would_use_it_is_unknown_and_says_what_runtime_would_give_it(course):
