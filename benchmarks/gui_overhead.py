@@ -146,6 +146,7 @@ def redraw_with_100k(points: int, steps: int, noise: str = "trials") -> dict:
     from ui.window.run.live_charts import LiveCharts
     from ui.window.run.planned import PlannedTrial
     from ui.window.run.run_model import RunModel
+    from ui.window.run.run_state import RunState
     app = _app()
     model = RunModel()
     charts = LiveCharts(model)
@@ -153,7 +154,7 @@ def redraw_with_100k(points: int, steps: int, noise: str = "trials") -> dict:
     charts.show()
     block, starts = _chart_data(points, 200, noise)
     model.series.extend(block, points)
-    model.status, model.live = "running", True      # the charts follow a live run
+    model.status, model.live = RunState.RUNNING, True      # the charts follow a live run
     for i, (t_s, reads) in enumerate(starts):
         trial = PlannedTrial(i, "zero-queue", "RND4K Q32T1 " + ("read" if reads else "write"), 1,
                              False, 1.0, reads, not reads)
