@@ -44,11 +44,21 @@ sys.path.insert(0, str(REPO))
 MEAN_BOUND, P99_BOUND = 0.02, 0.05   # the targets: QD1 mean within 2 %, p99 within 5 %
 
 
+#: ``--pin``: every way's fio on the last CPU (the app's ``--pin-engine``; bare fio by affinity).
+PIN: list[bool] = [False]
+
+
+def _pinned() -> None:
+    """Pre-exec hook of the benchmark's own fio runs: the last CPU only, as ``--pin-engine``."""
+    if PIN[0] and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[-1:]))
+
+
 def fill(fio: str, test_file: Path) -> None:
     """The test file written whole, as the app writes its own before a run's first trial."""
     subprocess.run([fio, "--name=fill", f"--filename={test_file}", "--size=256MiB", "--rw=write",
                     "--bs=1M", "--iodepth=8", "--direct=1", "--output-format=json"],
-                   capture_output=True, check=True)
+                   capture_output=True, check=True, preexec_fn=_pinned)
 
 
 def bare(fio: str, test_file: Path, runtime_s: float) -> tuple[float, float]:
@@ -58,7 +68,8 @@ def bare(fio: str, test_file: Path, runtime_s: float) -> tuple[float, float]:
             "--direct=1", "--time_based", f"--runtime={int(runtime_s * 1000)}ms",
             "--refill_buffers", "--randrepeat=0", "--norandommap", "--lat_percentiles=1",
             "--output-format=json"]
-    job = json.loads(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
+    job = json.loads(subprocess.run(argv, capture_output=True, text=True, check=True,
+                                    preexec_fn=_pinned).stdout)
     lat = job["jobs"][0]["read"]["lat_ns"]
     return lat["mean"] / 1000, lat["percentile"]["99.000000"] / 1000
 
@@ -73,7 +84,8 @@ def as_app(fio: str, test_file: Path, argv: list[str]) -> tuple[float, float]:
     from app.engines.fio import parse_fio_text
     argv = [fio] + [f"--filename={test_file}" if a.startswith("--filename=") else a
                     for a in argv[1:] if not a.startswith(_APP_ONLY)]
-    text = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(argv, capture_output=True, text=True, check=True,
+                          preexec_fn=_pinned).stdout
     lat = parse_fio_text(text)[0]["read"]["lat_us"]
     return lat["mean"], lat["p99"]
 
@@ -94,7 +106,7 @@ SETTINGS = {"queue_depths": "1", "size": "256MiB", "repetitions": "1", "warmup":
 
 def cli_run(target: Path, runs: Path, runtime_s: float) -> Path:
     argv = [sys.executable, "-m", "ui.main", "run", "queue-depth", "--target", str(target),
-            "--set", f"runtime={runtime_s}s", "--out", str(runs)]
+            "--set", f"runtime={runtime_s}s", "--out", str(runs)] + (["--pin-engine"] if PIN[0] else [])
     for key, value in SETTINGS.items():
         argv += ["--set", f"{key}={value}"]
     done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, check=True)
@@ -107,6 +119,7 @@ def cli(target: Path, runs: Path, runtime_s: float) -> tuple[float, float]:
 
 def window_run(app, window, target: Path, runtime_s: float, wait) -> tuple[float, float]:
     """One run in the open window, its live charts in view (as a user watches one)."""
+    window.settings.pin_engine = PIN[0]
     window.drive_panel.set_target(str(target))
     window.experiment_panel.set_checked(["queue-depth"])
     window.experiment_panel.set_values("queue-depth", {**SETTINGS, "runtime": f"{runtime_s}s"})
@@ -165,7 +178,8 @@ def compare(app, window, rounds: int, runtime_s: float, target_parent: str | Non
              "ABCD/DCBA; total latency, medians over rounds):",
              f"  sitting: {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, display "
              f"{_display()}, load average {load_before:.1f} before / {load_after:.1f} after, "
-             f"{os.cpu_count()} CPUs, CPU frequency: {_frequency()}"]
+             f"{os.cpu_count()} CPUs, CPU frequency: {_frequency()}, "
+             + ("every way's fio pinned to the last CPU" if PIN[0] else "fio not pinned")]
     for name in ways:
         lines.append(f"  {name:18s} mean {mean[name]:8.1f} µs ({mean[name] / mean['bare fio']:.3f}"
                      f" of bare), p99 {p99[name]:8.1f} µs ({p99[name] / p99['bare fio']:.3f} of "
@@ -220,7 +234,10 @@ def main() -> int:
     parser.add_argument("--target-parent", help="folder on the drive to test (default: temp)")
     parser.add_argument("--displays", default="xvfb,offscreen",
                         help="xvfb, offscreen, or current (the display it was started with)")
+    parser.add_argument("--pin", action="store_true",
+                        help="every way's fio on the last CPU (the app's --pin-engine)")
     args = parser.parse_args()
+    PIN[0] = args.pin
     if args.displays != "current":
         return _each_display(args)
     import gui_overhead as gui  # the window and its event loop as benchmarks/gui_overhead.py has them
@@ -240,7 +257,7 @@ def main() -> int:
 def _each_display(args) -> int:
     """This script again, once per display: under Xvfb (``xvfb-run``) and offscreen."""
     me = [sys.executable, str(Path(__file__).resolve()), "--rounds", str(args.rounds), "--runtime",
-          str(args.runtime), "--displays", "current"]
+          str(args.runtime), "--displays", "current"] + (["--pin"] if args.pin else [])
     me += ["--target-parent", args.target_parent] if args.target_parent else []
     worst = 0
     for display in args.displays.split(","):

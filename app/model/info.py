@@ -1,9 +1,9 @@
 """What a run says about itself: the descriptive blocks of run.json (host, drive, engine, target
 and its remote hosts, temperature, plausibility limits, direct I/O) as typed values.
 
-Why typed: every reader (report.md, the vendor comparison, compare, the CLI) used to dig the same
-keys out of dicts with ``.get`` chains and its own idea of what a missing block means. These
-classes read a block once, with the tolerance run folders of every earlier version need
+Why typed: every reader (report.md, the vendor comparison, compare, the CLI) needs the same
+answer to what a missing or damaged block means, so it is given once, here. These classes read a
+block once, with the tolerance run folders of every earlier version need
 (docs/architecture.md, "Run folders of earlier versions"): a key a version did not write is
 None, a key this version does not know is carried in ``extra`` and written back unchanged (key
 order too), and a value of the wrong type is a ValueError naming the field (``drive.model``),

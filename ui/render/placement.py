@@ -5,7 +5,7 @@ box of known size near an anchor. :func:`place` tries positions around the ancho
 first, and keeps the one that stays inside the plot area and covers the least of the data
 (points, bars, error bars, line segments) and of the labels placed before it; a label that had
 to move away from its anchor gets a leader line (the caller draws it, :func:`needs_leader`).
-So the knee box can no longer hide the QD2 point, and no label runs off the image ("ee: QD4").
+So no label hides a data point it could avoid, and none runs off the image.
 
 A plot's data are thousands of small boxes (a line every few pixels), each candidate is
 measured against all of them: :class:`Boxes` holds them as numpy columns and sums the overlaps

@@ -80,9 +80,9 @@ class SignalWakeup:
 
     Python runs a signal handler only when it gets control, and Qt's loop is C++: the C-level
     handler writes to a socket (``signal.set_wakeup_fd``) that a QSocketNotifier watches, and
-    the notifier's slot gives Python control. The timer this replaces woke the GUI thread four
-    times a second, run or no run, to look for a signal (docs/performance.md). Where a wakeup
-    socket cannot be set, that timer is the fallback. ``stop()`` undoes it (tests)."""
+    the notifier's slot gives Python control. So the GUI thread sleeps until an event comes
+    (docs/performance.md); a polling timer, four wake-ups a second, is only the fallback where a
+    wakeup socket cannot be set. ``stop()`` undoes it (tests)."""
 
     def __init__(self, app) -> None:
         import socket

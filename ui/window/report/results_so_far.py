@@ -1,7 +1,7 @@
 """Results so far: the running experiment's own figure, drawn while the run goes on.
 
 Why: what a student watches a sweep for is the curve forming (IOPS against queue depth, MB/s
-against block size, the mix), and until now that appeared only after export. This view draws the
+against block size, the mix), not only the exported figure after the run. This view draws the
 export's own figure specs (app/report/outputs.py ``build_figures`` over the RunResults the run
 model rebuilds at each trial's end) with the export's drawing code (ui/render/draw.py), so each
 point appears when its trial ends and its error bar grows with the repetitions, and the findings

@@ -4,8 +4,8 @@ Updated about once a second from the model's clock: with a sample at least that 
 GUI thread's wake-up that brought a sample (the live charts draw it in the same one, so the
 window is painted once; ui/window/run/rhythm.py), else by its own timer, so the bars move even
 with long sample intervals; the timer costs nothing between runs (it stops). The texts change
-once a second, so the 2 Hz timer this replaces repainted the strip for nothing half the time,
-and woke the thread for it. A refresh only repaints: the labels never ask for a new layout
+once a second, so a faster beat would repaint the strip for nothing and wake the thread for it
+(docs/performance.md). A refresh only repaints: the labels never ask for a new layout
 (LiveLabel) and the bars (ThinBar) join the window's next paint (the window's budget beside fio
 is 1 % of a core).
 """
