@@ -66,7 +66,9 @@ def _measurement(rng, w) -> dict:
 def synthetic_run(folder: Path) -> Path:
     """A done run of every experiment with default parameters (3 repetitions each)."""
     rng = random.Random(5)
-    experiments, trials, samples = [], [], []
+    experiments: list[dict] = []
+    trials: list[dict] = []
+    samples: list[dict] = []
     for cls in CATALOG.values():
         exp = cls()
         experiments.append({"id": exp.id, "title": exp.title, "params": {"repetitions": 3},
@@ -118,8 +120,8 @@ def breakdown(run_dir: Path, out: Path) -> tuple[float, dict, dict]:
     import app.report.export as report
     import ui.render.figure_files as export
     from app.report.export_folder import ExportFolder
-    stages = defaultdict(float)
-    figures = defaultdict(lambda: dict.fromkeys(FIGURE_STAGES, 0.0))
+    stages: defaultdict[str, float] = defaultdict(float)
+    figures: defaultdict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(FIGURE_STAGES, 0.0))
     current = [""]
 
     def record(key, seconds: float) -> None:
@@ -151,7 +153,7 @@ def breakdown(run_dir: Path, out: Path) -> tuple[float, dict, dict]:
     try:
         for (module, name), key in patches.items():
             setattr(module, name, _timed(record, key, getattr(module, name)))
-        export.laid_out = timed_layout
+        export.laid_out = timed_layout  # type: ignore[assignment]  # a timing wrapper
         start = time.perf_counter()
         report.export_run(run_dir, out, export.start_figure)
         total = time.perf_counter() - start

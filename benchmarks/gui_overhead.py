@@ -54,7 +54,8 @@ def _scratch(prefix: str, parent: str | None = None) -> Path:
 
 def _app() -> QApplication:
     paint_on_the_gui_thread()   # as the app starts (ui/window/app.py run_window)
-    return QApplication.instance() or QApplication([])
+    app = QApplication.instance()
+    return app if isinstance(app, QApplication) else QApplication([])
 
 
 def _window(tmp: Path):
@@ -107,7 +108,7 @@ def cpu_during_run(seconds: float, target_parent: str | None, interval: str = "1
     if not window.model.finished:
         app.exec()
     guard.stop()
-    app._signal_wakeup.stop()
+    app._signal_wakeup.stop()  # type: ignore[attr-defined]  # set by close_on_signals
     for number, handler in previous.items():
         signal.signal(number, handler)
     cpu, wall = beside[0] - cpu0, beside[1] - wall0

@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,6 +60,12 @@ def fill(fio: str, test_file: Path) -> None:
     subprocess.run([fio, "--name=fill", f"--filename={test_file}", "--size=256MiB", "--rw=write",
                     "--bs=1M", "--iodepth=8", "--direct=1", "--output-format=json"],
                    capture_output=True, check=True, preexec_fn=_pinned)
+
+
+def filled(fio: str, test_file: Path, way: Callable[[], tuple[float, float]]) -> tuple[float, float]:
+    """``way`` run on a test file written just before it, as the app's runs read theirs."""
+    fill(fio, test_file)
+    return way()
 
 
 def bare(fio: str, test_file: Path, runtime_s: float) -> tuple[float, float]:
@@ -157,8 +164,9 @@ def compare(app, window, rounds: int, runtime_s: float, target_parent: str | Non
     target.mkdir()
     app_argv = _trial(cli_run(target, scratch / "runs", runtime_s))["argv"]   # not counted
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    ways = {"bare fio": lambda: (fill(fio, test_file), bare(fio, test_file, runtime_s))[1],
-            "fio, app's options": lambda: (fill(fio, test_file), as_app(fio, test_file, app_argv))[1],
+    ways = {"bare fio": lambda: filled(fio, test_file, lambda: bare(fio, test_file, runtime_s)),
+            "fio, app's options": lambda: filled(fio, test_file,
+                                                 lambda: as_app(fio, test_file, app_argv)),
             "CLI": lambda: cli(target, scratch / "runs", runtime_s),
             "window": lambda: window_run(app, window, target, runtime_s, wait)}
     got: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}

@@ -28,7 +28,7 @@ FIELDS = ("run_ms", "wait_ms", "slices", "vol", "invol")
 
 
 def tasks(pid: int) -> dict[str, dict]:
-    out = {}
+    out: dict[str, dict] = {}
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
@@ -76,7 +76,7 @@ def watch(argv: list[str], env: dict, repo: Path = REPO) -> str:
               key=lambda ct: max(p[2].get(ct[0], {}).get(ct[1], {}).get("slices", 0) for p in polls),
               default=None)
     inside = [p for p in polls if job and job[1] in p[2].get(job[0], {})]
-    if len(inside) < 3:
+    if job is None or len(inside) < 3:
         return "the trial was not seen long enough (raise --runtime)\n"
     a, b = inside[0], inside[-1]
     lines = [f"span {b[0] - a[0]:.2f} s of the trial (fio job thread {job[1]} of pid {job[0]})"]
@@ -93,7 +93,7 @@ def watch(argv: list[str], env: dict, repo: Path = REPO) -> str:
 
 def documents(runtime_s: float, interval_ms: int, folder: Path) -> str:
     """fio alone with the app's status options at QD1: how big its documents are, how many writes."""
-    fio = shutil.which("fio")
+    fio = shutil.which("fio") or "fio"
     test_file = folder / "qd1.dat"
     argv = [fio, "--name=qd1", f"--filename={test_file}", "--size=256MiB", "--rw=randread", "--bs=4096",
             "--iodepth=1", "--ioengine=libaio", "--thread", "--direct=1", "--time_based",
@@ -125,7 +125,7 @@ def main() -> int:
     load = os.getloadavg()[0]
     try:
         if args.way == "documents":
-            subprocess.run([shutil.which("fio"), "--name=fill", f"--filename={folder / 'qd1.dat'}",
+            subprocess.run([shutil.which("fio") or "fio", "--name=fill", f"--filename={folder / 'qd1.dat'}",
                             "--size=256MiB", "--rw=write", "--bs=1M", "--direct=1",
                             "--output-format=json"], capture_output=True, check=True)
             out = documents(args.runtime, args.interval, folder)

@@ -34,6 +34,7 @@ def first_paint_s(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
     start = time.monotonic()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             text=True)
+    assert proc.stdout is not None
     for line in proc.stdout:
         if line.startswith("first-paint"):
             elapsed = time.monotonic() - start
