@@ -10,6 +10,7 @@ continued fraction, app/stats/welch.py), so no SciPy is needed.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -48,7 +49,7 @@ def measured(trials: pd.DataFrame) -> pd.DataFrame:
     return trials[(trials["status"] == "done") & (~trials["warmup"].astype(bool))]
 
 
-def plan_order(tables: RunTables, run: str) -> dict[tuple, int]:
+def plan_order(tables: RunTables, run: str) -> dict[tuple[str, str, str], int]:
     """(experiment, workload, direction) -> its place in ``run``'s plan (its summary's order),
     so rows follow the plan, not the randomized order in which the trials ran."""
     w = tables.workloads
@@ -117,7 +118,7 @@ def _call(p: float | None) -> str:
     return "larger than the spread" if p < ALPHA else "within the spread"
 
 
-def _shown(kind: str | None, value):
+def _shown(kind: str | None, value: object) -> object:
     """A parameter as --set writes it ('32MiB', not 33554432); as stored when unknown."""
     try:
         return format_value(kind, value) if kind and value is not None else value
@@ -130,7 +131,7 @@ def mismatches(runs: list[Run]) -> list[str]:
     out = []
     infos = [r.info for r in runs]
 
-    def differ(what: str, values: list) -> None:
+    def differ(what: str, values: Sequence[object]) -> None:
         shown = [str(v) for v in values]
         if len(set(shown)) > 1:
             out.append(f"{what} differs: " + " vs ".join(shown))

@@ -18,6 +18,7 @@ read as a formula get a leading single quote (app/text); its numbers stay number
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -32,7 +33,7 @@ from app.text import csv_text
 CSV_FORMAT = "%.10g"
 
 
-def comparison_identity(run_dirs) -> RunIdentity:
+def comparison_identity(run_dirs: Sequence[str | os.PathLike[str]]) -> RunIdentity:
     """What the export marker stores: the run folders compared, in order."""
     names = "+".join(Path(d).resolve().name for d in run_dirs)
     return RunIdentity(f"compare:{names}", None)
@@ -47,19 +48,20 @@ def csv_safe(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def comparison_folder(run_dirs, out_dir: str | os.PathLike) -> ExportFolder:
+def comparison_folder(run_dirs: Sequence[str | os.PathLike[str]],
+                      out_dir: str | os.PathLike[str]) -> ExportFolder:
     """The export folder, checked (ExportRefused, a ValueError, with one line); nothing written."""
     return ExportFolder(Path(out_dir), comparison_identity(run_dirs))
 
 
-def default_export_dir(run_dirs) -> Path:
+def default_export_dir(run_dirs: Sequence[str | os.PathLike[str]]) -> Path:
     """``<first run>/compare-<the other runs' folder names>``: in the app's own folder, and a
     new comparison with the same first run never lands on an earlier one."""
     first = Path(run_dirs[0])
     return first / ("compare-" + "+".join(Path(d).resolve().name for d in run_dirs[1:]))
 
 
-def export_comparison(comparison: Comparison, out_dir: str | os.PathLike,
+def export_comparison(comparison: Comparison, out_dir: str | os.PathLike[str],
                       render: Render | None = None) -> Path:
     """Write the export into ``out_dir``; returns it. Every check is made before the first file
     is written; a figure that fails to draw is named in report.md, the rest is written."""

@@ -95,7 +95,8 @@ def comparison_figures(tables: RunTables, labels: dict[str, str]) -> list[Figure
     return out
 
 
-def _slots(order: dict, part: pd.DataFrame, runs: list[str]) -> list[tuple[str, str]]:
+def _slots(order: dict[tuple[str, str, str], int], part: pd.DataFrame,
+           runs: list[str]) -> list[tuple[str, str]]:
     """(workload, direction) measured in the first run and another, in the first run's plan
     order, not in the order its trials happened to run."""
     have = {run: set(zip(g["workload"], g["direction"])) for run, g in part.groupby("run")}
@@ -124,7 +125,8 @@ def _thin(stat: Stat | None, beyond: int | None) -> Stat | None:
     return replace(stat, too_few=beyond) if stat is not None and beyond is not None else stat
 
 
-def _bars(eid, part, slots, runs, labels, column, slug, title, unit) -> Figure | None:
+def _bars(eid: str, part: pd.DataFrame, slots: list[tuple[str, str]], runs: list[str],
+          labels: dict[str, str], column: str, slug: str, title: str, unit: str | None) -> Figure | None:
     groups = []
     for run in runs:
         mine = part[part["run"] == run]
@@ -162,7 +164,8 @@ def _bars(eid, part, slots, runs, labels, column, slug, title, unit) -> Figure |
                   x_axis=Axis("Workload", ticks=ticks), y_axis=y_axis, series=series)
 
 
-def _live(eid, part, workloads, samples, runs, labels) -> list[Figure]:
+def _live(eid: str, part: pd.DataFrame, workloads: list[str], samples: pd.DataFrame, runs: list[str],
+          labels: dict[str, str]) -> list[Figure]:
     """Per-interval MB/s of each workload, one line per run, LIVE_PANELS panels a figure."""
     if samples.empty:
         return []

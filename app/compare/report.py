@@ -12,8 +12,10 @@ files write them escaped (app/text/markup.py), so no link, tag or heading comes 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -48,7 +50,7 @@ class Comparison:
         return dict(zip(self.names, self.labels)).get(name, name)
 
 
-def build_comparison(run_dirs: list[str | os.PathLike]) -> Comparison:
+def build_comparison(run_dirs: Sequence[str | os.PathLike[str]]) -> Comparison:
     """Read the runs and compare them; ValueError (one line) when fewer than two are named or
     one is not a readable run folder."""
     if len(run_dirs) < 2:
@@ -76,25 +78,25 @@ def build_comparison(run_dirs: list[str | os.PathLike]) -> Comparison:
     return Comparison(tuple(str(d) for d in run_dirs), names, labels, table, notes, figures)
 
 
-def cell(metric: str, value) -> str:
+def cell(metric: str, value: float | None) -> str:
     """A mean in the metric's format ('12,093', '87.5'); '–' when there is none."""
     return "–" if value is None or value != value else FORMATS[metric].format(value)
 
 
-def ratio_text(value) -> str:
+def ratio_text(value: float | None) -> str:
     return "–" if value is None or value != value else f"{value:.3f}"
 
 
-def p_text(value) -> str:
+def p_text(value: float | None) -> str:
     return "–" if value is None or value != value else f"{value:.3g}"
 
 
-def workload_text(row) -> str:
+def workload_text(row: Any) -> str:   # a row of the table's itertuples(): pandas is untyped
     """'zero-queue RND4K Q1T1 read'; a mixed workload also names the direction of the row."""
     return f"{row.experiment} {slot_text(row.workload, row.direction)}"
 
 
-def call_text(row) -> str:
+def call_text(row: Any) -> str:   # as workload_text's row
     return f"{row.call} (n {row.n_base} vs {row.n}, p = {p_text(row.p_value)})"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from app.model.interval import Interval
 
@@ -82,4 +82,4 @@ class Engine(Protocol):
 
     def live(self, trial: Trial, test_file: Path) -> LiveAdapter: ...
 
-    def parse_final(self, text: str, source: str | None = None) -> list[dict]: ...
+    def parse_final(self, text: str, source: str | None = None) -> list[dict[str, Any]]: ...

@@ -46,10 +46,11 @@ MAX_USER_SPECS_BYTES = 4 << 20   # thousands of records; a spec is a few KiB
 _warned: set[str] = set()        # one log line per unreadable file and reason, not one per lookup
 
 
-def load_specs() -> list[dict]:
+def load_specs() -> list[dict[str, Any]]:
     """The curated records shipped in resources/vendor_specs.json."""
     text = resources.files("resources").joinpath("vendor_specs.json").read_text(encoding="utf-8")
-    return json.loads(text)["specs"]
+    specs: list[dict[str, Any]] = json.loads(text)["specs"]
+    return specs
 
 
 def user_specs_path() -> Path:
@@ -61,7 +62,7 @@ class UserSpecsUnreadable(ValueError):
     """The user's specs file exists but cannot be read as specs: it is left exactly as it is."""
 
 
-def read_user_specs(path: Path | None = None) -> list[dict]:
+def read_user_specs(path: Path | None = None) -> list[dict[str, Any]]:
     """The user's specs; [] when there is no file yet. Raises :class:`UserSpecsUnreadable` (one
     line) for a file that exists but is not a specs file: what the user typed must never be
     taken for "no specs" and then overwritten by the next save."""
@@ -80,7 +81,7 @@ def read_user_specs(path: Path | None = None) -> list[dict]:
     return specs
 
 
-def load_user_specs(path: Path | None = None) -> list[dict]:
+def load_user_specs(path: Path | None = None) -> list[dict[str, Any]]:
     """The user's usable specs for matching a drive: an unreadable file counts as none here (a
     run or an export must not fail over it), and a hand-edited record that does not validate
     (a figure of NaN cannot even be written into run.json) is left out; each said once in the
@@ -110,7 +111,7 @@ def _warn_once(line: str) -> None:
         log.warning("%s", line)
 
 
-def validate_spec(spec: dict) -> list[str]:
+def validate_spec(spec: dict[str, Any]) -> list[str]:
     """Problems that make a record unusable (empty list = fine)."""
     problems = [f"missing {k}" for k in REQUIRED if not spec.get(k)]
     problems += pattern_problems(spec.get("model_match"))
@@ -121,7 +122,7 @@ def validate_spec(spec: dict) -> list[str]:
     return problems
 
 
-def user_spec(model: str, **values) -> dict:
+def user_spec(model: str, **values: object) -> dict[str, Any]:
     """A record for a drive the user describes: matches its exact model string."""
     spec = {"id": "user-" + re.sub(r"[^a-z0-9]+", "-", model.lower()).strip("-"),
             "vendor": None, "family": model, "model_match": ["^" + model.strip() + "$"],
@@ -133,7 +134,7 @@ def user_spec(model: str, **values) -> dict:
     return spec
 
 
-def save_user_spec(spec: dict, path: Path | None = None) -> Path:
+def save_user_spec(spec: dict[str, Any], path: Path | None = None) -> Path:
     """Add or replace (same id) a user record; raises ValueError on an unusable one, and
     :class:`UserSpecsUnreadable` (a ValueError) when the existing file cannot be read, which is
     then left untouched. The previous file is kept as ``vendor_specs.json.bak``."""
@@ -149,7 +150,7 @@ def save_user_spec(spec: dict, path: Path | None = None) -> Path:
     return path
 
 
-def match_spec(model: str | None, specs: list[dict]) -> dict | None:
+def match_spec(model: str | None, specs: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The first record whose model pattern finds ``model``, else whose part number it holds."""
     if not model:
         return None
@@ -158,7 +159,7 @@ def match_spec(model: str | None, specs: list[dict]) -> dict | None:
     return found or next((s for s, t in typed if t.part_number_in(normalized)), None)
 
 
-def attached_spec(drive: DriveKey, specs: list[dict]) -> dict | None:
+def attached_spec(drive: DriveKey, specs: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The user's record entered for this very drive (serial, or volume without one)."""
     return next((s for s in specs if VendorSpec.from_json(s).attached_to_drive(drive)), None)
 
@@ -211,7 +212,8 @@ def spec_for_drive(drive: DriveKey, run_spec: Mapping[str, Any] | None = None,
     return (VendorSpec.from_json(curated), "built-in") if curated else (None, None)
 
 
-def spec_at_run_start(drive: dict | None, user_specs: list[dict] | None = None) -> dict | None:
+def spec_at_run_start(drive: Mapping[str, Any] | None, user_specs: list[dict[str, Any]] | None = None
+                      ) -> dict[str, Any] | None:
     """The user's spec for this drive, for ``record["vendor_spec"]`` when a run starts.
 
     Only the user's record is frozen into the run: it is what the user typed for this drive and
@@ -222,9 +224,9 @@ def spec_at_run_start(drive: dict | None, user_specs: list[dict] | None = None) 
     return attached_spec(key, users) or match_spec(key.model, users)
 
 
-def entered_spec(model_match: str, values: dict, conditions: dict, interface: str | None,
-                 source: str | None, name: str | None = None,
-                 drive: DriveKey | None = None) -> dict:
+def entered_spec(model_match: str, values: Mapping[str, object], conditions: Mapping[str, object],
+                 interface: str | None, source: str | None, name: str | None = None,
+                 drive: DriveKey | None = None) -> dict[str, Any]:
     """A user record from the window's spec form (the same shape as :func:`user_spec`).
 
     ``model_match`` is found anywhere in the drive's model string, ignoring case, spaces, ``_``
@@ -238,8 +240,8 @@ def entered_spec(model_match: str, values: dict, conditions: dict, interface: st
     spec["family"] = (name or "").strip() or text
     spec["vendor"] = ""  # part of the family/name text the user typed
     spec["interface"] = interface or None
-    tc = {"seq_bs": None, "seq_qd": None, "rand_bs": "4KiB", "rand_qd": None, "threads": None,
-          "note": "entered by the user"}
+    tc: dict[str, object] = {"seq_bs": None, "seq_qd": None, "rand_bs": "4KiB", "rand_qd": None,
+                             "threads": None, "note": "entered by the user"}
     tc.update({k: v for k, v in conditions.items() if v})
     spec["test_conditions"] = tc
     if source and source.strip():
@@ -256,7 +258,7 @@ def spec_describes(spec: Mapping[str, Any], model: str) -> bool:
     return VendorSpec.from_json(spec).describes_model(model)
 
 
-def attach_spec_to_run(run_dir: str | os.PathLike, spec: dict) -> Path:
+def attach_spec_to_run(run_dir: str | os.PathLike[str], spec: dict[str, Any]) -> Path:
     """Write ``spec`` into a finished run's run.json as ``vendor_spec`` (atomic rewrite).
 
     Why: a run folder must re-export the same comparison anywhere, without this user's settings

@@ -129,12 +129,12 @@ def match_measured(parts: Sequence[ExperimentResults], key: str, field: str,
     target = setup.outstanding
     usual = setup.bs or setup.usual_bs  # a source without a block size: the usual one
 
-    def depth(c: Measured) -> tuple:
+    def depth(c: Measured) -> tuple[bool, bool, int]:
         below = c.outstanding <= target
         return (c.q_t == (setup.qd, setup.threads), below,
                 c.outstanding if below else -c.outstanding)
 
-    def rank(c: Measured) -> tuple:
+    def rank(c: Measured) -> tuple[bool | int | float, ...]:
         same = usual is None or c.workload.bs_bytes == usual
         return (*depth(c), same, c.mean) if setup.bs is None else (same, *depth(c), c.mean)
     got = max(found, key=rank)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import itertools
 import math
 import statistics
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from app.stats.cliff import locate, where
 from app.stats.derived import CacheExhaustion, Crossover, Knee, LittlesLawPoint, TailSpread
@@ -24,7 +26,7 @@ __all__ = ["CacheExhaustion", "Crossover", "Knee", "LittlesLawPoint", "TailSprea
 _EPS = 1e-9
 
 
-def summarize(values) -> dict:
+def summarize(values: Iterable[object]) -> dict[str, Any]:
     """Aggregate one metric across repetitions: {"mean", "std", "n"}.
 
     ``mean`` is the arithmetic mean and ``std`` the *sample* standard deviation (ddof=1,
@@ -38,7 +40,7 @@ def summarize(values) -> dict:
             "std": statistics.stdev(xs) if n >= 2 else None, "n": n}
 
 
-def relative_spread(stat: dict) -> float | None:
+def relative_spread(stat: Mapping[str, object]) -> float | None:
     """Coefficient of variation std / |mean| of a ``summarize`` result, or None.
 
     A scale-free measure of repeatability (0.02 = 2 %); None when std or mean is missing or the
@@ -50,7 +52,7 @@ def relative_spread(stat: dict) -> float | None:
     return std / abs(mean)
 
 
-def littles_law(points) -> list[LittlesLawPoint]:
+def littles_law(points: Iterable[Mapping[str, Any]]) -> list[LittlesLawPoint]:
     """Little's Law check per point of a queue-depth sweep, in input order.
 
     L = IOPS x mean latency (µs) / 10^6 is the mean number of I/Os in the system implied by
@@ -75,7 +77,7 @@ def littles_law(points) -> list[LittlesLawPoint]:
     return out
 
 
-def crossover(points) -> Crossover | None:
+def crossover(points: Iterable[Mapping[str, Any]]) -> Crossover | None:
     """Block size where a pattern turns from IOPS-limited to bandwidth-limited.
 
     points: dicts {"bs_bytes", "iops", "MBps"} for one access pattern. Definition: normalise
@@ -122,7 +124,8 @@ def crossover(points) -> Crossover | None:
                    below_bs_bytes=b0, above_bs_bytes=b1)
 
 
-def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None, end_s=None) -> CacheExhaustion:
+def cache_exhaustion(samples: Iterable[tuple[object, object]], *, drop_fraction: float = 0.3,
+                     min_duration_s: float | None = None, end_s: float | None = None) -> CacheExhaustion:
     """Write-cache (e.g. SLC) exhaustion point of one sustained sequential write.
 
     samples: (t_s, MBps) per interval, t_s the end of the interval. Interval durations are the
@@ -161,7 +164,7 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None, end_s=N
     dt = [max(first, 0.0)] + gaps
     gb = list(itertools.accumulate(vi * di / 1000 for vi, di in zip(v, dt)))
 
-    def mean_between(lo, hi):
+    def mean_between(lo: int, hi: int) -> float | None:
         if hi <= lo:
             return None
         span = sum(dt[lo:hi])
@@ -170,22 +173,21 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None, end_s=N
         return sum(vi * di for vi, di in zip(v[lo:hi], dt[lo:hi])) / span
 
     baseline = statistics.median(v[:max(3, math.ceil(0.1 * n))]) if n else None
-    out = {"drop_observed": False, "t_drop_s": None, "gb_before_drop": None,
-           "MBps_before": mean_between(0, n), "MBps_after": None, "baseline_MBps": baseline,
-           "total_gb": gb[-1] if n else 0.0, "threshold_MBps": None,
-           "min_duration_s": None, "note": "no drop observed"}
+    out = CacheExhaustion(drop_observed=False, t_drop_s=None, gb_before_drop=None,
+                          MBps_before=mean_between(0, n), MBps_after=None, baseline_MBps=baseline,
+                          total_gb=gb[-1] if n else 0.0, threshold_MBps=None,
+                          min_duration_s=None, note="no drop observed")
     if n < 6:
-        out["note"] = "too few samples to judge"
-        return CacheExhaustion(**out)
+        return replace(out, note="too few samples to judge")
     if baseline is None or baseline <= 0:
-        out["note"] = "no throughput in the early samples"
-        return CacheExhaustion(**out)
+        return replace(out, note="no throughput in the early samples")
     threshold = (1.0 - drop_fraction) * baseline
     assert med is not None  # six or more samples have gaps between them
-    settled = n - 1 if _num(end_s) is None else sum(1 for x in t if x <= end_s + 0.1 * med)
+    end = _num(end_s)
+    settled = n - 1 if end is None else sum(1 for x in t if x <= end + 0.1 * med)
     if min_duration_s is None:
         min_duration_s = max(3 * med, 0.05 * sum(dt))
-    out.update(threshold_MBps=threshold, min_duration_s=float(min_duration_s))
+    out = replace(out, threshold_MBps=threshold, min_duration_s=float(min_duration_s))
     smooth = [statistics.median(v[max(0, k - 2):k + 3]) for k in range(n)]
     i = 0
     while i < n:
@@ -200,27 +202,25 @@ def cache_exhaustion(samples, *, drop_fraction=0.3, min_duration_s=None, end_s=N
                     f"{baseline:.0f} MB/s baseline) and stayed below for {sum(dt[i:j]):g} s")
             step = locate(t, dt, v, i, min(j, settled))
             if step is None:
-                out.update(drop_observed=True, t_drop_s=t[i] - dt[i],
-                           gb_before_drop=gb[i - 1] if i else 0.0, t_resolution_s=dt[i],
-                           gb_resolution=max(v[k] * dt[k] for k in range(max(i - 1, 0), i + 1)) / 1000,
-                           MBps_before=mean_between(0, i), MBps_after=mean_between(i, n),
-                           transitional_intervals=None,
-                           note=f"{fell}; the step lies in the interval ending at {t[i]:g} s or the "
-                                "one before (no level on one side to place it more closely)")
-                return CacheExhaustion(**out)
-            out.update(drop_observed=True, t_drop_s=step.t_s, gb_before_drop=step.gb,
-                       t_resolution_s=step.t_resolution_s, gb_resolution=step.gb_resolution,
-                       MBps_before=mean_between(0, step.first), MBps_after=mean_between(step.end, n),
-                       transitional_intervals=step.transitional, note=f"{fell}; {where(step, t, dt)}")
-            return CacheExhaustion(**out)
+                return replace(out, drop_observed=True, t_drop_s=t[i] - dt[i],
+                               gb_before_drop=gb[i - 1] if i else 0.0, t_resolution_s=dt[i],
+                               gb_resolution=max(v[k] * dt[k] for k in range(max(i - 1, 0), i + 1)) / 1000,
+                               MBps_before=mean_between(0, i), MBps_after=mean_between(i, n),
+                               transitional_intervals=None,
+                               note=f"{fell}; the step lies in the interval ending at {t[i]:g} s or the "
+                                    "one before (no level on one side to place it more closely)")
+            return replace(out, drop_observed=True, t_drop_s=step.t_s, gb_before_drop=step.gb,
+                           t_resolution_s=step.t_resolution_s, gb_resolution=step.gb_resolution,
+                           MBps_before=mean_between(0, step.first), MBps_after=mean_between(step.end, n),
+                           transitional_intervals=step.transitional, note=f"{fell}; {where(step, t, dt)}")
         if j == n:
-            out["note"] = ("no drop confirmed: throughput fell below the threshold only "
-                           "near the end of the run, too briefly to judge")
+            out = replace(out, note="no drop confirmed: throughput fell below the threshold only "
+                                    "near the end of the run, too briefly to judge")
         i = j
-    return CacheExhaustion(**out)
+    return out
 
 
-def tail_spread(lat_us: dict) -> TailSpread:
+def tail_spread(lat_us: Mapping[str, object]) -> TailSpread:
     """How far the latency tail reaches beyond the median: percentile / p50 ratios.
 
     From a latency dict with keys "p50", "p95", "p99", "p99.9", "p99.99" (µs), returns

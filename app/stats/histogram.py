@@ -24,9 +24,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from itertools import chain
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
 from app.model.percentiles import MIN_BEYOND, percentile_key, too_few
 from app.model.percentiles import ios_needed as ios_needed_for
+
+if TYPE_CHECKING:  # numpy itself is imported where it is used (see counts_of)
+    import numpy as np
+    import numpy.typing as npt
+
+#: (latency ns, count) pairs as fio's json+ ``bins`` and run.json hold them (a midpoint key is text)
+BinPairs = Iterable[tuple[int | str, int]]
 
 PLAT_BITS = 6
 PLAT_VAL = 1 << PLAT_BITS
@@ -67,7 +75,7 @@ def bucket_bounds(idx: int) -> tuple[int, int]:
 MAX_COUNT = 2**40   # I/Os in one bucket of one list: 10^12, more than a year at 30,000 IOPS
 
 
-def counts_of(bin_lists: Sequence[Iterable], decoded: Sequence[Iterable[tuple[int, int]]] = ()
+def counts_of(bin_lists: Sequence[BinPairs], decoded: Sequence[Iterable[tuple[int, int]]] = ()
               ) -> tuple[tuple[int, int], ...]:
     """The summed (bucket index, count) pairs of lists of (latency ns, count) pairs, counts of 0
     or less left out, and of already decoded ``counts``. One numpy pass over all the lists:
@@ -99,13 +107,13 @@ def counts_of(bin_lists: Sequence[Iterable], decoded: Sequence[Iterable[tuple[in
 
 
 @cache
-def _bucket_lows():
+def _bucket_lows() -> npt.NDArray[np.int64]:
     """The lower edge of every bucket, in ns, as the sorted array ``counts_of`` searches."""
     import numpy as np
     return np.array([bucket_bounds(i)[0] for i in range(PLAT_NR)], dtype=np.int64)
 
 
-def _columns(pairs: Iterable) -> tuple[tuple, tuple]:
+def _columns(pairs: BinPairs) -> tuple[tuple[int | str, ...], tuple[int, ...]]:
     """(latencies, counts) of one list of pairs, transposed in C: each pair is checked to hold
     two items without a Python step per pair (a reopened run has two million of them)."""
     try:
@@ -137,7 +145,7 @@ class Histogram:
 
     __slots__ = ("_counts", "_bins", "_ios")
     _counts: tuple[tuple[int, int], ...] | None   # None until decoded
-    _bins: tuple | None                          # run.json's pairs, kept (read by threads)
+    _bins: tuple[tuple[int | str, int], ...] | None  # run.json's pairs, kept (read by threads)
     _ios: int | None                             # None until first asked (tables ask often)
 
     def __init__(self, counts: Iterable[tuple[int, int]] = ()):
@@ -149,7 +157,7 @@ class Histogram:
         raise AttributeError(f"Histogram is immutable ({name})")
 
     @classmethod
-    def from_bins(cls, bins: Mapping[str, int] | Iterable[tuple[int | str, int]]) -> Histogram:
+    def from_bins(cls, bins: Mapping[str, int] | BinPairs) -> Histogram:
         """From fio's json+ ``bins`` ({"<midpoint ns>": count}) or (value ns, count) pairs:
         fio's midpoints, or any latency in ns, counted in the bucket holding it."""
         if isinstance(bins, Mapping):
@@ -193,7 +201,7 @@ class Histogram:
     def merged(cls, histograms: Iterable[Histogram]) -> Histogram:
         """All their I/Os in one histogram, the undecoded ones summed in one numpy pass (a
         workload's 10,000 repetitions pooled)."""
-        raw: list[tuple] = []
+        raw: list[tuple[tuple[int | str, int], ...]] = []
         decoded: list[tuple[tuple[int, int], ...]] = []
         for h in histograms:
             counts = h._counts   # read once: another thread may decode it meanwhile

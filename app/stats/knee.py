@@ -12,6 +12,8 @@ as what they are. See docs/architecture.md ("The one currency") for where findin
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from app.stats.derived import Knee
 from app.units import finite_number as _num
@@ -26,10 +28,10 @@ def gain_per_doubling(level: float, iops: float, next_level: float, next_iops: f
     """How much more IOPS one doubling of the outstanding I/O buys between two levels (0.25 =
     25 % more), so that sweeps with uneven steps (1, 4, 16) read like doubling ones."""
     doublings = math.log2(next_level / level)
-    return (next_iops / iops) ** (1 / doublings) - 1
+    return float((next_iops / iops) ** (1 / doublings) - 1)
 
 
-def knee(points) -> Knee | None:
+def knee(points: Iterable[Mapping[str, Any]]) -> Knee | None:
     """The knee of a queue-depth (or numjobs) sweep by :data:`RULE`, with the peak and the
     lowest level reaching 90 % of the peak.
 

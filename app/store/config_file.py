@@ -21,7 +21,7 @@ class ConfigUnreadable(ValueError):
     """The file exists but cannot be read as what it should be; one line, without the path."""
 
 
-def config_file_problem(path: str | os.PathLike, limit: int) -> str | None:
+def config_file_problem(path: str | os.PathLike[str], limit: int) -> str | None:
     """Why the file must not be opened (not a regular file, over ``limit`` bytes, no access), or
     None when it is fine or absent: for a reader, such as QSettings, that opens files itself."""
     try:

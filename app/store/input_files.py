@@ -23,6 +23,7 @@ import math
 import os
 import re
 import stat
+from collections.abc import Iterator
 from typing import Any
 
 from app.units import MiB, human_bytes
@@ -65,7 +66,7 @@ def _too_big(size: int, limit: int) -> str:
             "an input file (engine outputs are far smaller); not read")
 
 
-def read_input_bytes(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes:
+def read_input_bytes(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes.
 
     Raises InputRefused (a ValueError) for anything else, OSError when the system says no
@@ -102,7 +103,7 @@ def decode_text(data: bytes) -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
-def read_input_text(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> str:
+def read_input_text(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES) -> str:
     return decode_text(read_input_bytes(path, limit))
 
 
@@ -118,7 +119,7 @@ _DOC_START = re.compile(r"^\{", re.MULTILINE)
 SMALL_TEXT = 64 * 1024   # below this the tolerant any-"{" scan is also fast (about 1 s at worst)
 
 
-def fio_documents(text: str) -> list[dict]:
+def fio_documents(text: str) -> list[dict[str, Any]]:
     """fio result documents that start at the beginning of a line, in order.
 
     Why not ``app.engines.fio.result.split_documents`` on any text: it tries a decode at every
@@ -159,7 +160,7 @@ def number_problem(where: str, key: str, value: Any, lat: bool) -> str | None:
     return None
 
 
-def _walk(value: Any, where: str, key: str, lat: bool):
+def _walk(value: Any, where: str, key: str, lat: bool) -> Iterator[str]:
     if isinstance(value, dict):
         for k, v in value.items():
             yield from _walk(v, f"{where}.{k}" if where else str(k), str(k), lat or k == "lat_us")
@@ -175,7 +176,7 @@ def _walk(value: Any, where: str, key: str, lat: bool):
 TEXT_KEYS = ("engine", "engine_version", "job", "host", "status", "error")
 
 
-def check_measurement(measurement: dict) -> None:
+def check_measurement(measurement: dict[str, Any]) -> None:
     """Raise InputRefused (one line, naming the job and the field) for a number that is NaN,
     infinite, or outside :data:`LIMITS`, or a name that is not text (a parser passes fio's
     ``jobname`` through, and a forged file can put a nested list there). Measurements nest two
@@ -191,9 +192,9 @@ def check_measurement(measurement: dict) -> None:
     for problem in _walk(measurement, "", "", False):
         raise InputRefused(f"{where}{problem}; the file is damaged or not a real result")
     for direction in ("read", "write"):
-        problem = _histogram_problem(direction, measurement.get(direction))
-        if problem:
-            raise InputRefused(f"{where}{problem}; the file is damaged or not a real result")
+        hist_problem = _histogram_problem(direction, measurement.get(direction))
+        if hist_problem:
+            raise InputRefused(f"{where}{hist_problem}; the file is damaged or not a real result")
 
 
 def _histogram_problem(direction: str, side: Any) -> str | None:

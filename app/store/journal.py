@@ -14,6 +14,7 @@ docs/architecture.md: the run folder.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -37,7 +38,7 @@ def clear(run_dir: Path, remove: bool = False) -> None:
         own_files.empty(path)
 
 
-def merged(trials: list, data: bytes) -> list:
+def merged(trials: list[object], data: bytes) -> list[object]:
     """run.json's ``trials`` with the journal's records over them, by index, in order.
 
     A journal line is newer than run.json's record of the same trial (the journal is emptied at
@@ -62,7 +63,7 @@ def merged(trials: list, data: bytes) -> list:
     return out
 
 
-def _is_trial(record: dict) -> bool:
+def _is_trial(record: dict[str, Any]) -> bool:
     """A record the typed run accepts as a trial, with a whole-number index (not ``true``)."""
     if type(record.get("index")) is not int:
         return False

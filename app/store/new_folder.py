@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from app.store.run_folder import write_json_atomic
 
@@ -29,7 +30,7 @@ def check_new_run_folder(folder: str | Path) -> None:
         raise ValueError(f"{folder} exists and is not empty; give a new or empty folder")
 
 
-def write_run_folder(record: dict, folder: str | Path) -> Path:
+def write_run_folder(record: dict[str, Any], folder: str | Path) -> Path:
     """Save a record (e.g. from :func:`run_from_measurements`) as a run folder's run.json.
 
     Refused (ValueError) by :func:`check_new_run_folder`; on a failed write the folder, when

@@ -18,6 +18,7 @@ import logging
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -40,7 +41,7 @@ RUN_JSON_MAX_NESTS = 8_000_000  # objects and lists ('{' and '[', in text too): 
 # of 131 MiB as 24 million small lists ran export past 300 s and 7 GB; refused in one line now.
 
 
-def load_run(run_dir: str | os.PathLike) -> dict:
+def load_run(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
     """run.json of a run folder, with ``dir`` added; raises ValueError (one line) on a folder
     that is not one, or whose run.json is unreadable, damaged or holds an impossible number."""
     path = Path(run_dir) / "run.json"
@@ -94,7 +95,7 @@ def load_run(run_dir: str | os.PathLike) -> dict:
     return record
 
 
-def _ended(record: dict) -> bool:
+def _ended(record: dict[str, Any]) -> bool:
     try:
         return RunStatus(str(record.get("status"))).final
     except ValueError:
@@ -116,13 +117,13 @@ def _since_save(path: Path) -> bytes:
         return b""
 
 
-def open_run(run_dir: str | os.PathLike) -> Run:
+def open_run(run_dir: str | os.PathLike[str]) -> Run:
     """A run folder's run.json as the typed :class:`Run` (its descriptive blocks in ``extra``);
     ValueError, one line naming the file and what is wrong, for anything that is not a run."""
     return typed_run(load_run(run_dir), run_dir)
 
 
-def typed_run(record: dict, run_dir: str | os.PathLike) -> Run:
+def typed_run(record: dict[str, Any], run_dir: str | os.PathLike[str]) -> Run:
     """A loaded run.json as the typed :class:`Run`; ValueError naming the file when its shape
     is not a run's."""
     try:

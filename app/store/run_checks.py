@@ -72,7 +72,7 @@ def bound_texts(value: Any, key: str = "") -> Any:
     return value
 
 
-def number_trouble(record: dict) -> str | None:
+def number_trouble(record: dict[str, Any]) -> str | None:
     """The first impossible number of a run.json record, as ``where: what``, or None."""
     for i, trial in enumerate(record.get("trials") or ()):
         where = f"trials[{i}]"
@@ -128,7 +128,7 @@ def _plain_numbers_pass(values: Any, keys: Any, key: str) -> bool:
     if not kinds <= _NUMBERS or not values:
         return False
     signed = key not in NON_NEGATIVE and NON_NEGATIVE.isdisjoint(keys)
-    return max(values) <= BIGGEST and min(values) >= (-BIGGEST if signed else 0)
+    return bool(max(values) <= BIGGEST and min(values) >= (-BIGGEST if signed else 0))
 
 
 def _descriptive(value: Any, where: str, key: str) -> str | None:

@@ -75,7 +75,7 @@ def default_runs_root() -> Path:
     return user_data_dir() / "runs"
 
 
-def trial_row(record: dict) -> dict:
+def trial_row(record: dict[str, Any]) -> dict[str, Any]:
     """Flatten one trial record of run.json into a trials.csv row (units in column names)."""
     t = TrialResult.from_json(record)
     m = t.measurement
@@ -96,7 +96,7 @@ def trial_row(record: dict) -> dict:
 class RunStore:
     """One run folder; created by :meth:`create`, reopened read-only by :func:`load_run`."""
 
-    def __init__(self, run_dir: Path, record: dict, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, run_dir: Path, record: dict[str, Any], clock: Callable[[], float] = time.monotonic):
         self.dir = run_dir
         self.record = record
         self._lines = LineCache()
@@ -110,7 +110,7 @@ class RunStore:
             pass
 
     @classmethod
-    def create(cls, runs_root: Path, experiment_ids: list[str], record: dict,
+    def create(cls, runs_root: Path, experiment_ids: list[str], record: dict[str, Any],
                clock: Callable[[], float] = time.monotonic) -> RunStore:
         runs_root.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -164,14 +164,14 @@ class RunStore:
         with own_files.text_file(self.dir / "commands.log") as handle:
             handle.write(f"{utc_now()} {note + ': ' if note else ''}{line}\n")
 
-    def raw_paths(self, name: str) -> tuple[Path, Path, dict]:
+    def raw_paths(self, name: str) -> tuple[Path, Path, dict[str, str]]:
         """Where a trial's engine output is streamed byte for byte (stdout, stderr), and the
         run.json entry naming them relative to the run folder."""
         safe = re.sub(r"[^A-Za-z0-9._+-]", "_", name)
         rel = {"stdout": f"raw/{safe}.out.json", "stderr": f"raw/{safe}.stderr.txt"}
         return self.dir / rel["stdout"], self.dir / rel["stderr"], rel
 
-    def append_samples(self, rows: Iterable[dict]) -> None:
+    def append_samples(self, rows: Iterable[dict[str, Any]]) -> None:
         with own_files.text_file(self.dir / "samples.csv", newline="") as handle:
             writer = csv.DictWriter(handle, SAMPLE_COLUMNS)
             for row in rows:
@@ -215,7 +215,8 @@ class RunStore:
         journal.append(self.dir, json.dumps(self.record["trials"][-1], allow_nan=False))
         self.save_soon()
 
-    def finish(self, status: RunStatus, summary: dict | None = None, error: str | None = None) -> None:
+    def finish(self, status: RunStatus, summary: dict[str, Any] | None = None,
+               error: str | None = None) -> None:
         assert status in STATUSES
         self.record.update(status=status, ended_at=utc_now(), summary=summary or {})
         if error:
@@ -237,7 +238,7 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def _add_app_cpu(host: object, trial: dict) -> None:
+def _add_app_cpu(host: object, trial: dict[str, Any]) -> None:
     """The host block sums the app's own CPU time while each trial ran (jobs/engine/process.py)."""
     cpu = trial.get("app_cpu_s")
     if isinstance(host, dict) and isinstance(cpu, (int, float)):

@@ -32,7 +32,7 @@ def json_text(data: Any, lines: LineCache | None = None) -> str:
     return "{\n" + ",\n".join(parts) + "\n}" if parts else "{}"
 
 
-def _line(record: dict) -> str:
+def _line(record: dict[str, Any]) -> str:
     return f"    {json.dumps(record, allow_nan=False)}"
 
 
@@ -46,9 +46,9 @@ class LineCache:
     from the records as they are."""
 
     def __init__(self) -> None:
-        self._kept: dict[str, list[tuple[dict, str]]] = {}
+        self._kept: dict[str, list[tuple[dict[str, Any], str]]] = {}
 
-    def of(self, key: str, records: list[dict]) -> list[str]:
+    def of(self, key: str, records: list[dict[str, Any]]) -> list[str]:
         kept = self._kept.get(key, [])
         out, keep = [], []
         for i, record in enumerate(records):

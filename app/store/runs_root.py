@@ -34,7 +34,7 @@ class RunsRootRefused(TargetRefused):
         super().__init__(one_line(message, 400))
 
 
-def check_runs_root(runs_root: str | os.PathLike | None) -> Path:
+def check_runs_root(runs_root: str | os.PathLike[str] | None) -> Path:
     """The absolute runs root (``None``: the per-user default) once run folders can be made in
     it; raises RunsRootRefused, naming the folder and what to change, otherwise."""
     default = runs_root is None

@@ -20,9 +20,13 @@ import io
 import os
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.store.input_files import file_kind
 from app.units import MiB
+
+if TYPE_CHECKING:  # typeshed's name for what io's readinto is given
+    from _typeshed import WriteableBuffer
 
 NAME = "samples.csv"
 MAX_SAMPLES_BYTES = 256 * MiB
@@ -53,13 +57,14 @@ class _Capped(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:
-        data = os.read(self.fd, min(len(buffer), 1 << 20))
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        view = memoryview(buffer).cast("B")  # any writable buffer, counted in bytes
+        data = os.read(self.fd, min(len(view), 1 << 20))
         self.total += len(data)
         if self.total > self.limit:
             raise SamplesRefused(f"{self.path} grew past {self.limit // MiB} MiB while being read; "
                                  "not read")
-        buffer[:len(data)] = data
+        view[:len(data)] = data
         return len(data)
 
     def close(self) -> None:
@@ -68,7 +73,7 @@ class _Capped(io.RawIOBase):
         super().close()
 
 
-def open_samples(run_dir: str | os.PathLike,
+def open_samples(run_dir: str | os.PathLike[str],
                  limit: int = MAX_SAMPLES_BYTES) -> tuple[list[str], io.TextIOBase] | None:
     """(the header's column names, a text handle at the first row) of ``run_dir``'s
     samples.csv, None when there is none; SamplesRefused (one line) for anything else than a
@@ -116,7 +121,7 @@ def open_samples(run_dir: str | os.PathLike,
     return names, handle
 
 
-def read_samples_text(run_dir: str | os.PathLike) -> tuple[list[str], str] | None:
+def read_samples_text(run_dir: str | os.PathLike[str]) -> tuple[list[str], str] | None:
     """(column names, the rows as text) of samples.csv, read whole through :func:`open_samples`."""
     opened = open_samples(run_dir)
     if opened is None:

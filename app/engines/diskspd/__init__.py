@@ -14,6 +14,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from app.engines.base import LiveAdapter
 from app.engines.diskspd.argv import (
@@ -117,5 +118,5 @@ class DiskSpdEngine:
     def live(self, trial: Trial, test_file: Path) -> LiveAdapter:
         return self._live(trial, test_file) if self._live is not None else XmlSeriesLive()
 
-    def parse_final(self, text: str, source: str | None = None) -> list[dict]:
+    def parse_final(self, text: str, source: str | None = None) -> list[dict[str, Any]]:
         return parse_diskspd_output(text, source)

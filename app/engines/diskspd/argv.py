@@ -58,6 +58,7 @@ import re
 from pathlib import Path
 
 from app.experiments.plan import Trial
+from app.model.workload import Workload
 from app.units import MiB, block_label
 
 EXECUTABLES = ("diskspd", "diskspd.exe", "diskspd64", "diskspd64.exe")
@@ -77,7 +78,7 @@ def write_buffer_bytes(bs_bytes: int) -> int:
     return max(MiB, 2 * bs_bytes)
 
 
-def write_percent(workload) -> int:
+def write_percent(workload: Workload) -> int:
     if workload.rwmixread is not None:
         return 100 - workload.rwmixread
     return 0 if workload.direction == "read" else 100

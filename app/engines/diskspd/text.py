@@ -30,6 +30,7 @@ does not print DiskSpd's version: ``engine_version`` is ``None``. A UTF-8 BOM an
 from __future__ import annotations
 
 import re
+from typing import Any, NamedTuple
 
 from app.engines.diskspd.xml import (
     DiskSpdParseError,
@@ -59,7 +60,7 @@ def looks_like_diskspd(text: str) -> bool:
     return "<Results>" in text or looks_like_text(text)
 
 
-def parse_diskspd_output(text: str, source: str | None = None) -> list[dict]:
+def parse_diskspd_output(text: str, source: str | None = None) -> list[dict[str, Any]]:
     """Measurements from DiskSpd XML (preferred) or text output; one per target. This is what
     ``import`` and the engine's ``parse_final`` call."""
     text = text.lstrip("\ufeff")
@@ -71,7 +72,7 @@ def parse_diskspd_output(text: str, source: str | None = None) -> list[dict]:
     raise DiskSpdParseError(f"no DiskSpd result found{where} (neither -Rxml nor text output)")
 
 
-def parse_text_output(text: str, source: str | None = None) -> list[dict]:
+def parse_text_output(text: str, source: str | None = None) -> list[dict[str, Any]]:
     """One measurement per target of every ``Results for timespan N`` block."""
     text = text.lstrip("\ufeff").replace("\t", "    ")
     lines = text.splitlines()
@@ -79,7 +80,7 @@ def parse_text_output(text: str, source: str | None = None) -> list[dict]:
     if not starts:
         starts = [0]  # some copies keep only the tables
     spans_in = _input_spans(lines[:starts[0]])
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for n, start in enumerate(starts):
         block = lines[start:starts[n + 1] if n + 1 < len(starts) else len(lines)]
         params = spans_in[n] if n < len(spans_in) else {"targets": {}, "runtime_s": None}
@@ -92,10 +93,10 @@ def parse_text_output(text: str, source: str | None = None) -> list[dict]:
 
 
 # -- input parameters ------------------------------------------------------------------------------
-def _input_spans(lines: list[str]) -> list[dict]:
+def _input_spans(lines: list[str]) -> list[dict[str, Any]]:
     """Per time span: ``runtime_s`` and per path the workload settings DiskSpd echoes."""
-    spans: list[dict] = []
-    current: dict | None = None
+    spans: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
     for raw in lines:
         line = raw.strip()
         if line.startswith("timespan:") or current is None and line.startswith(("duration:", "path:")):
@@ -117,7 +118,7 @@ def _input_spans(lines: list[str]) -> list[dict]:
     return spans
 
 
-def _target_line(t: dict, line: str) -> None:
+def _target_line(t: dict[str, Any], line: str) -> None:
     if line.startswith("block size:"):
         t["bs"] = _size(line.split(":", 1)[1])
     elif line.startswith("using random I/O"):
@@ -161,16 +162,29 @@ def _number(cell: str | None) -> float | None:
         return None  # "N/A"
 
 
-def _sections(block: list[str]) -> dict[str, dict]:
-    """{"Total IO": {"rows": [row dict], "total": row dict}, ...}; a row maps header names
-    (``bytes``, ``I/Os``, ``I/O per s``, ``AvgLat``, ``file``) to cell text."""
-    found: dict[str, dict] = {}
+class _Section(NamedTuple):
+    """One ``Total IO`` / ``Read IO`` / ``Write IO`` table: its thread rows and its total row
+    (None when the copy lacks it); a row maps header names (``bytes``, ``I/Os``, ``I/O per s``,
+    ``AvgLat``, ``file``) to cell text."""
+
+    rows: list[dict[str, str]]
+    total: dict[str, str] | None
+
+
+_NO_SECTION = _Section([], None)
+
+
+def _sections(block: list[str]) -> dict[str, _Section]:
+    """{"Total IO": section, "Read IO": section, ...} for the tables the block holds."""
+    found: dict[str, _Section] = {}
     i = 0
     while i < len(block):
         name = block[i].strip()
         if name in _SECTIONS and i + 1 < len(block) and "|" in block[i + 1]:
             header = [c.strip() for c in block[i + 1].split("|")]
-            rows, total, j = [], None, i + 2
+            rows: list[dict[str, str]] = []
+            total: dict[str, str] | None = None
+            j = i + 2
             while j < len(block) and block[j].strip():
                 line = block[j]
                 if re.match(r"^\s*\d+\s*\|", line):
@@ -180,22 +194,22 @@ def _sections(block: list[str]) -> dict[str, dict]:
                     cells = [c.strip() for c in line.strip()[len("total:"):].split("|")]
                     total = dict(zip(header[1:], cells))
                 j += 1
-            found[name] = {"rows": rows, "total": total}
+            found[name] = _Section(rows, total)
             i = j
         else:
             i += 1
     return found
 
 
-def _latency_tables(block: list[str]) -> dict[str, dict[str, tuple]]:
+def _latency_tables(block: list[str]) -> dict[str, dict[str, tuple[float | None, float | None]]]:
     """{title: {label: (read_ms, write_ms)}}; title "" for the all-targets table."""
-    tables: dict[str, dict[str, tuple]] = {}
+    tables: dict[str, dict[str, tuple[float | None, float | None]]] = {}
     for i, line in enumerate(block):
         if not re.match(r"^\s*%-ile\s*\|", line):
             continue
         title = next((block[k].strip() for k in range(i - 1, -1, -1) if block[k].strip()), "")
         key = "" if title.lower() in _TOTAL_TITLES else title
-        rows: dict[str, tuple] = {}
+        rows: dict[str, tuple[float | None, float | None]] = {}
         for row in block[i + 1:]:
             if not row.strip():
                 break
@@ -206,28 +220,29 @@ def _latency_tables(block: list[str]) -> dict[str, dict[str, tuple]]:
     return tables
 
 
-def _span(block: list[str], params: dict, source: str | None, suffix: str) -> list[dict]:
+def _span(block: list[str], params: dict[str, Any], source: str | None,
+          suffix: str) -> list[dict[str, Any]]:
     sections = _sections(block)
     if "Total IO" not in sections:
         return []
-    seconds = _exact_seconds(block, sections["Total IO"].get("total"))
+    seconds = _exact_seconds(block, sections["Total IO"].total)
     tables = _latency_tables(block)
     targets: list[str] = []
-    for row in sections["Total IO"]["rows"]:
+    for row in sections["Total IO"].rows:
         path = _SIZE_SUFFIX.sub("", row.get("file", ""))
         if path not in targets:
             targets.append(path)
     single = len(targets) == 1
-    out = []
+    out: list[dict[str, Any]] = []
     for path in targets:
-        sides = {}
+        sides: dict[str, dict[str, Any] | None] = {}
         for index, name in enumerate(("Read IO", "Write IO")):
-            sec = sections.get(name) or {"rows": [], "total": None}
-            rows = [r for r in sec["rows"] if _SIZE_SUFFIX.sub("", r.get("file", "")) == path]
+            sec = sections.get(name) or _NO_SECTION
+            rows = [r for r in sec.rows if _SIZE_SUFFIX.sub("", r.get("file", "")) == path]
             io_bytes = int(sum(_number(r.get("bytes")) or 0 for r in rows))
             ios = int(sum(_number(r.get("I/Os")) or 0 for r in rows))
-            if single and sec["total"] is not None:
-                mean = _number(sec["total"].get("AvgLat"))
+            if single and sec.total is not None:
+                mean = _number(sec.total.get("AvgLat"))
             else:
                 mean = weighted_mean([(_number(r.get("AvgLat")), int(_number(r.get("I/Os")) or 0))
                                       for r in rows])
@@ -242,7 +257,7 @@ def _span(block: list[str], params: dict, source: str | None, suffix: str) -> li
     return out
 
 
-def _exact_seconds(block: list[str], total_row: dict | None) -> float | None:
+def _exact_seconds(block: list[str], total_row: dict[str, str] | None) -> float | None:
     """The test time DiskSpd divided by: Total IO I/Os / I/O per s, else "actual test time"."""
     if total_row:
         ios, iops = _number(total_row.get("I/Os")), _number(total_row.get("I/O per s"))

@@ -29,6 +29,7 @@ shared with the text parser (:mod:`app.engines.diskspd.text`) so both give the s
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from app.model.interval import Interval
 from app.model.status import JobStatus
@@ -52,7 +53,7 @@ def ms_to_us(value: float | None) -> float | None:
 
 
 def direction(io_bytes: int, ios: int, seconds: float | None, mean_ms: float | None,
-              pct_ms: dict[str, float | None] | None) -> dict | None:
+              pct_ms: dict[str, float | None] | None) -> dict[str, Any] | None:
     """One direction of a measurement, or ``None`` when it did no I/O.
 
     ``pct_ms`` maps ``LAT_KEYS`` names (min, p50 ... max) to milliseconds. ``lat_kind`` is
@@ -79,8 +80,8 @@ def direction(io_bytes: int, ios: int, seconds: float | None, mean_ms: float | N
     }
 
 
-def measurement(version: str | None, source: str | None, job: str, workload: dict,
-                read: dict | None, write: dict | None) -> dict:
+def measurement(version: str | None, source: str | None, job: str, workload: dict[str, Any],
+                read: dict[str, Any] | None, write: dict[str, Any] | None) -> dict[str, Any]:
     """The measurement object, keys in the same order as the fio parser's."""
     parts = [d for d in (read, write) if d is not None]
     total = None
@@ -92,7 +93,7 @@ def measurement(version: str | None, source: str | None, job: str, workload: dic
 
 
 def workload_fields(random: bool | None, write_ratio: int | None, bs: int | None,
-                    outstanding: int | None, threads: int | None, runtime_s: float | None) -> dict:
+                    outstanding: int | None, threads: int | None, runtime_s: float | None) -> dict[str, Any]:
     """fio-named workload fields from DiskSpd's profile (mapping in app/engines/diskspd/argv.py).
 
     ``rwmixread`` = 100 - WriteRatio: DiskSpd always states its write ratio, so the read share
@@ -147,7 +148,7 @@ def _text(el: ET.Element | None, path: str) -> str | None:
     return node.text.strip() if node is not None and node.text else None
 
 
-def _profile_workload(target: ET.Element | None, span: ET.Element | None) -> dict:
+def _profile_workload(target: ET.Element | None, span: ET.Element | None) -> dict[str, Any]:
     """Workload fields of one profile target. ``<Random>`` (the -r alignment) marks random I/O,
     ``<StrideSize>`` sequential; neither stated, or a ``<RandomRatio>`` below 100, gives
     ``rw: None``. With ``-F`` (a fixed thread
@@ -177,7 +178,7 @@ def _percentiles(latency: ET.Element | None, tag: str) -> dict[str, float | None
             for key, want in XML_PERCENTILES}
 
 
-def parse_xml_text(text: str, source: str | None = None) -> list[dict]:
+def parse_xml_text(text: str, source: str | None = None) -> list[dict[str, Any]]:
     """One measurement per target of every result time span, in first-seen thread order."""
     root = results_root(text, source)
     version = _text(root, "System/Tool/Version")
@@ -185,7 +186,7 @@ def parse_xml_text(text: str, source: str | None = None) -> list[dict]:
     result_spans = root.findall("TimeSpan")
     if not result_spans:
         raise DiskSpdParseError(f"DiskSpd XML{' in ' + source if source else ''} has no results")
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for index, span in enumerate(result_spans):
         error = _text(span, "Error")
         if error:
@@ -197,7 +198,7 @@ def parse_xml_text(text: str, source: str | None = None) -> list[dict]:
 
 
 def _span_measurements(span: ET.Element, prof: ET.Element | None, version: str | None,
-                       source: str | None, suffix: str) -> list[dict]:
+                       source: str | None, suffix: str) -> list[dict[str, Any]]:
     seconds = _float(span, "TestTimeSeconds")
     targets: dict[str, list[ET.Element]] = {}
     for thread in span.findall("Thread"):

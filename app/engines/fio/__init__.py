@@ -6,7 +6,9 @@ builds a :class:`FioEngine`, so the engine object never starts a process itself.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from app.engines.base import Hold
 from app.engines.fio.argv import (
@@ -61,14 +63,14 @@ class FioEngine:
         return prepare_argv(self.path, test_file, size_bytes, trigger_file, direct)
 
     @staticmethod
-    def graceful_stop(trigger_file: Path):
+    def graceful_stop(trigger_file: Path) -> Callable[[], None]:
         """fio ends all jobs, prints its final JSON and exits 0 when this file appears."""
         return trigger_file.touch
 
     def live(self, trial: Trial, test_file: Path) -> FioLive:
         return FioLive()
 
-    def parse_final(self, text: str, source: str | None = None) -> list[dict]:
+    def parse_final(self, text: str, source: str | None = None) -> list[dict[str, Any]]:
         """One of the app's own trials: fio's result with its IOPS and MB/s the steady rate
         from its status documents (app/engines/fio/steady.py); an import keeps fio's."""
         results = parse_fio_text(text, source)

@@ -19,7 +19,8 @@ and its read/write/total), so a slow host is never hidden by the sum.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from app.model.percentiles import PERCENTILES, percentile_key
 from app.stats.histogram import Histogram
@@ -30,10 +31,10 @@ HOW = ("IOPS and MB/s: sum over hosts; mean latency: over every I/O of every hos
 _DIRECTIONS = ("read", "write", "mixed")
 
 
-def combine_hosts(per_host: list[tuple[str, dict]]) -> dict:
+def combine_hosts(per_host: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
     """One measurement from ``[(address, measurement), ...]`` (each host's final result)."""
     first = per_host[0][1]
-    out: dict = {}
+    out: dict[str, Any] = {}
     for key, value in first.items():
         if key == "host":
             out["host"] = None  # several hosts: each is named under "hosts"
@@ -49,12 +50,12 @@ def combine_hosts(per_host: list[tuple[str, dict]]) -> dict:
     return out
 
 
-def _host_entry(address: str, m: dict) -> dict:
+def _host_entry(address: str, m: dict[str, Any]) -> dict[str, Any]:
     return {"address": address, "hostname": m.get("host"),
             **{d: m.get(d) for d in _DIRECTIONS if d in m}, "total": m.get("total")}
 
 
-def combine_sides(sides: list[dict | None]) -> dict | None:
+def combine_sides(sides: list[dict[str, Any] | None]) -> dict[str, Any] | None:
     """One direction of several hosts (None when no host did I/O in it)."""
     done = [s for s in sides if s]
     if not done:
@@ -76,7 +77,8 @@ def combine_sides(sides: list[dict | None]) -> dict | None:
     return out
 
 
-def _latency(lats: list[dict | None], weights: Sequence[float], merged: Histogram | None) -> dict | None:
+def _latency(lats: list[dict[str, Any] | None], weights: Sequence[float],
+             merged: Histogram | None) -> dict[str, Any] | None:
     pairs = [(lat, w) for lat, w in zip(lats, weights, strict=True) if lat]
     if not pairs:
         return None
@@ -91,6 +93,7 @@ def _latency(lats: list[dict | None], weights: Sequence[float], merged: Histogra
     return out
 
 
-def _extreme(pairs, key: str, pick) -> float | None:
+def _extreme(pairs: list[tuple[dict[str, Any], float]], key: str,
+             pick: Callable[[list[float]], float]) -> float | None:
     values = [lat[key] for lat, _ in pairs if lat.get(key) is not None]
     return pick(values) if values else None

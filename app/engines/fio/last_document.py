@@ -11,11 +11,12 @@ falls back to that scan.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 _DECODER = json.JSONDecoder(strict=False)  # fio copies a newline in a path raw
 
 
-def last_document(text: str, markers: tuple[str, ...]) -> dict | None:
+def last_document(text: str, markers: tuple[str, ...]) -> dict[str, Any] | None:
     """The last document of ``text`` carrying one of ``markers``, or None when unsure."""
     start = text.rfind("\n{") + 1   # 0 when there is none: then the text must start with "{"
     if start == 0 and not text.startswith("{"):

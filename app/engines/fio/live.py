@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from operator import ge
+from typing import Any
 
 import orjson
 
@@ -33,9 +34,9 @@ class DocumentStream:
         self._decoder = json.JSONDecoder(strict=False)  # fio copies a newline in a path raw
         self._buffer = ""
 
-    def feed(self, chunk: str) -> list[dict]:
+    def feed(self, chunk: str) -> list[dict[str, Any]]:
         self._buffer += chunk
-        docs: list[dict] = []
+        docs: list[dict[str, Any]] = []
         while (start := self._buffer.find("{")) >= 0:
             close = self._buffer.find("\n}", start)   # fio's closing line, if it came yet
             if self._at_line_start(start) and close < 0:
@@ -80,11 +81,13 @@ class DocumentStream:
 @dataclass(frozen=True)
 class _Totals:
     runtime_ms: float
-    counters: dict  # direction -> (io_bytes, total_ios, lat_sum_ns, lat_n)
-    hists: dict = field(default_factory=dict)  # direction -> cumulative json+ bins {key: count}
+    # direction -> (io_bytes, total_ios, lat_sum_ns, lat_n)
+    counters: dict[str, tuple[float, float, float, float]]
+    # direction -> cumulative json+ bins {key: count}
+    hists: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-def _lat_object(d: dict) -> dict:
+def _lat_object(d: dict[str, Any]) -> dict[str, Any]:
     return d.get("lat_ns") or d.get("clat_ns") or {}
 
 
@@ -110,7 +113,7 @@ def _bucket_of(key: str) -> int:
     return i
 
 
-def _bins_total(lists: list[dict]) -> dict:
+def _bins_total(lists: list[dict[str, int]]) -> dict[str, int]:
     """A direction's cumulative json+ bins by fio's key (its bucket's midpoint, ns): one job's
     dict as fio wrote it, or the jobs' counts added key by key; each new key checked to be a
     latency (ValueError, one line) and given its bucket once (:func:`_bucket_of`).
@@ -131,13 +134,14 @@ def _bins_total(lists: list[dict]) -> dict:
     return total
 
 
-def _totals(doc: dict) -> _Totals:
+def _totals(doc: dict[str, Any]) -> _Totals:
     jobs = doc.get("jobs") or doc.get("client_stats") or []
     runtime_ms = 0.0
-    counters, hists = {}, {}
+    counters: dict[str, tuple[float, float, float, float]] = {}
+    hists: dict[str, dict[str, int]] = {}
     for direction in ("read", "write"):
         io = ios = lat_sum = lat_n = 0.0
-        bins = []
+        bins: list[dict[str, int]] = []
         for job in jobs:
             d = job.get(direction) or {}
             io += d.get("io_bytes", 0)
@@ -186,7 +190,7 @@ class IntervalSplitter:
     def __init__(self) -> None:
         self._last: _Totals | None = None
 
-    def update(self, doc: dict) -> Interval | None:
+    def update(self, doc: dict[str, Any]) -> Interval | None:
         """The interval since the last document, or None (the first, a reset, a duplicate).
         A document whose values are not numbers where fio writes numbers is one ValueError line
         (a remote fio server's output is read as it comes)."""
@@ -195,7 +199,7 @@ class IntervalSplitter:
         except (TypeError, AttributeError) as exc:
             raise ValueError(f"a live fio status document is damaged: {exc}"[:200]) from None
 
-    def _update(self, doc: dict) -> Interval | None:
+    def _update(self, doc: dict[str, Any]) -> Interval | None:
         now = _totals(doc)
         prev = self._last or _Totals(0.0, {k: (0.0, 0.0, 0.0, 0.0) for k in now.counters})
         if self._is_reset(prev, now):
@@ -205,7 +209,7 @@ class IntervalSplitter:
         if dt < MIN_INTERVAL_S:
             return None  # the final document right after the last interim one
         self._last = now
-        values = {}
+        values: dict[str, tuple[float, float, float | None]] = {}  # MB/s, IOPS, mean lat µs
         for direction, (io, _issued, lat_sum, lat_n) in now.counters.items():
             p_io, _, p_sum, p_n = prev.counters[direction]
             d_n = lat_n - p_n
@@ -215,10 +219,12 @@ class IntervalSplitter:
                 (lat_sum - p_sum) / d_n / 1000.0 if d_n > 0 and lat_sum > p_sum else None,
             )
         stamp = doc.get("timestamp_ms")
-        rates = {f"{d}_{name}": v for d in ("read", "write")
-                 for name, v in zip(("MBps", "iops", "lat_us"), values[d], strict=True)}
-        rates.update({f"{d}_p99_us": _interval_p99(now, prev, d) for d in ("read", "write")})
-        return Interval(end_epoch_s=stamp / 1000.0 if stamp else None, duration_s=dt, **rates)
+        (r_mbps, r_iops, r_lat), (w_mbps, w_iops, w_lat) = values["read"], values["write"]
+        return Interval(end_epoch_s=stamp / 1000.0 if stamp else None, duration_s=dt,
+                        read_MBps=r_mbps, read_iops=r_iops, read_lat_us=r_lat,
+                        write_MBps=w_mbps, write_iops=w_iops, write_lat_us=w_lat,
+                        read_p99_us=_interval_p99(now, prev, "read"),
+                        write_p99_us=_interval_p99(now, prev, "write"))
 
     @staticmethod
     def _is_reset(prev: _Totals, now: _Totals) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from app.engines.fio.host_sum import combine_hosts
 from app.engines.fio.remote_result import (
@@ -36,16 +37,17 @@ from app.engines.fio.steady import with_runtime_rates
 from app.model.interval import Interval
 
 
-def entry_address(entry: dict) -> str:
+def entry_address(entry: dict[str, Any]) -> str:
     host, port = str(entry.get("hostname") or ""), entry.get("port")
     host = f"[{host}]" if ":" in host else host
     return f"{host}:{port}" if port else host
 
 
-def entries_by_host(text: str, addresses: Sequence[str]) -> tuple[dict | None, dict[str, list[dict]]]:
+def entries_by_host(text: str, addresses: Sequence[str]
+                    ) -> tuple[dict[str, Any] | None, dict[str, list[dict[str, Any]]]]:
     """(last document, ``{address: [entry, ...]}``) for the expected ``addresses``, in order."""
     docs = split_documents(text)
-    out: dict[str, list[dict]] = {a: [] for a in addresses}
+    out: dict[str, list[dict[str, Any]]] = {a: [] for a in addresses}
     if not docs:
         return None, out
     for entry in client_entries(docs[-1]):
@@ -58,14 +60,14 @@ def entries_by_host(text: str, addresses: Sequence[str]) -> tuple[dict | None, d
     return docs[-1], out
 
 
-def lost_hosts(by_host: dict[str, list[dict]]) -> list[str]:
+def lost_hosts(by_host: dict[str, list[dict[str, Any]]]) -> list[str]:
     """The hosts whose entries stopped early (all of them when none did)."""
     most = max((len(v) for v in by_host.values()), default=0)
     early = [a for a, v in by_host.items() if len(v) < most]
     return early or list(by_host)
 
 
-def parse_multi_final(text: str, addresses: Sequence[str], source: str | None = None) -> list[dict]:
+def parse_multi_final(text: str, addresses: Sequence[str], source: str | None = None) -> list[dict[str, Any]]:
     """One measurement for the trial: every host's final entry, combined (host_sum.py). Raises
     ServerLost naming the lost host(s), FioParseError (one line) when a host has no result or its
     job failed."""
@@ -86,7 +88,7 @@ def parse_multi_final(text: str, addresses: Sequence[str], source: str | None = 
     return [combine_hosts(per_host)]
 
 
-def pooled_steps(by_host: dict[str, list[dict]]) -> list[list[dict]]:
+def pooled_steps(by_host: dict[str, list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
     """Step *i* holds each host's *i*-th cumulative entry (its final one in the last step), so the
     interval series is of all hosts together: summed throughput, latency over every I/O."""
     lists = [v for v in by_host.values() if v]

@@ -25,6 +25,7 @@ so a partial copy never passes for a whole result.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from app.engines.fio.text_common import (
     TIME_TO_US,
@@ -66,7 +67,7 @@ def looks_like_normal(text: str) -> bool:
     return any(_RESULT.match(line) or _JOB_LINE.match(line) for line in text.splitlines())
 
 
-def parse_normal_output(text: str, source: str | None = None) -> list[dict]:
+def parse_normal_output(text: str, source: str | None = None) -> list[dict[str, Any]]:
     """The measurements of a normal-output file, as run.json keeps them (the JSON parser's shape)."""
     return [m.to_json() for m in read_normal_output(text, source)]
 
@@ -102,9 +103,9 @@ def read_normal_output(text: str, source: str | None = None) -> list[Measurement
     return out
 
 
-def _job_lines(lines: list[str]) -> dict[str, dict]:
+def _job_lines(lines: list[str]) -> dict[str, dict[str, Any]]:
     """Workload per job name from fio's start-up lines (the first line of each name counts)."""
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for line in lines:
         match = _JOB_LINE.match(line)
         if match and match.group("name") not in out:
@@ -126,7 +127,7 @@ def _first_size(text: str) -> int | None:
 
 def _directions(block: list[str]) -> dict[str, DirectionResult]:
     """{"read"|"write"|"mixed": result} from one result block; trim is left out, as in JSON."""
-    sections: list[tuple[re.Match, list[str]]] = []
+    sections: list[tuple[re.Match[str], list[str]]] = []
     for line in block:
         if _END.match(line):
             break
@@ -139,7 +140,7 @@ def _directions(block: list[str]) -> dict[str, DirectionResult]:
             if head.group("dir") != "trim"}
 
 
-def _direction(head: re.Match, body: list[str]) -> DirectionResult:
+def _direction(head: re.Match[str], body: list[str]) -> DirectionResult:
     old = head.re is _OLD
     iops, runtime_ms = count(head.group("iops")), int(head.group("runt"))
     io_bytes = amount_bytes(head.group("io"), old_units=old)
@@ -155,7 +156,7 @@ def _direction(head: re.Match, body: list[str]) -> DirectionResult:
     return direction(io_bytes, iops, None, runtime_ms, kind, latency, mbps=mbps, mibps=mibps)
 
 
-def _latency(body: list[str]) -> tuple[LatencyKind | None, dict | None]:
+def _latency(body: list[str]) -> tuple[LatencyKind | None, dict[str, Any] | None]:
     """(kind, lat_us) by the JSON parser's rule, from the stats and percentile lines."""
     stats: dict[str, tuple[float | None, float | None, float | None]] = {}
     pcts: dict[str, dict[float, float]] = {}

@@ -24,6 +24,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from app.engines.fio.live import IntervalSplitter
 from app.engines.fio.result import ALL_CLIENTS, FioParseError, parse_fio_document, split_documents
@@ -48,7 +49,7 @@ LIVE_SERIES = {
 }
 
 
-def client_entries(doc: dict) -> list[dict]:
+def client_entries(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """The ``client_stats`` entries of one document, without fio's "All clients" sum."""
     return [e for e in doc.get("client_stats") or [] if e.get("jobname") != ALL_CLIENTS]
 
@@ -69,7 +70,7 @@ class ServerLost(FioParseError):
         self.problem, self.hosts = problem, hosts
 
 
-def parse_remote_final(text: str, source: str | None = None) -> list[dict]:
+def parse_remote_final(text: str, source: str | None = None) -> list[dict[str, Any]]:
     """The result of one remote trial: the last ``client_stats`` entry (one host). Raises
     ServerLost when the client lost its server (its interim entries are no result), FioParseError
     (a one-line reason) when the output holds no entry or the job failed on the server."""
@@ -141,7 +142,7 @@ class RemoteFioLive:
         return series_ending_now([[e] for e in entries], self._clock())
 
 
-def series_ending_now(steps: list[list[dict]], now: float) -> list[Interval] | None:
+def series_ending_now(steps: list[list[dict[str, Any]]], now: float) -> list[Interval] | None:
     """The per-interval series of cumulative ``client_stats`` steps (each a list of entries run
     together: one per host), ending ``now``: step *i* ended (final runtime - runtime_i) before."""
     if len(steps) < 2:
@@ -156,11 +157,11 @@ def series_ending_now(steps: list[list[dict]], now: float) -> list[Interval] | N
     return out or None
 
 
-def runtime_ms(entries: list[dict]) -> float:
+def runtime_ms(entries: list[dict[str, Any]]) -> float:
     return max(float((e.get(d) or {}).get("runtime") or 0) for e in entries for d in ("read", "write"))
 
 
-def parse_banner(text: str) -> dict | None:
+def parse_banner(text: str) -> dict[str, Any] | None:
     """The server's answer to a client (printed with ``--output-format`` including normal):
     ``hostname=vm, be=0, 64-bit, os=Linux, arch=x86-64, fio=fio-3.33, flags=1``."""
     found = _BANNER.search(text)

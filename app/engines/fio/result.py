@@ -48,7 +48,7 @@ class FioParseError(ValueError):
     """The text holds no fio result we can read (message is one line, fit for a user)."""
 
 
-def split_documents(text: str) -> list[dict]:
+def split_documents(text: str) -> list[dict[str, Any]]:
     """Every complete fio JSON document in ``text``, in order, skipping the text around them.
 
     Decoding starts at each ``{``. A ``{`` that does not start a decodable document (a brace in a
@@ -58,7 +58,7 @@ def split_documents(text: str) -> list[dict]:
     ``fio version``.
     """
     decoder = json.JSONDecoder(strict=False)  # fio copies a newline in a path raw
-    docs: list[dict] = []
+    docs: list[dict[str, Any]] = []
     pos = 0
     while (start := text.find("{", pos)) >= 0:
         try:
@@ -72,7 +72,7 @@ def split_documents(text: str) -> list[dict]:
     return docs
 
 
-def parse_fio_text(text: str, source: str | None = None) -> list[dict]:
+def parse_fio_text(text: str, source: str | None = None) -> list[dict[str, Any]]:
     """Measurements from fio's stdout (or a saved ``--output-format=json`` file).
 
     Only the last document counts: earlier ones are interim ``--status-interval`` dumps, which
@@ -85,7 +85,7 @@ def parse_fio_text(text: str, source: str | None = None) -> list[dict]:
     return parse_fio_document(doc, source)
 
 
-def parse_fio_document(doc: dict, source: str | None = None) -> list[dict]:
+def parse_fio_document(doc: dict[str, Any], source: str | None = None) -> list[dict[str, Any]]:
     """One measurement per entry of ``jobs[]`` (or ``client_stats[]`` in client/server mode).
 
     Entries are kept in file order and never merged by name: without ``group_reporting``,
@@ -110,8 +110,8 @@ def parse_fio_document(doc: dict, source: str | None = None) -> list[dict]:
 
 
 def measurement_from_job(
-    job: dict, version: str | None, global_options: dict | None, source: str | None
-) -> dict:
+    job: dict[str, Any], version: str | None, global_options: dict[str, Any] | None, source: str | None
+) -> dict[str, Any]:
     """The measurement for one ``jobs[]``/``client_stats[]`` entry.
 
     A failed job (``error`` != 0; fio still prints JSON for it, rc = number of failed jobs) gets
@@ -151,14 +151,14 @@ def measurement_from_job(
     return measurement
 
 
-def _with_host(measurement: dict, job: dict) -> dict:
+def _with_host(measurement: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     """Add ``host`` after ``job``. The aggregate gets ``None``: it spans several hosts, and the
     ``hostname`` fio writes into it is just one of the clients (perf84 in the 3.7 fixture)."""
     host = None if job.get("jobname") == ALL_CLIENTS else job.get("hostname")
     return _insert_before(measurement, "status", "host", host)
 
 
-def _insert_before(mapping: dict, before: str, key: str, value: Any) -> dict:
+def _insert_before(mapping: dict[str, Any], before: str, key: str, value: Any) -> dict[str, Any]:
     """Copy of ``mapping`` with ``key`` placed before ``before``, so JSON output reads in order."""
     out: dict[str, Any] = {}
     for k, v in mapping.items():
@@ -168,7 +168,7 @@ def _insert_before(mapping: dict, before: str, key: str, value: Any) -> dict:
     return out
 
 
-def _workload(options: dict) -> dict:
+def _workload(options: dict[str, Any]) -> dict[str, Any]:
     """Workload fields from merged ``global options`` + ``job options`` (values are strings).
 
     Unparseable values become ``None`` rather than an error: an import should still show the
@@ -217,7 +217,7 @@ def _int_or_none(value: Any) -> int | None:
         return None
 
 
-def _direction(d: Any) -> dict | None:
+def _direction(d: Any) -> dict[str, Any] | None:
     """One direction (``read``/``write``/``mixed``), or ``None`` when it did no I/O (both
     counters zero or absent: ``total_ios`` is missing before fio 2.2)."""
     if not isinstance(d, dict):
@@ -244,7 +244,7 @@ def _direction(d: Any) -> dict | None:
     return out
 
 
-def _latency(d: dict) -> tuple[str | None, dict | None, dict | None]:
+def _latency(d: dict[str, Any]) -> tuple[str | None, dict[str, Any] | None, dict[str, Any] | None]:
     """(``lat_kind``, ``lat_us``, json+ ``bins``) from one latency object, so mean, percentiles
     and histogram agree.
 

@@ -38,7 +38,7 @@ DIRECTIONS = ("read", "write")
 MIN_SHARE = 0.5
 
 
-def _counts(doc: dict) -> tuple[float, dict[str, float]]:
+def _counts(doc: dict[str, Any]) -> tuple[float, dict[str, float]]:
     """(runtime ms, {direction: bytes completed}) of one cumulative document, its jobs summed."""
     jobs = doc.get("jobs") or doc.get("client_stats") or []
     runtime, done = 0.0, {}
@@ -53,7 +53,7 @@ def _counts(doc: dict) -> tuple[float, dict[str, float]]:
     return runtime, done
 
 
-def _option_ms(final: dict, name: str) -> float | None:
+def _option_ms(final: dict[str, Any], name: str) -> float | None:
     jobs = final.get("jobs") or []
     options = {**(final.get("global options") or {}), **((jobs[0].get("job options") or {}) if jobs else {})}
     value = options.get(name)
@@ -63,7 +63,7 @@ def _option_ms(final: dict, name: str) -> float | None:
         return None
 
 
-def _after_ramp(docs: list[dict], ramp_ms: float | None) -> list[dict]:
+def _after_ramp(docs: list[dict[str, Any]], ramp_ms: float | None) -> list[dict[str, Any]]:
     """The interim documents whose clock started at the ramp's end (all of them without a
     ramp, or without fio's wall time to tell)."""
     interim = docs[:-1]
@@ -77,7 +77,7 @@ def _after_ramp(docs: list[dict], ramp_ms: float | None) -> list[dict]:
     return after or interim   # none past it: every document came after the ramp's end
 
 
-def steady_span(docs: list[dict]) -> tuple[float, dict[str, float]] | None:
+def steady_span(docs: list[dict[str, Any]]) -> tuple[float, dict[str, float]] | None:
     """(runtime ms, {direction: bytes}) between the first document after the ramp's end and
     the last one before the drain, or None (too few, or too close together)."""
     if len(docs) < 3:
@@ -93,7 +93,7 @@ def steady_span(docs: list[dict]) -> tuple[float, dict[str, float]] | None:
     return t1 - t0, {d: b1[d] - b0[d] for d in DIRECTIONS}
 
 
-def steady_direction(side: dict[str, Any], final_d: dict, span: tuple[float, float] | None) -> None:
+def steady_direction(side: dict[str, Any], final_d: dict[str, Any], span: tuple[float, float] | None) -> None:
     """Replace one parsed direction's rates by the steady ones (``span``: runtime ms and bytes
     between the two documents; None: fio's bandwidth and completions)."""
     completed = completed_count(final_d)
@@ -108,7 +108,7 @@ def steady_direction(side: dict[str, Any], final_d: dict, span: tuple[float, flo
     side["iops"] = bytes_per_s / size
 
 
-def with_runtime_rates(measurement: dict, job: dict) -> dict:
+def with_runtime_rates(measurement: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     """``measurement`` (parsed from fio's final entry ``job``) with fio's bandwidth and its
     completions over its runtime: what a remote trial counts, whose client holds its status
     entries back without the wall time that tells the ramp's end (the same I/Os over the
@@ -116,7 +116,7 @@ def with_runtime_rates(measurement: dict, job: dict) -> dict:
     return _replaced(measurement, job, None)
 
 
-def with_steady_rates(measurement: dict, text: str) -> dict:
+def with_steady_rates(measurement: dict[str, Any], text: str) -> dict[str, Any]:
     """``measurement`` (one job of the app's own trial, parsed from ``text``) with its IOPS and
     MB/s the steady rate; latencies, bytes and runtime stay fio's."""
     docs = [d for d in DocumentStream().feed(text) or split_documents(text)
@@ -129,7 +129,8 @@ def with_steady_rates(measurement: dict, text: str) -> dict:
     return _replaced(measurement, jobs[0], steady_span(docs))
 
 
-def _replaced(measurement: dict, job: dict, found: tuple[float, dict[str, float]] | None) -> dict:
+def _replaced(measurement: dict[str, Any], job: dict[str, Any],
+              found: tuple[float, dict[str, float]] | None) -> dict[str, Any]:
     if measurement.get("status") == "failed":
         return measurement
     parts = []

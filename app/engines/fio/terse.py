@@ -25,6 +25,7 @@ The line carries no workload (rw, block size, depth): those fields stay ``None``
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from app.engines.fio.text_common import FioTextError, direction, empty_workload, lat_us, measurement
 from app.model.measurement import DirectionResult, LatencyKind, Measurement
@@ -41,7 +42,7 @@ def looks_like_terse(text: str) -> bool:
     return any(_LINE.match(line) for line in text.lstrip("\ufeff").splitlines())
 
 
-def parse_terse_output(text: str, source: str | None = None) -> list[dict]:
+def parse_terse_output(text: str, source: str | None = None) -> list[dict[str, Any]]:
     """The measurements of a terse-output file, as run.json keeps them (the JSON parser's shape)."""
     return [m.to_json() for m in read_terse_output(text, source)]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 from app.model.measurement import DirectionResult, LatencyKind, Measurement
 from app.model.percentiles import PERCENTILES, percentile_key
@@ -87,7 +88,7 @@ def direction(io_bytes: float | None, iops: float | None, bytes_per_s: float | N
 
 
 def measurement(version: str | None, source: str | None, job: str, error: int,
-                workload: dict, read: DirectionResult | None,
+                workload: dict[str, Any], read: DirectionResult | None,
                 write: DirectionResult | None, mixed: DirectionResult | None = None
                 ) -> Measurement:
     """A job's measurement: failed (no directions) when fio reports an error, as in JSON; a
@@ -106,7 +107,7 @@ def measurement(version: str | None, source: str | None, job: str, error: int,
         has_total=bool(parts), extra={"mixed": mixed.to_json()} if mixed is not None else {})
 
 
-def empty_workload() -> dict:
+def empty_workload() -> dict[str, Any]:
     """Workload fields a text output does not state: None, never guessed."""
     return {"rw": None, "bs_bytes": None, "iodepth": None, "numjobs": None, "rwmixread": None,
             "runtime_s": None}

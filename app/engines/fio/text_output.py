@@ -4,6 +4,8 @@ file with JSON (``--output-format=normal,json``) has the exact numbers, terse wh
 normal output 3 to 4 significant digits."""
 from __future__ import annotations
 
+from typing import Any
+
 from app.engines.fio.normal import looks_like_normal, parse_normal_output
 from app.engines.fio.terse import looks_like_terse, parse_terse_output
 from app.engines.fio.text_common import FioTextError
@@ -24,7 +26,7 @@ def looks_like_fio_text(text: str) -> bool:
     return looks_like_terse(text) or looks_like_normal(text)
 
 
-def parse_fio_text_output(text: str, source: str | None = None) -> list[dict]:
+def parse_fio_text_output(text: str, source: str | None = None) -> list[dict[str, Any]]:
     """Measurements from terse output when there is a terse line (``--append-terse`` prints both,
     and terse has more digits), else from normal output; FioTextError (one line) otherwise."""
     text = _lines_ended(text)
