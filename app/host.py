@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import platform
 import socket
+from typing import Any
 
 import psutil
 
@@ -20,7 +21,7 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def host_info() -> dict:
+def host_info() -> dict[str, Any]:
     return {
         "hostname": socket.gethostname(),
         "os": platform.system(),

@@ -52,7 +52,7 @@ class RunTables:
     samples: pd.DataFrame
 
 
-def load_runs(folders: Iterable[str | os.PathLike]) -> RunTables:
+def load_runs(folders: Iterable[str | os.PathLike[str]]) -> RunTables:
     """The four tables of the run folders (app.store.run_folder.load_run's one-line ValueError for a folder
     that is not one)."""
     return run_tables([(Path(f), load_results(f, strict=True).results) for f in folders])
@@ -87,7 +87,7 @@ def _unique(name: str, taken: list[str]) -> str:
     return out
 
 
-def _run_row(name: str, results: RunResults) -> dict:
+def _run_row(name: str, results: RunResults) -> dict[str, Any]:
     run, info = results.run, results.run.info
     drive, engine = info.drive or Drive(), info.engine or Engine()
     folder = str(results.folder) if results.folder is not None else info.dir
@@ -97,8 +97,8 @@ def _run_row(name: str, results: RunResults) -> dict:
             "engine_version": engine.version, "folder": folder}
 
 
-def _trial_rows(name: str, run: Run, run_started: str | None) -> list[dict]:
-    rows = []
+def _trial_rows(name: str, run: Run, run_started: str | None) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
     for t in run.trials:
         base = {"run": name, "experiment": t.experiment, "trial": t.index, "workload": t.label,
                 **{k: t.workload.get(k) for k in WORKLOAD_KEYS}, "outstanding": t.outstanding,
@@ -119,8 +119,8 @@ def _trial_rows(name: str, run: Run, run_started: str | None) -> list[dict]:
     return rows
 
 
-def _workload_rows(name: str, results: RunResults) -> list[dict]:
-    rows = []
+def _workload_rows(name: str, results: RunResults) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
     for part in results.parts:
         eid = part.id
         for w in part.workloads:
@@ -147,13 +147,15 @@ def _workload_rows(name: str, results: RunResults) -> list[dict]:
     return rows
 
 
-def _seconds_between(start, end) -> float | None:
+def _seconds_between(start: str | None, end: str | None) -> float | None:
     """When a trial started, in seconds into the run: samples.csv's ``t_s`` clock."""
+    if start is None or end is None:
+        return None
     try:
         return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
-    except (TypeError, ValueError):
+    except (TypeError, ValueError):  # TypeError: one time with a zone, the other without
         return None
 
 
-def _text(value) -> str | None:
+def _text(value: object) -> str | None:
     return None if value is None else str(value)

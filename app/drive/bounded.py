@@ -15,13 +15,16 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping
+from typing import IO, Any
 
 MAX_STDOUT = 8 << 20   # smartctl -j -a of an NVMe drive is ~10 KiB, lsblk -J some KiB
 MAX_STDERR = 64 << 10
 _CHUNK = 1 << 16
 
 
-def _drain(pipe, sink: bytearray, cap: int, over: threading.Event, proc) -> None:
+def _drain(pipe: IO[bytes], sink: bytearray, cap: int, over: threading.Event,
+           proc: subprocess.Popen[bytes]) -> None:
     """Read ``pipe`` into ``sink`` up to ``cap`` bytes; past it, mark ``over`` and end the
     helper at once (its session), so the waiting caller returns without polling."""
     try:
@@ -39,7 +42,7 @@ def _drain(pipe, sink: bytearray, cap: int, over: threading.Event, proc) -> None
         return
 
 
-def kill_session(proc: subprocess.Popen) -> None:
+def kill_session(proc: subprocess.Popen[bytes]) -> None:
     """The helper and everything it started (its own session on POSIX); bounded wait."""
     try:
         if sys.platform == "win32":
@@ -54,12 +57,12 @@ def kill_session(proc: subprocess.Popen) -> None:
         pass
 
 
-def run_bounded(argv: list[str], timeout: float, env: dict | None = None,
+def run_bounded(argv: list[str], timeout: float, env: Mapping[str, str] | None = None,
                 max_stdout: int = MAX_STDOUT,
                 max_stderr: int = MAX_STDERR) -> tuple[int | None, bytes, str]:
     """(rc, stdout, stderr text) of ``argv``; (None, b"", one line) when it could not run,
     ran past ``timeout`` s, or printed more than its caps."""
-    kwargs: dict = ({"creationflags": getattr(subprocess, "CREATE_NO_WINDOW", 0)}
+    kwargs: dict[str, Any] = ({"creationflags": getattr(subprocess, "CREATE_NO_WINDOW", 0)}
                     if os.name == "nt" else {"start_new_session": True})
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -14,10 +14,14 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from app.paths.medium import classify
+from app.paths.medium import Medium, classify
+
+if TYPE_CHECKING:
+    from app.drive.thermal import TemperatureSource
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +41,19 @@ def mask_serial(serial: str | None) -> str | None:
     return "*" * len(serial) if len(serial) <= 6 else serial[:2] + "*" * (len(serial) - 4) + serial[-2:]
 
 
-def _platform_identities(partitions) -> dict[str, dict]:
+class _Partition(Protocol):
+    """What is read of one ``psutil.disk_partitions()`` entry."""
+
+    @property
+    def device(self) -> str: ...
+
+    @property
+    def mountpoint(self) -> str: ...
+
+
+def _platform_identities(partitions: Sequence[_Partition]) -> dict[str, dict[str, Any]]:
     """Identity per mount point from the OS's own tools; {} entries where it has none."""
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     if sys.platform.startswith("linux"):
         from app.drive import linux as devices_linux
         doc, why = devices_linux.run_lsblk()
@@ -65,7 +79,7 @@ def _platform_identities(partitions) -> dict[str, dict]:
     return out
 
 
-def list_volumes(show_serial: bool = False) -> list[dict]:
+def list_volumes(show_serial: bool = False) -> list[dict[str, Any]]:
     """Mounted volumes a user could test on: mount point, device, file system, size, free, and
     the physical drive (``IDENTITY_KEYS``: bus NVMe/SATA/USB/virtual/..., model, serial, firmware,
     capacity, rotational (None = unknown, e.g. virtual disks), PCIe link on Linux)."""
@@ -101,7 +115,7 @@ def list_volumes(show_serial: bool = False) -> list[dict]:
     return sorted(volumes, key=lambda v: v["mountpoint"])
 
 
-def volume_for(path: str | os.PathLike, show_serial: bool = False) -> dict | None:
+def volume_for(path: str | os.PathLike[str], show_serial: bool = False) -> dict[str, Any] | None:
     """The volume holding ``path``, with its ``medium`` (app/paths/medium.py). The mount is the
     kernel's answer (device number), so a folder on a tmpfs, overlay or network mount is never
     attributed to the disk of a mount above it; such a mount, which the volume list leaves out,
@@ -115,7 +129,7 @@ def volume_for(path: str | os.PathLike, show_serial: bool = False) -> dict | Non
     if medium.mount_point is not None:
         best = next((v for v in volumes if v["mountpoint"] == medium.mount_point), None)
         if best is None or medium.kind in ("ram", "network", "fuse", "overlay"):
-            best = _bare_volume(medium)
+            best = _bare_volume(medium, medium.mount_point)
         return {**best, "medium": medium.to_json()}
     best = None
     for volume in volumes:
@@ -126,28 +140,30 @@ def volume_for(path: str | os.PathLike, show_serial: bool = False) -> dict | Non
     return {**best, "medium": medium.to_json()} if best else None
 
 
-def _bare_volume(medium) -> dict:
-    """A mount that is not a drive the app can identify (RAM, network, FUSE, overlay)."""
+def _bare_volume(medium: Medium, mount_point: str) -> dict[str, Any]:
+    """A mount (``mount_point``, the medium's) that is not a drive the app can identify (RAM,
+    network, FUSE, overlay)."""
     import psutil
     total: int | None
     free: int | None
     try:
-        usage = psutil.disk_usage(medium.mount_point)
+        usage = psutil.disk_usage(mount_point)
         total, free = usage.total, usage.free
     except OSError:
         total = free = None
-    return {"mountpoint": medium.mount_point, "device": medium.source, "fstype": medium.fs_type,
+    return {"mountpoint": mount_point, "device": medium.source, "fstype": medium.fs_type,
             "total_bytes": total, "free_bytes": free, **{k: None for k in IDENTITY_KEYS},
             "stack": list(medium.stack), "identity_note": f"not a drive: the folder {medium.note}"}
 
 
-def temperature_source(volume: dict, smartctl: str = "smartctl", sysfs_root: str = "/sys"):
+def temperature_source(volume: Mapping[str, Any], smartctl: str = "smartctl",
+                       sysfs_root: str = "/sys") -> tuple[TemperatureSource | None, str]:
     """(TemperatureSource | None, reason) for a volume dict; see ``app.drive.thermal``."""
     from app.drive.thermal import find_temperature_source
     return find_temperature_source(volume, sysfs_root=sysfs_root, smartctl=smartctl)
 
 
-def _temperature_fields(volume: dict, smartctl: str, sysfs_root: str) -> dict:
+def _temperature_fields(volume: Mapping[str, Any], smartctl: str, sysfs_root: str) -> dict[str, Any]:
     source, reason = temperature_source(volume, smartctl, sysfs_root)
     current = None
     if source is not None:
@@ -163,13 +179,14 @@ def _temperature_fields(volume: dict, smartctl: str, sysfs_root: str) -> dict:
             "warning_temp_c": limits["warning_c"], "critical_temp_c": limits["critical_c"]}
 
 
-def drives_report(show_serial: bool = False, smartctl: str = "smartctl", sysfs_root: str = "/sys") -> list[dict]:
+def drives_report(show_serial: bool = False, smartctl: str = "smartctl",
+                  sysfs_root: str = "/sys") -> list[dict[str, Any]]:
     """What ``ssd-profiler drives [--json]`` prints: one dict per volume, ``list_volumes`` keys
     plus temperature_source (hwmon|smartctl|psutil|None), temperature_detail (path or command),
     temperature_c, temperature_reason ("temperature unavailable: ..." when there is no source,
     else ""), temperature_notes (why earlier sources were skipped), warning_temp_c and
     critical_temp_c where the source knows them. One probe per physical drive."""
-    by_disk: dict = {}
+    by_disk: dict[str, dict[str, Any]] = {}
     report = []
     for volume in list_volumes(show_serial):
         key = volume.get("disk") or volume["device"]
@@ -179,8 +196,8 @@ def drives_report(show_serial: bool = False, smartctl: str = "smartctl", sysfs_r
     return report
 
 
-def describe_drive(path: str | os.PathLike, show_serial: bool = False, smartctl: str = "smartctl",
-                   sysfs_root: str = "/sys", with_smart: bool = True) -> dict:
+def describe_drive(path: str | os.PathLike[str], show_serial: bool = False, smartctl: str = "smartctl",
+                   sysfs_root: str = "/sys", with_smart: bool = True) -> dict[str, Any]:
     """Everything known about the drive holding ``path``, for run.json's ``drive``: the volume
     and identity (``list_volumes`` keys), the temperature fields of ``drives_report``, and
     ``smart`` (a snapshot from ``app.drive.smart.snapshot``, or None) with ``smart_reason``. Where the

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 _PCIE_ENCODING = {2.5: 0.8, 5.0: 0.8}          # 8b/10b below 8 GT/s, then 128b/130b
 _VIRTUAL_MODEL = re.compile(r"qemu|vbox|vmware|virtual|msft|xen", re.IGNORECASE)
@@ -51,13 +53,13 @@ def usb_ceiling_mbps(mbps: float) -> float:
     return round(mbps / 8, 1)
 
 
-def _link(kind: str, gbps: float, ceiling: float, source: str, text: str, duplex: str) -> dict:
+def _link(kind: str, gbps: float, ceiling: float, source: str, text: str, duplex: str) -> dict[str, Any]:
     return {"kind": kind, "gbps": round(gbps, 3), "ceiling_MBps": ceiling, "source": source,
             "text": text, "duplex": duplex}
 
 
-def negotiated_link(drive: dict, medium: dict | None = None,
-                    sys_root: str | Path = "/sys") -> tuple[dict | None, str]:
+def negotiated_link(drive: Mapping[str, Any], medium: Mapping[str, Any] | None = None,
+                    sys_root: str | Path = "/sys") -> tuple[dict[str, Any] | None, str]:
     """(the tightest link known for ``drive`` (run.json's ``drive`` dict) with ``links``
     listing every one found, or None, and the reason there is none)."""
     kind = (medium or {}).get("kind")
@@ -93,7 +95,7 @@ def _spans_disks(top: str, sys_root: str | Path) -> bool:
         return False
 
 
-def _sysfs_links(disk: str, root: Path, have_sata: bool) -> list[dict]:
+def _sysfs_links(disk: str, root: Path, have_sata: bool) -> list[dict[str, Any]]:
     block = root / "block" / disk
     try:
         path = Path(os.path.realpath(block))

@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ _GEN = {2.5: "1.0", 5.0: "2.0", 8.0: "3.0", 16.0: "4.0", 32.0: "5.0", 64.0: "6.0
 
 
 # -- lsblk --------------------------------------------------------------------------------------
-def run_lsblk(timeout: float = 10.0) -> tuple[dict | None, str]:
+def run_lsblk(timeout: float = 10.0) -> tuple[dict[str, Any] | None, str]:
     """lsblk's JSON tree. ``MOUNTPOINTS`` (array) is new; older lsblk knows only ``MOUNTPOINT``,
     so a failure is retried with the old column."""
     why = ""
@@ -44,29 +45,32 @@ def run_lsblk(timeout: float = 10.0) -> tuple[dict | None, str]:
     return None, why
 
 
-def _bool(value):
+def _bool(value: object) -> bool | None:
     if isinstance(value, str):
         return {"1": True, "0": False, "true": True, "false": False}.get(value.strip().lower())
     return value if isinstance(value, bool) else None
 
 
-def _int(value):
+def _int(value: object) -> int | None:
+    """A number of lsblk's JSON (old lsblk prints it as a string) or of a sysfs file."""
+    if not isinstance(value, (str, int, float)):
+        return None
     try:
         return int(value)
-    except (TypeError, ValueError):
+    except ValueError:
         return None
 
 
-def _clean(value):
+def _clean(value: object) -> str | None:
     return value.strip() or None if isinstance(value, str) else None
 
 
-def parse_lsblk(doc: dict) -> dict[str, dict]:
+def parse_lsblk(doc: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
     """Flat index of lsblk's tree by kernel name; each entry names its whole ``disk`` (the top
     of its tree). Old lsblk prints numbers and flags as strings; both forms are read."""
-    index: dict[str, dict] = {}
+    index: dict[str, dict[str, Any]] = {}
 
-    def walk(node: dict, disk: str | None) -> None:
+    def walk(node: Mapping[str, Any], disk: str | None) -> None:
         kname = node.get("kname") or node.get("name")
         if not kname:  # lsblk names every device; a node without one cannot be indexed
             return
@@ -108,7 +112,7 @@ def block_name(device: str | None, sysfs_root: str | Path = "/sys", st_dev: int 
     return None
 
 
-def whole_disk(name: str, sysfs_root: str | Path = "/sys") -> dict:
+def whole_disk(name: str, sysfs_root: str | Path = "/sys") -> dict[str, Any]:
     """The physical disk under a partition or a dm/LVM/LUKS/md stack: ``disk``, the ``stack``
     walked (top first), ``encrypted`` (a dm-crypt layer) and ``disks`` (all members, md RAID)."""
     root = Path(sysfs_root) / "class" / "block"
@@ -139,7 +143,7 @@ def _gts(text: str | None) -> float | None:
     return float(match.group(1)) if match else None
 
 
-def pcie_link(pci_dir: str | Path) -> dict | None:
+def pcie_link(pci_dir: str | Path) -> dict[str, Any] | None:
     """PCIe link of a PCI function from sysfs: current and maximum speed (GT/s) and width."""
     pci = Path(pci_dir)
     speed, width = _gts(_read(pci / "current_link_speed")), _int(_read(pci / "current_link_width"))
@@ -162,12 +166,12 @@ def _nvme_controller(device_dir: Path) -> Path | None:
     return device_dir if (device_dir / "model").exists() else None
 
 
-def sysfs_identity(disk: str, sysfs_root: str | Path = "/sys") -> dict:
+def sysfs_identity(disk: str, sysfs_root: str | Path = "/sys") -> dict[str, Any]:
     """What sysfs says about a whole disk: model, serial, firmware, size, flags, bus hints, the
     NVMe controller and its PCIe link."""
     block = Path(sysfs_root) / "block" / disk
     device = block / "device"
-    out = {"model": None, "serial": _read(block / "serial"), "firmware": None,
+    out: dict[str, Any] = {"model": None, "serial": _read(block / "serial"), "firmware": None,
            "rotational": _bool(_read(block / "queue" / "rotational")),
            "removable": _bool(_read(block / "removable")), "link": None, "nvme_controller": None,
            "driver": None, "path": os.path.realpath(block)}
@@ -209,8 +213,9 @@ def classify_bus(disk: str, tran: str | None, path: str, driver: str | None, mod
     return "SATA" if "/ata" in path else "unknown"
 
 
-def identify(device: str | None, st_dev: int | None = None, lsblk: dict[str, dict] | None = None,
-             sysfs_root: str | Path = "/sys") -> dict:
+def identify(device: str | None, st_dev: int | None = None,
+             lsblk: Mapping[str, Mapping[str, Any]] | None = None,
+             sysfs_root: str | Path = "/sys") -> dict[str, Any]:
     """The physical drive behind a mounted device (``/dev/...``) or a ``st_dev``: a dict with
     disk_name, disk, smart_device, smart_type, bus, model, serial (unmasked), firmware,
     capacity_bytes, rotational, removable, encrypted, stack, link, identity_note."""

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import plistlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from app.drive.smart import run_tool
 
@@ -21,7 +22,7 @@ _BUS = {"pci-express": "NVMe", "pci": "NVMe", "apple fabric": "NVMe", "sata": "S
         "sas": "SAS", "secure digital": "SD"}
 
 
-def parse_plist(raw: bytes) -> dict:
+def parse_plist(raw: bytes) -> dict[str, Any]:
     """A diskutil plist (XML or binary) as a dict; {} when it is not one."""
     try:
         doc = plistlib.loads(raw)
@@ -30,7 +31,7 @@ def parse_plist(raw: bytes) -> dict:
     return doc if isinstance(doc, dict) else {}
 
 
-def diskutil_info(ident: str, timeout: float = 15.0) -> dict:
+def diskutil_info(ident: str, timeout: float = 15.0) -> dict[str, Any]:
     """``diskutil info -plist IDENT`` (a disk identifier, /dev node or mount point); {} on failure."""
     rc, out, err = run_tool(["diskutil", "info", "-plist", ident], timeout)
     if rc != 0:
@@ -47,7 +48,8 @@ def bus_name(protocol: str | None, solid_state: bool | None) -> str | None:
     return "PCIe" if name == "NVMe" and solid_state is False else name
 
 
-def resolve(volume_info: dict, lookup: Callable[[str], dict]) -> tuple[dict, list[str]]:
+def resolve(volume_info: Mapping[str, Any],
+            lookup: Callable[[str], Mapping[str, Any]]) -> tuple[Mapping[str, Any], list[str]]:
     """The physical whole disk's info for a volume's info, and the chain of identifiers walked:
     follow ``APFSPhysicalStores`` (volume or container -> partition), else ``ParentWholeDisk``
     (partition or container -> disk), until a disk is its own parent."""
@@ -68,7 +70,7 @@ def resolve(volume_info: dict, lookup: Callable[[str], dict]) -> tuple[dict, lis
     return info, chain
 
 
-def identity_from_info(whole: dict, chain: list[str]) -> dict:
+def identity_from_info(whole: Mapping[str, Any], chain: list[str]) -> dict[str, Any]:
     """The app's identity dict from the physical disk's diskutil info."""
     ident = whole.get("DeviceIdentifier")
     solid = whole.get("SolidState")
@@ -85,7 +87,8 @@ def identity_from_info(whole: dict, chain: list[str]) -> dict:
             "identity_note": "" if ident else "diskutil gave no physical disk for this volume"}
 
 
-def identify(device_or_mount: str, lookup: Callable[[str], dict] = diskutil_info) -> dict:
+def identify(device_or_mount: str,
+             lookup: Callable[[str], Mapping[str, Any]] = diskutil_info) -> dict[str, Any]:
     """Identity of the physical drive behind ``/dev/diskNsM`` or a mount point."""
     info = lookup(device_or_mount)
     if not info:

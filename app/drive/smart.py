@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from app.drive.bounded import run_bounded
 from app.drive.smart_parse import (  # noqa: F401 (re-exported: the module callers ask)
@@ -44,7 +46,8 @@ def find_smartctl(smartctl: str = "smartctl") -> str | None:
 
 
 # -- running smartctl ---------------------------------------------------------------------------
-def run_tool(argv: list[str], timeout: float, env: dict | None = None) -> tuple[int | None, bytes, str]:
+def run_tool(argv: list[str], timeout: float,
+             env: Mapping[str, str] | None = None) -> tuple[int | None, bytes, str]:
     """The one way app/ runs a short helper tool: argv list, no shell, bounded by ``timeout``
     and in what it prints (app/drive/bounded.py), no console window on Windows. Returns (rc or
     None when it did not run, stdout, message)."""
@@ -61,7 +64,8 @@ def no_data(rc: int | None) -> bool:
 
 
 def read_smart(device: str, args: tuple[str, ...] = ("-j", "-A"), smartctl: str = "smartctl",
-               device_type: str | None = None, timeout: float = TIMEOUT_S) -> tuple[dict | None, str]:
+               device_type: str | None = None,
+               timeout: float = TIMEOUT_S) -> tuple[dict[str, Any] | None, str]:
     """``smartctl ARGS [-d TYPE] DEVICE`` parsed: (normalized dict | None, reason). The reason is
     "" when data came back, else one line (not installed, not permitted, unsupported device type,
     USB bridge, timeout) built from the exit bits and smartctl's messages."""
@@ -78,7 +82,7 @@ def read_smart(device: str, args: tuple[str, ...] = ("-j", "-A"), smartctl: str 
     return None, explain(parsed, device, err)
 
 
-def explain(parsed: dict, device: str, stderr: str = "") -> str:
+def explain(parsed: Mapping[str, Any], device: str, stderr: str = "") -> str:
     """One line: why smartctl gave no data for ``device``."""
     text = " ".join([*parsed["messages"], stderr]).strip()
     low = text.lower()
@@ -97,7 +101,8 @@ def explain(parsed: dict, device: str, stderr: str = "") -> str:
 
 # -- one-off snapshot (pySMART first) -----------------------------------------------------------
 def snapshot(device: str, smartctl: str = "smartctl", device_type: str | None = None,
-             use_pysmart: bool = True, timeout: float = TIMEOUT_S) -> tuple[dict | None, str]:
+             use_pysmart: bool = True,
+             timeout: float = TIMEOUT_S) -> tuple[dict[str, Any] | None, str]:
     """Identity and health before/after a run: (normalized dict | None, reason).
 
     Both readers run: our ``smartctl -j -x`` parse and pySMART (model, firmware, assessment, data
@@ -118,7 +123,8 @@ def snapshot(device: str, smartctl: str = "smartctl", device_type: str | None = 
     return merged, merged["note"]
 
 
-def _pysmart(device: str, smartctl: str, device_type: str | None, timeout: float) -> tuple[dict | None, str]:
+def _pysmart(device: str, smartctl: str, device_type: str | None,
+             timeout: float) -> tuple[dict[str, Any] | None, str]:
     """pySMART, imported lazily: its import sets LANG=C for the whole process, so LANG is put
     back at once; its child processes get the C locale through our bounded ``_exec`` instead."""
     exe = find_smartctl(smartctl)
@@ -136,12 +142,14 @@ def _pysmart(device: str, smartctl: str, device_type: str | None, timeout: float
         else:
             os.environ["LANG"] = saved
 
-    class Bounded(Smartctl):
+    # pySMART ships no py.typed, so its class is Any to mypy; unused-ignore: not every mypy
+    # configuration of this module forbids subclassing Any
+    class Bounded(Smartctl):  # type: ignore[misc, unused-ignore]
         """pySMART's documented query, ``generic_call(params, pass_options)``, run through our
         bounded ``run_tool``: its own Popen has no timeout, may flash a console window and
         decodes with chardet. Same argv as pySMART builds (never sudo: the app asks for none)."""
 
-        def generic_call(self, params, pass_options=False):
+        def generic_call(self, params: list[str], pass_options: bool = False) -> tuple[list[str], int]:
             cmd = [self.smartctl_path, *(self.options if pass_options else []), *params]
             rc, raw, _ = run_tool(cmd, timeout, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
             return (decode(raw).splitlines(), rc) if rc is not None else ([], 1)

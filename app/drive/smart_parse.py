@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Mapping
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +54,11 @@ def exit_bits(rc: int | None) -> list[str]:
     return [] if rc is None or rc < 0 else [n for b, n in enumerate(EXIT_BITS) if rc & (1 << b)]
 
 
-def empty() -> dict:
+def empty() -> dict[str, Any]:
     return {key: None for key in FIELDS} | {"messages": [], "exit_bits": []}
 
 
-def parse_smartctl(text: str | bytes, exit_status: int | None = None) -> dict:
+def parse_smartctl(text: str | bytes, exit_status: int | None = None) -> dict[str, Any]:
     """Normalized dict from smartctl output, JSON (``-j``) or text, any version and locale."""
     text = decode(text) if isinstance(text, bytes) else text
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
@@ -73,13 +75,13 @@ def parse_smartctl(text: str | bytes, exit_status: int | None = None) -> dict:
     return out
 
 
-def first_int(text) -> int | None:
+def first_int(text: object) -> int | None:
     """The first integer in ``text``, thousands separators of any locale removed."""
     match = _INT.search(str(text)) if text is not None else None
     return int(re.sub(r"\D", "", match.group(1))) if match else None
 
 
-def _float(text) -> float | None:
+def _float(text: object) -> float | None:
     """``806.827`` or ``11472,811`` (decimal comma): smartctl prints SCSI gigabytes like this."""
     if isinstance(text, (int, float)):
         return float(text)
@@ -87,11 +89,11 @@ def _float(text) -> float | None:
     return float(match.group(0).replace(",", ".")) if match else None
 
 
-def _num(value):
+def _num(value: object) -> int | float | None:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _nvme_units(out: dict, written: int | None, read: int | None) -> None:
+def _nvme_units(out: dict[str, Any], written: float | None, read: float | None) -> None:
     out["data_units_written"] = written
     if written is not None:
         out["host_writes_bytes"] = written * NVME_DATA_UNIT_BYTES
@@ -100,7 +102,7 @@ def _nvme_units(out: dict, written: int | None, read: int | None) -> None:
         out["host_reads_bytes"] = read * NVME_DATA_UNIT_BYTES
 
 
-def _ata_statistic(out: dict, name: str, value, sector: int) -> None:
+def _ata_statistic(out: dict[str, Any], name: str, value: float | None, sector: float) -> None:
     """ATA device statistics (ACS standard units, preferred over vendor attributes)."""
     name = name.lower()
     if value is None:
@@ -115,7 +117,8 @@ def _ata_statistic(out: dict, name: str, value, sector: int) -> None:
         out["warning_temp_c"] = value
 
 
-def _ata_attribute(out: dict, attr_id, name: str, raw: int | None, sector: int) -> None:
+def _ata_attribute(out: dict[str, Any], attr_id: object, name: str, raw: float | None,
+                   sector: float) -> None:
     key = name.lower()
     if raw is None:
         return
@@ -132,7 +135,7 @@ def _ata_attribute(out: dict, attr_id, name: str, raw: int | None, sector: int) 
         out["host_writes_source"] = f"ATA attribute {attr_id} {name} x {unit} (vendor units may differ)"
 
 
-def parse_json(doc: dict) -> dict:
+def parse_json(doc: Mapping[str, Any]) -> dict[str, Any]:
     """Normalized dict from a smartctl JSON document (6.7 pre-release JSON up to 7.5)."""
     out = empty() | {"format": "json"}
     meta = doc.get("smartctl") or {}
@@ -203,11 +206,14 @@ _ERROR_LINE = re.compile(r"(permission denied|operation not permitted|unable to 
                          r"usb bridge|failed:|no such device)", re.IGNORECASE)
 
 
-def parse_text(text: str) -> dict:
+def parse_text(text: str) -> dict[str, Any]:
     """Normalized dict from ``smartctl -a``/``-x``/``-A`` text (ATA, NVMe, SCSI layouts)."""
     out = empty() | {"format": "text"}
     f = _text_fields(text)
-    get = lambda *keys: next((f[k] for k in keys if k in f), None)  # noqa: E731
+
+    def get(*keys: str) -> str | None:
+        return next((f[k] for k in keys if k in f), None)
+
     version = re.search(r"^smartctl (\d+\.\d+)", text, re.MULTILINE)
     out["smartctl_version"] = version.group(1) if version else None
     out["messages"] = [ln.strip() for ln in text.split("\n")[2:] if _ERROR_LINE.search(ln)]

@@ -13,7 +13,9 @@ from __future__ import annotations
 import logging
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from app.drive import smart
 
@@ -35,11 +37,11 @@ class TemperatureSource:
     def read(self) -> float:
         raise NotImplementedError
 
-    def thresholds(self) -> dict:
+    def thresholds(self) -> dict[str, float | None]:
         """``{"warning_c": …, "critical_c": …}`` where this source knows them (None otherwise)."""
         return {"warning_c": None, "critical_c": None}
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, str]:
         return {"source": self.name, "detail": self.detail}
 
 
@@ -96,7 +98,7 @@ class HwmonSource(TemperatureSource):
             raise TemperatureUnavailable(f"cannot read {self.path / 'temp1_input'}")
         return value
 
-    def thresholds(self) -> dict:
+    def thresholds(self) -> dict[str, float | None]:
         """NVMe hwmon: ``temp1_max`` is the over-temperature threshold feature (WCTEMP by
         default on most drives), ``temp1_crit`` is CCTEMP."""
         if self.path is None:
@@ -116,7 +118,7 @@ class SmartctlSource(TemperatureSource):
         self.device, self.smartctl, self.device_type = device, smartctl, device_type
         self.timeout_s = timeout_s
         self.detail = f"smartctl -j -A {device}"
-        self.last: dict | None = None
+        self.last: dict[str, Any] | None = None
 
     def read(self) -> float:
         parsed, reason = smart.read_smart(self.device, ("-j", "-A"), self.smartctl,
@@ -128,7 +130,7 @@ class SmartctlSource(TemperatureSource):
         self.last = parsed
         return float(parsed["temperature_c"])
 
-    def thresholds(self) -> dict:
+    def thresholds(self) -> dict[str, float | None]:
         last = self.last or {}
         return {"warning_c": last.get("warning_temp_c"), "critical_c": last.get("critical_temp_c")}
 
@@ -170,7 +172,7 @@ def _psutil_candidate(bus: str | None) -> tuple[PsutilSource | None, str]:
     return PsutilSource(group, composite[0]), ""
 
 
-def find_temperature_source(volume: dict, sysfs_root: str | Path = "/sys", smartctl: str = "smartctl",
+def find_temperature_source(volume: Mapping[str, Any], sysfs_root: str | Path = "/sys", smartctl: str = "smartctl",
                             use_psutil: bool = True) -> tuple[TemperatureSource | None, str]:
     """The first source that reads a temperature for the drive behind ``volume`` (a dict from
     ``app.drive.identity``: ``disk_name``, ``smart_device``, ``smart_type``, ``bus``; the old ``device``

@@ -23,7 +23,7 @@ DROP_FRACTION = 0.30
 MIN_RISE_C = 1.0
 
 
-def _get(item: Any, key: str):
+def _get(item: Any, key: str) -> Any:
     return item.get(key) if isinstance(item, Mapping) else getattr(item, key, None)
 
 
@@ -31,21 +31,24 @@ def _throughput(sample: Any) -> float | None:
     """MB/s of a sample: read + write (engine Sample or samples.csv row), or ``MBps``."""
     read, write = _get(sample, "read_MBps"), _get(sample, "write_MBps")
     if read is None and write is None:
-        return _get(sample, "MBps")
+        total = _get(sample, "MBps")
+        return None if total is None else float(total)
     return float(read or 0.0) + float(write or 0.0)
 
 
-def _temperature_at(t_s: float, temperatures: list[tuple[float, float | None]], max_gap_s: float):
+def _temperature_at(t_s: float, temperatures: list[tuple[float, float | None]],
+                    max_gap_s: float) -> float | None:
     """Latest sampler reading at or before ``t_s`` (at most ``max_gap_s`` old)."""
-    best = None
+    best: float | None = None
     for when, value in temperatures:
         if when <= t_s + 1e-6 and t_s - when <= max_gap_s and value is not None:
             best = value
     return best
 
 
-def _series(samples, temperatures, max_gap_s):
-    points = []
+def _series(samples: list[Any], temperatures: list[tuple[float, float | None]],
+            max_gap_s: float) -> tuple[list[tuple[float, float, float | None]], list[float]]:
+    points: list[tuple[float, float, float | None]] = []
     for s in samples:
         t, thr = _get(s, "t_s"), _throughput(s)
         if t is None or thr is None:
@@ -61,14 +64,16 @@ def _series(samples, temperatures, max_gap_s):
     return points, smooth
 
 
-def throughput_drop(samples: Iterable[Any], temperatures=None, drop_fraction: float = DROP_FRACTION,
-                    min_rise_c: float = MIN_RISE_C, max_gap_s: float = 2.0) -> dict | None:
+def throughput_drop(samples: Iterable[Any], temperatures: Iterable[tuple[float, float | None]] | None = None,
+                    drop_fraction: float = DROP_FRACTION, min_rise_c: float = MIN_RISE_C,
+                    max_gap_s: float = 2.0) -> dict[str, float] | None:
     """The worst fall of smoothed throughput (median of 3) by ``drop_fraction`` or more below its
     peak so far while the temperature rose by ``min_rise_c`` or more since that peak; None if
     there is no such fall. Samples need ``t_s`` and MB/s; temperature from each sample's
     ``temperature_c`` or from ``temperatures`` [(t_s, °C)] of the sampler."""
     points, smooth = _series(list(samples), sorted(temperatures or []), max_gap_s)
-    worst, peak = None, None
+    worst: dict[str, float] | None = None
+    peak: int | None = None
     for j, (t, _, temp) in enumerate(points):
         if peak is None or smooth[j] > smooth[peak]:
             peak = j
@@ -84,15 +89,16 @@ def throughput_drop(samples: Iterable[Any], temperatures=None, drop_fraction: fl
     return worst
 
 
-def _delta(before: Mapping | None, after: Mapping | None, key: str) -> float | None:
+def _delta(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None, key: str) -> float | None:
     a, b = (before or {}).get(key), (after or {}).get(key)
     return b - a if isinstance(a, (int, float)) and isinstance(b, (int, float)) else None
 
 
 def throttle_flags(samples_for_trial: Iterable[Any], warning_temp_c: float | None = None,
-                   smart_before: Mapping | None = None, smart_after: Mapping | None = None,
+                   smart_before: Mapping[str, Any] | None = None,
+                   smart_after: Mapping[str, Any] | None = None,
                    temperatures: Iterable[tuple[float, float | None]] | None = None,
-                   drop_fraction: float = DROP_FRACTION, min_rise_c: float = MIN_RISE_C) -> dict:
+                   drop_fraction: float = DROP_FRACTION, min_rise_c: float = MIN_RISE_C) -> dict[str, Any]:
     """The trial's throttle verdict for run.json. ``samples_for_trial``: engine samples (objects or
     dicts with ``t_s``, ``read_MBps``/``write_MBps`` or ``MBps``, optional ``temperature_c``);
     ``temperatures``: sampler readings [(t_s, °C or None)] on the same clock; the snapshots are
@@ -105,8 +111,8 @@ def throttle_flags(samples_for_trial: Iterable[Any], warning_temp_c: float | Non
     warning = warning_temp_c
     for snap in (smart_before, smart_after):
         warning = warning if warning is not None else (snap or {}).get("warning_temp_c")
-    notes = []
-    above = None
+    notes: list[str] = []
+    above: bool | None = None
     if warning is None:
         notes.append("no warning threshold known")
     elif not seen:

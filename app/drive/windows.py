@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 from app.drive.smart import run_tool
 
@@ -36,7 +38,7 @@ _BUS_NAMES = {"nvme": "NVMe", "sata": "SATA", "ata": "SATA", "usb": "USB", "sas"
 MEDIA_TYPES = {0: None, 3: "HDD", 4: "SSD", 5: "SCM"}
 
 
-def run_inventory(timeout: float = 30.0) -> tuple[dict | None, str]:
+def run_inventory(timeout: float = 30.0) -> tuple[dict[str, Any] | None, str]:
     """The inventory JSON from PowerShell, or (None, why)."""
     rc, out, err = run_tool(["powershell", "-NoProfile", "-NonInteractive", "-Command", SCRIPT], timeout)
     if rc != 0:
@@ -47,35 +49,38 @@ def run_inventory(timeout: float = 30.0) -> tuple[dict | None, str]:
         return None, f"PowerShell printed no JSON ({exc})"
 
 
-def _list(value) -> list:
+def _list(value: object) -> list[Any]:
     """ConvertTo-Json writes a one-element array as the bare element, and null for none."""
     if value is None:
         return []
     return value if isinstance(value, list) else [value]
 
 
-def _int(value):
+def _int(value: object) -> int | None:
+    if not isinstance(value, (str, int, float)):
+        return None
     try:
         return int(value)
-    except (TypeError, ValueError):
+    except ValueError:
         return None
 
 
-def bus_name(value) -> str | None:
+def bus_name(value: object) -> str | None:
     if value is None:
         return None
-    if isinstance(value, int) or str(value).isdigit():
-        return BUS_TYPES.get(int(value), "unknown")
-    return _BUS_NAMES.get(str(value).strip().lower(), str(value))
+    text = str(value)
+    if isinstance(value, int) or text.isdigit():
+        return BUS_TYPES.get(int(value if isinstance(value, int) else text), "unknown")
+    return _BUS_NAMES.get(text.strip().lower(), text)
 
 
-def media_name(value) -> str | None:
+def media_name(value: object) -> str | None:
     if isinstance(value, int) or str(value).isdigit():
-        return MEDIA_TYPES.get(int(value))
+        return MEDIA_TYPES.get(int(value if isinstance(value, int) else str(value)))
     return None if value in (None, "", "Unspecified") else str(value)
 
 
-def _letter(value) -> str | None:
+def _letter(value: str | int | None) -> str | None:
     """DriveLetter comes as "C", as a char code (67) or as "\\u0000" for no letter."""
     if isinstance(value, int):
         value = chr(value) if value else None
@@ -83,13 +88,13 @@ def _letter(value) -> str | None:
     return value.upper() if len(value) == 1 and value.isalpha() else None
 
 
-def parse_inventory(doc: dict) -> dict[str, dict]:
+def parse_inventory(doc: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Identity per drive letter (``"C"``): disk_name, disk, smart_device, bus, model, serial
     (unmasked), firmware, capacity_bytes, rotational, media, fstype, label, total/free bytes."""
     physical = {_int(p.get("DeviceId")): p for p in _list(doc.get("PhysicalDisk"))}
     disks = {_int(d.get("Number")): d for d in _list(doc.get("Disk"))}
     volumes = {_letter(v.get("DriveLetter")): v for v in _list(doc.get("Volume"))}
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for part in _list(doc.get("Partition")):
         letter, number = _letter(part.get("DriveLetter")), _int(part.get("DiskNumber"))
         if letter is None or number is None:
@@ -115,6 +120,6 @@ def parse_inventory(doc: dict) -> dict[str, dict]:
     return out
 
 
-def identify_all(timeout: float = 30.0) -> tuple[dict[str, dict], str]:
+def identify_all(timeout: float = 30.0) -> tuple[dict[str, dict[str, Any]], str]:
     doc, why = run_inventory(timeout)
     return (parse_inventory(doc), "") if doc is not None else ({}, why)

@@ -22,7 +22,8 @@ HOME_ROOTS = ("OneDrive", "Dropbox", "Google Drive", "iCloudDrive", "Library/Mob
               "Library/CloudStorage")
 
 
-def sync_roots(home: str | os.PathLike, environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+def sync_roots(home: str | os.PathLike[str],
+               environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     """(root folder, client name) candidates, from the environment and the home folder."""
     env: Mapping[str, str] = os.environ if environ is None else environ
     home = Path(home)
@@ -35,8 +36,8 @@ def sync_roots(home: str | os.PathLike, environ: Mapping[str, str] | None = None
     return out
 
 
-def cloud_folder(folder: str | os.PathLike, home: str | os.PathLike | None = None,
-                 environ: dict | None = None) -> str | None:
+def cloud_folder(folder: str | os.PathLike[str], home: str | os.PathLike[str] | None = None,
+                 environ: Mapping[str, str] | None = None) -> str | None:
     """'OneDrive (C:\\Users\\me\\OneDrive)' when ``folder`` is synced, else None."""
     folder = os.path.normcase(os.path.realpath(folder))
     for root, client in sync_roots(home or Path.home(), environ):
@@ -56,7 +57,7 @@ def _client(name: str) -> str:
     return "iCloud Drive" if "Mobile Documents" in name or name.startswith("iCloud") else "a cloud sync client"
 
 
-def _stat(folder: str):
+def _stat(folder: str) -> os.stat_result | None:
     try:
         return os.stat(folder)
     except OSError:

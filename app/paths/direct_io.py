@@ -21,10 +21,16 @@ import errno
 import mmap
 import os
 import re
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from app.paths.data_dir import FileSwapped
 from app.paths.target import TargetRefused, shown
+
+if TYPE_CHECKING:
+    from app.experiments.base import Experiment
+    from app.paths.owned import OwnedFolder
 
 BLOCKS = (4096, 65536)                   # one aligned block; 64 KiB for large-sector devices
 _REFUSED = {errno.EINVAL, errno.EOPNOTSUPP, getattr(errno, "ENOTSUP", errno.EOPNOTSUPP)}
@@ -37,7 +43,8 @@ class DirectIORefused(TargetRefused):
     """The file system cannot do the direct I/O a trial asked for (exit 2, one line)."""
 
 
-def probe_direct_io(owner, experiments, fs_type: str | None, sys_root: str = "/sys") -> dict:
+def probe_direct_io(owner: OwnedFolder, experiments: Iterable[Experiment], fs_type: str | None,
+                    sys_root: str = "/sys") -> dict[str, Any]:
     """run.json's ``direct_io``; raises DirectIORefused when a trial asks for direct I/O the
     file system refuses or silently buffers. ``owner`` is the run's OwnedFolder (locked)."""
     asked = sorted({e.id for e in experiments if getattr(e, "direct", False)})
@@ -68,16 +75,17 @@ def probe_direct_io(owner, experiments, fs_type: str | None, sys_root: str = "/s
             "how": how}
 
 
-def direct_in_effect(trial: dict, direct_io: dict | None):
+def direct_in_effect(trial: Mapping[str, Any], direct_io: Mapping[str, Any] | None) -> bool | None:
     """True, False or None (unknown) for one trial record, from the run's probe."""
     if not isinstance(direct_io, dict):
         return None
     if not trial.get("direct", True):
         return False
-    return direct_io.get("in_effect")
+    in_effect = direct_io.get("in_effect")
+    return in_effect if isinstance(in_effect, bool) else None
 
 
-def _probe(owner, check_cache: bool = True) -> tuple[str, str]:
+def _probe(owner: OwnedFolder, check_cache: bool = True) -> tuple[str, str]:
     """('' | why it was refused | 'buffered', what was found). Other errors leave the mode
     unknown."""
     path = owner.new_test_file("direct-probe", max(BLOCKS))
@@ -104,7 +112,7 @@ def _probe(owner, check_cache: bool = True) -> tuple[str, str]:
         owner.remove(path)
 
 
-def _in_page_cache(owner, path: Path, how: str) -> tuple[str, str]:
+def _in_page_cache(owner: OwnedFolder, path: Path, how: str) -> tuple[str, str]:
     """Did the O_DIRECT write land in the page cache? mincore(2) on a mapping of the file says
     which of its pages are cached, without reading them (a buffered read would start
     readahead and fill the cache itself). Direct I/O leaves nothing cached; ext4 data=journal,
@@ -118,7 +126,7 @@ def _in_page_cache(owner, path: Path, how: str) -> tuple[str, str]:
                 + ", and the block was not left in the page cache")
 
 
-def _page_cached(owner, path: Path) -> bool | str:
+def _page_cached(owner: OwnedFolder, path: Path) -> bool | str:
     """Whether the file's first page is in the page cache, or why that cannot be told."""
     import ctypes
     try:
@@ -182,7 +190,7 @@ def _zfs_buffers(fs_type: str | None, sys_root: str) -> str:
     return ""
 
 
-def method_text(direct_io: dict | None) -> str | None:
+def method_text(direct_io: Mapping[str, Any] | None) -> str | None:
     """One report line on the mode in effect, or None for runs made before the probe."""
     if not isinstance(direct_io, dict):
         return None

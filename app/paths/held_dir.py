@@ -51,7 +51,7 @@ class HeldDir:
         self.path, self.fd = Path(path), fd
 
     @classmethod
-    def open(cls, path: str | os.PathLike) -> HeldDir:
+    def open(cls, path: str | os.PathLike[str]) -> HeldDir:
         """The folder at ``path`` (its last component must not be a link). OSError otherwise:
         ELOOP/ENOTDIR for a link or a file."""
         path = Path(path)
@@ -70,10 +70,10 @@ class HeldDir:
     def __enter__(self) -> HeldDir:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _at(self, name: str) -> tuple[str, dict]:
+    def _at(self, name: str) -> tuple[str, dict[str, int]]:
         check_plain(name)
         return (name, {"dir_fd": self.fd}) if self.fd is not None else (str(self.path / name), {})
 

@@ -16,7 +16,7 @@ from app.paths.target import DATA_DIR, CheckedTarget
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-def folder_in_use(folder: str | os.PathLike) -> str | None:
+def folder_in_use(folder: str | os.PathLike[str]) -> str | None:
     """Who holds ``<folder>/ssd-profiler-data`` now ("<run id> pid N"), or None."""
     lock = Path(folder) / DATA_DIR / LOCK_NAME
     try:
@@ -29,7 +29,7 @@ def folder_in_use(folder: str | os.PathLike) -> str | None:
         os.close(fd)
 
 
-def leftover_test_files(folder: str | os.PathLike) -> list[Path]:
+def leftover_test_files(folder: str | os.PathLike[str]) -> list[Path]:
     """Test files named like ours in a plain (not linked) data folder that no live run holds."""
     data_dir = Path(os.path.expanduser(os.fspath(folder))) / DATA_DIR
     if not os.fspath(folder).strip() or data_dir.is_symlink() or not data_dir.is_dir():

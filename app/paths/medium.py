@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from app.paths.cloud import cloud_folder
 
@@ -49,7 +50,7 @@ class Medium:
     source: str | None              # the mount's source: /dev/nvme0n1p3, server:/export, tmpfs
     stack: tuple[str, ...] = ()     # file system first, then each block layer, disks last
     note: str = ""                  # one sentence for tables, captions and report.md ("" = a drive)
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def line(self) -> str:
         """E.g. 'ext4 on LVM vg-root on LUKS on nvme0n1p3 on nvme0n1'."""
@@ -65,14 +66,14 @@ class Medium:
                    record.get("source"), tuple(stack) if isinstance(stack, list) else (),
                    str(record.get("note") or ""))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["stack"] = list(self.stack)
         out["line"] = self.line()
         return out
 
 
-def classify(folder: str | os.PathLike, mountinfo: str | None = None, sys_root: str = "/sys",
+def classify(folder: str | os.PathLike[str], mountinfo: str | None = None, sys_root: str = "/sys",
              depth: int = 0) -> Medium:
     """The medium of an existing ``folder``; a cloud-synced folder is named as such, with the
     stack of what it is on (app/paths/cloud.py)."""
@@ -84,7 +85,7 @@ def classify(folder: str | os.PathLike, mountinfo: str | None = None, sys_root: 
                   NOTES["cloud"].format(client=client), {"under": medium.kind})
 
 
-def _classify(folder: str | os.PathLike, mountinfo: str | None, sys_root: str, depth: int) -> Medium:
+def _classify(folder: str | os.PathLike[str], mountinfo: str | None, sys_root: str, depth: int) -> Medium:
     folder = os.path.realpath(folder)
     entry = _mount_of(folder, mountinfo)
     if entry is None:
@@ -111,7 +112,8 @@ def _classify(folder: str | os.PathLike, mountinfo: str | None, sys_root: str, d
     return Medium("drive" if layers else "unknown", fs, mount_point, source, stack)
 
 
-def _medium(kind, fs_type, mount_point, source, stack, **words) -> Medium:
+def _medium(kind: str, fs_type: str | None, mount_point: str | None, source: str | None,
+            stack: Iterable[str], **words: str) -> Medium:
     return Medium(kind, fs_type, mount_point, source, tuple(stack), NOTES[kind].format(**words))
 
 
@@ -142,7 +144,7 @@ def parse_mountinfo(text: str) -> list[tuple[str, str, str, str, str]]:
     return rows
 
 
-def _mount_of(folder: str, mountinfo: str | None):
+def _mount_of(folder: str, mountinfo: str | None) -> tuple[str, str, str, str] | None:
     if mountinfo is None:
         try:
             mountinfo = Path("/proc/self/mountinfo").read_text(encoding="utf-8", errors="surrogateescape")

@@ -29,6 +29,7 @@ import secrets
 import stat
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from app.paths.data_dir import _DIR_FD, _NOFOLLOW, DataDir, FileSwapped, _ident
@@ -69,7 +70,7 @@ class OwnedFolder(DataDir):
         self._fds: dict[str, int] = {}       # the descriptors the test files were created with
 
     # -- lifetime ------------------------------------------------------------------------------
-    def acquire(self, wait_s: float = 0.0, cancelled=lambda: False) -> None:
+    def acquire(self, wait_s: float = 0.0, cancelled: Callable[[], bool] = lambda: False) -> None:
         """Check the target again right before the first write, open the data folder, lock it.
         Raises TargetRefused, or FolderInUse when another run holds it past ``wait_s``."""
         allowed = ("ram",) if self.target.medium and self.target.medium.kind in MEMORY_KINDS else ()
@@ -223,7 +224,7 @@ class OwnedFolder(DataDir):
         return removed
 
     # -- the lock ------------------------------------------------------------------------------
-    def _lock(self, deadline: float, cancelled) -> bool:
+    def _lock(self, deadline: float, cancelled: Callable[[], bool]) -> bool:
         while True:
             fd = self._open(LOCK_NAME, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
             if try_lock(fd):

@@ -48,13 +48,13 @@ class CheckedTarget:
     medium: Medium | None = None  # what the folder really sits on (app/paths/medium.py)
 
 
-def shown(path) -> str:
+def shown(path: str | os.PathLike[str]) -> str:
     """A path as one printable line: a newline or other control character in a folder name is
     written as its escape (``\\n``), so every refusal stays one line."""
     return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in str(path))
 
 
-def not_text(path) -> bool:
+def not_text(path: str | os.PathLike[str]) -> bool:
     """Whether a path holds bytes that are not UTF-8 text (Python keeps them as lone
     surrogates): run.json, commands.log, the export and the window record paths as text, so
     such a name is refused before anything is written rather than failing half-way."""
@@ -77,7 +77,7 @@ def free_space_margin(total_bytes: int) -> int:
 MEMORY_KINDS = ("ram", "zram")
 
 
-def check_target(path: str | os.PathLike, size_bytes: int, allow_media: tuple[str, ...] = ()) -> CheckedTarget:
+def check_target(path: str | os.PathLike[str], size_bytes: int, allow_media: tuple[str, ...] = ()) -> CheckedTarget:
     """Validate a target folder for a test file of ``size_bytes``; raise TargetRefused.
     A folder in memory (tmpfs, ramfs, zram) is refused unless ``allow_media`` holds "ram"."""
     raw = os.fspath(path)

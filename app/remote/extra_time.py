@@ -17,6 +17,7 @@ data folder's ``rmdir`` and a probe that it is gone.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from app.experiments.plan import RunPlan
 
@@ -40,7 +41,7 @@ class RemoteCost:
     def overhead_s(self) -> float:
         return round(self.jobs * REMOTE_JOB_S, 1)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "jobs": self.jobs, "per_job_s": REMOTE_JOB_S,
                 "overhead_s": self.overhead_s}
 

@@ -15,7 +15,7 @@ a destination can never start with ``-`` (ssh would read an option such as
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.drive.identity import mask_serial
@@ -78,8 +78,8 @@ def command_text(dest: str, device: str, args: Sequence[str] = ("-j", "-a")) -> 
     return f"ssh {dest} smartctl {' '.join(args)} {device}"
 
 
-def remote_drive(where: str, device: str | None, parsed: dict | None, reason: str,
-                 command: str | None) -> dict:
+def remote_drive(where: str, device: str | None, parsed: Mapping[str, Any] | None, reason: str,
+                 command: str | None) -> dict[str, Any]:
     """run.json's ``drive`` for one remote host: identity from smartctl (serial masked) or, with
     ``reason``, every field None. ``device`` is what was asked (or fio's name for it)."""
     out: dict[str, Any] = {"device": device, "remote": where, "model": None, "serial": None, "firmware": None,
