@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 
 HOW = ("run a command instead, e.g. `ssd-profiler run quick --target DIR` "
        "(`ssd-profiler --help` lists them)")
 
 
-def missing_display(environ=None, platform: str | None = None) -> str | None:
+def missing_display(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
     """Why the window cannot open, or None when it can (or when this cannot be told)."""
     environ = os.environ if environ is None else environ
     platform = sys.platform if platform is None else platform

@@ -12,6 +12,7 @@ import logging
 import tempfile
 import traceback
 from datetime import UTC, datetime
+from io import TextIOWrapper
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
@@ -47,11 +48,11 @@ class _LazyFile(RotatingFileHandler):
     """Opens (and makes its folder) at the first record, so a command that logs nothing, such as
     one refused for bad input, writes nothing at all."""
 
-    def _open(self):
+    def _open(self) -> TextIOWrapper:
         Path(self.baseFilename).parent.mkdir(parents=True, exist_ok=True)
         return super()._open()
 
-    def handleError(self, record):  # noqa: N802 - logging's name
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
         """A log folder that cannot be written must not print logging's own traceback."""
 
 

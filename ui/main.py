@@ -23,7 +23,7 @@ EXIT_FAILED, EXIT_BAD_INPUT, EXIT_CANCELLED = 1, 2, 130
 _ERRORS = "ssd-profiler-replace"
 
 
-def _replace(exc: UnicodeError):
+def _replace(exc: UnicodeError) -> tuple[str | bytes, int]:
     """Encode errors: a lone surrogate from an undecodable file name goes out as its original
     byte (what surrogateescape does); any other character as a backslash escape."""
     if not isinstance(exc, UnicodeEncodeError):

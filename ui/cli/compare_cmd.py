@@ -10,6 +10,7 @@ same checks as a run's export; the window's "Export comparison" writes the same 
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -19,12 +20,13 @@ from rich.table import Table
 
 from app.compare.export import comparison_folder, export_comparison
 from app.compare.report import Comparison, build_comparison, call_text, cell, ratio_text, workload_text
+from app.report.export import Render
 from ui.cli.exits import EXIT_BAD_INPUT, EXIT_OK, one_line, write_or_exit
 from ui.cli.results import console_for
 from ui.cli.terminal import terminal_text
 
 
-def cmd_compare(args) -> int:
+def cmd_compare(args: argparse.Namespace) -> int:
     try:  # every cheap check before anything is printed, written or drawn
         comparison = build_comparison(args.run_dirs)
         if args.out:
@@ -49,7 +51,7 @@ def cmd_compare(args) -> int:
     return EXIT_OK
 
 
-def _renderer():
+def _renderer() -> Render:
     """The offscreen figure renderer (Qt loads here, and only with --out)."""
     from ui.render.figure_files import ensure_app, start_figure
     ensure_app()

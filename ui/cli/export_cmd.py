@@ -15,9 +15,12 @@ samples.csv is not fatal: the export goes on without the live-sample figures and
 """
 from __future__ import annotations
 
+import argparse
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from app.report.export import Warn, export_run
 from app.report.export_folder import ExportFolder
@@ -31,7 +34,7 @@ from ui.cli.vendor_spec_arg import spec_from_argument
 
 
 def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
-                   warn: Warn | None = None, vendor_spec: dict | None = None,
+                   warn: Warn | None = None, vendor_spec: Mapping[str, Any] | None = None,
                    options: ReportOptions | None = None) -> Path:
     """Export with the real renderer (Qt offscreen when there is no display); the export
     folder (default ``<run_dir>/export``) holds report.md, report.html, report.pdf, tables/ and
@@ -42,7 +45,7 @@ def export_run_dir(run_dir: str | Path, out_dir: str | Path | None = None,
     return export_run(run_dir, out_dir, start_figure, warn, vendor_spec, html_to_pdf, options)
 
 
-def report_options(args) -> ReportOptions:
+def report_options(args: argparse.Namespace) -> ReportOptions:
     """The title block and mode given on the command line (docs/report.md, "Two modes")."""
     return ReportOptions(getattr(args, "title", "") or "", getattr(args, "author", "") or "",
                          getattr(args, "course", "") or "", getattr(args, "date", "") or "",
@@ -53,7 +56,7 @@ def _warn(line: str) -> None:
     print(f"ssd-profiler: warning: {terminal_text(line)}", file=sys.stderr)
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
     out_dir = getattr(args, "out", None)
     try:  # the cheap checks first, before Qt starts

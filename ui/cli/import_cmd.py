@@ -14,13 +14,16 @@ FILE imported: exit 2 means nothing was written.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, NoReturn
 
 from app.model.status import JobStatus
 from app.store.input_files import (
@@ -43,7 +46,7 @@ class ParseTimeout(Exception):
 
 
 @contextmanager
-def deadline(seconds: float):
+def deadline(seconds: float) -> Iterator[None]:
     """Raise ParseTimeout in this thread after ``seconds`` (POSIX main thread; elsewhere no
     limit): the backstop for parser paths that are slow in the size of a crafted file (e.g.
     a DiskSpd text with a million latency-table headers), so no FILE can hold import for long."""
@@ -52,7 +55,7 @@ def deadline(seconds: float):
         yield
         return
 
-    def on_alarm(*_):
+    def on_alarm(*_: object) -> NoReturn:
         raise ParseTimeout
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
@@ -64,7 +67,7 @@ def deadline(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _parse(text: str, source: str) -> list[dict]:
+def _parse(text: str, source: str) -> list[dict[str, Any]]:
     from app.engines.diskspd import looks_like_diskspd, parse_diskspd_output
     from app.engines.fio.result import FioParseError, parse_fio_document, parse_fio_text
     from app.engines.fio.text_output import looks_like_fio_text, parse_fio_text_output
@@ -86,7 +89,7 @@ def _parse(text: str, source: str) -> list[dict]:
                        "DiskSpd result (fio writes them with --output-format=json, normal or terse)")
 
 
-def import_file(name: str) -> list[dict]:
+def import_file(name: str) -> list[dict[str, Any]]:
     """The checked measurements of one file; raises ValueError (one line) or OSError."""
     text = read_input_text(name)
     seconds = float(os.environ.get("SSD_PROFILER_PARSE_SECONDS") or PARSE_SECONDS)
@@ -118,7 +121,7 @@ def import_file(name: str) -> list[dict]:
     return results
 
 
-def count_notes(results: list[dict]) -> list[str]:
+def count_notes(results: list[dict[str, Any]]) -> list[str]:
     """One line per job direction whose issued and completed I/O counts disagree (fio's
     numbers are kept as printed; app/engines/fio/completed.py), for the terminal."""
     from app.model.measurement import Measurement
@@ -126,7 +129,7 @@ def count_notes(results: list[dict]) -> list[str]:
             for line in Measurement.from_json(m).caveats()]
 
 
-def cmd_import(args) -> int:
+def cmd_import(args: argparse.Namespace) -> int:
     from app.results.imported import run_from_measurements
     from app.results.summarize import with_pooled
     from app.store.new_folder import check_new_run_folder, write_run_folder
@@ -136,7 +139,8 @@ def cmd_import(args) -> int:
         except ValueError as exc:
             print(f"ssd-profiler: error: --save {one_line(str(exc))}", file=sys.stderr)
             return EXIT_BAD_INPUT
-    results, problems = [], []
+    results: list[dict[str, Any]] = []
+    problems: list[str] = []
     for name in args.files:
         try:
             results += import_file(name)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from typing import Any, NoReturn
 
 from app import __version__
 from app.experiments import CATALOG, PRESETS
@@ -60,11 +61,11 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse, but a mistake is one line (what to change, and where the help is) and exit 2,
     not a seven-line usage block above the message."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", ParagraphFormatter)
         super().__init__(*args, **kwargs)
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
@@ -79,7 +80,8 @@ def _wait_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expects seconds from 0 to 86400, got {text!r}")
     return value
 
-def _command(sub, name: str, summary: str, description: str) -> argparse.ArgumentParser:
+def _command(sub: argparse._SubParsersAction[OneLineParser], name: str, summary: str,
+             description: str) -> argparse.ArgumentParser:
     """A subcommand with its one-line help (the list) and its description (its own --help)."""
     parser = sub.add_parser(name, help=summary, description=description)
     verbosity.add_arguments(parser)
@@ -106,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _catalog_commands(sub) -> None:
+def _catalog_commands(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     e = _command(sub, "experiments", "list the experiments, their parameters and defaults",
                  "The experiment catalog: each experiment's id, what it measures, and every "
                  "parameter with its default and allowed values, as `run --set NAME=VALUE` takes "
@@ -122,7 +124,7 @@ def _catalog_commands(sub) -> None:
              "`run --preset NAME`; --set NAME=VALUE overrides any of its values.")
 
 
-def _run_command(sub) -> None:
+def _run_command(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     r = _command(sub, "run", "run experiments on a folder of the drive to test",
                  "Run experiments with fio (or DiskSpd) on a test file in the folder --target "
                  "names. Everything is checked before anything is written: a device or system "
@@ -170,7 +172,7 @@ def _run_command(sub) -> None:
     add_remote_arguments(r)  # --remote HOST[:PORT]: a folder on a fio server
 
 
-def _result_commands(sub) -> None:
+def _result_commands(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     i = _command(sub, "import", "read fio JSON and DiskSpd XML/text results",
                  "Read result files fio (--output-format=json or json+) or DiskSpd (-Rxml or text) "
                  "wrote, and print their measurements in the app's units: IOPS, MB/s, latency in "
@@ -211,7 +213,7 @@ def _result_commands(sub) -> None:
                         "interpretation and discussion (the student writes the analysis)")
 
 
-def _vendor_spec(parser, what: str) -> None:
+def _vendor_spec(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--vendor-spec", metavar="MODEL-ID|FILE",
                         help="the drive's vendor 'up to' figures to compare with: an id of the "
                              "built-in list (e.g. samsung-pm9a1-512gb) or of your saved specs, or "

@@ -8,16 +8,27 @@ drawing; the run still ends cleanly.
 from __future__ import annotations
 
 import time
+from typing import TextIO
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
 from app.units import duration_text
-from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
+from jobs.events import (
+    Event,
+    LogMessage,
+    RunFinished,
+    RunStarted,
+    Sample,
+    TrialFailed,
+    TrialFinished,
+    TrialStarted,
+)
 from ui.cli import views as cli_text
 from ui.cli.terminal import SafeConsole
 
 
-def progress_for(stream, levels: frozenset[str] = cli_text.EVENT_LEVELS, lines: bool = True):
+def progress_for(stream: TextIO, levels: frozenset[str] = cli_text.EVENT_LEVELS,
+                 lines: bool = True) -> RichProgress | cli_text.Progress:
     """Rich progress on a terminal, plain lines elsewhere; ``levels``: the run's messages shown
     (-v/-q); ``lines=False`` (-q): those messages only, no progress."""
     try:
@@ -28,7 +39,7 @@ def progress_for(stream, levels: frozenset[str] = cli_text.EVENT_LEVELS, lines: 
 
 
 class RichProgress:
-    def __init__(self, stream, levels: frozenset[str] = cli_text.EVENT_LEVELS):
+    def __init__(self, stream: TextIO, levels: frozenset[str] = cli_text.EVENT_LEVELS) -> None:
         self.console = SafeConsole(file=stream, highlight=False)  # engine text is data
         self.levels = levels
         self.plain = cli_text.Progress(None)  # the same line texts and ETA, without its output
@@ -38,9 +49,10 @@ class RichProgress:
                             transient=True)
         self.task: TaskID | None = None
         self.current = ""
+        self.live = ""  # the live MB/s and IOPS of the trial under way
         self.alive = True
 
-    def show(self, event) -> None:
+    def show(self, event: Event) -> None:
         if not self.alive:
             return
         try:
@@ -48,7 +60,7 @@ class RichProgress:
         except (OSError, ValueError):  # the terminal is gone: keep running, stop drawing
             self.alive = False
 
-    def _show(self, event) -> None:
+    def _show(self, event: Event) -> None:
         now, plain = time.monotonic(), self.plain
         if isinstance(event, RunStarted):
             plain.show(event)
@@ -77,8 +89,12 @@ class RichProgress:
             self.bar.stop()
             self.console.print(cli_text.run_end_line(event, now - plain.started), markup=False)
 
-    def _update(self, advance: int = 0, **fields) -> None:
+    def _update(self, advance: int = 0, description: str | None = None, live: str | None = None) -> None:
+        """Advance the bar; a None ``description`` or ``live`` keeps the one shown."""
         if self.task is None:
             return
+        if live is not None:
+            self.live = live
         left = self.plain.eta.seconds_left(time.monotonic())
-        self.bar.update(self.task, advance=advance, eta=f"{duration_text(left)} left", **fields)
+        self.bar.update(self.task, advance=advance, description=description, live=self.live,
+                        eta=f"{duration_text(left)} left")

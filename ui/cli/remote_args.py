@@ -9,6 +9,7 @@ line and no connection is ever made for it.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from app.paths import TargetRefused
 from app.remote.ssh_smart import check_smart_device, ssh_for_hosts
@@ -33,13 +34,13 @@ def add_remote_arguments(run: argparse.ArgumentParser) -> None:
                           "block device fio reports under the folder, e.g. /dev/nvme0n1)")
 
 
-def remote_spec(args) -> RemoteSpec | None:
+def remote_spec(args: argparse.Namespace) -> RemoteSpec | None:
     if getattr(args, "remote", None) is None:
         return None
     return RemoteSpec(tuple(args.remote), tuple(args.ssh), args.smart_device)
 
 
-def per_host_json(run_dir: str) -> dict:
+def per_host_json(run_dir: str) -> dict[str, Any]:
     """``{"hosts": {experiment: per-host rows}}`` for ``run --json`` of a run on several fio
     servers (app/remote/host_tables.py); {} otherwise, so one-host and local output is unchanged."""
     from app.remote.host_tables import hosts_json
@@ -51,7 +52,7 @@ def per_host_json(run_dir: str) -> dict:
     return {"hosts": rows} if rows else {}
 
 
-def check_remote_args(args) -> None:
+def check_remote_args(args: argparse.Namespace) -> None:
     """Refuse (exit 2, one line) what a remote run cannot do, and any remote value that does not
     parse, before anything else is checked."""
     if getattr(args, "remote", None) is None:

@@ -4,8 +4,10 @@ cost on the server counted (app/remote/extra_time.py). Nothing is sent: jobs/rem
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from typing import TextIO
 
 from rich import box
 from rich.table import Table
@@ -14,12 +16,12 @@ from app.engines.shell_quote import command_line
 from app.experiments.plan import trial_kind
 from app.remote.extra_time import REMOTE_JOB_S
 from app.units import duration_text, human_bytes
-from jobs.remote.remote_dry_run import plan_remote, removal_jobs
+from jobs.remote.remote_dry_run import RemotePlanned, plan_remote, removal_jobs
 from ui.cli.remote_args import remote_spec
 from ui.cli.results import console_for
 
 
-def cmd_remote_dry_run(args, settings: dict[str, str]) -> int:
+def cmd_remote_dry_run(args: argparse.Namespace, settings: dict[str, str]) -> int:
     spec = remote_spec(args)
     if spec is None:
         raise ValueError("a remote dry run needs --remote")  # the caller checks args.remote first
@@ -31,7 +33,7 @@ def cmd_remote_dry_run(args, settings: dict[str, str]) -> int:
     return 0
 
 
-def print_remote_plan(stream, planned) -> None:
+def print_remote_plan(stream: TextIO, planned: RemotePlanned) -> None:
     console = console_for(stream)
 
     def say(text: str) -> None:

@@ -5,6 +5,8 @@ in a pipe or a file (wide enough not to wrap).
 """
 from __future__ import annotations
 
+from typing import TextIO
+
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -22,13 +24,13 @@ from app.specs.comparison import VendorComparison
 from app.specs.match import compare_results
 from app.stats.io_counts import reach_warnings
 from app.units import block_label, duration_text, human_bytes
-from jobs.run.dry_run import EXAMPLE_WRITE_MBPS
+from jobs.run.dry_run import EXAMPLE_WRITE_MBPS, PlannedRun
 from ui.cli.terminal import SafeConsole
 
 LAT_MEAN, LAT_P99 = Column("Mean latency (µs)", "lat_mean_us", 1, True), Column("p99 (µs)", "p99", 1, True)
 
 
-def console_for(stream) -> Console:
+def console_for(stream: TextIO) -> Console:
     try:
         tty = stream.isatty()
     except (AttributeError, ValueError):
@@ -36,7 +38,7 @@ def console_for(stream) -> Console:
     return SafeConsole(file=stream, highlight=False, width=None if tty else 160, no_color=not tty)
 
 
-def print_results(stream, run_dir: str) -> None:
+def print_results(stream: TextIO, run_dir: str) -> None:
     """Per experiment: one row per workload, then its findings sentences."""
     console = console_for(stream)
     results = load_results(run_dir).results
@@ -105,7 +107,7 @@ def print_host_table(console: Console, run: Run, eid: str) -> None:
     console.print(table)
 
 
-def print_plan(stream, planned) -> None:
+def print_plan(stream: TextIO, planned: PlannedRun) -> None:
     """``--dry-run``: every trial with its engine command, then what the run would write."""
     console = console_for(stream)
     plan = planned.plan

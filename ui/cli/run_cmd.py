@@ -6,12 +6,16 @@ the run folder, or with ``--json`` exactly one JSON document and nothing else.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from app.engines import EngineNotFound
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
@@ -41,9 +45,11 @@ from ui.cli.terminal import terminal_text
 from ui.cli.vendor_spec_arg import spec_from_argument
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2  # cancelled: 128 + signal (130 for Ctrl+C)
+#: what signal.signal installs and returns: a function, SIG_DFL/SIG_IGN, or None (not set from Python)
+SignalHandler = Callable[[int, FrameType | None], Any] | int | None
 
 
-def vendor_argument(args) -> dict | None:
+def vendor_argument(args: argparse.Namespace) -> dict[str, Any] | None:
     """``--vendor-spec`` as a spec record (None when not given); BadInput (exit 2) when it names
     neither a known spec nor a readable spec file: checked before anything is written."""
     value = getattr(args, "vendor_spec", None)
@@ -97,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAILED
 
 
-def cmd_experiments(args) -> int:
+def cmd_experiments(args: argparse.Namespace) -> int:
     catalog = [{"id": cls.id, "title": cls.title, "summary": cls.summary, "in_all": cls.in_all,
                 "parameters": describe(cls)} for cls in CATALOG.values()]
     if args.json:
@@ -107,7 +113,7 @@ def cmd_experiments(args) -> int:
     return EXIT_OK
 
 
-def cmd_drives(args) -> int:
+def cmd_drives(args: argparse.Namespace) -> int:
     from app.drive.identity import drives_report
     volumes = drives_report()
     print(json.dumps(volumes, indent=2) if args.json else cli_text.volumes_text(volumes))
@@ -122,7 +128,7 @@ def cmd_presets() -> int:
     return EXIT_OK
 
 
-def cmd_dry_run(args) -> int:
+def cmd_dry_run(args: argparse.Namespace) -> int:
     if args.remote is not None:  #: the plan of a remote run, nothing sent
         from ui.cli.remote_plan import cmd_remote_dry_run
         return cmd_remote_dry_run(args, _run_settings(args))
@@ -147,7 +153,7 @@ def _settings(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def _run_settings(args) -> dict[str, str]:
+def _run_settings(args: argparse.Namespace) -> dict[str, str]:
     """--set pairs over the preset's values (app.experiments.plan.settings_with_preset); a line
     says which experiments keep their own value of a setting given for all (plan.kept_own)."""
     settings = settings_with_preset(args.experiments, args.preset, _settings(args.settings))
@@ -180,7 +186,7 @@ def _precision(typed: str) -> str:
     return value
 
 
-def cmd_run(args) -> int:
+def cmd_run(args: argparse.Namespace) -> int:
     """Every way out ends like a cancel: SIGINT, SIGTERM and SIGHUP stop the engine, keep the
     finished trials, remove the test file and mark run.json cancelled; exit 128 + the signal."""
     from jobs.events import RunFinished
@@ -257,15 +263,15 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SI
                      if hasattr(signal, name))
 
 
-def _on_signals(handler) -> dict:
+def _on_signals(handler: Callable[[int], None]) -> dict[int, SignalHandler]:
     """Install ``handler(signum)`` for every stop signal this OS has; the previous handlers."""
-    previous = {}
+    previous: dict[int, SignalHandler] = {}
     for signum in STOP_SIGNALS:
         previous[signum] = signal.signal(signum, lambda number, _frame: handler(number))
     return previous
 
 
-def _on_stop_signal(cancel: threading.Event, caught: list, signum: int) -> None:
+def _on_stop_signal(cancel: threading.Event, caught: list[int], signum: int) -> None:
     if not cancel.is_set():
         caught.append(signum)
         _say("\nssd-profiler: cancelling: stopping the engine, keeping finished trials...")

@@ -12,12 +12,16 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from app.model.status import RunStatus
 
+T = TypeVar("T")
 
-def _step(name: str, func):
+
+def _step(name: str, func: Callable[[], T]) -> T:
     started = time.monotonic()
     result = func()
     print(f"self-test: {name}: ok ({time.monotonic() - started:.1f} s)", flush=True)

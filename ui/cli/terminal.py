@@ -14,8 +14,10 @@ renderables, not strings, and are drawn as before.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
 from app.text import visible
 
@@ -36,6 +38,6 @@ def terminal_text(text: object) -> str:
 class SafeConsole(Console):
     """A rich Console whose strings are data: cleaned, and never parsed as markup."""
 
-    def render_str(self, text: str, **kwargs):
+    def render_str(self, text: str, **kwargs: Any) -> Text:
         kwargs["markup"] = False
         return super().render_str(terminal_text(text), **kwargs)

@@ -12,6 +12,7 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from app.specs.catalog import load_specs, load_user_specs, validate_spec
 from app.store.input_files import InputRefused, read_input_text
@@ -49,7 +50,7 @@ def _read_json(value: str, path: Path) -> object:
         raise ValueError(f"--vendor-spec {value}: cannot be read as JSON ({reason})") from None
 
 
-def spec_from_argument(value: str, user_specs: list[dict] | None = None) -> dict:
+def spec_from_argument(value: str, user_specs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """``--vendor-spec MODEL-ID|FILE``: a record of the built-in list or of the user's specs by
     its id, or a JSON file holding one record (or ``{"specs": [one]}``). ValueError (one line
     saying what to change) for anything else."""

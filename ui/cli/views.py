@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import shlex
 import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TextIO
 
 from app.experiments.plan import trial_kind
 from app.experiments.registry import left_out_of_all
@@ -11,16 +13,25 @@ from app.model.status import JobStatus
 from app.model.trial import TrialResult
 from app.stats.io_counts import trial_mark
 from app.units import duration_text, human_bytes
-from jobs.events import LogMessage, RunFinished, RunStarted, Sample, TrialFailed, TrialFinished, TrialStarted
+from jobs.events import (
+    Event,
+    LogMessage,
+    RunFinished,
+    RunStarted,
+    Sample,
+    TrialFailed,
+    TrialFinished,
+    TrialStarted,
+)
 from ui.cli.eta import PlanEta
 from ui.cli.terminal import terminal_text
 
 
-def _num(value, fmt: str = "{:,.1f}") -> str:
+def _num(value: float | None, fmt: str = "{:,.1f}") -> str:
     return "-" if value is None else fmt.format(value)
 
 
-def catalog_text(catalog: list[dict]) -> str:
+def catalog_text(catalog: Sequence[Mapping[str, Any]]) -> str:
     lines = []
     for exp in catalog:
         lines.append(f"{exp['id']:<14} {exp['title']}: {exp['summary']}")
@@ -33,7 +44,7 @@ def catalog_text(catalog: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def volumes_text(volumes: list[dict]) -> str:
+def volumes_text(volumes: Sequence[Mapping[str, Any]]) -> str:
     lines = [f"{'MOUNT POINT':<24} {'DEVICE':<16} {'FS':<6} {'SIZE':>10} {'FREE':>10} "
              f"{'BUS':<7} {'MODEL':<24} TEMPERATURE"]
     for v in volumes:
@@ -45,7 +56,7 @@ def volumes_text(volumes: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def measurements_text(results: list[dict]) -> str:
+def measurements_text(results: Sequence[Mapping[str, Any]]) -> str:
     lines = [f"{'JOB':<24} {'RW':<10} {'BS':>8} {'QD':>4} {'DIR':<5} {'IOPS':>12} {'MB/s':>10} "
              f"{'LAT MEAN µs':>12} {'P99 µs':>10} KIND"]
     for m in results:
@@ -112,7 +123,7 @@ def run_end_line(event: RunFinished, elapsed_s: float) -> str:
 EVENT_LEVELS = frozenset({"warning", "error"})
 
 
-def command_line(argv) -> str:
+def command_line(argv: Iterable[str]) -> str:
     """An engine command as a shell would take it back (-vv)."""
     return "$ " + shlex.join(argv)
 
@@ -127,7 +138,8 @@ class Progress:
     trial starts and one when it ends, with the time left from the plan. With ``lines=False``
     (-q) only the run's messages of ``levels`` are printed."""
 
-    def __init__(self, stream, levels: frozenset[str] = EVENT_LEVELS, lines: bool = True):
+    def __init__(self, stream: TextIO | None, levels: frozenset[str] = EVENT_LEVELS,
+                 lines: bool = True) -> None:
         self.out = stream
         self.levels, self.lines = levels, lines
         self.total = 0
@@ -145,14 +157,14 @@ class Progress:
         except (OSError, ValueError):
             self.out = None
 
-    def show(self, event) -> None:
+    def show(self, event: Event) -> None:
         if isinstance(event, LogMessage):
             if event.level in self.levels:
                 self._write(message_line(event) + "\n")
         elif self.lines:
             self._show(event, time.monotonic())
 
-    def _show(self, event, now: float) -> None:
+    def _show(self, event: Event, now: float) -> None:
         if isinstance(event, RunStarted):
             self.total, self.eta = event.trial_count, PlanEta(event.estimated_s)
             self.about = about(event)
@@ -170,7 +182,7 @@ class Progress:
         elif isinstance(event, RunFinished):
             self._write(run_end_line(event, now - self.started) + "\n")
 
-    def ended_text(self, event, now: float) -> str:
+    def ended_text(self, event: TrialFinished | TrialFailed, now: float) -> str:
         if isinstance(event, TrialFailed):
             what = "cancelled" if event.cancelled else "FAILED"
             text = f"    {what}: {event.error}"

@@ -11,12 +11,13 @@ ui/render/labels.py, redone whenever the plot is resized.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from app.results.figure import Figure
+from app.results.figure import Axis, Figure
 from ui.render.labels import Labels, free_width
-from ui.render.plot_items import Geometry, draw_hlines, draw_markers, draw_series
+from ui.render.panel import Panel
+from ui.render.plot_items import Ranges, draw_hlines, draw_markers, draw_series
 from ui.render.ranges import (
     PLOT_SHARE,
     category_tick_px,
@@ -35,33 +36,30 @@ from ui.render.ticks import thin_ticks
 PANEL_COLUMNS = 3  # left axis, ViewBox, right axis (or the gap to the next panel)
 GRID_ALPHA = 0.18
 
+if TYPE_CHECKING:   # pyqtgraph ships no types: its classes are Any to mypy, named for the reader
+    import pyqtgraph as pg
 
-@dataclass
-class Panel:
-    """One panel as drawn: its spec, ViewBoxes, axes and where its data lies (for labels)."""
-    fig: Figure
-    vb: Any              # pyqtgraph ViewBoxes (pyqtgraph ships no types); right: None or one
-    right: Any
-    axes: dict
-    geometry: Geometry = field(default_factory=Geometry)
+#: What a drawn figure's labels were last placed for: its generation and each ViewBox's scene
+#: rectangle and view range.
+LayoutState = tuple[int, tuple[tuple[object, tuple[tuple[float, ...], ...]], ...]]
 
 
 @dataclass
 class Drawn:
     """What :func:`draw` made; ``relayout`` re-places labels after any resize."""
-    plot: Any            # pyqtgraph's PlotWidget and LegendItem
+    plot: pg.PlotItem
     fig: Figure
     style: Style
     panels: list[Panel]
-    legend: Any
+    legend: pg.LegendItem
     labels: Labels
     _busy: bool = False
     _pending: bool = False
     generation: int = 0            # a redraw in place (ui/render/redraw.py) counts one up
     settle_ms: int = 0             # wait for more resizes (a live view: one placement for all)
-    _placed: tuple | None = None   # the state the labels were last placed for
+    _placed: LayoutState | None = None   # the state the labels were last placed for
 
-    def schedule(self, *_args) -> None:
+    def schedule(self, *_args: object) -> None:
         """Relayout once the current layout pass and paint are over (items must not move
         while Qt paints them), unless nothing it depends on changed since it last ran: the
         resizes its own title fitting causes would otherwise place every label twice."""
@@ -70,14 +68,14 @@ class Drawn:
         from PySide6.QtCore import QTimer
         self._pending = True
 
-        def run():
+        def run() -> None:
             self._pending = False
             if self._state() != self._placed:
                 self.relayout()
                 self._placed = self._state()
         QTimer.singleShot(self.settle_ms, self.plot, run)
 
-    def _state(self) -> tuple:
+    def _state(self) -> LayoutState:
         boxes = [b for p in self.panels for b in (p.vb, p.right) if b is not None]
         return (self.generation,
                 tuple((b.sceneBoundingRect(), tuple(map(tuple, b.viewRange()))) for b in boxes))
@@ -99,7 +97,8 @@ class Drawn:
             self._busy = False
 
 
-def figure_widget(fig: Figure, style: Style = SCREEN, place: bool = True, widget=None):
+def figure_widget(fig: Figure, style: Style = SCREEN, place: bool = True,
+                  widget: pg.PlotWidget | None = None) -> pg.PlotWidget:
     """A PlotWidget showing ``fig``, for the window's results view and the export.
 
     ``place=False`` leaves the labels to the first relayout: the export resizes the widget
@@ -110,20 +109,20 @@ def figure_widget(fig: Figure, style: Style = SCREEN, place: bool = True, widget
     return widget
 
 
-def empty_figure_widget():
+def empty_figure_widget() -> pg.PlotWidget:
     """What :func:`figure_widget` draws into: making one is most of a first drawing's cost, so
     the window makes it ahead, while no measurement runs."""
     import pyqtgraph as pg
     return pg.PlotWidget(background="w", enableMenu=False)  # draw() disables menus anyway
 
 
-def draw(plot, fig: Figure, style: Style, place: bool = True) -> Drawn:
+def draw(plot: pg.PlotItem, fig: Figure, style: Style, place: bool = True) -> Drawn:
     """Draw ``fig`` into a PlotItem; returns what was drawn (for relayout and tests)."""
     parts = fig.panels or (fig,)
     _title(plot, fig, style, len(parts))
     legend = _legend(plot, fig, style, len(parts))
     labels = Labels(style)
-    panels = []
+    panels: list[Panel] = []
     for i, part in enumerate(parts):
         vb, axes = (plot.vb, {k: plot.getAxis(k) for k in ("left", "bottom", "right")}) if i == 0 \
             else _new_panel(plot, i, style)
@@ -147,7 +146,7 @@ def draw(plot, fig: Figure, style: Style, place: bool = True) -> Drawn:
     return drawn
 
 
-def _title(plot, fig: Figure, style: Style, columns: int) -> None:
+def _title(plot: pg.PlotItem, fig: Figure, style: Style, columns: int) -> None:
     free_width(plot.titleLabel)  # fitted to the width later (labels.fit_titles)
     plot.setTitle(as_text(fig.title), size=f"{style.title_px}px", color="#000")
     plot.layout.setRowFixedHeight(0, int(style.title_px * 1.9))
@@ -160,7 +159,7 @@ def _title(plot, fig: Figure, style: Style, columns: int) -> None:
     plot.setMenuEnabled(False)
 
 
-def _new_panel(plot, index: int, style: Style):
+def _new_panel(plot: pg.PlotItem, index: int, style: Style) -> tuple[pg.ViewBox, dict[str, pg.AxisItem]]:
     """A further ViewBox with its own left and bottom axes, to the right of the others."""
     import pyqtgraph as pg
     vb = pg.ViewBox(enableMenu=False)
@@ -201,7 +200,7 @@ def _axes(panel: Panel, style: Style, columns: int) -> None:
         axes["left"].setTicks([major, _minor_ticks(fig.y_axis, major)])
 
 
-def _minor_ticks(axis, major) -> list:
+def _minor_ticks(axis: Axis, major: list[tuple[float, str]]) -> list[tuple[float, str]]:
     """Unlabelled grid lines between given log ticks, when they span few decades."""
     if not axis.log or not major:
         return []
@@ -209,13 +208,13 @@ def _minor_ticks(axis, major) -> list:
     return log_ticks(lo - 1, hi + 1)[1] if hi - lo <= 3 else []
 
 
-def _log_axis_ticks(axis_item, lo: float, hi: float, given: bool) -> None:
+def _log_axis_ticks(axis_item: pg.AxisItem, lo: float, hi: float, given: bool) -> None:
     if not given:
         major, minor = log_ticks(lo, hi)
         axis_item.setTicks([major, minor])
 
 
-def _right_axis(plot, fig: Figure, style: Style):
+def _right_axis(plot: pg.PlotItem, fig: Figure, style: Style) -> pg.ViewBox | None:
     """A second ViewBox on the right axis when any series or the spec asks for one."""
     if fig.y2_axis is None and not any(s.axis == "right" for s in fig.series):
         return None
@@ -230,7 +229,7 @@ def _right_axis(plot, fig: Figure, style: Style):
     return right
 
 
-def _legend(plot, fig: Figure, style: Style, columns: int):
+def _legend(plot: pg.PlotItem, fig: Figure, style: Style, columns: int) -> pg.LegendItem:
     import pyqtgraph as pg
     legend = pg.LegendItem(colCount=legend_columns(fig, style),
                            labelTextSize=f"{style.legend_px}px", labelTextColor="k",
@@ -252,13 +251,13 @@ def _lock_right(panel: Panel) -> None:
         return
     right = panel.right
 
-    def follow(_vb, y_range) -> None:
+    def follow(_vb: pg.ViewBox, y_range: tuple[float, float]) -> None:
         right.setYRange(y_range[0] * scale, y_range[1] * scale, padding=0)
     panel.vb.sigYRangeChanged.connect(follow)
     panel.__dict__["_ssd_follow"] = follow  # the connection lives as long as the panel
 
 
-def _fit(panel: Panel) -> dict:
+def _fit(panel: Panel) -> Ranges:
     """Fixed ranges from the data (no auto-range); log axes get their decade ticks."""
     fig, ranges = panel.fig, {"x": x_range(panel.fig), "left": y_range(panel.fig, "left"),
                               "right": y_range(panel.fig, "right")}

@@ -18,9 +18,11 @@ import gc
 import os
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.paths.held_dir import NEW_FILE
 from app.results.figure import Figure
@@ -28,12 +30,19 @@ from ui.render.draw import figure_widget
 from ui.render.png import png_bytes
 from ui.render.style import REPORT, Style
 
+if TYPE_CHECKING:   # pyqtgraph ships no types: its classes are Any to mypy, named for the reader
+    from xml.dom.minidom import Element
+
+    import pyqtgraph as pg
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtGui import QImage
+
 MAX_SETTLE = 4  # axis paints per layout step (they fit their tick text after one or two)
 _encoder: ThreadPoolExecutor | None = None
 _encoder_lock = threading.Lock()
 
 
-def ensure_app():
+def ensure_app() -> QCoreApplication:
     """The QApplication, created offscreen when there is no display (headless export)."""
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
                                                  or os.environ.get("WAYLAND_DISPLAY")):
@@ -57,7 +66,7 @@ def _tolerate_closed_paths() -> None:
     if module is None or original is None or getattr(original, "_ssd_tolerant", False):
         return
 
-    def correct(node, defs, item, options):
+    def correct(node: Element, defs: object, item: object, options: object) -> object:
         for path in node.getElementsByTagName("path"):
             d = path.getAttribute("d")
             if "Z" in d or "z" in d:
@@ -68,7 +77,7 @@ def _tolerate_closed_paths() -> None:
     setattr(module, "correctCoordinates", correct)  # noqa: B010 - patching pyqtgraph's module
 
 
-def _write_svg(widget, svg_path: Path) -> None:
+def _write_svg(widget: pg.PlotWidget, svg_path: Path) -> None:
     from pyqtgraph.exporters import SVGExporter
     _tolerate_closed_paths()
     data = SVGExporter(widget.scene()).export(toBytes=True)
@@ -85,14 +94,14 @@ def write_new(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
-def _stale_axes(widget) -> list:
+def _stale_axes(widget: pg.PlotWidget) -> list[pg.AxisItem]:
     """The shown axes that must paint to know their tick text (new, range or size changed)."""
     from pyqtgraph import AxisItem
     return [item for item in widget.scene().items()
             if isinstance(item, AxisItem) and item.picture is None and item.isVisible()]
 
 
-def _settle(widget, app) -> None:
+def _settle(widget: pg.PlotWidget, app: QCoreApplication) -> None:
     """Lay the scene out until every axis fits its tick text. pyqtgraph's axes measure their
     tick text, and widen to fit it, only while they paint: those that need it paint (into a
     1 px image, as the widget's paint would have done), then Qt lays out again; usually twice."""
@@ -114,7 +123,7 @@ def _settle(widget, app) -> None:
 
 
 @contextmanager
-def laid_out(fig: Figure, style: Style = REPORT):
+def laid_out(fig: Figure, style: Style = REPORT) -> Iterator[pg.PlotWidget]:
     """The figure's widget at its final pixel size, painted and with its labels placed: what
     the export writes, for the export and for tests that check its geometry."""
     from PySide6.QtCore import Qt
@@ -136,21 +145,22 @@ def laid_out(fig: Figure, style: Style = REPORT):
         widget.deleteLater()
 
 
-def png_image(widget, style: Style = REPORT):
+def png_image(widget: pg.PlotWidget, style: Style = REPORT) -> QImage:
     """The laid-out widget as an RGB image of ``style.width`` pixels."""
     from PySide6.QtGui import QImage
     return _scene_image(widget, style).convertToFormat(QImage.Format.Format_RGB32)
 
 
-def _scene_image(widget, style: Style):
+def _scene_image(widget: pg.PlotWidget, style: Style) -> QImage:
     """The scene as pyqtgraph's image exporter renders it (ARGB, antialiased)."""
     from pyqtgraph.exporters import ImageExporter
     exporter = ImageExporter(widget.scene())
     exporter.parameters()["width"] = style.width
-    return exporter.export(toBytes=True)
+    image: QImage = exporter.export(toBytes=True)
+    return image
 
 
-def _save_png(image, png_path: Path) -> None:
+def _save_png(image: QImage, png_path: Path) -> None:
     """Encode and write on the encoder thread (a QImage and bytes only, no widget)."""
     write_new(Path(png_path), png_bytes(image))
 
@@ -163,7 +173,8 @@ def _png_encoder() -> ThreadPoolExecutor:
         return _encoder
 
 
-def start_figure(fig: Figure, png_path: Path, svg_path: Path, style: Style = REPORT):
+def start_figure(fig: Figure, png_path: Path, svg_path: Path,
+                 style: Style = REPORT) -> Callable[[], None]:
     """Draw ``fig`` offscreen, write its SVG and start encoding its PNG (``style.width`` px
     wide) on the encoder thread; returns the callable that waits for the PNG (raising what
     its writing raised). The export calls it after drawing the next figure (app.report.export)."""
@@ -184,7 +195,7 @@ def render_figure(fig: Figure, png_path: Path, svg_path: Path, style: Style = RE
 
 
 @contextmanager
-def _collector_paused():
+def _collector_paused() -> Iterator[None]:
     """No cyclic garbage collection while one figure is drawn: pyqtgraph's SVG exporter builds
     tens of thousands of small DOM nodes (parent <-> child cycles), and the collections they
     trigger cost ~15 % of the export; the next collection after the figure frees them."""

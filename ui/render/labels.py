@@ -8,39 +8,46 @@ window never cuts them.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
+from ui.render.panel import Panel
 from ui.render.placement import Box, Boxes, leader_end, needs_leader, place, point_box, segment_boxes
 from ui.render.style import Style, font
 
+if TYPE_CHECKING:   # pyqtgraph ships no types: its classes are Any to mypy, named for the reader
+    import pyqtgraph as pg
+    from PySide6.QtCore import QRectF
+    from PySide6.QtWidgets import QGraphicsTextItem
+
 MIN_TITLE_PX = 8
+Anchor = tuple[float, float | None]   # view coordinates; y None = a vertical line at x
 
 
 @dataclass
 class Label:
-    # Any: pyqtgraph ships no types (and the panel, ui.render.draw.Panel, would be an import cycle)
-    panel: Any
-    vb: Any
-    item: Any                        # pyqtgraph TextItem
-    anchor: tuple                    # view coordinates; y None = a vertical line at x
+    panel: Panel
+    vb: pg.ViewBox
+    item: pg.TextItem
+    anchor: Anchor
     mode: str                        # around | above | line
     priority: int
-    leader: Any = None               # PlotCurveItem from the anchor to the label
+    leader: pg.PlotCurveItem | None = None   # from the anchor to the label
     box: Box | None = None           # where it went, scene pixels
 
 
-def scene_box(item) -> Box:
+def scene_box(item: pg.GraphicsItem) -> Box:
     r = item.sceneBoundingRect()
     return Box(r.left(), r.top(), r.right(), r.bottom())
 
 
-def obstacles(panel) -> list[Box]:
+def obstacles(panel: Panel) -> list[Box]:
     """A panel's data as boxes in scene pixels."""
     from PySide6.QtCore import QPointF
-    geo, out = panel.geometry, []
+    geo, out = panel.geometry, list[Box]()
 
-    def at(vb: Any, x: float, y: float) -> tuple[float, float]:
+    def at(vb: pg.ViewBox, x: float, y: float) -> tuple[float, float]:
         p = vb.mapViewToScene(QPointF(x, y))
         return p.x(), p.y()
     for vb, x, y, size in geo.points:
@@ -56,7 +63,7 @@ def obstacles(panel) -> list[Box]:
     return out
 
 
-def panel_obstacles(panel) -> Boxes:
+def panel_obstacles(panel: Panel) -> Boxes:
     """:func:`obstacles` as :class:`Boxes`, mapped again only when a ViewBox of the data has
     moved, been resized or changed its range since the last time (labels are placed several
     times while a figure is laid out, mostly on the same geometry)."""
@@ -64,18 +71,18 @@ def panel_obstacles(panel) -> Boxes:
     views = {id(g[0]): g[0] for part in (geo.points, geo.bars, geo.errs, geo.segments)
              for g in part}.values()
     key = [(vb.sceneTransform(), vb.childTransform()) for vb in views]
-    cached = panel.__dict__.get("_ssd_obstacles")
+    cached: tuple[object, Boxes] | None = panel.__dict__.get("_ssd_obstacles")
     if cached is None or cached[0] != key:
         cached = panel.__dict__["_ssd_obstacles"] = (key, Boxes(obstacles(panel)))
     return cached[1]
 
 
 class Labels:
-    def __init__(self, style: Style):
+    def __init__(self, style: Style) -> None:
         self.style = style
         self.items: list[Label] = []
 
-    def add(self, panel, vb, text: str, anchor: tuple, mode: str, fill: bool = False,
+    def add(self, panel: Panel, vb: pg.ViewBox, text: str, anchor: Anchor, mode: str, fill: bool = False,
             priority: int = 0, leader: bool = False) -> Label:
         import pyqtgraph as pg
         item = pg.TextItem(text, color="k", anchor=(0, 0),
@@ -92,7 +99,7 @@ class Labels:
         self.items.append(label)
         return label
 
-    def place(self, panels) -> None:
+    def place(self, panels: Sequence[Panel]) -> None:
         """Every label of every panel, higher priority (markers) after the point labels. When
         a panel's labels do not all find a free place (tall bars, labels of several lines), its
         y range grows at the top, up to three times, from the range the data asked for."""
@@ -117,7 +124,7 @@ class Labels:
             else:
                 self._place_panel(panel, mine)
 
-    def _place_panel(self, panel, mine: list[Label]) -> list[Label]:
+    def _place_panel(self, panel: Panel, mine: list[Label]) -> list[Label]:
         """Place ``mine``; returns the labels that cover data or another label."""
         from PySide6.QtCore import QPointF
         gap = max(4.0, self.style.note_px * 0.4)
@@ -142,20 +149,21 @@ class Labels:
             lb.box = box
             lb.item.setPos(lb.vb.mapSceneToView(QPointF(box.x0, box.y0)))
             if lb.leader is not None:
-                self._leader(lb, (a.x(), a.y()), box, gap)
+                self._leader(lb, lb.leader, (a.x(), a.y()), box, gap)
         return crowded
 
     @staticmethod
-    def _leader(lb: Label, anchor: tuple, box: Box, gap: float) -> None:
+    def _leader(lb: Label, leader: pg.PlotCurveItem, anchor: tuple[float, float], box: Box,
+                gap: float) -> None:
         from PySide6.QtCore import QPointF
         if not needs_leader(box, anchor, gap):
-            lb.leader.setData([], [])
+            leader.setData([], [])
             return
         end = lb.vb.mapSceneToView(QPointF(*leader_end(box, anchor)))
         start = lb.vb.mapSceneToView(QPointF(*anchor))
-        lb.leader.setData([start.x(), end.x()], [start.y(), end.y()])
+        leader.setData([start.x(), end.x()], [start.y(), end.y()])
 
-    def fit_titles(self, plot, title: str, panels) -> None:
+    def fit_titles(self, plot: pg.PlotItem, title: str, panels: Sequence[Panel]) -> None:
         """Shrink an axis title that is longer than its axis, and the figure title that is
         wider than its place, down to a readable minimum (and back when there is room),
         measuring the text as drawn."""
@@ -166,19 +174,22 @@ class Labels:
                 vertical = axis.orientation in ("left", "right")
                 room = axis.geometry().height() if vertical else axis.geometry().width()
 
-                def set_axis(px, axis=axis):
+                def set_axis(px: int, axis: pg.AxisItem = axis) -> None:
                     axis.setLabel(axis.labelText, **{"font-size": f"{px}px", "color": "#000"})
                     axis.resizeEvent()  # pyqtgraph centres the title only when resized
-                _fit(axis, "_ssd_px", self.style.label_px, room, set_axis,
-                     lambda axis=axis: axis.label.boundingRect().width())
 
-        def set_title(px):
+                def measure(axis: pg.AxisItem = axis) -> float:
+                    return float(axis.label.boundingRect().width())
+                _fit(axis, "_ssd_px", self.style.label_px, room, set_axis, measure)
+
+        def set_title(px: int) -> None:
             plot.titleLabel.setText(title, size=f"{px}px", color="#000")
         _fit(plot, "_ssd_title_px", self.style.title_px, plot.titleLabel.geometry().width(),
-             set_title, lambda: plot.titleLabel.item.boundingRect().width())
+             set_title, lambda: float(plot.titleLabel.item.boundingRect().width()))
 
 
-def _fit(owner, attr: str, full: int, room: float, apply, measure) -> None:
+def _fit(owner: object, attr: str, full: int, room: float, apply: Callable[[int], None],
+         measure: Callable[[], float]) -> None:
     """Draw a text at the largest font size up to ``full`` px that fits ``room``: the size is
     estimated from the width drawn now (text width grows with the size), then checked, so a
     text that fits is never redrawn (a redraw resizes the axis, which would come back here)."""
@@ -199,11 +210,11 @@ def _fit(owner, attr: str, full: int, room: float, apply, measure) -> None:
     setattr(owner, attr, px)
 
 
-def _fitted(item, room: float):
+def _fitted(item: pg.TextItem, room: float) -> QRectF:
     """The text's box, wrapped onto more lines when it is wider than ``room`` (the plot area:
     a crossover note wider than a narrow pane's plot was cut at its edge) and unwrapped again
     when the plot has room for it."""
-    text = item.textItem
+    text: QGraphicsTextItem = item.textItem
     if text.textWidth() > 0:
         item.setTextWidth(-1)
     if room > 40 and text.boundingRect().width() > room:
@@ -211,14 +222,14 @@ def _fitted(item, room: float):
     return text.boundingRect()
 
 
-def free_width(label) -> None:
+def free_width(label: pg.LabelItem) -> None:
     """Keep a LabelItem from demanding its text's width from the layout (pyqtgraph sets its
     minimum to the text on every resize): a long title would widen the whole plot past the
     window; it is shrunk to fit instead (:meth:`Labels.fit_titles`)."""
     from PySide6.QtCore import Qt
     original = label.updateMin
 
-    def update_min():
+    def update_min() -> None:
         original()
         label.setMinimumWidth(0)
         for hint in (Qt.SizeHint.MinimumSize, Qt.SizeHint.PreferredSize):

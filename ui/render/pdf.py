@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF, QUrl
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QObject, QRect, QRectF, QSizeF, QUrl
 from PySide6.QtGui import (
     QImage,
     QPageLayout,
     QPageSize,
+    QPainter,
     QPdfWriter,
     QPyTextObject,
     QTextCharFormat,
@@ -50,7 +51,7 @@ class SvgFigure(QPyTextObject):
     """The figures' SVGs as inline objects: as wide as the text, drawn as vectors. Each SVG is
     parsed once (the layout asks for sizes many times)."""
 
-    def __init__(self, parent) -> None:
+    def __init__(self, parent: QObject | None) -> None:
         super().__init__(parent)
         self.renderers: list[QSvgRenderer] = []
         self.width = 640.0   # the text's width in the printer's units (html_to_pdf sets it)
@@ -63,12 +64,14 @@ class SvgFigure(QPyTextObject):
         self.renderers.append(renderer)
         return len(self.renderers) - 1
 
-    def intrinsicSize(self, doc, pos, fmt):  # noqa: N802 - Qt's name
+    def intrinsicSize(self, doc: QTextDocument, pos: int,  # noqa: N802 - Qt's name
+                      fmt: QTextFormat) -> QSizeF:
         size = self.renderers[int(fmt.property(SVG_DATA))].defaultSize()
         width = _text_width(doc, self.width) * WIDTH
         return QSizeF(width, width * size.height() / max(1, size.width()))
 
-    def drawObject(self, painter, rect, doc, pos, fmt):  # noqa: N802 - Qt's name
+    def drawObject(self, painter: QPainter, rect: QRectF | QRect,  # noqa: N802 - Qt's name
+                   doc: QTextDocument, pos: int, fmt: QTextFormat) -> None:
         self.renderers[int(fmt.property(SVG_DATA))].render(painter, rect)
 
 

@@ -19,6 +19,8 @@ from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QFont,
+    QPagedPaintDevice,
+    QPaintDevice,
     QPainter,
     QTextBlock,
     QTextBlockFormat,
@@ -45,7 +47,7 @@ class Item:
     keeps_next: bool
 
 
-def paginate(document: QTextDocument, device, footer_px: float) -> None:
+def paginate(document: QTextDocument, device: QPaintDevice, footer_px: float) -> None:
     """Lay ``document`` out on ``device``'s pages (its paintable area, in its pixels), leaving
     ``footer_px`` at each page's foot for the page number."""
     document.documentLayout().setPaintDevice(device)
@@ -59,7 +61,7 @@ def paginate(document: QTextDocument, device, footer_px: float) -> None:
     document.setPageSize(QSizeF(device.width(), device.height()))
 
 
-def _is_caption(block: QTextBlock, following) -> bool:
+def _is_caption(block: QTextBlock, following: QTextFrame | QTextBlock | None) -> bool:
     """A table's caption (the block just before a table) or a list's label (a block all in
     bold just before a list)."""
     if isinstance(following, QTextTable):
@@ -83,7 +85,7 @@ def finish(document: QTextDocument) -> int:
     return document.pageCount()
 
 
-def _span(layout, block: QTextBlock) -> tuple[float, float, float]:
+def _span(layout: QAbstractTextDocumentLayout, block: QTextBlock) -> tuple[float, float, float]:
     """Where a block's first line starts, its last ends and its second ends (its first when it
     has one line), in the document. From the lines: at a page's end the layout moves lines down
     to the next page inside the block, which its bounding rect does not say."""
@@ -97,9 +99,9 @@ def _span(layout, block: QTextBlock) -> tuple[float, float, float]:
             origin + second.y() + second.height())
 
 
-def _parts(document: QTextDocument) -> list:
+def _parts(document: QTextDocument) -> list[QTextFrame | QTextBlock]:
     """The root frame's blocks and frames (tables), in order."""
-    parts: list = []
+    parts: list[QTextFrame | QTextBlock] = []
     it = document.rootFrame().begin()
     while not it.atEnd():
         frame = it.currentFrame()
@@ -183,7 +185,8 @@ def _break_before(document: QTextDocument, item: Item) -> None:
     QTextCursor(item.block).mergeBlockFormat(block)
 
 
-def _cell_span(layout, table: QTextTable, row: int, column: int) -> tuple[float, float] | None:
+def _cell_span(layout: QAbstractTextDocumentLayout, table: QTextTable, row: int,
+               column: int) -> tuple[float, float] | None:
     cell = table.cellAt(row, column)
     block, last = cell.firstCursorPosition().block(), cell.lastCursorPosition().block()
     spans = []
@@ -216,7 +219,7 @@ def _split_row(document: QTextDocument, page: float, items: list[Item]) -> Item 
     return None
 
 
-def _cut_row(layout, table: QTextTable, page: float) -> bool:
+def _cut_row(layout: QAbstractTextDocumentLayout, table: QTextTable, page: float) -> bool:
     for row in range(table.format().headerRowCount(), table.rows()):
         spans = [s for c in range(table.columns()) if (s := _cell_span(layout, table, row, c))]
         if spans:
@@ -241,7 +244,7 @@ def keep_together(document: QTextDocument) -> int:
     return MAX_BREAKS
 
 
-def print_pages(document: QTextDocument, writer, footer_px: float) -> None:
+def print_pages(document: QTextDocument, writer: QPagedPaintDevice, footer_px: float) -> None:
     """Each page of the paginated ``document`` onto ``writer``, numbered at its foot."""
     layout = document.documentLayout()
     size = document.pageSize()

@@ -14,6 +14,7 @@ in one pass, to the same float as summing :meth:`Box.overlap` one by one.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,7 +65,7 @@ class Boxes:
     pair, the non-zero terms added in the same order; ``fmin``/``fmax`` treat a NaN corner as
     ``min``/``max`` do with the obstacle second)."""
 
-    def __init__(self, boxes):
+    def __init__(self, boxes: Iterable[Box]) -> None:
         cols = np.array([(b.x0, b.y0, b.x1, b.y1) for b in boxes], dtype=float).reshape(-1, 4)
         self.x0, self.y0, self.x1, self.y1 = (np.ascontiguousarray(c) for c in cols.T)
         self.count = len(cols)
@@ -91,7 +92,7 @@ def segment_boxes(p: tuple[float, float], q: tuple[float, float], width: float) 
             for i in range(n + 1)]
 
 
-def _around(ax: float, ay: float, w: float, h: float, gap: float):
+def _around(ax: float, ay: float, w: float, h: float, gap: float) -> Iterator[tuple[Box, float]]:
     """Boxes on rings around the anchor, nearest ring first; on each ring right, upper right,
     up, ... (16 directions), so a label sits close and, when free, up and to the right."""
     for ring in (1.0, 2.0, 3.5, 5.5, 8.0, 12.0, 17.0, 24.0):
@@ -105,7 +106,7 @@ def _around(ax: float, ay: float, w: float, h: float, gap: float):
             yield Box(x, y, x + w, y + h), d + k * 0.01
 
 
-def _above(ax: float, ay: float, w: float, h: float, gap: float):
+def _above(ax: float, ay: float, w: float, h: float, gap: float) -> Iterator[tuple[Box, float]]:
     """Centred above the anchor (a bar's top or error bar), else a little to a side, climbing
     when the space is taken."""
     step = max(h * 0.25, 2.0)
@@ -116,7 +117,7 @@ def _above(ax: float, ay: float, w: float, h: float, gap: float):
             yield Box(x0, y1 - h, x0 + w, y1), k * step + abs(shift) * w * 0.5
 
 
-def _beside_line(ax: float, w: float, h: float, gap: float, bounds: Box):
+def _beside_line(ax: float, w: float, h: float, gap: float, bounds: Box) -> Iterator[tuple[Box, float]]:
     """Left or right of a vertical line, from the top of the plot down."""
     y = bounds.y0 + gap
     while y + h <= bounds.y1:

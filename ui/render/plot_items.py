@@ -1,43 +1,45 @@
 """A panel's data items: bars or lines (symbols unless dense), error bars drawn in full (never
 cut at zero, log axes included), horizontal lines and markers; every item's position is kept
-in :class:`Geometry` so labels can be placed clear of it (ui/render/labels.py)."""
+in :class:`ui.render.panel.Geometry` so labels can be placed clear of it (ui/render/labels.py)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from app.results.figure import error_ends
+import numpy as np
+import numpy.typing as npt
+
+from app.results.figure import Series, error_ends
+from ui.render.labels import Labels
+from ui.render.panel import Panel
 from ui.render.ranges import view, x_values, y_axis_of, y_values
 from ui.render.style import DENSE_POINTS, Style, as_text, color
 
+if TYPE_CHECKING:   # pyqtgraph ships no types: its classes are Any to mypy, named for the reader
+    import pyqtgraph as pg
+    from PySide6.QtGui import QPen
 
-@dataclass
-class Geometry:
-    """Where a panel's data lies, in view coordinates of the ViewBox that holds it."""
-    points: list = field(default_factory=list)    # (vb, x, y, size px)
-    bars: list = field(default_factory=list)      # (vb, x0, x1, y0, y1)
-    errs: list = field(default_factory=list)      # (vb, x0, y0, x1, y1) one error bar
-    segments: list = field(default_factory=list)  # (vb, (x, y), (x, y), width px)
+Ranges = dict[str, tuple[float, float] | None]   # x, left, right: the view's fixed ranges
 
 
-def _arr(values):
+def _arr(values: Sequence[float]) -> npt.NDArray[np.float64]:
     """pyqtgraph's ErrorBarItem does arithmetic on its inputs: lists would concatenate."""
-    import numpy as np
     return np.asarray(values, dtype=float)
 
 
-def _box(panel, axis: str):
+def _box(panel: Panel, axis: str) -> pg.ViewBox:
     return panel.right if axis == "right" and panel.right is not None else panel.vb
 
 
-def _legend_add(legend, item, name: str) -> None:
+def _legend_add(legend: pg.LegendItem, item: pg.GraphicsObject, name: str) -> None:
     if name not in legend._ssd_names:
         legend._ssd_names.add(name)
         legend.addItem(item, as_text(name))
 
 
-def draw_series(panel, legend, s, position: int, style: Style, ranges: dict, labels) -> None:
+def draw_series(panel: Panel, legend: pg.LegendItem, s: Series, position: int, style: Style,
+                ranges: Ranges, labels: Labels) -> None:
     """One series: bars or a line, its error bars and its point labels."""
-    import numpy as np
     import pyqtgraph as pg
     from PySide6.QtCore import Qt
     fig, geo = panel.fig, panel.geometry
@@ -85,17 +87,19 @@ def draw_series(panel, legend, s, position: int, style: Style, ranges: dict, lab
                        "above" if bar else "around", fill=bar)
 
 
-def _log_y(panel, s) -> bool:
+def _log_y(panel: Panel, s: Series) -> bool:
     return bool((y_axis_of(panel.fig, s.axis) or panel.fig.y_axis).log)
 
 
-def _y_errors(panel, legend, vb, s, keep, X, Y, ranges, tint) -> list[float]:
+def _y_errors(panel: Panel, legend: pg.LegendItem, vb: pg.ViewBox, s: Series, keep: list[int],
+              X: list[float], Y: list[float], ranges: Ranges, tint: str) -> list[float]:
     """Vertical ± std bars, in full. On a log axis a lower end at or below zero (or under the
     axis floor) cannot be drawn: on a bar chart, where a bar starts at the floor, that error bar
     runs to the floor with no cap and a ▼ there (named in the legend) says it goes on below, so
     a clipped one never reads as a short one (a line's runs on out of the view, as before).
     Returns each bar's top above its value (view units)."""
     import pyqtgraph as pg
+    assert s.err is not None   # draw_series calls this for a series with error bars only
     log = _log_y(panel, s)
     bottom_of_view = (ranges.get(s.axis) or (0.0, 1.0))[0]
     top, low, cut = [], [], []
@@ -120,7 +124,9 @@ def _y_errors(panel, legend, vb, s, keep, X, Y, ranges, tint) -> list[float]:
     return top
 
 
-def _cut_errors(panel, legend, vb, cut, X, Y, top, low, beam, pen, floor, span) -> None:
+def _cut_errors(panel: Panel, legend: pg.LegendItem, vb: pg.ViewBox, cut: list[int], X: list[float],
+                Y: list[float], top: list[float], low: list[float], beam: float, pen: QPen,
+                floor: float, span: tuple[float, float] | None) -> None:
     """Error bars whose lower end lies below a log axis: capped at the top, uncapped down to
     the floor, with a ▼ just above the floor (one legend entry per panel)."""
     import pyqtgraph as pg
@@ -137,8 +143,10 @@ def _cut_errors(panel, legend, vb, cut, X, Y, top, low, beam, pen, floor, span) 
                                 "floor)")
 
 
-def _x_errors(panel, vb, s, keep, X, Y, ranges, tint) -> None:
+def _x_errors(panel: Panel, vb: pg.ViewBox, s: Series, keep: list[int], X: list[float],
+              Y: list[float], ranges: Ranges, tint: str) -> None:
     import pyqtgraph as pg
+    assert s.xerr is not None   # draw_series calls this for a series with error bars only
     fig = panel.fig
     log, log2 = fig.x_axis.log, fig.log2_x
     left_of_view = (ranges.get("x") or (0.0, 1.0))[0]
@@ -155,7 +163,7 @@ def _x_errors(panel, vb, s, keep, X, Y, ranges, tint) -> None:
     panel.geometry.errs += [(vb, x - a, y, x + b, y) for x, y, a, b in zip(X, Y, left, right)]
 
 
-def draw_hlines(panel, legend, style: Style) -> None:
+def draw_hlines(panel: Panel, legend: pg.LegendItem, style: Style) -> None:
     import pyqtgraph as pg
     from PySide6.QtCore import Qt
     for h in panel.fig.hlines:
@@ -173,7 +181,7 @@ def draw_hlines(panel, legend, style: Style) -> None:
 MARKER_LINE, STAR = "#555", "#E69F00"
 
 
-def draw_markers(panel, legend, style: Style, labels) -> None:
+def draw_markers(panel: Panel, legend: pg.LegendItem, style: Style, labels: Labels) -> None:
     """Vertical lines, or starred points, each with a label placed clear of the data and an
     entry in the legend (a reader who meets a star or a dashed line looks it up there)."""
     import pyqtgraph as pg

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import struct
 import zlib
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QImage
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 UP = 2          # PNG row filter type
@@ -23,7 +27,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def png_bytes(image) -> bytes:
+def png_bytes(image: QImage) -> bytes:
     """``image`` as the bytes of an 8-bit RGB PNG file; alpha is dropped, as Qt's writer did
     with the RGB32 image it was given."""
     from PySide6.QtGui import QImage

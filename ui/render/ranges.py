@@ -11,6 +11,7 @@ that does not fit inside the view).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 
 from app.results.figure import Axis, Figure, error_ends
 from ui.render.style import Style, font, tick_text
@@ -31,16 +32,17 @@ def view(value: float | None, log10: bool = False, log2: bool = False) -> float 
     return value
 
 
-def x_values(fig: Figure, values) -> list[float | None]:
+def x_values(fig: Figure, values: Iterable[float | None]) -> list[float | None]:
     return [view(v, fig.x_axis.log, fig.log2_x) for v in values]
 
 
-def y_values(fig: Figure, values, side: str = "left") -> list[float | None]:
+def y_values(fig: Figure, values: Iterable[float | None], side: str = "left") -> list[float | None]:
     axis = y_axis_of(fig, side)
     return [view(v, bool(axis and axis.log)) for v in values]
 
 
-def _spread(values, errs, log10: bool, log2: bool = False) -> list[float]:
+def _spread(values: Sequence[float | None], errs: Sequence[float | tuple[float, float] | None] | None,
+            log10: bool, log2: bool = False) -> list[float]:
     """View coordinates of every value and both ends of its error bar."""
     out = []
     for v, e in zip(values, errs or [0.0] * len(values)):
@@ -202,7 +204,7 @@ def panel_width(style: Style, columns: int) -> float:
 
 
 
-def staggered(fig: Figure, style: Style, columns: int, px: int) -> tuple[tuple, int]:
+def staggered(fig: Figure, style: Style, columns: int, px: int) -> tuple[tuple[tuple[float, str], ...], int]:
     """The category names, each moved down by the fewest lines at which it clears every name
     before it (widths measured at ``px``, a name of several lines occupying them all), and
     the lines of tick text the axis then needs."""

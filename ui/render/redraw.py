@@ -14,22 +14,39 @@ for it cost about 15 ms and a relayout of the window beside fio.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 
-from app.results.figure import Figure
+from app.results.figure import Axis, Figure
 from ui.render.draw import PANEL_COLUMNS, Drawn, _axes, _fit, _lock_right
 from ui.render.labels import Labels
-from ui.render.plot_items import Geometry, draw_hlines, draw_markers, draw_series
+from ui.render.panel import Geometry
+from ui.render.plot_items import draw_hlines, draw_markers, draw_series
 from ui.render.ranges import legend_columns
 from ui.render.style import as_text
 
+if TYPE_CHECKING:   # pyqtgraph ships no types: its classes are Any to mypy, named for the reader
+    import pyqtgraph as pg
+    from PySide6.QtWidgets import QGraphicsGridLayout, QGraphicsWidget
 
-def shape(fig: Figure) -> tuple:
+#: An axis in a figure's shape: (its title when it counts, log) or None (no such axis).
+AxisShape = tuple[str | None, bool] | None
+#: A figure's shape (:func:`shape`): its id, log2 x and per panel its three axes, then its
+#: series, horizontal lines and markers as tuples of names, kinds and flags, compared whole.
+PanelShape = tuple[AxisShape, AxisShape, AxisShape, tuple[tuple[object, ...], ...],
+                   tuple[tuple[object, ...], ...], tuple[tuple[object, ...], ...]]
+Shape = tuple[str, bool, tuple[PanelShape, ...]]
+FrameShape = tuple[str, bool, tuple[tuple[AxisShape, AxisShape, AxisShape], ...]]
+
+
+def shape(fig: Figure) -> Shape:
     """What must be equal for a figure to be drawn over an earlier one: panels, axes' kinds
     (and the right axis' title), series and their legend entries, horizontal lines and markers
     (whose names, also legend entries, may change). The figure's title and the left and bottom
     axis titles may change (a unit going from µs to ms as the data grows)."""
-    def axis(a, named: bool = False):   # the left and bottom titles are set again by _axes
+    # the left and bottom titles are set again by _axes
+    def axis(a: Axis | None, named: bool = False) -> AxisShape:
         return None if a is None else ((a.label if named else None), a.log)
     return (fig.id, fig.log2_x, tuple(
         (axis(p.x_axis), axis(p.y_axis), axis(p.y2_axis, named=True),
@@ -40,7 +57,7 @@ def shape(fig: Figure) -> tuple:
         for p in (fig.panels or (fig,))))
 
 
-def frame(fig: Figure) -> tuple:
+def frame(fig: Figure) -> FrameShape:
     """The part of :func:`shape` a plot is built around: its panels and their axes."""
     whole = shape(fig)
     return whole[:2] + (tuple(p[:3] for p in whole[2]),)
@@ -95,7 +112,7 @@ def _legend_names(old: Figure, new: Figure) -> list[tuple[str, str]]:
     return [(a, b) for a, b in zip(before, after) if a != b]
 
 
-def _rename(legend, old: str, new: str) -> None:
+def _rename(legend: pg.LegendItem, old: str, new: str) -> None:
     if new in legend._ssd_names or old not in legend._ssd_names:
         return
     for _sample, label in legend.items:
@@ -115,11 +132,12 @@ def fit_narrow(drawn: Drawn, width: int) -> None:
     if len(drawn.panels) == 1:   # under the left axis too: the whole width for its texts
         plot.layout.removeItem(legend)
         plot.layout.addItem(legend, 4, 0, 1, PANEL_COLUMNS)
-    columns = max(1, legend.columnCount)
+    columns: int = max(1, legend.columnCount)
     slack = 24.0   # the legend's and the plot's own margins, first guessed, then measured
 
-    def room(sample) -> float:
-        return width / columns - sample.boundingRect().width() - legend.layout.horizontalSpacing() - slack
+    def room(sample: QGraphicsWidget) -> float:
+        grid: QGraphicsGridLayout = legend.layout
+        return width / columns - sample.boundingRect().width() - grid.horizontalSpacing() - slack
 
     for _ in range(6):
         if columns > 1 and any(room(s) <= 40 and label.item.boundingRect().width() > room(s)

@@ -17,11 +17,18 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # pyqtgraph ships no types: its classes are Any to mypy, named for the reader
+    import pyqtgraph as pg
+    from pyqtgraph.graphicsItems.LegendItem import ItemSample
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFont, QPainter
 
 FIGURE_BACKGROUND = "#ffffff"   # figures keep the report's light style, in the window too
 
 
-def as_text(text) -> str:
+def as_text(text: object) -> str:
     """A figure's title, axis label or legend name for pyqtgraph, which renders them as rich
     text: escaped, so a name from a shared run.json (``<img src="/dev/zero">``) is drawn as
     the characters it is, never loaded as an image or read as markup."""
@@ -68,7 +75,7 @@ REPORT = Style(1800, 1080, pt_px(11), pt_px(9.5), pt_px(8.5), pt_px(8.5), pt_px(
 SCREEN = Style(900, 560, 15, 13, 11, 11, 11, 2.0, 8, 20, min_px=9)   # 9 px: legible in the window
 
 
-def font(px: int):
+def font(px: int) -> QFont:
     from PySide6.QtGui import QFont
     font = QFont("DejaVu Sans")
     font.setPixelSize(px)
@@ -79,7 +86,7 @@ def color(series_color: int | None, position: int) -> str:
     return PALETTE[(series_color if series_color is not None else position) % len(PALETTE)]
 
 
-def sample_type(size: int):
+def sample_type(size: int) -> type[ItemSample]:
     import pyqtgraph as pg
     from pyqtgraph.graphicsItems.LegendItem import ItemSample
     from pyqtgraph.graphicsItems.ScatterPlotItem import drawSymbol
@@ -87,18 +94,19 @@ def sample_type(size: int):
     from PySide6.QtGui import QPainter
     width, height = size * 1.8, size
 
-    class BigSample(ItemSample):
+    # pyqtgraph ships no types: subclassing it is [misc] under strict (unused-ignore: not otherwise)
+    class BigSample(ItemSample):  # type: ignore[misc, unused-ignore]
         """Legend swatch sized for the report (pyqtgraph's is a fixed 20 px square)."""
 
-        def __init__(self, item):
+        def __init__(self, item: pg.PlotDataItem | pg.BarGraphItem) -> None:
             super().__init__(item)
             self.setFixedWidth(width)
             self.setFixedHeight(height)
 
-        def boundingRect(self):
+        def boundingRect(self) -> QRectF:
             return QRectF(0, 0, width, height)
 
-        def paint(self, p, *args):
+        def paint(self, p: QPainter, *args: object) -> None:
             item, opts = self.item, self.item.opts
             p.setRenderHint(QPainter.RenderHint.Antialiasing)
             if isinstance(item, pg.BarGraphItem):
@@ -131,9 +139,9 @@ def tick_text(value: float, spacing: float) -> str:
     return "0" if text.strip("-0.,") == "" else text
 
 
-def thousands(axis) -> None:
+def thousands(axis: pg.AxisItem) -> None:
     """Tick labels from :func:`tick_text` (120,000 reads faster than 120000 or 1.2e+05)."""
-    def tick_strings(values, scale, spacing):
+    def tick_strings(values: list[float], scale: float, spacing: float) -> list[str]:
         return [tick_text(v * scale, spacing * scale) for v in values]
     axis.tickStrings = tick_strings
 
@@ -143,7 +151,7 @@ def direction_color(direction: str) -> str:
     return DIRECTION_COLORS.get(direction, PALETTE[2])
 
 
-def style_axis(axis, label: str, style: Style, tick_lines: int = 1,
+def style_axis(axis: pg.AxisItem, label: str, style: Style, tick_lines: int = 1,
                tick_px: int | None = None, label_room: float | None = None) -> None:
     """Pens, fonts, the label with its unit, thousands separators, no SI prefix; a bottom axis
     gets the height of ``tick_lines`` lines of tick text (``tick_px``, default the style's)
@@ -169,13 +177,13 @@ def style_axis(axis, label: str, style: Style, tick_lines: int = 1,
                            + style.label_px * (1.7 + 1.2 * (len(lines) - 1))))
 
 
-def room_for_title(axis) -> None:
+def room_for_title(axis: pg.AxisItem) -> None:
     """A vertical axis as wide as its tick text, ticks and whole title: pyqtgraph leaves 0.8 of
     the title's height beside the tick text, and at the report's 9.5 pt the title's box ran
     into the tick labels (at the screen's 13 px it fits: nothing is added)."""
     update = type(axis)._updateWidth
 
-    def widened():
+    def widened() -> None:
         update(axis)
         if axis.label.isVisible() and axis.fixedWidth is None:
             width = axis.maximumWidth() + max(0.0, axis.label.boundingRect().height() * 0.25 - 6)

@@ -11,12 +11,12 @@ are left alone: their font shrinks instead, and they are staggered when even tha
 from __future__ import annotations
 
 import math
-from typing import Any
 
+from ui.render.panel import Panel
 from ui.render.ranges import x_values
 
 
-def thin_ticks(panel: Any, gap_px: float) -> None:
+def thin_ticks(panel: Panel, gap_px: float) -> None:
     """Label every k-th given x tick of ``panel`` so that labels stay ``gap_px`` apart."""
     from PySide6.QtGui import QFontMetricsF
     fig, axis = panel.fig, panel.axes["bottom"]
