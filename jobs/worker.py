@@ -16,8 +16,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QObject, QThread, Signal
 
 from app.engines import EngineNotFound
 from app.experiments.plan import RunPlan
@@ -83,7 +84,7 @@ class RunPrepared:
     plan: RunPlan
     engine_version: str | None
     temperature_note: str = ""     # why no temperature is recorded ("" when one is)
-    remote: dict | None = None     # run.json's target.remote: host, port, live series
+    remote: dict[str, Any] | None = None     # run.json's target.remote: host, port, live series
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class RunWorker(QThread):
     # only when it is a method, so Qt's own event handling is untouched; listeners use this name
     event = Signal(object)  # type: ignore[assignment]
 
-    def __init__(self, prepare: Callable[[], RunSession], parent=None):
+    def __init__(self, prepare: Callable[[], RunSession], parent: QObject | None = None):
         super().__init__(parent)
         self._prepare = prepare
         self._cancel_requested = threading.Event()
