@@ -25,7 +25,7 @@ from app.experiments.plan import RunPlan
 from app.model.status import RunStatus
 from app.params import ParamError
 from app.paths import TargetRefused
-from jobs.events import PrecisionUpdate, RunFinished, Sample
+from jobs.events import Event, PrecisionUpdate, RunFinished, Sample
 from jobs.run.session import RunCancelledEarly, RunSession
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,10 @@ class RunRefused:
 
 _REFUSALS = ((ParamError, "parameters"), (TargetRefused, "target"), (EngineNotFound, "engine"),
              (RunCancelledEarly, "cancelled"))  # a cancel before the run folder: not an error
+
+#: What :attr:`RunWorker.event` carries: the preparation's outcome, then the run's events, the
+#: live ones in batches.
+WorkerEvent = RunPrepared | RunRefused | Event | LiveBatch
 
 
 class RunWorker(QThread):
