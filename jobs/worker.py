@@ -16,15 +16,16 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QObject, QThread, Signal
 
 from app.engines import EngineNotFound
 from app.experiments.plan import RunPlan
 from app.model.status import RunStatus
 from app.params import ParamError
 from app.paths import TargetRefused
-from jobs.events import PrecisionUpdate, RunFinished, Sample
+from jobs.events import Event, PrecisionUpdate, RunFinished, Sample
 from jobs.run.session import RunCancelledEarly, RunSession
 
 log = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ class RunPrepared:
     plan: RunPlan
     engine_version: str | None
     temperature_note: str = ""     # why no temperature is recorded ("" when one is)
-    remote: dict | None = None     # run.json's target.remote: host, port, live series
+    remote: dict[str, Any] | None = None     # run.json's target.remote: host, port, live series
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,10 @@ class RunRefused:
 _REFUSALS = ((ParamError, "parameters"), (TargetRefused, "target"), (EngineNotFound, "engine"),
              (RunCancelledEarly, "cancelled"))  # a cancel before the run folder: not an error
 
+#: What :attr:`RunWorker.event` carries: the preparation's outcome, then the run's events, the
+#: live ones in batches.
+WorkerEvent = RunPrepared | RunRefused | Event | LiveBatch
+
 
 class RunWorker(QThread):
     """Prepares a run and pumps its events; ``event`` carries RunPrepared, RunRefused and every
@@ -106,7 +111,7 @@ class RunWorker(QThread):
     # only when it is a method, so Qt's own event handling is untouched; listeners use this name
     event = Signal(object)  # type: ignore[assignment]
 
-    def __init__(self, prepare: Callable[[], RunSession], parent=None):
+    def __init__(self, prepare: Callable[[], RunSession], parent: QObject | None = None):
         super().__init__(parent)
         self._prepare = prepare
         self._cancel_requested = threading.Event()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from collections.abc import Callable
 
 from jobs.engine import quiet
 
@@ -16,7 +17,7 @@ _PR_SET_PDEATHSIG = 1
 KILL_ON_APP_DEATH = int(getattr(signal, "SIGKILL", signal.SIGTERM))
 
 
-def _die_with_parent_hook(sig: int):
+def _die_with_parent_hook(sig: int) -> Callable[[], None] | None:
     """A preexec function for Linux: the engine is sent ``sig`` when the app's thread that
     started it dies, ``kill -9`` included; it also puts the child back at the app's own nice.
     None elsewhere.
@@ -45,6 +46,6 @@ def _die_with_parent_hook(sig: int):
 _PREEXEC = {sig: _die_with_parent_hook(sig) for sig in (KILL_ON_APP_DEATH, int(signal.SIGTERM))}
 
 
-def preexec_for(on_app_death: int):
+def preexec_for(on_app_death: int) -> Callable[[], None] | None:
     """The pre-exec hook for an engine that gets ``on_app_death`` when the app dies."""
     return _PREEXEC.get(on_app_death) or _die_with_parent_hook(on_app_death)

@@ -13,8 +13,9 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import psutil
 
@@ -22,6 +23,9 @@ from app.engines.diskspd.xml import xml_intervals
 from app.experiments.plan import Trial
 from app.model.interval import Interval
 from app.units import MB
+
+if TYPE_CHECKING:
+    import ctypes
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +37,7 @@ _PARTITION = (re.compile(r"^(nvme\d+n\d+)p\d+$"), re.compile(r"^(mmcblk\d+)p\d+$
               re.compile(r"^(disk\d+)s\d+$"), re.compile(r"^((?:sd|vd|hd|xvd)[a-z]+)\d+$"))
 
 
-def disk_key_for(device: str, keys) -> str | None:
+def disk_key_for(device: str, keys: Container[str]) -> str | None:
     """The psutil per-disk key of the *disk* behind a partition device (``/dev/nvme0n1p2`` ->
     ``nvme0n1``, ``/dev/disk3s1`` -> ``disk3``), else of the device itself (``dm-0``)."""
     names = [os.path.basename(os.path.realpath(device)), os.path.basename(device)]
@@ -84,13 +88,13 @@ class DiskSpdLive:
     """
 
     def __init__(self, disk: str | None, interval_s: float = 1.0, note: str = "",
-                 counters: Callable | None = None, clock: Callable[[], float] = time.time):
+                 counters: Callable[..., Any] | None = None, clock: Callable[[], float] = time.time):
         self.disk, self.interval_s, self.note = disk, max(0.1, float(interval_s)), note
         self._counters = counters or psutil.disk_io_counters
         self._clock = clock
         self._prev: tuple[float, object] | None = None
 
-    def _read(self):
+    def _read(self) -> object | None:
         try:
             if self.disk is None:
                 return self._counters(perdisk=False)
@@ -140,11 +144,13 @@ class NamedEventStop:
 
     def __init__(self, name: str):
         self.name = name
-        self._handle = None
-        self._kernel32 = None
+        self._handle: int | None = None
+        self._kernel32: ctypes.CDLL | None = None
 
     @staticmethod
-    def _api():
+    def _api() -> ctypes.CDLL:
+        if not sys.platform.startswith("win"):
+            raise OSError("named events exist on Windows only")
         import ctypes
         from ctypes import wintypes as wt
         k32 = ctypes.WinDLL("kernel32", use_last_error=True)
@@ -152,10 +158,13 @@ class NamedEventStop:
                                 ("CreateEventW", (wt.LPVOID, wt.BOOL, wt.BOOL, wt.LPCWSTR), wt.HANDLE),
                                 ("SetEvent", (wt.HANDLE,), wt.BOOL), ("CloseHandle", (wt.HANDLE,), wt.BOOL)):
             getattr(k32, name).argtypes, getattr(k32, name).restype = args, res
-        return ctypes, k32
+        return k32
 
     def __call__(self) -> None:
-        ctypes, k32 = self._api()
+        if not sys.platform.startswith("win"):  # ctypes has no WinDLL there
+            raise OSError("named events exist on Windows only")
+        import ctypes
+        k32 = self._api()
         self._kernel32 = k32
         handle = k32.OpenEventW(EVENT_MODIFY_STATE, False, self.name)
         if handle:
@@ -170,7 +179,7 @@ class NamedEventStop:
             raise ctypes.WinError(ctypes.get_last_error())
         self._handle = handle
 
-    def __del__(self):
+    def __del__(self) -> None:
         if self._handle and self._kernel32 is not None:
             self._kernel32.CloseHandle(self._handle)
 

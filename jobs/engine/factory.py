@@ -29,7 +29,7 @@ PROBE_TIMEOUT_S = 15
 CLOCK_TEST_TIMEOUT_S = 3  # the test takes 0.2 s; a fio that hangs in it must not delay the run
 
 
-def _probe(argv: list[str], engine: str) -> subprocess.CompletedProcess:
+def _probe(argv: list[str], engine: str) -> subprocess.CompletedProcess[str]:
     """Run a version probe, bounded; a candidate that does not start is "not found"."""
     try:
         return subprocess.run(argv, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S,
@@ -57,7 +57,7 @@ def locate_fio(override: str | None = None) -> FioEngine:
     return FioEngine(candidate, version)
 
 
-def cpu_clock_test(engine) -> Callable[[], bool]:
+def cpu_clock_test(engine: Engine) -> Callable[[], bool]:
     """Start fio's own CPU-clock test (0.2 s) for a run, beside the run's other checks; the
     returned call waits for it (bounded) and says whether it passed. When it passes, every
     trial can name the clock fio would choose after it and skip the test itself.

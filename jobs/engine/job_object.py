@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import ctypes
 
 log = logging.getLogger(__name__)
 
-_JOB = None
+_JOB: int | None = None
 _KILL_ON_JOB_CLOSE = 0x2000
 _EXTENDED_LIMIT_INFORMATION = 9
 
@@ -25,17 +29,21 @@ def adopt(process_handle: int) -> None:
     try:
         import ctypes
         kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
-        job = _job(ctypes, kernel32)
+        job = _job(kernel32)
         if not kernel32.AssignProcessToJobObject(job, ctypes.c_void_p(int(process_handle))):
             raise ctypes.WinError(ctypes.get_last_error())
     except Exception as exc:  # noqa: BLE001 - best effort, see the module docstring
         log.warning("the engine could not be tied to the app's lifetime: %s", exc)
 
 
-def _job(ctypes, kernel32):
+def _job(kernel32: ctypes.CDLL) -> int:
+    """The app's one job object (its handle), created on first use."""
     global _JOB
     if _JOB is not None:
         return _JOB
+    if not sys.platform.startswith("win"):  # ctypes has no WinError there
+        raise OSError("job objects exist on Windows only")
+    import ctypes
     from ctypes import wintypes as wt
 
     class BasicLimits(ctypes.Structure):
@@ -59,7 +67,7 @@ def _job(ctypes, kernel32):
     kernel32.CreateJobObjectW.argtypes = (ctypes.c_void_p, wt.LPCWSTR)
     kernel32.SetInformationJobObject.argtypes = (wt.HANDLE, ctypes.c_int, ctypes.c_void_p, wt.DWORD)
     kernel32.AssignProcessToJobObject.argtypes = (wt.HANDLE, wt.HANDLE)
-    job = kernel32.CreateJobObjectW(None, None)
+    job: int | None = kernel32.CreateJobObjectW(None, None)  # restype HANDLE: int, or None on failure
     if not job:
         raise ctypes.WinError(ctypes.get_last_error())
     limits = ExtendedLimits()

@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO, Any
 
 from app.engines import EngineNotFound
 from app.engines.base import Hold
@@ -50,9 +51,10 @@ def _own_cpu_s() -> float:
     return time.process_time()
 
 
-def _widen(stream) -> None:
-    """Room for a whole burst of status documents in the pipe while its reader pauses."""
-    if sys.platform.startswith("linux"):
+def _widen(stream: IO[bytes] | None) -> None:
+    """Room for a whole burst of status documents in the pipe while its reader pauses (None: the
+    engine has no pipe, nothing to widen)."""
+    if stream is not None and sys.platform.startswith("linux"):
         try:
             import fcntl
             fcntl.fcntl(stream.fileno(), _F_SETPIPE_SZ, 1 << 20)
@@ -60,7 +62,7 @@ def _widen(stream) -> None:
             pass   # over /proc/sys/fs/pipe-max-size: the default 64 KiB still works
 
 
-def _closed(sink) -> None:
+def _closed(sink: IO[bytes] | None) -> None:
     """Close a raw output file; a flush the full or read-only disk refuses loses its end only."""
     try:
         if sink is not None:
@@ -120,7 +122,7 @@ class EngineProcess:
             self._watches.append(_Watch(held.ready_marker, held.jobs, self.ready))
             if held.io_done_marker:
                 self._watches.append(_Watch(held.io_done_marker, held.jobs, self.io_done))
-        kwargs: dict = {}
+        kwargs: dict[str, Any] = {}
         if sys.platform.startswith("win"):
             # its own group (Ctrl+Break reaches it alone) and no console window flashing up
             # from the windowed build, which has no console for it to share
@@ -151,7 +153,7 @@ class EngineProcess:
         for reader in self._readers:
             reader.start()
 
-    def _pump(self, stream, sink, tail: bytearray, cap: int, to_queue: bool) -> None:
+    def _pump(self, stream: IO[bytes], sink: IO[bytes] | None, tail: bytearray, cap: int, to_queue: bool) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         fd = stream.fileno()
         self.reader_ids.append(threading.get_native_id())

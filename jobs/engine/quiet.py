@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from typing import Any
 
 QUIET_NICE = 10
 _LINUX = sys.platform.startswith("linux")
@@ -130,9 +131,9 @@ def reset_in_child() -> None:
         _set_affinity(_engine_cpus)
 
 
-def host_fields() -> dict:
+def host_fields() -> dict[str, Any]:
     """run.json's host block: whether all the app's threads that run beside the engine (the
     worker, the window's or command line's, the readers) run below its priority, and the CPU the
     engines were pinned to, when they were."""
-    fields: dict = {"app_below_engine": can_restore()} if _LINUX else {}
+    fields: dict[str, Any] = {"app_below_engine": can_restore()} if _LINUX else {}
     return {**fields, "engine_cpu": min(_engine_cpus)} if _engine_cpus else fields

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.drive.bounded import run_bounded
-from app.drive.smart import explain, no_data, parse_smartctl
+from app.drive.smart import explain, no_data
+from app.drive.smart_parse import parse_smartctl
 from app.drive.thermal import TemperatureSource, TemperatureUnavailable
 from app.model.trial import TrialResult
 from app.params import one_line

@@ -25,7 +25,8 @@ from app.paths import FileSwapped, OwnedFolder
 from app.results.load import stored_summary, with_samples
 from app.store.run_folder import RunStore
 from jobs.drive.monitor import DriveMonitor
-from jobs.engine.process import KILL_ON_APP_DEATH, EngineProcess
+from jobs.engine.child_start import KILL_ON_APP_DEATH
+from jobs.engine.process import EngineProcess
 from jobs.events import Event, LogMessage, RunFinished, RunStarted
 from jobs.run.cancel import Cancel
 from jobs.run.engine_starts import _Cancelled

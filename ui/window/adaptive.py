@@ -13,9 +13,10 @@ the switch to happen; ``mode_changed`` lets the window retitle or refocus what i
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QBoxLayout, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 SPLIT, TABS = "split", "tabs"
@@ -47,7 +48,7 @@ class Stack(QWidget):
     def sizes(self) -> list[int]:
         return []
 
-    def setSizes(self, _sizes) -> None:  # noqa: N802
+    def setSizes(self, _sizes: Sequence[int]) -> None:  # noqa: N802
         pass
 
 
@@ -169,6 +170,6 @@ class SplitOrTabs(QWidget):
         height = max((h.height() for h in hints), default=0)
         return QSize(width, height + self.tabs.tabBar().sizeHint().height())
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self._check.start()  # not here: measuring the pages would lay them out within a layout

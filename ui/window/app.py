@@ -5,13 +5,23 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import MutableMapping
+from types import FrameType
+from typing import TYPE_CHECKING
 
 from app import APP_NAME, __version__
+
+if TYPE_CHECKING:   # Qt and the window load in run_window, after the environment is set
+    import socket
+
+    from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSocketNotifier, QTimer
+
+    from ui.window.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
 
-def paint_on_the_gui_thread(environ=os.environ) -> None:
+def paint_on_the_gui_thread(environ: MutableMapping[str, str] = os.environ) -> None:
     """Before Qt first paints: its raster engine hands every fill of 96 rows or more to a pool
     of threads and waits for them. For the window's chart-sized fills the hand-off costs more
     than the fill, and each second of a run woke two more threads beside fio
@@ -54,7 +64,7 @@ def run_window() -> int:
     return 128 + caught[0] if caught else code
 
 
-def close_on_signals(app, window) -> list[int]:
+def close_on_signals(app: QCoreApplication, window: MainWindow) -> list[int]:
     """SIGTERM, SIGHUP and SIGINT (logout, ``kill``, a closed terminal, Ctrl+C) end like closing
     the window without the question: the run is cancelled (engine stopped, test file removed,
     finished trials kept), then the app quits. Returns the list the caught signal goes into."""
@@ -62,7 +72,7 @@ def close_on_signals(app, window) -> list[int]:
 
     caught: list[int] = []
 
-    def on_signal(signum, _frame) -> None:
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
         if not caught:
             caught.append(signum)
         window.confirm_close = lambda: True
@@ -71,7 +81,7 @@ def close_on_signals(app, window) -> list[int]:
     for name in ("SIGTERM", "SIGHUP", "SIGINT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), on_signal)
-    app._signal_wakeup = SignalWakeup(app)
+    setattr(app, "_signal_wakeup", SignalWakeup(app))  # noqa: B010 - kept alive by the app; tests stop it
     return caught
 
 
@@ -84,12 +94,13 @@ class SignalWakeup:
     (docs/performance.md); a polling timer, four wake-ups a second, is only the fallback where a
     wakeup socket cannot be set. ``stop()`` undoes it (tests)."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: QCoreApplication) -> None:
         import socket
 
         from PySide6.QtCore import QSocketNotifier, QTimer
-        self._timer = self._notifier = None
-        self._sockets: tuple = ()
+        self._timer: QTimer | None = None
+        self._notifier: QSocketNotifier | None = None
+        self._sockets: tuple[socket.socket, ...] = ()
         try:
             reader, writer = socket.socketpair()
             reader.setblocking(False)
@@ -123,16 +134,17 @@ class SignalWakeup:
             self._notifier = None
 
 
-def _exit_after_first_paint(app) -> None:
+def _exit_after_first_paint(app: QCoreApplication) -> None:
     """For benchmarks/startup.py: print ``first-paint`` once the window has painted, then quit."""
     from PySide6.QtCore import QEvent, QObject, QTimer
 
     class FirstPaint(QObject):
-        def eventFilter(self, obj, event):  # noqa: N802 (Qt's name)
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
             if event.type() == QEvent.Type.Paint and not getattr(self, "seen", False):
                 self.seen = True
                 QTimer.singleShot(0, lambda: (print("first-paint", flush=True), app.quit()))
             return False
 
-    app._first_paint = FirstPaint()  # kept alive by the application
-    app.installEventFilter(app._first_paint)
+    first_paint = FirstPaint()
+    setattr(app, "_first_paint", first_paint)  # noqa: B010 - kept alive by the application
+    app.installEventFilter(first_paint)

@@ -16,6 +16,9 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 log = logging.getLogger(__name__)
 
+#: A job as submitted: the work, what gets its value, what gets its exception (None: logged).
+_Job = tuple[Callable[[], Any], Callable[[Any], None], Callable[[BaseException], None] | None]
+
 
 class Background(QObject):
     """``submit(fn, on_done, on_error)``: fn runs in a pool thread, the callbacks on this one.
@@ -29,7 +32,7 @@ class Background(QObject):
         super().__init__(parent)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ssd-bg")
         self._closed = False
-        self._held: list[tuple] | None = [] if held else None
+        self._held: list[_Job] | None = [] if held else None
         self._finished.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
 
     def submit(self, fn: Callable[[], Any], on_done: Callable[[Any], None],
@@ -47,7 +50,8 @@ class Background(QObject):
         for job in held:
             self.submit(*job)
 
-    def _call(self, fn, on_done, on_error) -> None:
+    def _call(self, fn: Callable[[], Any], on_done: Callable[[Any], None],
+              on_error: Callable[[BaseException], None] | None) -> None:
         try:
             value = fn()
         except Exception as exc:  # noqa: BLE001 - handed to on_error, or logged
@@ -58,7 +62,7 @@ class Background(QObject):
             return
         self._emit(on_done, value, False)
 
-    def _emit(self, callback, value, is_error) -> None:
+    def _emit(self, callback: Callable[[Any], None], value: object, is_error: bool) -> None:
         if self._closed:
             return
         try:
@@ -66,7 +70,7 @@ class Background(QObject):
         except RuntimeError:  # the QObject is gone (window closed while a job ran)
             pass
 
-    def _deliver(self, callback, value, _is_error) -> None:
+    def _deliver(self, callback: Callable[[Any], None], value: object, _is_error: bool) -> None:
         if not self._closed:
             callback(value)
 

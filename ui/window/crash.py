@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 import threading
 import traceback
+from types import TracebackType
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
@@ -29,7 +30,8 @@ class CrashReporter(QObject):
         sys.excepthook = self.report
         threading.excepthook = lambda args: self.report(args.exc_type, args.exc_value, args.exc_traceback)
 
-    def report(self, exc_type, exc, tb) -> None:
+    def report(self, exc_type: type[BaseException], exc: BaseException | None,
+               tb: TracebackType | None) -> None:
         if exc_type in (SystemExit, KeyboardInterrupt) or exc is None:
             return
         path = log_file.record_exception(exc, "unexpected error in the window")

@@ -5,18 +5,39 @@ for, found or missing, and the dialog saying how to get it. Run waits for it
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 from jobs.engine.factory import default_engine
-from ui.window.setup.engine_picker import engine_label, engine_text, retry_advice
+from ui.window.settings import AppSettings
+from ui.window.setup.engine_picker import EngineInfo, EnginePicker, engine_label, engine_text, retry_advice
+
+
+class EngineWindow(Protocol):
+    """What EngineStatus follows and sets of the window (a MainWindow; not imported: it imports
+    this module)."""
+
+    engine: EngineInfo | None
+    engine_error: str | None
+    engine_dialog: QMessageBox | None
+
+    @property
+    def settings(self) -> AppSettings: ...
+    @property
+    def engine_picker(self) -> EnginePicker: ...
+    @property
+    def engine_label(self) -> QLabel: ...
+    def window(self) -> QWidget:
+        """Qt's: the window as a QWidget (a top-level widget's window() is itself)."""
+        ...
 
 
 class EngineStatus:
     """Follows ``window``'s engine picker: sets the window's ``engine``, ``engine_error`` and
     ``engine_dialog`` and its engine label, then calls ``changed`` (Run may change)."""
 
-    def __init__(self, window, changed: Callable[[], None]) -> None:
+    def __init__(self, window: EngineWindow, changed: Callable[[], None]) -> None:
         self.window = window
         self.changed = changed
         picker = window.engine_picker
@@ -36,7 +57,7 @@ class EngineStatus:
         window.engine_label.setText(f"Engine: looking for {engine_label(name)}...")
         self.changed()
 
-    def found(self, engine) -> None:
+    def found(self, engine: EngineInfo) -> None:
         self.window.engine, self.window.engine_error = engine, None
         self.window.engine_label.setText(f"Engine: {engine_text(engine)}")
         self.changed()
@@ -47,7 +68,7 @@ class EngineStatus:
         label = engine_label(name)
         window.engine_label.setText(f"Engine: {label} not found")
         window.engine_dialog = QMessageBox(QMessageBox.Icon.Warning, f"{label} is needed", "",
-                                           parent=window)
+                                           parent=window.window())
         window.engine_dialog.setText(f"SSD Profiler measures with {label}, which was not found.")
         window.engine_dialog.setInformativeText(f"{message}.\n\n{retry_advice(name)}")
         window.engine_dialog.open()  # window-modal but not blocking: the app stays usable

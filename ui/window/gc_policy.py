@@ -45,10 +45,10 @@ def collect_on_gui_thread() -> None:
     if _collector is None:
         from pyqtgraph.util.garbage_collector import GarbageCollector
 
-        class _Collector(GarbageCollector):
+        class _Collector(GarbageCollector):  # type: ignore[misc, unused-ignore]  # pyqtgraph: no types
             """pyqtgraph's timer collector, which skips its turn while a big load is going on."""
 
-            def check(self):
+            def check(self) -> None:
                 if not _loads[0]:
                     super().check()
 

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent, QShowEvent
+from PySide6.QtWidgets import QDialog, QMainWindow, QMenu, QMessageBox
 
 from app import APP_NAME, __version__
 from app.model.status import RunStatus
@@ -32,6 +33,7 @@ from ui.window import theme
 from ui.window.background import Background
 from ui.window.closing import CloseGuard, WindowMemory, ask_close
 from ui.window.engine_status import EngineStatus
+from ui.window.folders import Opener, PathDialog
 from ui.window.gc_policy import load_outside_collections, pause_collections
 from ui.window.layout import SetupViews, WindowLayout
 from ui.window.menus import add_report_actions, build_menus
@@ -39,17 +41,36 @@ from ui.window.run.run_state import RunState
 from ui.window.run.run_text import CANCELLED_EARLY, run_end_text
 from ui.window.settings import AppSettings
 from ui.window.setup.drive_panel import DrivePanel
-from ui.window.setup.engine_picker import EnginePicker, engine_label
+from ui.window.setup.engine_picker import EngineInfo, EnginePicker, engine_label
 from ui.window.setup.experiment_panel import ExperimentPanel
 from ui.window.setup.remote_field import remote_address
 
 if TYPE_CHECKING:
+    from jobs.events import Event
+    from jobs.worker import RunPrepared, RunRefused
     from ui.window.crash import CrashReporter
+    from ui.window.help_dialog import BrowserDialog
+    from ui.window.run.past_runs import PastRun
+    from ui.window.setup.drive_text import DriveSummary
+    from ui.window.setup.target_check import TargetReport
 
 log = logging.getLogger(__name__)
 
 
 class MainWindow(QMainWindow):
+    # made by ui/window/menus.py (build_menus, show_how_to, open_log_folder, show_about)
+    open_run_action: QAction
+    quit_action: QAction
+    export_place: QAction
+    pin_engine_action: QAction
+    help_action: QAction
+    log_folder_action: QAction
+    about_action: QAction
+    menus: dict[str, QMenu]
+    help_dialog: QDialog
+    folder_dialog: PathDialog | None
+    about_box: BrowserDialog
+
     def __init__(self, settings: AppSettings | None = None, engine_path: str | None = None,
                  runs_root: str | None = None, load_later: bool = False):
         super().__init__()
@@ -58,11 +79,11 @@ class MainWindow(QMainWindow):
         self._build_queued = False
         self.settings = settings or AppSettings()
         self.engine_path = engine_path
-        self.engine = None             # EngineInfo of the chosen engine, once found
+        self.engine: EngineInfo | None = None   # the chosen engine, once found
         self.engine_error: str | None = None
         self.engine_dialog: QMessageBox | None = None
-        self.confirm_close = lambda: ask_close(self)
-        self.open_url = None           # None: QDesktopServices.openUrl (tests pass their own)
+        self.confirm_close: Callable[[], bool] = lambda: ask_close(self)
+        self.open_url: Opener | None = None   # None: QDesktopServices.openUrl (tests pass their own)
         self.crash_reporter: CrashReporter | None = None  # the app's (ui.window.app), not tests''
         self.setWindowTitle(f"{APP_NAME} {__version__}")
 
@@ -118,7 +139,7 @@ class MainWindow(QMainWindow):
             self.memory.size_panes()
         self._update_actions()
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
         super().paintEvent(event)
         if not self.built and not self._build_queued:   # the first paint: the rest right after
             self._build_queued = True
@@ -148,7 +169,7 @@ class MainWindow(QMainWindow):
         self.engine_status = EngineStatus(self, self._update_actions)
 
     def _wire_run_half(self) -> None:
-        def set_drive(d) -> None:
+        def set_drive(d: DriveSummary | None) -> None:
             self.report_bar.set_drive(d.vendor_key if d else None, d.model_note if d else "")
 
         self.drive_panel.info.described.connect(set_drive)
@@ -161,7 +182,7 @@ class MainWindow(QMainWindow):
         self.control.event.connect(self._on_event)
         self.control.ended.connect(self._on_run_ended)
 
-    def _on_target_checked(self, report) -> None:
+    def _on_target_checked(self, report: TargetReport) -> None:
         self.panes.set_target_mark(report.ok if report.path else None)
         self._update_actions()
 
@@ -228,7 +249,7 @@ class MainWindow(QMainWindow):
                                          "trials...")
             self._update_actions()
 
-    def _on_event(self, event) -> None:
+    def _on_event(self, event: Event | RunPrepared | RunRefused) -> None:
         from jobs.events import RunFinished
         from jobs.worker import RunRefused  # loaded with the run (RunControl.start)
 
@@ -249,14 +270,14 @@ class MainWindow(QMainWindow):
             self.close()
 
     # -- closing and what is remembered ---------------------------------------------------------
-    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if not self.built:   # closed before the run half was made: nothing can be running
             self._shut_down()
             event.accept()
             return
         self.close_guard.close_event(event)
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         self.memory.shown()
         if not self.built:   # should no paint reach the window itself (its children cover it)
@@ -291,7 +312,7 @@ class MainWindow(QMainWindow):
                                self._show_past,
                                lambda exc: self.statusBar().showMessage(f"Cannot open {run_dir}: {exc}"))
 
-    def _show_past(self, past) -> None:
+    def _show_past(self, past: PastRun) -> None:
         if self.control.running:
             return
         self.model.load_past(past)

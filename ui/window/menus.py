@@ -7,27 +7,81 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from app.engines import ENGINES
 from app.paths.userdirs import user_log_dir
-from ui.window.folders import open_folder
-from ui.window.setup.engine_picker import engine_text, find_engine
+from ui.window.folders import Opener, PathDialog, open_folder
+from ui.window.setup.engine_picker import EngineInfo, EnginePicker, engine_text, find_engine
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QDialog, QMenu, QMenuBar, QWidget
+
+    from ui.window.background import Background
+    from ui.window.help_dialog import BrowserDialog
+    from ui.window.report.report_bar import ReportBar
+    from ui.window.report.runs_browser import RunsBrowser
+    from ui.window.settings import AppSettings
 
 
-def _action(window, text: str, slot, shortcut: str | None = None) -> QAction:
-    action = QAction(text, window)
+class MenuWindow(Protocol):
+    """The window the menus belong to (a MainWindow; not imported: it imports this module): the
+    actions and dialogs the menus leave on it (for tests), and what they use of it."""
+
+    open_run_action: QAction
+    quit_action: QAction
+    export_place: QAction
+    pin_engine_action: QAction
+    help_action: QAction
+    log_folder_action: QAction
+    about_action: QAction
+    menus: dict[str, QMenu]
+    help_dialog: QDialog
+    folder_dialog: PathDialog | None
+    about_box: BrowserDialog
+
+    @property
+    def run_action(self) -> QAction: ...
+    @property
+    def cancel_action(self) -> QAction: ...
+    @property
+    def settings(self) -> AppSettings: ...
+    @property
+    def engine(self) -> EngineInfo | None: ...
+    @property
+    def engine_picker(self) -> EnginePicker: ...
+    @property
+    def background(self) -> Background: ...
+    @property
+    def runs_browser(self) -> RunsBrowser: ...
+    @property
+    def report_bar(self) -> ReportBar: ...
+    @property
+    def open_url(self) -> Opener | None: ...
+    def ensure_built(self) -> None: ...
+    def menuBar(self) -> QMenuBar: ...  # noqa: N802 - Qt's name
+    def close(self) -> bool: ...
+    def window(self) -> QWidget:
+        """Qt's: the window as a QWidget (a top-level widget's window() is itself)."""
+        ...
+
+
+def _action(window: MenuWindow, text: str, slot: Callable[[], object],
+            shortcut: str | None = None) -> QAction:
+    action = QAction(text, window.window())
     if shortcut:
         action.setShortcut(QKeySequence(shortcut))
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
     action.triggered.connect(lambda _checked=False: slot())
-    window.addAction(action)
+    window.window().addAction(action)
     return action
 
 
-def build_menus(window) -> None:
+def build_menus(window: MenuWindow) -> None:
     """File, Run, Report and Help on ``window`` (a MainWindow), as attributes for tests. The
     report's actions belong to the export bar, made after the first paint: add_report_actions."""
     bar = window.menuBar()
@@ -72,39 +126,39 @@ def build_menus(window) -> None:
                     for m in (file_menu, run_menu, report_menu, help_menu)}
 
 
-def add_report_actions(window) -> None:
+def add_report_actions(window: MenuWindow) -> None:
     """The export bar's actions in the File and Report menus (and their shortcuts)."""
     report = window.report_bar
     window.menus["File"].insertActions(window.export_place,
                                        [report.export_action, report.export_to_action])
     for action in report.menu_actions():
         window.menus["Report"].addAction(action)
-        window.addAction(action)
+        window.window().addAction(action)
 
 
-def show_how_to(window):
+def show_how_to(window: MenuWindow) -> QDialog:
     from ui.window.help_dialog import how_to_dialog  # loaded when asked for, not before the paint
-    window.help_dialog = how_to_dialog(window)
+    window.help_dialog = how_to_dialog(window.window())
     return window.help_dialog
 
 
-def open_log_folder(window):
+def open_log_folder(window: MenuWindow) -> PathDialog | None:
     folder = user_log_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         pass  # the dialog then says it does not exist, with the path
-    window.folder_dialog = open_folder(window, folder, "log folder", window.open_url)
+    window.folder_dialog = open_folder(window.window(), folder, "log folder", window.open_url)
     return window.folder_dialog
 
 
-def show_about(window):
+def show_about(window: MenuWindow) -> BrowserDialog:
     """Versions now; each engine not yet known is looked for in the background (it is run)."""
     from ui.window.help_dialog import about_dialog
     found: dict[str, str] = {}
     if window.engine is not None:
         found[window.engine.name] = engine_text(window.engine)
-    dialog = about_dialog(window, found, str(user_log_dir()))
+    dialog = about_dialog(window.window(), found, str(user_log_dir()))
     window.about_box = dialog
 
     def answer(name: str, text: str) -> None:
@@ -116,8 +170,13 @@ def show_about(window):
 
     for name in ENGINES:
         if name not in found:
-            override = window.engine_picker.overrides.get(name)
-            window.background.submit(lambda n=name, o=override: engine_text(find_engine(n, o)),
-                                     lambda text, n=name: answer(n, text),
-                                     lambda _exc, n=name: answer(n, "not found"))
+            _look_for(window, name, answer)
     return dialog
+
+
+def _look_for(window: MenuWindow, name: str, answer: Callable[[str, str], None]) -> None:
+    """Find engine ``name`` in the background; ``answer(name, its text or "not found")``."""
+    override = window.engine_picker.overrides.get(name)
+    window.background.submit(lambda: engine_text(find_engine(name, override)),
+                             lambda text: answer(name, text),
+                             lambda _exc: answer(name, "not found"))

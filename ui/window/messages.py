@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from app.units import duration_text  # noqa: F401 (one home: the window imports it from here)
+from app.units import duration_text as duration_text  # one home: the window imports it from here
 from ui.window.run.run_state import RunState
 
 _EXCEPTION_NAME = re.compile(r"^[A-Z][A-Za-z0-9_.]*(Error|Exception|Refused|NotFound): ")

@@ -169,7 +169,7 @@ class AppSettings:
                               clean=lambda v: {str(k): p for k, p in v.items() if p and isinstance(p, str)})
 
 
-def _experiments(state: dict) -> dict:
+def _experiments(state: dict[str, Any]) -> dict[str, Any]:
     """The experiment panel's state with only what it can use: a hand-edited or damaged
     settings file ('"checked": "zero-queue"', a value of 5 or null) left the window unable to
     build its forms (a TypeError from a text field), so each part of the wrong type is dropped
@@ -186,11 +186,11 @@ def _experiments(state: dict) -> dict:
                        if isinstance(fields, dict)}}
 
 
-def _shared_parts(state: dict) -> dict:
+def _shared_parts(state: dict[str, Any]) -> dict[str, Any]:
     """The settings set once for every experiment and the fields a form overrides them in
     (absent when saved before there were any: the panel then reads its old per-form values)."""
     shared, overrides = state.get("shared"), state.get("overrides")
-    out: dict = {}
+    out: dict[str, Any] = {}
     if isinstance(shared, dict):
         out["shared"] = {str(k): v for k, v in shared.items() if isinstance(v, str)}
     if isinstance(overrides, dict):

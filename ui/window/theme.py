@@ -142,7 +142,7 @@ class _Watcher(QObject):
         self._probe = QWidget()
         self._probe.installEventFilter(self)
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if event.type() == QEvent.Type.ApplicationPaletteChange:
             for widget, (name, extra) in list(self.widgets.items()):
                 if isValid(widget):   # its C++ side may be gone before its Python wrapper

@@ -14,7 +14,14 @@ import re
 
 from PySide6 import QtGui
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from ui.window.plain import plain_tip
@@ -61,7 +68,7 @@ class ElidedLabel(QLabel):
         return QSize(self.fontMetrics().horizontalAdvance(self.text()) + 4,
                      self.fontMetrics().height())
 
-    def paintEvent(self, _event) -> None:  # noqa: N802
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.setPen(self.palette().color(self.foregroundRole()))
         rect = self.contentsRect()
@@ -124,7 +131,7 @@ class SteadyLabel(QLabel):
         else:
             super().setText(text)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         """At a new width the shown text may wrap otherwise than the laid-out one: the layout
         is being redone anyway, so it gets the shown text."""
         if self._shown != super().text():
@@ -142,7 +149,7 @@ class SteadyLabel(QLabel):
         doc.setTextWidth(width)
         return doc
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
         if self._shown == super().text():
             super().paintEvent(event)
             return

@@ -16,10 +16,11 @@ from __future__ import annotations
 import html
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -60,7 +61,7 @@ class CompareView(QDialog):
         self.last_export: str | None = None
         self.folder_dialog: PathDialog | None = None
         self.open_url = None     # None: the system's file manager (tests pass their own)
-        self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
+        self.choose_folder: Callable[[str, str], str] = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
         self._alive = True
         self.exporter = ComparisonExporter(parent=self)
         self.exporter.progress.connect(self._on_progress)
@@ -85,7 +86,7 @@ class CompareView(QDialog):
         layout.addWidget(self.tabs, 1)
         layout.addLayout(self._export_row())
         self._fit_screen()
-        folders: list[str | os.PathLike] = list(self.run_dirs)
+        folders: list[str | os.PathLike[str]] = list(self.run_dirs)
         background.submit(lambda: build_comparison(folders), self._show, self._load_failed)
 
     def _header(self) -> QScrollArea:
@@ -117,7 +118,7 @@ class CompareView(QDialog):
         need = inner.heightForWidth(width) if inner.hasHeightForWidth() else inner.sizeHint().height()
         self.header.setFixedHeight(min(max(need, 0) + 2, HEADER_EM * em(self)))
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         if self.comparison is not None:
             self._fit_header()

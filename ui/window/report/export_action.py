@@ -21,16 +21,21 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal, SignalInstance
 
 from app.report.export import export_run
 from app.report.options import ReportOptions
 
+if TYPE_CHECKING:
+    from app.results.figure import Figure
+
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 WAIT_SLICE_S = 0.2   # how often a waiting render call checks for cancellation
 
@@ -49,7 +54,7 @@ class RunExporter(QObject):
     _render_requested = Signal(object, object, object, object)   # figure, png, svg, future
     _print_requested = Signal(object, object, object)             # html, files, future
 
-    def __init__(self, render: Callable | None = None, parent: QObject | None = None):
+    def __init__(self, render: Callable[[Figure, Path, Path], object] | None = None, parent: QObject | None = None):
         super().__init__(parent)
         self._render = render
         self._thread: threading.Thread | None = None
@@ -109,30 +114,30 @@ class RunExporter(QObject):
             self._running = False
         self._emit(outcome, text)
 
-    def _emit(self, signal, *args) -> None:
+    def _emit(self, signal: SignalInstance, *args: object) -> None:
         try:
             signal.emit(*args)
         except RuntimeError:  # the window (and this QObject) is gone
             pass
 
-    def _render_on_gui(self, fig, png: Path, svg: Path) -> None:
+    def _render_on_gui(self, fig: Figure, png: Path, svg: Path) -> None:
         """The render callback export_run calls in the export thread: draw on the GUI thread and
         wait (sliced, cancellable) for it; the drawing's exception is re-raised here."""
         if self._cancel.is_set():
             raise ExportCancelled("the window was closed")
-        done: Future = Future()
+        done: Future[None] = Future()
         self._emit(self._render_requested, fig, Path(png), Path(svg), done)
         self._wait(done)
 
-    def _print_on_gui(self, html: str, files) -> bytes:
+    def _print_on_gui(self, html: str, files: Mapping[str, bytes]) -> bytes:
         """The PDF printer export_run calls: Qt's text engine prints on the GUI thread too."""
         if self._cancel.is_set():
             raise ExportCancelled("the window was closed")
-        done: Future = Future()
+        done: Future[bytes] = Future()
         self._emit(self._print_requested, html, files, done)
         return self._wait(done)
 
-    def _wait(self, done: Future):
+    def _wait(self, done: Future[T]) -> T:
         """The GUI thread's result, waited for in slices so that closing the window ends it."""
         while True:
             try:
@@ -143,7 +148,7 @@ class RunExporter(QObject):
                     raise ExportCancelled("the window was closed") from None
 
     # -- the GUI thread ------------------------------------------------------------------------
-    def _render_here(self, fig, png: Path, svg: Path, done: Future) -> None:
+    def _render_here(self, fig: Figure, png: Path, svg: Path, done: Future[None]) -> None:
         if not done.set_running_or_notify_cancel():
             return
         try:
@@ -158,7 +163,7 @@ class RunExporter(QObject):
         self.drawn += 1
         self.progress.emit(self.drawn, fig.title)
 
-    def _print_here(self, html: str, files, done: Future) -> None:
+    def _print_here(self, html: str, files: Mapping[str, bytes], done: Future[bytes]) -> None:
         if not done.set_running_or_notify_cancel():
             return
         try:

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import html
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from app.results.figure import Figure
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QLabel
+
+    from ui.render.draw import Drawn
 
 
 def without_point_labels(fig: Figure) -> Figure:
@@ -30,24 +36,24 @@ def a_panel_each(figures: list[Figure]) -> list[Figure]:
     return out
 
 
-def _swatch_color(item) -> str:
+def _swatch_color(item: object) -> str:
     """The colour a legend swatch draws: the line's pen, else the bar's or symbol's brush."""
     import pyqtgraph as pg
     opts = getattr(item, "opts", {})
     for key, make in (("pen", pg.mkPen), ("brush", pg.mkBrush), ("symbolBrush", pg.mkBrush)):
         if opts.get(key) is not None:
-            return make(opts[key]).color().name()
+            return str(make(opts[key]).color().name())
     return "#000000"
 
 
-def legend_to_line(drawn, line, tallest: float) -> None:
+def legend_to_line(drawn: Drawn | None, line: QLabel, tallest: float) -> None:
     """The plot's legend as ``line`` (a wrapped label over the plot: a coloured mark and the
     name of each entry) when it is taller than ``tallest`` px, else left in the plot: a legend
     of five wrapped lines left the plot 25-60 px of a 1280x720 window's pane."""
-    legend = drawn.legend if drawn is not None else None
-    if legend is None or not legend.items:
+    if drawn is None or drawn.legend is None or not drawn.legend.items:
         line.hide()
         return
+    legend = drawn.legend
     legend.updateSize()
     if legend.boundingRect().height() <= tallest:
         legend.show()

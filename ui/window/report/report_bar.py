@@ -11,7 +11,9 @@ drive them; a folder no file manager can open is shown as a path to copy (ui/win
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -43,7 +45,7 @@ from ui.window.report.vendor_spec_dialog import VendorSpecDialog
 from ui.window.widgets import ElidedLabel, PathLabel, em
 
 
-def _save_spec(spec: dict, run_dir: str | None) -> str:
+def _save_spec(spec: dict[str, Any], run_dir: str | None) -> str:
     """Background job: the spec into the user's file, then into the ended run; what was done."""
     path = vendor.save_user_spec(spec)
     if run_dir is None:
@@ -72,7 +74,7 @@ class ReportBar(QWidget):
         self.folder_dialog: PathDialog | None = None      # shown when no file manager could open the export
         self.drive: VendorStatus | None = None   # the target's drive, before any run
         self._drive_model: tuple[DriveKey, str] | None = None
-        self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
+        self.choose_folder: Callable[[str, str], str] = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
         self.open_url = None           # None: the system's file manager (tests pass their own)
 
         self.export_action = QAction("Export report", self)
@@ -155,7 +157,7 @@ class ReportBar(QWidget):
         self.background.submit(lambda: drive_vendor_status(key, note),
                                lambda status: self._drive_looked_up(key, note, status))
 
-    def _drive_looked_up(self, model, note, status: VendorStatus) -> None:
+    def _drive_looked_up(self, model: DriveKey, note: str, status: VendorStatus) -> None:
         if (model, note) == self._drive_model:
             self.drive = status
             self._update()

@@ -31,6 +31,7 @@ import time
 from dataclasses import replace
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -44,6 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.report.outputs import build_figures, findings
+from app.results.figure import Figure
 from app.results.run_results import ExperimentResults
 from ui.window import theme
 from ui.window.plain import plain_tip
@@ -71,9 +73,9 @@ class ResultsSoFar(QWidget):
         self.model = model
         self.setAutoFillBackground(True)   # opaque: a redraw never repaints the window beneath
         self.experiment: str | None = None     # shown experiment (None: none has results yet)
-        self.figures: list = []                # the shown experiment's figure specs
+        self.figures: list[Figure] = []             # the shown experiment's figure specs
         self.redraws = 0
-        self._drawn_key: tuple | None = None   # what the shown plot was drawn from
+        self._drawn_key: tuple[str, int, RunState] | None = None   # what the shown plot was drawn from
         self._pending = False                  # a redraw waits for the view to be shown
         self._last = float("-inf")             # monotonic time of the last drawing
         self._gap = MIN_GAP_S                  # how long the next drawing waits after it
@@ -234,7 +236,7 @@ class ResultsSoFar(QWidget):
             self._gap = max(self._gap, self._gap_after(self._cost_from))
         self._cost_from = None
 
-    def _current(self):
+    def _current(self) -> Figure | None:
         index = self.selector.currentIndex()
         return self.figures[index] if 0 <= index < len(self.figures) else None
 
@@ -263,7 +265,7 @@ class ResultsSoFar(QWidget):
         self.redraws += 1
         self._last = time.monotonic()   # only a drawn figure counts: the first point is not put off
 
-    def _new_plot(self, fig, width: int) -> QWidget:
+    def _new_plot(self, fig: Figure, width: int) -> QWidget:
         from ui.render.draw import figure_widget  # pyqtgraph loads with the first figure
         from ui.render.redraw import fit_narrow
         from ui.render.style import SCREEN
@@ -276,7 +278,8 @@ class ResultsSoFar(QWidget):
         fit_narrow(plot._ssd, width)   # the title above the plot, wrapped; so is the legend
         plot._ssd.settle_ms = SETTLE_MS
         plot.resize(self.stack.size())
-        return plot
+        widget: QWidget = plot   # a pyqtgraph PlotWidget (pyqtgraph ships no types)
+        return widget
 
     def _set_plot(self, plot: QWidget | None) -> None:
         if self.plot is not None:
@@ -305,7 +308,7 @@ class ResultsSoFar(QWidget):
             return "Precondition rounds run first and are not counted. "
         return "Warm-ups run first and are not counted. " if any(t.warmup for t in mine) else ""
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         if self._pending:
             self._refresh()

@@ -99,7 +99,7 @@ def drive_vendor_status(drive: DriveKey, note: str = "") -> VendorStatus:
                         json.dumps(spec.to_json()), (), before_run=True, drive=drive)
 
 
-def load_run_figures(run_dir: str | os.PathLike, results: RunResults | None = None) -> RunFigures:
+def load_run_figures(run_dir: str | os.PathLike[str], results: RunResults | None = None) -> RunFigures:
     """Figure specs and vendor status of a run folder; raises ValueError if it is not one.
 
     The same results as the export (app.results.load.load_results), so the tab shows exactly

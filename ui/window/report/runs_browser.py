@@ -12,6 +12,7 @@ in) and the folders of runs still going, and a change lists the runs again after
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,7 +57,7 @@ class RunsBrowser(QWidget):
         self.background = background
         self.runs_root = runs_root
         self.listings: tuple[RunListing, ...] = ()
-        self.choose_folder = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
+        self.choose_folder: Callable[[str, str], str] = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
         self.open_url = None        # None: the system's file manager (tests pass their own)
         self.folder_dialog: PathDialog | None = None   # shown when no file manager could open the folder
         self.compare_view: CompareView | None = None   # imported when first used (it loads pandas)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -134,18 +134,20 @@ class TrialRows(QAbstractTableModel):
             self._cache[row] = trial_cells(self.trials[row], row)
         return self._cache[row]
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008 - Qt's signature
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 - Qt's signature
         return 0 if parent.isValid() else self._count
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(TRIAL_COLUMNS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> str | None:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return TRIAL_COLUMNS[section]
         return None
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex,
+             role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
             return None
         texts, brush, tip = self.cells(index.row())

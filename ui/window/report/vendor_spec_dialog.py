@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -45,10 +47,10 @@ SIDES = (("Sequential", ("seq_read_mbps", "seq_write_mbps"), ("seq_qd", "seq_thr
 NOT_STATED = "not stated"
 
 
-def condition_values(boxes: dict) -> dict:
+def condition_values(boxes: Mapping[str, QSpinBox]) -> dict[str, int | None]:
     """The test conditions as stored: each side's threads, and the one ``threads`` older
     readers know when both sides state the same number (else none: each side has its own)."""
-    values = {k: b.value() for k, b in boxes.items()}
+    values: dict[str, int | None] = {k: b.value() for k, b in boxes.items()}
     seq, rand = values.get("seq_threads"), values.get("rand_threads")
     values["threads"] = seq if seq and seq == rand else None
     return values
@@ -81,7 +83,7 @@ class VendorSpecDialog(QDialog):
     def __init__(self, status: VendorStatus | None, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle("Vendor spec of the drive")
-        self.result_spec: dict | None = None
+        self.result_spec: dict[str, Any] | None = None   # the spec record saved (JSON)
         self.drive = status.drive if status else None   # a spec entered attaches to it
         model = (status.model if status else None) or ""
         spec = VendorSpec.from_json(json.loads(status.spec_json)) if status and status.spec_json \
@@ -204,7 +206,7 @@ class VendorSpecDialog(QDialog):
         self.source_edit.setText(f"{spec.source_url} ({spec.source_kind} source, bundled "
                                  f"record {spec.id})")
 
-    def spec(self) -> dict:
+    def spec(self) -> dict[str, Any]:
         """The record the fields describe (not yet validated)."""
         return vendor.entered_spec(
             self.model_edit.text(), {k: b.value() for k, b in self.numbers.items()},

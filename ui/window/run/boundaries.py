@@ -15,13 +15,13 @@ import bisect
 
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 MIN_LABEL_GAP_PX = 3.0     # air between two neighbouring labels, at least (else half a line)
 
 
-class TrialBoundaries(pg.GraphicsObject):
+class TrialBoundaries(pg.GraphicsObject):  # type: ignore[misc, unused-ignore]  # pyqtgraph: no types
     """Add to a PlotItem with ``ignoreBounds=True`` (lines span whatever is in view)."""
 
     def __init__(self, labelled: bool = False, font: QFont | None = None):
@@ -87,7 +87,7 @@ class TrialBoundaries(pg.GraphicsObject):
         self.prepareGeometryChange()
         self.update()
 
-    def paint(self, painter, *_args) -> None:
+    def paint(self, painter: QPainter, *_args: object) -> None:
         rect = self.viewRect()
         if rect is None or not self.positions:
             return
@@ -102,7 +102,7 @@ class TrialBoundaries(pg.GraphicsObject):
         if self.labelled and xs:
             self._paint_labels(painter, rect, xs, self.texts[lo:hi])
 
-    def _paint_shades(self, painter, rect: QRectF, lo: int, hi: int) -> None:
+    def _paint_shades(self, painter: QPainter, rect: QRectF, lo: int, hi: int) -> None:
         """Warm-ups from their start to the next boundary, or to their planned end."""
         painter.save()
         painter.setPen(QPen(QColor(0, 0, 0, 0)))
@@ -115,7 +115,7 @@ class TrialBoundaries(pg.GraphicsObject):
                                         rect.height()))
         painter.restore()
 
-    def _paint_labels(self, painter, rect: QRectF, xs: list[float], texts: list[str]) -> None:
+    def _paint_labels(self, painter: QPainter, rect: QRectF, xs: list[float], texts: list[str]) -> None:
         to_device = painter.transform()
         ys = (to_device.map(QPointF(rect.left(), rect.top())).y(),
               to_device.map(QPointF(rect.left(), rect.bottom())).y())

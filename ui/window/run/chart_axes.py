@@ -10,6 +10,7 @@ and the axis width can be fixed from the font, the same for every chart, alignin
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6.QtGui import QFontMetrics
@@ -24,22 +25,25 @@ _TIME_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14
 THOUSANDS_FROM = 10_000     # a base-unit value this large shows the axis in thousands
 
 
-class TimeAxis(pg.AxisItem):
+class TimeAxis(pg.AxisItem):  # type: ignore[misc, unused-ignore]  # pyqtgraph: no types
     """Run time as m:ss or h:mm:ss, with ticks on whole seconds, minutes and hours."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.enableAutoSIPrefix(False)  # seconds stay seconds (no "x0.001")
 
-    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802 - pyqtgraph's name
+    def tickSpacing(self, minVal: float, maxVal: float,  # noqa: N802 - pyqtgraph's name
+                    size: float) -> list[tuple[float, float]]:
         span = max(maxVal - minVal, 1e-9)
         fit = max(size / (QFontMetrics(self.font()).horizontalAdvance("00:00") * 2.5), 1.0)
         major = next((s for s in _TIME_STEPS if span / s <= fit), _TIME_STEPS[-1])
         if span / major > fit:  # a very long run: fall back to pyqtgraph's own choice
-            return super().tickSpacing(minVal, maxVal, size)
+            spacing: list[tuple[float, float]] = super().tickSpacing(minVal, maxVal, size)
+            return spacing
         return [(major, 0), (major / 2 if major > 1 else major, 0)]
 
-    def tickStrings(self, values, scale, spacing):  # noqa: N802
+    def tickStrings(self, values: Sequence[float], scale: float,  # noqa: N802
+                    spacing: float | None) -> list[str]:
         return [duration_text(v) if v >= 0 else "" for v in values]
 
 
@@ -74,7 +78,7 @@ def nice_top(value: float) -> float:
     """A round upper bound a little above ``value`` (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k)."""
     if not value > 0 or not math.isfinite(value):
         return 1.0
-    power = 10 ** math.floor(math.log10(value * 1.05))
+    power: float = 10 ** math.floor(math.log10(value * 1.05))
     return next(m * power for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if m * power >= value * 1.05)
 
 
@@ -89,7 +93,7 @@ def tick_text(value: float, places: int = 0) -> str:
     return f"{value:.{max(0, places)}f}"
 
 
-class ValueAxis(pg.AxisItem):
+class ValueAxis(pg.AxisItem):  # type: ignore[misc, unused-ignore]  # pyqtgraph: no types
     """A left axis showing base-unit values, or thousands of them (``divisor`` 1000)."""
 
     def __init__(self, orientation: str = "left"):
@@ -111,12 +115,15 @@ class ValueAxis(pg.AxisItem):
         metrics = QFontMetrics(self.font())
         return metrics.horizontalAdvance("10,000") + metrics.height() + 14
 
-    def tickValues(self, minVal, maxVal, size):  # noqa: N802 - pyqtgraph's name
+    def tickValues(self, minVal: float, maxVal: float,  # noqa: N802 - pyqtgraph's name
+                   size: float) -> list[tuple[float | None, list[float]]]:
         if self.logMode:
             return log_ticks(minVal, maxVal)
-        return super().tickValues(minVal, maxVal, size)
+        levels: list[tuple[float | None, list[float]]] = super().tickValues(minVal, maxVal, size)
+        return levels
 
-    def tickStrings(self, values, scale, spacing):  # noqa: N802
+    def tickStrings(self, values: Sequence[float], scale: float,  # noqa: N802
+                    spacing: float | None) -> list[str]:
         if self.logMode:
             if spacing is None:
                 return ["" for _ in values]

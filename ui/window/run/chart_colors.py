@@ -9,11 +9,18 @@ orange" holds on both.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPen
 
 from ui.window import theme
+from ui.window.run.boundaries import TrialBoundaries
+from ui.window.run.chart_bar import ChartBar
+from ui.window.run.split_curve import SplitCurve
+from ui.window.widgets import ElidedLabel
 
 _DASH = Qt.PenStyle.DashLine
 # curve -> the pen it is drawn with
@@ -25,7 +32,7 @@ CURVE_PENS = {"read_tp": "read", "write_tp": "write", "read_lat_us": "read",
 def pens() -> dict[str, QPen]:
     """The series' pens on the charts' background, and the trial boundaries' (solid: dashes
     cost more to draw, and they sit behind the data)."""
-    def tone(name: str):
+    def tone(name: str) -> QColor:
         return theme.tone(name, background=theme.Role.Base)
     return {"read": pg.mkPen(tone("read"), width=1), "write": pg.mkPen(tone("write"), width=1),
             "read_p99": pg.mkPen(tone("read"), width=1, style=_DASH),
@@ -45,9 +52,31 @@ def legend_html() -> str:
             f"<span style='color:{muted}'>░ warm-up</span>")   # the lines are fainter
 
 
-def apply(charts) -> None:
-    """Colour every part of ``charts`` (a LiveCharts; not imported: it imports this module) from
-    the current palette."""
+class ChartParts(Protocol):
+    """What :func:`apply` colours of a LiveCharts (not imported: it imports this module)."""
+
+    @property
+    def view(self) -> pg.GraphicsLayoutWidget: ...
+    @property
+    def tp_plot(self) -> pg.PlotItem: ...
+    @property
+    def lat_plot(self) -> pg.PlotItem: ...
+    @property
+    def temp_plot(self) -> pg.PlotItem: ...
+    @property
+    def curves(self) -> Mapping[str, SplitCurve]: ...
+    @property
+    def boundaries(self) -> Sequence[TrialBoundaries]: ...
+    @property
+    def empty_note(self) -> pg.TextItem: ...
+    @property
+    def bar(self) -> ChartBar: ...
+    @property
+    def temp_note(self) -> ElidedLabel: ...
+
+
+def apply(charts: ChartParts) -> None:
+    """Colour every part of ``charts`` (a LiveCharts) from the current palette."""
     base = theme.Role.Base
     text, muted = theme.tone("text", background=base), theme.tone("muted", background=base)
     charts.view.setBackground(theme.palette().color(base))

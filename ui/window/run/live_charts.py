@@ -21,7 +21,7 @@ import time
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.model.trial import TrialResult
@@ -225,7 +225,7 @@ class LiveCharts(ChartRange, QWidget):
             wait_s = self.model.rhythm.period_s - (time.monotonic() - self._drawn_at)
             self._timer.start(max(0, int(wait_s * 1000)) + LATE_MS)
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         if self._dirty:
             self._mark_dirty()

@@ -59,7 +59,7 @@ class LookBack(QObject):
         self.pin_box.setChecked(False)
         self.follow_box.setChecked(True)
 
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self.view and event.type() == QEvent.Type.Resize:
             self._place()
         return False

@@ -58,7 +58,7 @@ class PastRun:
 UNREADABLE = "unreadable"
 
 
-def scan_runs(root: str | os.PathLike) -> tuple[RunListing, ...]:
+def scan_runs(root: str | os.PathLike[str]) -> tuple[RunListing, ...]:
     """Every run folder under ``root``, newest first. A folder without run.json is not a run
     and is skipped; a run whose run.json cannot be read or makes no sense (a shared folder,
     edited or damaged) is listed as unreadable with one line saying why, and never keeps the
@@ -98,7 +98,7 @@ def _seconds_between(start: str | None, end: object) -> float | None:
         return None
 
 
-def load_past_run(run_dir: str | os.PathLike) -> PastRun:
+def load_past_run(run_dir: str | os.PathLike[str]) -> PastRun:
     """run.json and samples.csv of a folder as chart data, its planned trials and its results,
     all made here, off the GUI thread; ValueError, one line naming the file, for a folder that
     is not a run (a shared run.json that parses but whose records are not a run's included:
@@ -111,7 +111,7 @@ def load_past_run(run_dir: str | os.PathLike) -> PastRun:
         return _past(record, run, table, results)
 
 
-def _past(record: dict, run: Run, table: SampleTable, results: RunResults) -> PastRun:
+def _past(record: dict[str, Any], run: Run, table: SampleTable, results: RunResults) -> PastRun:
     if not run.summary and run.trials:  # a crashed run never wrote one
         record["summary"] = results.summary_json()
     listed = [*map(planned_from_entry, run.info.planned_trials or ()),

@@ -62,9 +62,9 @@ class RemoteLiveNote(QObject):
 
     @property
     def visible(self) -> bool:
-        return self.item.isVisible()
+        return bool(self.item.isVisible())  # a pyqtgraph TextItem's
 
-    def _update(self, *_args) -> None:
+    def _update(self, *_args: object) -> None:
         text = remote_live_text(self.model.remote)
         if text != self.text:
             self.text = text
@@ -77,7 +77,7 @@ class RemoteLiveNote(QObject):
         self.item.setVisible(bool(text) and not (series.samples > 0 and any(
             np.isfinite(series.column(c)).any() for c in LAT_COLUMNS)))
 
-    def _place(self, *_args) -> None:
+    def _place(self, *_args: object) -> None:
         """Centred, and wrapped to the chart's width: never wider than the chart it explains."""
         box = self.charts.lat_plot.getViewBox().boundingRect()
         self.item.setTextWidth(max(120.0, box.width() * 0.9))

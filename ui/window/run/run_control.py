@@ -17,7 +17,8 @@ from ui.window.gc_policy import back_in_collections, outside_collections_during_
 from ui.window.run.run_model import RunModel
 
 if TYPE_CHECKING:
-    from jobs.worker import RunWorker
+    from jobs.run.session import RunSession
+    from jobs.worker import RunWorker, WorkerEvent
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ class RunControl(QObject):
         from jobs.run.cancel import Cancel
         cancel = self._cancel = Cancel()   # a Stop wakes the trial loop at once
 
-        def prepare():  # runs in the worker thread: checks, `fio --version`, the run folder
+        def prepare() -> RunSession:  # runs in the worker thread: checks, `fio --version`, the run folder
             # the cancel reaches the checks too: cancelled before the run folder exists, nothing
             # is written (as on the command line), instead of an empty run recorded as cancelled
             return prepare_run(names, settings, target, runs_root=Path(runs_root),
@@ -105,7 +106,7 @@ class RunControl(QObject):
         """Bounded wait for the worker thread (used only when the app quits)."""
         return self.worker is None or self.worker.wait(ms)
 
-    def _on_event(self, event) -> None:
+    def _on_event(self, event: WorkerEvent) -> None:
         from jobs.worker import LiveBatch, RunRefused  # loaded by start()
 
         if isinstance(event, LiveBatch):   # samples that travelled together (jobs/worker.py)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ from app.params import values_json
 from app.results.build import build_results
 from app.results.run_results import RunResults
 from jobs.events import (
+    Event,
     LogMessage,
     PlanFollowed,
     PrecisionUpdate,
@@ -126,12 +128,12 @@ class RunModel(QObject):
         if note:
             self.log_line.emit(note, "info")
 
-    def apply(self, event) -> None:
+    def apply(self, event: Event | RunPrepared | RunRefused) -> None:
         handler = getattr(self, f"_on_{type(event).__name__}", None)
         if handler is not None:
             handler(event)
 
-    def apply_live(self, events) -> None:
+    def apply_live(self, events: Iterable[Sample | PrecisionUpdate]) -> None:
         """Live events that came together (samples and precision updates, jobs/worker.py
         LiveBatch), in order; the views hear of the new samples once, after the last."""
         for event in events:

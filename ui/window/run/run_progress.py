@@ -20,6 +20,7 @@ from app.experiments.plan import trial_kind
 from app.stats.steady_state import convergence_text
 from ui.window.messages import duration_text
 from ui.window.plain import plain_tip
+from ui.window.run.planned import PlannedTrial
 from ui.window.run.run_model import RunModel
 from ui.window.run.run_state import RunState
 from ui.window.run.run_text import CANCELLED_EARLY, trials_text
@@ -156,7 +157,7 @@ def convergence(m: RunModel) -> str:
     t = m.current
     if t is None or not (t.precondition or (t.experiment in m.round_experiments and not t.warmup)):
         return ""
-    def same(x) -> bool:
+    def same(x: PlannedTrial) -> bool:
         return x.experiment == t.experiment and bool(x.precondition) == bool(t.precondition)
     planned = sum(1 for p in m.planned.values() if same(p))
     done = [r.measurement.total_iops if r.measurement else None for r in m.trials

@@ -11,12 +11,15 @@ from being joined (the curves use ``connect='finite'``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from app.model.percentiles import too_few
+
+if TYPE_CHECKING:
+    from jobs.events import Sample
 
 COLUMNS = ("t_s", "read_MBps", "write_MBps", "read_iops", "write_iops",
            "read_lat_us", "write_lat_us", "read_p99_us", "write_p99_us", "temperature_c")
@@ -24,15 +27,15 @@ _INDEX = {name: i for i, name in enumerate(COLUMNS)}
 NAN = math.nan
 
 
-def _f(value) -> float:
+def _f(value: float | str | None) -> float:
     return NAN if value is None else float(value)
 
 
-def sample_row(sample, reads: bool = True, writes: bool = True) -> tuple[float, ...]:
+def sample_row(sample: Sample | Mapping[str, Any], reads: bool = True, writes: bool = True) -> tuple[float, ...]:
     """One chart row from a Sample (or a samples.csv dict): directions not run become NaN."""
     get: Callable[[str], Any] = sample.get if isinstance(sample, dict) else (lambda k: getattr(sample, k))
-    r = (lambda k: _f(get(k))) if reads else (lambda k: NAN)
-    w = (lambda k: _f(get(k))) if writes else (lambda k: NAN)
+    r: Callable[[str], float] = (lambda k: _f(get(k))) if reads else (lambda k: NAN)
+    w: Callable[[str], float] = (lambda k: _f(get(k))) if writes else (lambda k: NAN)
     return (float(get("t_s")), r("read_MBps"), w("write_MBps"), r("read_iops"), w("write_iops"),
             r("read_lat_us"), w("write_lat_us"), r("read_p99_us"), w("write_p99_us"),
             _f(get("temperature_c")))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtGui import QPen
 
 TAIL_ROWS = 32   # the most rows the tail holds before they go to "now"
 
@@ -56,7 +57,7 @@ class _Part:
 class SplitCurve:
     """``past``, ``now`` (PlotDataItems with the same options) and ``tail`` of one plot."""
 
-    def __init__(self, plot: pg.PlotItem, connect: str = "all", **options) -> None:
+    def __init__(self, plot: pg.PlotItem, connect: str = "all", **options: object) -> None:
         self.past, self.now = (plot.plot(connect=connect, **options) for _ in range(2))
         self.tail = pg.PlotCurveItem(connect=connect)
         # on the view box, not the plot: the plot's menu would treat it as a PlotDataItem
@@ -69,10 +70,10 @@ class SplitCurve:
                        "tail": _Part(self._set_tail)}
 
     @property
-    def parts(self) -> tuple:
+    def parts(self) -> tuple[pg.PlotDataItem, pg.PlotDataItem, pg.PlotCurveItem]:
         return self.past, self.now, self.tail
 
-    def set_pen(self, pen) -> None:
+    def set_pen(self, pen: QPen) -> None:
         for part in self.parts:
             part.setPen(pen)
 

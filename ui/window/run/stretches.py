@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ui.window.run.planned import PlannedTrial
+    from ui.window.run.run_model import RunModel
 
 DONE, RUNNING, TO_DO, NOT_RUN = "done", "running", "to do", "not run"
 
@@ -28,9 +33,9 @@ class Stretch:
         return self.start is not None and self.end is not None and self.start <= t_s <= self.end
 
 
-def stretches(model, t_end: float) -> list[Stretch]:
+def stretches(model: RunModel, t_end: float) -> list[Stretch]:
     """One stretch per experiment of ``model`` (a RunModel), in the run's order."""
-    planned: dict[str, list] = {}
+    planned: dict[str, list[PlannedTrial]] = {}
     for trial in model.planned.values():
         planned.setdefault(trial.experiment, []).append(trial)
     ended = Counter(t.experiment for t in model.trials)   # the trials that ended, typed

@@ -11,7 +11,7 @@ value repaints the bar alone.
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ui.window.widgets import em
@@ -44,7 +44,7 @@ class ThinBar(QWidget):
             self.setAccessibleDescription(f"{100 * value // self._maximum} %")
             self.update()
 
-    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt's name
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
         painter = QPainter(self)
         pal, r = self.palette(), self.rect()
         painter.fillRect(r, pal.color(QPalette.ColorRole.Mid))

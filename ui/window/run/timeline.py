@@ -10,7 +10,7 @@ new layout while the run goes on.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QPainter, QPen
+from PySide6.QtGui import QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ui.window import theme
@@ -61,7 +61,7 @@ class RunTimeline(QWidget):
                 return text
         return ""
 
-    def paintEvent(self, _event) -> None:  # noqa: N802
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         pal = theme.palette()
@@ -93,14 +93,14 @@ class RunTimeline(QWidget):
                 return item
         return None
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         item = self._at(event.position().x())
         if item is not None and item.start is not None:
             self.picked.emit(item.id)
 
-    def event(self, event) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
-            item = self._at(event.position().x() if hasattr(event, "position") else event.pos().x())
+    def event(self, event: QEvent) -> bool:
+        if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
+            item = self._at(event.pos().x())
             if item is not None:
                 QToolTip.showText(event.globalPos(), plain_tip(  # a run.json's own words
                     f"{item.title} ({item.id}): {item.state}, {item.ended} of {item.trials} "

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import html
 import os
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
@@ -54,8 +56,8 @@ class DrivePanel(QWidget):
         self.background = background
         self.size_bytes: int | None = None
         self.report: TargetReport | None = None
-        self.volumes: list[dict] = []
-        self.choose_folder = lambda start: QFileDialog.getExistingDirectory(
+        self.volumes: list[dict[str, Any]] = []   # list_volumes' JSON records
+        self.choose_folder: Callable[[str], str] = lambda start: QFileDialog.getExistingDirectory(
             self, "Choose the target folder (on the drive to test)", start)
 
         self.table = QTableWidget(0, len(VOLUME_COLUMNS))
@@ -154,7 +156,7 @@ class DrivePanel(QWidget):
         self.background.submit(list_volumes, self._show_volumes, lambda exc: self._show_volumes([]))
 
     # -- internals ----------------------------------------------------------------------------
-    def _show_volumes(self, volumes: list[dict]) -> None:
+    def _show_volumes(self, volumes: list[dict[str, Any]]) -> None:
         self.volumes = volumes
         self.table.blockSignals(True)
         self.table.setRowCount(len(volumes))

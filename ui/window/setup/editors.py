@@ -4,8 +4,9 @@ under it. The form keeps the text people type; the editor reads and sets it as t
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QWidget
 
@@ -20,21 +21,21 @@ class Editor:
     parts: tuple[QWidget, ...]       # the widgets whose signals report an edit
 
 
-def choice_text(meta: dict, value: str) -> str:
+def choice_text(meta: Mapping[str, Any], value: str) -> str:
     """'random read (randread)': the declared words, then the value the command line takes."""
     words = meta["choice_words"] or {}
     return f"{words[value]} ({value})" if value in words else value
 
 
-def help_text(meta: dict) -> str:
+def help_text(meta: Mapping[str, Any]) -> str:
     """The grey line under a field: what it is, how to write it, its default."""
     if meta["kind"] == "bool":
-        return meta["help"]
+        return str(meta["help"])
     default = meta["default_text"].replace(",", ", ")   # a long list wraps at its commas
-    return meta["help"] + (f"; {meta['hint']}" if meta["hint"] else "") + f" (default {default})"
+    return str(meta["help"]) + (f"; {meta['hint']}" if meta["hint"] else "") + f" (default {default})"
 
 
-def make_editor(d: dict, edited: Callable) -> Editor:
+def make_editor(d: Mapping[str, Any], edited: Callable[..., None]) -> Editor:
     """The editor of field ``d``; ``edited`` is called on every change."""
     kind = d["kind"]
     if kind == "bool":
@@ -77,7 +78,7 @@ def make_editor(d: dict, edited: Callable) -> Editor:
     return Editor(edit, edit.text, edit.setText, (edit,))
 
 
-def _as_bool(text) -> bool:
+def _as_bool(text: str) -> bool:
     """A saved yes/no value; one that no longer parses shows as unticked rather than failing."""
     try:
         return parse_bool(text)

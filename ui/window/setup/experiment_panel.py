@@ -16,6 +16,7 @@ needed, the rest by ``stack.build_all`` (form_stack.py).
 from __future__ import annotations
 
 import html
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -49,7 +50,7 @@ class ExperimentPanel(QWidget):
 
     plan_changed = Signal(object)
 
-    def __init__(self, state: dict | None = None, parent: QWidget | None = None,
+    def __init__(self, state: dict[str, Any] | None = None, parent: QWidget | None = None,
                  later: bool = False):
         super().__init__(parent)
         self.plan = PlanInfo(False, "")
@@ -166,7 +167,7 @@ class ExperimentPanel(QWidget):
         return chain
 
     # -- selection and values -------------------------------------------------------------------
-    def _items(self):
+    def _items(self) -> list[QListWidgetItem]:
         return [self.catalog.item(i) for i in range(self.catalog.count())]
 
     def selected_ids(self) -> list[str]:
@@ -243,7 +244,7 @@ class ExperimentPanel(QWidget):
         if item is not None:
             item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
 
-    def _on_tick(self, _item) -> None:
+    def _on_tick(self, _item: QListWidgetItem) -> None:
         self._sync_include()
         self.shared.show_kept(self.selected_ids())
         self._update_plan()
@@ -263,7 +264,7 @@ class ExperimentPanel(QWidget):
         return compute_plan(ids, self.form, self.settings)
 
     # -- persistence ------------------------------------------------------------------------------
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         self.stack.build_all()
         current = self.catalog.currentItem()
         return {"checked": self.selected_ids(), "preset": self.preset.currentData(),
@@ -272,7 +273,7 @@ class ExperimentPanel(QWidget):
                 "overrides": {eid: sorted(f.overridden) for eid, f in self.forms.items() if f.overridden},
                 "values": {eid: f.changed_texts() for eid, f in self.forms.items() if f.changed_texts()}}
 
-    def restore(self, state: dict) -> None:
+    def restore(self, state: dict[str, Any]) -> None:
         values = state.get("values") or {}
         overrides = state.get("overrides")
         if overrides is None:   # saved before shared settings: a common value set in a form is its own

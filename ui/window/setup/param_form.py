@@ -13,7 +13,11 @@ another value here: the field then says it overrides the shared value and offers
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
@@ -44,14 +48,14 @@ class ParamForm(QWidget):
     changed = Signal()
     reset_requested = Signal(str)
 
-    def __init__(self, cls, parent: QWidget | None = None):
+    def __init__(self, cls: type[Experiment], parent: QWidget | None = None):
         super().__init__(parent)
         self.cls = cls
         self.fields = {f.name: f for f in fields_of(cls)}
         self.meta = {d["name"]: d for d in describe(cls)}
         self.editors: dict[str, QWidget] = {}
-        self._getters: dict = {}
-        self._setters: dict = {}
+        self._getters: dict[str, Callable[[], str]] = {}
+        self._setters: dict[str, Callable[[str], None]] = {}
         self._notes: dict[str, QLabel] = {}
         self.following = followed(cls.id, set(self.fields)) if cls.id else []
         self.kept = kept_names(cls.id) if cls.id else []
@@ -128,7 +132,7 @@ class ParamForm(QWidget):
         form.addRow(label, field)
         form.addRow(QLabel(), note)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         """Lay the rows out again for the new size: in a scroll area the form is resized to
         its new height before its layout has dropped the row heights of the old note texts,
         and a note that grew to two lines would then overlap the next field."""
@@ -136,7 +140,7 @@ class ParamForm(QWidget):
         self.form.invalidate()
         self.form.activate()
 
-    def _editor(self, name: str, d: dict) -> QWidget:
+    def _editor(self, name: str, d: Mapping[str, Any]) -> QWidget:
         editor = make_editor(d, self._edited)
         self._getters[name], self._setters[name] = editor.get, editor.set
         for part in editor.parts:
@@ -170,7 +174,7 @@ class ParamForm(QWidget):
         self.shared_texts = dict(shared)
         self._set({n: t for n, t in shared.items() if n in self.following and n not in self.overridden})
 
-    def set_overridden(self, names) -> None:
+    def set_overridden(self, names: Iterable[str]) -> None:
         self.overridden = {n for n in names if n in self.following}
         for name, reset in self.resets.items():
             reset.setVisible(name in self.overridden)
@@ -197,7 +201,7 @@ class ParamForm(QWidget):
 
     def is_default(self, name: str, text: str) -> bool:
         try:
-            return coerce(self.fields[name], text) == self.fields[name].default
+            return bool(coerce(self.fields[name], text) == self.fields[name].default)
         except ParamError:
             return False
 
@@ -246,7 +250,7 @@ class ParamForm(QWidget):
                     "setting above again." if above else ". \u270e Changed for this experiment only.")
         return ". Follows the setting above the list."
 
-    def _edited(self, *_args) -> None:
+    def _edited(self, *_args: object) -> None:
         if self._quiet:
             return
         sender = self.sender()

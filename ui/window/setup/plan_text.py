@@ -10,13 +10,17 @@ import html
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from app.experiments import CATALOG
-from app.experiments.base import prefill_note
-from app.experiments.plan import experiments_from_settings, plan_run, precision_note
+from app.experiments.base import Experiment, prefill_note
+from app.experiments.plan import RunPlan, experiments_from_settings, plan_run, precision_note
 from app.params import ParamError
 from app.stats.io_counts import reach_warnings
 from ui.window import theme
+
+if TYPE_CHECKING:
+    from ui.window.setup.param_form import ParamForm
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +34,7 @@ class PlanInfo:
     size_bytes: int | None = None
 
 
-def plan_message(ids: list[str], experiments: list, plan) -> str:
+def plan_message(ids: list[str], experiments: list[Experiment], plan: RunPlan) -> str:
     """Rich text for the window (escaped)."""
     rounds = sum(t.precondition for t in plan.trials)
     warm = sum(t.warmup for t in plan.trials) - rounds
@@ -49,7 +53,7 @@ def plan_message(ids: list[str], experiments: list, plan) -> str:
     return message
 
 
-def compute_plan(ids: list[str], form_of: Callable, settings: Callable[[], dict[str, str]]) -> PlanInfo:
+def compute_plan(ids: list[str], form_of: Callable[[str], ParamForm], settings: Callable[[], dict[str, str]]) -> PlanInfo:
     """The plan of the ticked experiments, or why there is none: the first invalid field
     (its reason is beside it in its form), so Run stays disabled while anything is wrong."""
     if not ids:

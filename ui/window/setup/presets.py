@@ -45,7 +45,7 @@ def apply_preset(title: str, values: dict[str, str], shared: SharedSettings,
 
 def _same(name: str, a: str, b: str) -> bool:
     try:
-        return coerce(_BASE[name], a) == coerce(_BASE[name], b)
+        return bool(coerce(_BASE[name], a) == coerce(_BASE[name], b))
     except ParamError:
         return a == b
 

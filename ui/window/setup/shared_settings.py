@@ -39,7 +39,7 @@ _WORDS = {"runtime": "runtime", "precision": "precision", "size": "size",
 
 def default_text(name: str) -> str:
     """The common default as a form writes it (30s, 1GiB, 3, true, off)."""
-    return _META[name]["default_text"]
+    return str(_META[name]["default_text"])
 
 
 def kept_names(eid: str) -> list[str]:
@@ -139,7 +139,7 @@ class SharedSettings(QFrame):
         """True when ``name`` differs from the common default: only then does it override an
         experiment's own default (the quick check's 5 s)."""
         try:
-            return coerce(_BASE[name], self.texts()[name]) != _BASE[name].default
+            return bool(coerce(_BASE[name], self.texts()[name]) != _BASE[name].default)
         except ParamError:
             return True
 
@@ -177,7 +177,7 @@ class SharedSettings(QFrame):
     def focus_chain(self) -> list[QWidget]:
         return [self.editors[n] for n in SHARED]
 
-    def _edited(self, *_args) -> None:
+    def _edited(self, *_args: object) -> None:
         self.validate()
         self.changed.emit()
 
