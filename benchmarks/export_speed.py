@@ -30,9 +30,10 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from app.experiments import CATALOG  # noqa: E402
+from app.model.interval import SAMPLE_COLUMNS  # noqa: E402
 from app.report.export import export_run  # noqa: E402
 from app.store.new_folder import write_run_folder  # noqa: E402
-from app.store.run_folder import SAMPLE_COLUMNS, SCHEMA_VERSION  # noqa: E402
+from app.store.run_folder import SCHEMA_VERSION  # noqa: E402
 
 TARGET_S = 1.5
 

@@ -88,7 +88,7 @@ def as_app(fio: str, test_file: Path, argv: list[str]) -> tuple[float, float]:
     """fio alone with the command line the app gave it (a CLI run's run.json ``argv``): the
     app's options (live json+ status documents, ``--clocksource=cpu``, ``--thread``) without
     the app's process beside it, read by the app's own parser."""
-    from app.engines.fio import parse_fio_text
+    from app.engines.fio.result import parse_fio_text
     argv = [fio] + [f"--filename={test_file}" if a.startswith("--filename=") else a
                     for a in argv[1:] if not a.startswith(_APP_ONLY)]
     text = subprocess.run(argv, capture_output=True, text=True, check=True,

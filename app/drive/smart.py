@@ -142,9 +142,8 @@ def _pysmart(device: str, smartctl: str, device_type: str | None,
         else:
             os.environ["LANG"] = saved
 
-    # pySMART ships no py.typed, so its class is Any to mypy; unused-ignore: not every mypy
-    # configuration of this module forbids subclassing Any
-    class Bounded(Smartctl):  # type: ignore[misc, unused-ignore]
+    # pySMART ships no py.typed, so its class is Any to mypy (subclassing Any: [misc] under strict)
+    class Bounded(Smartctl):  # type: ignore[misc]
         """pySMART's documented query, ``generic_call(params, pass_options)``, run through our
         bounded ``run_tool``: its own Popen has no timeout, may flash a console window and
         decodes with chardet. Same argv as pySMART builds (never sudo: the app asks for none)."""

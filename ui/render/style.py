@@ -94,8 +94,8 @@ def sample_type(size: int) -> type[ItemSample]:
     from PySide6.QtGui import QPainter
     width, height = size * 1.8, size
 
-    # pyqtgraph ships no types: subclassing it is [misc] under strict (unused-ignore: not otherwise)
-    class BigSample(ItemSample):  # type: ignore[misc, unused-ignore]
+    # pyqtgraph ships no types: subclassing it is [misc] under strict
+    class BigSample(ItemSample):  # type: ignore[misc]
         """Legend swatch sized for the report (pyqtgraph's is a fixed 20 px square)."""
 
         def __init__(self, item: pg.PlotDataItem | pg.BarGraphItem) -> None:

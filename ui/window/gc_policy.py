@@ -45,7 +45,7 @@ def collect_on_gui_thread() -> None:
     if _collector is None:
         from pyqtgraph.util.garbage_collector import GarbageCollector
 
-        class _Collector(GarbageCollector):  # type: ignore[misc, unused-ignore]  # pyqtgraph: no types
+        class _Collector(GarbageCollector):  # type: ignore[misc]  # pyqtgraph: no types
             """pyqtgraph's timer collector, which skips its turn while a big load is going on."""
 
             def check(self) -> None:

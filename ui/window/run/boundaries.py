@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QGraphicsItem
 MIN_LABEL_GAP_PX = 3.0     # air between two neighbouring labels, at least (else half a line)
 
 
-class TrialBoundaries(pg.GraphicsObject):  # type: ignore[misc, unused-ignore]  # pyqtgraph: no types
+class TrialBoundaries(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph: no types
     """Add to a PlotItem with ``ignoreBounds=True`` (lines span whatever is in view)."""
 
     def __init__(self, labelled: bool = False, font: QFont | None = None):

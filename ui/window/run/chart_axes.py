@@ -25,7 +25,7 @@ _TIME_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14
 THOUSANDS_FROM = 10_000     # a base-unit value this large shows the axis in thousands
 
 
-class TimeAxis(pg.AxisItem):  # type: ignore[misc, unused-ignore]  # pyqtgraph: no types
+class TimeAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph: no types
     """Run time as m:ss or h:mm:ss, with ticks on whole seconds, minutes and hours."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -93,7 +93,7 @@ def tick_text(value: float, places: int = 0) -> str:
     return f"{value:.{max(0, places)}f}"
 
 
-class ValueAxis(pg.AxisItem):  # type: ignore[misc, unused-ignore]  # pyqtgraph: no types
+class ValueAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph: no types
     """A left axis showing base-unit values, or thousands of them (``divisor`` 1000)."""
 
     def __init__(self, orientation: str = "left"):
