@@ -237,14 +237,12 @@ class Experiment:
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
-        """One-sentence findings for report.md and the results view."""
+        """The findings in words with their evidence (what a student writes under "Analysis"),
+        each stated once: the report's Findings, the window's results views and the CLI show
+        these same sentences (app/report/outputs.py ``findings``). A percentile resting on too
+        few I/Os is said here too (app/stats/io_counts.py ``thin_warnings``); the report moves
+        such a sentence to the experiment's Caveats (docs/report.md)."""
         return []
-
-    @classmethod
-    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
-        """The findings stated in words with their evidence, for the report (docs/report.md):
-        what a student writes under "Analysis". Default: the one-line :meth:`sentences`."""
-        return cls.sentences(part, run)
 
     @classmethod
     def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:

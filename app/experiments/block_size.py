@@ -136,25 +136,6 @@ class BlockSize(Experiment):
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
-        out = []
-        found = part.found(Crossovers) or Crossovers({})
-        for pattern, c in found.by_pattern.items():
-            if not c:
-                continue
-            if c.crossover_bs_bytes and c.below_bs_bytes and c.above_bs_bytes:
-                at = c.crossover_bs_bytes / 1024
-                text = (f"{pattern}: IOPS-to-bandwidth crossover at ≈ {at:.0f} KiB (between "
-                        f"{c.below_bs_bytes // 1024} and {c.above_bs_bytes // 1024} KiB)")
-            else:
-                text = f"{pattern}: {c.note}"
-            saturated = (c.bw_saturation_bs_bytes or 0) // 1024
-            out.append(f"{text}; peak {fmt(c.peak_iops)} IOPS and "
-                       f"{fmt(c.peak_MBps)} MB/s; MB/s reaches 90 % of its peak at "
-                       f"{saturated} KiB.")
-        return out + p99_warnings(part)
-
-    @classmethod
-    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """Per pattern: how IOPS fall and MB/s rise across the sweep, where the two meet (the
         rule in words) and where MB/s saturates; then random against sequential."""
         found = part.found(Crossovers) or Crossovers({})
@@ -192,7 +173,7 @@ class BlockSize(Experiment):
             out.append(f"At {size_text(rnd.workload.bs_bytes)}, sequential access reaches "
                        f"{stat_text(seq.total_iops)} IOPS and random access "
                        f"{stat_text(rnd.total_iops)}: {said}.")
-        return out
+        return out + p99_warnings(part)
 
     @classmethod
     def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:

@@ -55,13 +55,6 @@ def stat_text(stat: Stat | None, unit: str = "") -> str:
     return mean_pm(stat.mean, stat.std) + (f" {unit}" if unit else "")
 
 
-def value_text(stat: Stat | None, unit: str = "µs", digits: int = 1) -> str:
-    """A mean for a one-line sentence: '412.7 µs', 'n/a', or 'too few I/Os (4)'."""
-    if stat is not None and stat.too_few is not None:
-        return stat.mark() or "n/a"
-    return "n/a" if stat is None or stat.mean is None else f"{stat.mean:,.{digits}f} {unit}"
-
-
 def tail_ratio_text(part: ExperimentResults, row: WorkloadSummary, key: str,
                     value: float | None, show: Callable[[float | None], str]) -> str:
     """A percentile / p50 ratio for a sentence (``show`` words it), or, when the percentile or

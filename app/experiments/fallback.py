@@ -45,9 +45,6 @@ class UnregisteredResults:
     def sentences(self, part: ExperimentResults, run: RunResults) -> list[str]:
         return []
 
-    def words(self, part: ExperimentResults, run: RunResults) -> list[str]:
-        return self.sentences(part, run)
-
     def headline(self, part: ExperimentResults, run: RunResults) -> None:
         return None
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.experiments.base import Experiment, Rows, Samples, Trials, block_param, rw_param
 from app.experiments.common import stat_text
-from app.experiments.knee_text import knee_markers, knee_sentence, knee_words
+from app.experiments.knee_text import knee_markers, knee_words
 from app.experiments.registry import register
 from app.experiments.sweep_p99 import p99_notes, pooled_caption
 from app.model.summary import Stat, WorkloadSummary
@@ -162,22 +162,6 @@ class QueueDepth(Experiment):
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
-        f = part.found(QueueDepthFindings) or NOTHING
-        knee = f.knee
-        law = [p.ratio for p in f.littles_law if p.ratio is not None]
-        out = []
-        if knee:
-            out.append(knee_sentence(knee))
-        if law:
-            lo, hi = min(law), max(law)
-            verdict = ("the requested queue is kept full" if lo >= 0.9 else
-                       "some levels lose time outside the device (host-side overhead)")
-            out.append(f"Little's Law: measured L = IOPS × latency over outstanding I/O lies "
-                       f"between {lo:.2f} and {hi:.2f}; {verdict}.")
-        return out + p99_warnings(part)
-
-    @classmethod
-    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """The trade-off across the sweep, the knee with its rule and evidence, Little's Law."""
         f = part.found(QueueDepthFindings) or NOTHING
         rows = sorted(part.workloads, key=lambda r: r.outstanding)
@@ -202,7 +186,7 @@ class QueueDepth(Experiment):
             out.append(f"Little's Law check (L = IOPS × mean latency of each repetition, averaged, "
                        f"over the outstanding I/O asked for; 1.00 means the queue was kept full): "
                        f"{items}; {verdict}.")
-        return out
+        return out + p99_warnings(part)
 
     @classmethod
     def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:

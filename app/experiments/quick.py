@@ -12,7 +12,6 @@ from app.experiments.registry import register
 from app.model.summary import WorkloadSummary
 from app.model.workload import Workload
 from app.params import param
-from app.results.figure import fmt
 from app.results.findings import Headline
 from app.results.table import Column, Table, latency_kind, workload_table
 from app.units import KiB, MiB
@@ -73,18 +72,6 @@ class Quick(Experiment):
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
-        out = []
-        for direction in DIRECTIONS:
-            other = "write" if direction == "read" else "read"
-            rows = [(side, r) for r in part.workloads
-                    if (side := r.side(direction)) and not r.side(other)]
-            if rows:
-                best, row = max(rows, key=lambda p: p[0].MBps.mean or 0)
-                out.append(f"Best {direction}: {fmt(best.MBps.mean, 1)} MB/s ({row.label}).")
-        return out
-
-    @classmethod
-    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """Each test's read and write MB/s, as CrystalDiskMark lists them."""
         out = []
         for d in DIRECTIONS:

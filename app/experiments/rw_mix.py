@@ -17,11 +17,9 @@ from app.results.figure import (
     WRITE,
     Axis,
     Figure,
-    fmt,
     lat_axis_label,
     lat_unit,
     latency_axis,
-    mean,
     scaled,
     series_from,
 )
@@ -119,21 +117,6 @@ class RwMix(Experiment):
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
-        out = []
-        for r in sorted(part.workloads, key=lambda r: -_share(r)):
-            read, write = mean(r.lat("mean", "read")), mean(r.lat("mean", "write"))
-            lats = ", ".join(f"{d} {fmt(v, 1)} µs" for d, v in (("read", read), ("write", write))
-                             if v is not None)
-            text = (f"{r.workload.rwmixread} % reads: {fmt(r.total_iops.mean)} IOPS "
-                    f"in total, mean latency {lats}")
-            if read and write:
-                text += "; " + versus(r.lat("mean", "read"), r.lat("mean", "write"),
-                                      f"writes {write / read:.2f}× reads")
-            out.append(text + ".")
-        return out + p99_warnings(part)
-
-    @classmethod
-    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """Pure reads against pure writes, then what mixing does to each direction's latency."""
         by_share = {_share(r): r for r in part.workloads}
         out = []
@@ -153,7 +136,7 @@ class RwMix(Experiment):
                        f"wait {stat_text(read, 'µs')}, writes {stat_text(write, 'µs')}: "
                        + versus(read, write, f"writes wait {ratio(write.mean / read.mean)} as "
                                 "long as reads", "latency") + ".")
-        return out
+        return out + p99_warnings(part)
 
     @classmethod
     def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:

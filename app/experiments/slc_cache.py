@@ -164,21 +164,6 @@ class SlcCache(Experiment):
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
-        out = []
-        for t in _found(part):
-            f = t.found
-            if f.drop_observed:
-                out.append(f"Rep {t.repetition}: cache exhausted after "
-                           f"{_at(f.gb_before_drop, f.gb_resolution, 'GB')} "
-                           f"({_at(f.t_drop_s, f.t_resolution_s, 's')}); {fmt(f.MBps_before)} MB/s "
-                           f"before, {fmt(f.MBps_after)} MB/s after{_left_out(f)}.")
-            else:
-                out.append(f"Rep {t.repetition}: {f.note} in {f.total_gb:.2f} "
-                           f"GB written; mean {fmt(f.MBps_before)} MB/s.")
-        return out + p99_warnings(part)
-
-    @classmethod
-    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """Where the cache ran out (GB written, seconds) and the speed after it, over the
         repetitions; or that no drop was seen, with how much was written."""
         found = [t.found for t in _found(part)]
@@ -198,7 +183,7 @@ class SlcCache(Experiment):
                        f"{values_text([f.MBps_before for f in calm], 'MB/s')} over up to "
                        f"{sig(most)} GB written, so any SLC cache (or the host's write cache in "
                        "front of the drive) holds more than that; a longer runtime finds its end.")
-        return out
+        return out + p99_warnings(part)
 
     @classmethod
     def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:
@@ -242,22 +227,20 @@ def _levels(found: Sequence[TrialExhaustion]) -> list[HLine]:
     return out
 
 
-def _at(value: float | None, resolution: float | None, unit: str) -> str:
-    """'2.01 ± 0.02 GB': a located point with its resolution, both to the decimals that show
-    the ± (at least 2 for GB and 1 for s, at most 4)."""
+def _digits(resolution: float | None, unit: str) -> int:
+    """The decimals that show a resolution: at least 2 for GB and 1 for s, at most 4."""
     digits = 2 if unit == "GB" else 1
     if resolution is not None and resolution > 0:
         digits = min(max(digits, -math.floor(math.log10(resolution))), 4)
+    return digits
+
+
+def _at(value: float | None, resolution: float | None, unit: str) -> str:
+    """'2.01 ± 0.02 GB': a located point with its resolution, both to the decimals that show
+    the ± (:func:`_digits`)."""
+    digits = _digits(resolution, unit)
     pm = f" ± {resolution:.{digits}f}" if resolution is not None else ""
     return f"{value or 0:.{digits}f}{pm} {unit}"
-
-
-def _left_out(f: CacheExhaustion) -> str:
-    """Which intervals the before/after rates leave out: those the step spread over."""
-    k = f.transitional_intervals
-    if not k:
-        return ""
-    return f" ({k} transitional interval{'s' if k > 1 else ''} left out of both)"
 
 
 def _resolution_text(drops: Sequence[CacheExhaustion]) -> str:
@@ -268,8 +251,9 @@ def _resolution_text(drops: Sequence[CacheExhaustion]) -> str:
     gb = max(f.gb_resolution or 0.0 for f in known)
     ts = max(f.t_resolution_s or 0.0 for f in known)
     return (f"Each drop is located within its sample interval from that interval's mean and its "
-            f"neighbours' rates, to ± {gb:.2f} GB (± {ts:.1f} s) at worst; the intervals it "
-            "spread over count in neither rate.")
+            f"neighbours' rates, to ± {gb:.{_digits(gb, 'GB')}f} GB (± {ts:.{_digits(ts, 's')}f} s) "
+            "at worst (as the figure's marker says it); the intervals it spread over count in "
+            "neither rate.")
 
 
 def _cache_table(found: Sequence[TrialExhaustion]) -> Table:

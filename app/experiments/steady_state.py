@@ -167,10 +167,6 @@ class SteadyState(Experiment):
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
-        return [_verdict(part.found(Convergence) or NOT_RUN)]
-
-    @classmethod
-    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """The verdict with the IOPS of the rounds it judged."""
         f = part.found(Convergence) or NOT_RUN
         known = [x for x in f.rounds_iops if x is not None]

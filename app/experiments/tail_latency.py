@@ -22,12 +22,10 @@ from app.experiments.common import (
     TailSpreads,
     noise_text,
     ratio_cells,
-    ratio_text,
     separated,
     spread_findings,
     stat_text,
     tail_ratio_text,
-    value_text,
     versus,
 )
 from app.experiments.exceedance import exceedance
@@ -189,22 +187,6 @@ class TailLatency(Experiment):
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
-        spread = part.found(TailSpreads) or TailSpreads({})
-        out = []
-        for r in part.workloads:
-            s = spread.of(r.label)
-            ios = fewest_text(part, r)
-            ratios = ", ".join(
-                f"{k}/p50 = {tail_ratio_text(part, r, k, v, ratio_text)}" for k, v in (
-                    ("p99", s.p99_over_p50 if s else None),
-                    ("p99.9", s.p99_9_over_p50 if s else None),
-                    ("p99.99", s.p99_99_over_p50 if s else None)))
-            out.append(f"{r.label}: p50 {value_text(r.lat('p50'))}, p99.99 "
-                       f"{value_text(r.lat('p99.99'))}; {ratios}" + (f" ({ios})." if ios else "."))
-        return out + [depths_sentence(part, run)] + thin_warnings(part, TAIL_STATS[1:])
-
-    @classmethod
-    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """Per queue depth: the median, the tail, how many times the median the tail is, and
         the I/Os it rests on; then how the tail grows with the queue."""
         spread = part.found(TailSpreads) or TailSpreads({})
@@ -228,7 +210,8 @@ class TailLatency(Experiment):
             elif a and b and c and d:
                 out.append(_growth(lo, hi, d / c, b / a))
         same = also_swept(part, run, latency_kind(part.workloads))
-        return [*out, *([same] if same else []), depths_sentence(part, run)]
+        return [*out, *([same] if same else []), depths_sentence(part, run),
+                *thin_warnings(part, TAIL_STATS[1:])]
 
     @classmethod
     def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:

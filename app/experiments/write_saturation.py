@@ -141,10 +141,6 @@ class WriteSaturation(Experiment):
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
-        return [_sentence(f) for f in _found(part)]
-
-    @classmethod
-    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """First against last IOPS over the repetitions, and the data written."""
         found = _found(part)
         if not found:

@@ -8,11 +8,8 @@ from typing import TYPE_CHECKING, ClassVar
 from app.experiments.base import DIRECTIONS, Experiment, Rows, Samples, Trials, block_param
 from app.experiments.common import (
     TailSpreads,
-    ratio_text,
     spread_findings,
     stat_text,
-    tail_ratio_text,
-    value_text,
     versus,
 )
 from app.experiments.registry import register
@@ -123,19 +120,6 @@ class ZeroQueue(Experiment):
 
     @classmethod
     def sentences(cls, part: ExperimentResults, run: RunResults) -> list[str]:
-        spread = part.found(TailSpreads) or TailSpreads({})
-        out = []
-        for r in part.workloads:
-            ios = fewest_text(part, r)
-            s = spread.of(r.label)
-            out.append(f"{r.label}: mean {value_text(r.lat('mean'))}, p99 "
-                       f"{value_text(r.lat('p99'))}, p99.9 {value_text(r.lat('p99.9'))} (p99/p50 = "
-                       f"{tail_ratio_text(part, r, 'p99', s.p99_over_p50 if s else None, ratio_text)}"
-                       f"{'; ' + ios if ios else ''}).")
-        return out + thin_warnings(part, IO_KEYS)
-
-    @classmethod
-    def words(cls, part: ExperimentResults, run: RunResults) -> list[str]:
         """Per block size: read against write latency at QD1, and how far each tail reaches."""
         spread = part.found(TailSpreads) or TailSpreads({})
         kind = latency_kind(part.workloads)
@@ -165,7 +149,7 @@ class ZeroQueue(Experiment):
                 out.append(f"{r.label}: tail amplification p99.9/p50 = {ratio(amp)} "
                            f"(p50 {stat_text(r.lat('p50'), 'µs')}, p99.9 "
                            f"{stat_text(r.lat('p99.9'), 'µs')}; {fewest_text(part, r)}).")
-        return out
+        return out + thin_warnings(part, IO_KEYS)
 
     @classmethod
     def headline(cls, part: ExperimentResults, run: RunResults) -> Headline | None:

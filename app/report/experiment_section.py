@@ -1,6 +1,7 @@
 """One experiment's section of the report (docs/report.md): purpose in one line, its setup (each
 parameter once), numbered tables and figures with captions, its findings in words (the
-experiment module's ``words``) and the caveats that apply to it.
+experiment module's ``sentences``, the same the window and the CLI show) and the caveats that
+apply to it (one of those sentences that says a percentile rests on too few I/Os is a caveat).
 
 A :class:`Said` is shared by the whole document so that a note under a table (how pooled
 percentiles are read, what an I/O count means) is written the first time only: the report says
@@ -149,7 +150,8 @@ def experiment_section(part: ExperimentResults, number: int, results: RunResults
         blocks.append(Paragraph(f"**Method.** {method}"))
     blocks += [Paragraph(" ".join(setup_text(part, common_precondition)))]
     measured = bool(part.workloads)
-    found = [w for w in (cls.words(part, results) if measured else [])
+    stated = cls.sentences(part, results) if measured else []   # the findings, said once
+    found = [w for w in stated
              if not is_io_caveat(w) and said.first(w)]   # before the notes: a note that is
     results_blocks: list[Block | Section] = []             # a finding is not written again
     mine = [t for t in tables if t.experiment == part.id]
@@ -176,7 +178,7 @@ def experiment_section(part: ExperimentResults, number: int, results: RunResults
     reading = [s for s in interpretation or () if said.first(s)]
     if reading:
         blocks.append(Section("Interpretation", (Bullets(tuple(reading)),), level=3))
-    thin = [s for s in (cls.sentences(part, results) if measured else []) if is_io_caveat(s)]
+    thin = [s for s in stated if is_io_caveat(s)]   # percentiles on too few I/Os: caveats
     caveats = [c for c in experiment_caveats(part, results, thin) if said.first(c)]
     if caveats:
         blocks.append(Section("Caveats", (Bullets(tuple(caveats)),), level=3))

@@ -1,4 +1,4 @@
-"""A run's tables, figure specs and report sentences, experiment by experiment.
+"""A run's tables, figure specs and findings sentences, experiment by experiment.
 
 Each experiment module says what it shows (app/experiments/); this module only walks the run's
 experiments in order and asks the registry, so it knows no experiment by name. Results of ids
@@ -63,7 +63,9 @@ def finding(part: ExperimentResults, key: str) -> Any:
 
 
 def findings(part: ExperimentResults, results: RunResults) -> list[str]:
-    """One-sentence findings of one experiment for report.md and the results view."""
+    """The findings of one experiment as the window's results views and the CLI show them: the
+    experiment module's ``sentences`` (the report's Findings and its too-few-I/Os caveats), then
+    how its preconditioning ended and its plausibility flags (the report's Setup and Caveats)."""
     if not part.workloads:
         return []
     state = precondition_sentence(part.entry)

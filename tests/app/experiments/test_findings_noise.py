@@ -48,7 +48,7 @@ def full_lab():
 ])
 def test_the_full_lab_findings_say_within_the_noise(full_lab, eid, noise, gone):
     part = full_lab.part(eid)
-    words = CATALOG[eid].words(part, full_lab)
+    words = CATALOG[eid].sentences(part, full_lab)
     sentence = next(w for w in words if w.startswith(noise) or noise in w)
     assert "within the noise (n = 2" in sentence and gone not in sentence
     # a difference its repetitions do show is still stated as a ratio

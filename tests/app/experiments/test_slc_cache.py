@@ -66,10 +66,13 @@ def test_sentence_table_and_figure_state_the_resolution():
     part = ExperimentResults("slc-cache", ExperimentEntry(id="slc-cache"), (row,), (TRIAL,), found)
     run = RunResults(Run.from_json({"status": "done"}), (part,), samples)
     (sentence,) = SlcCache.sentences(part, run)
-    assert sentence == ("Rep 1: cache exhausted after 0.401 ± 0.005 GB (4.01 ± 0.05 s); 100 MB/s "
-                        "before, 20 MB/s after (1 transitional interval left out of both).")
-    (words,) = SlcCache.words(part, run)
-    assert "located within its sample interval" in words and "± 0.01 GB" in words
+    assert sentence.startswith("The write speed dropped (the SLC cache ran out) in 1 of 1 "
+                               "repetitions, after 0.401 GB (n = 1) written, 4.01 s (n = 1) into")
+    # the resolution to the marker's digits (it said ± 0.01 GB, rounding 0.005 away)
+    assert sentence.endswith("located within its sample interval from that interval's mean and "
+                             "its neighbours' rates, to ± 0.005 GB (± 0.05 s) at worst (as the "
+                             "figure's marker says it); the intervals it spread over count in "
+                             "neither rate.")
     table = SlcCache.tables(part, run)[1]
     cols = [c.key for c in table.columns]
     row0 = dict(zip(cols, table.rows[0]))

@@ -87,7 +87,7 @@ def test_run_fills_charts_table_and_run_folder(qtbot, make_window, tmp_path):
     for r in range(4):
         assert window.results.workloads.item(r, 2).text() == "2"
         assert "±" in window.results.workloads.item(r, 3).text()
-    assert "p99/p50 =" in window.results.findings.toPlainText()
+    assert "tail amplification p99.9/p50" in window.results.findings.toPlainText()
     # charts: every sample of samples.csv, per direction, with a labelled boundary per trial
     samples = csv_rows(run_dir / "samples.csv")
     assert len(samples) >= 12 and window.model.series.samples == len(samples)

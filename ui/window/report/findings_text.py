@@ -1,11 +1,17 @@
-"""Numbers and findings as text for the results table (display formatting in one place). No Qt.
+"""Numbers and findings as the results views show them (display formatting in one place). No Qt.
 
-The analysis functions return plain dicts (app/stats/analysis.py); this turns each experiment's findings
-into a few sentences a student can paste into a report, always with the unit.
+The findings' words are the experiment modules' own (app/report/outputs.py ``findings``, the
+report's sentences); here they are only laid out: one paragraph each, so that a finding wrapped
+over several lines in a narrow pane still reads as one.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from app.model.summary import Stat
+
+#: The space under each finding's paragraph, in px: enough to see where one ends.
+FINDING_GAP_PX = 6
 
 
 def number(value: float | None) -> str:
@@ -33,3 +39,11 @@ def stat_text(stat: Stat | None, with_n: bool = True) -> str:
     if with_n:
         text += f" (n={stat.n})"
     return text
+
+
+def findings_html(paragraphs: Iterable[str]) -> str:
+    """Findings (each already HTML, its text escaped) as rich text, one paragraph each with
+    :data:`FINDING_GAP_PX` under it: joined by line breaks, a long finding wrapped over four
+    lines ran into the next."""
+    return "".join(f'<p style="margin-top:0; margin-bottom:{FINDING_GAP_PX}px">{p}</p>'
+                   for p in paragraphs)

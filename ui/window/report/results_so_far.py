@@ -49,6 +49,7 @@ from app.results.figure import Figure
 from app.results.run_results import ExperimentResults
 from ui.window import theme
 from ui.window.plain import plain_tip
+from ui.window.report.findings_text import findings_html
 from ui.window.report.narrow_figures import a_panel_each, legend_to_line, without_point_labels
 from ui.window.run.run_model import RunModel
 from ui.window.run.run_state import RunState
@@ -220,7 +221,7 @@ class ResultsSoFar(QWidget):
             self.selector.blockSignals(False)
         self.selector.setVisible(len(self.figures) > 1)
         lines = findings(part, results)
-        self.found.setHtml("<br>".join(html.escape(line) for line in lines))
+        self.found.setHtml(findings_html(html.escape(line) for line in lines))
         self.found.setVisible(bool(lines))
         self._redraw()
         self._gap = self._gap_after(started)

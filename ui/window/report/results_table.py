@@ -28,7 +28,7 @@ from app.report.outputs import findings
 from app.results.pooled import pooled_text
 from ui.window import theme
 from ui.window.plain import html_text
-from ui.window.report.findings_text import stat_text
+from ui.window.report.findings_text import findings_html, stat_text
 from ui.window.report.trials_table import THROTTLED, TrialsView
 from ui.window.run.run_model import RunModel
 from ui.window.run.run_state import RunState
@@ -177,7 +177,7 @@ class ResultsTable(QWidget):
                 lines += [f"<b>{html_text(eid)}</b>: {html_text(line)}"
                           for line in findings(shown, results)]
         if lines:
-            self.findings.setHtml("<br>".join(lines))
+            self.findings.setHtml(findings_html(lines))
         elif self.model.status is RunState.IDLE or self._running():
             self.findings.setText("The experiment's findings (knee, crossover, cache exhaustion "
                                   "point, tail spread) appear here when the run ends.")
