@@ -94,7 +94,7 @@ def _pooled_cells(markdown: str, label: str, key: str) -> list[str]:
     """The cells under a pooled table's ``<key> (µs, 95 % CI)`` column in the rows of ``label``."""
     cells, column = [], None
     for line in markdown.splitlines():
-        if not line.startswith("| "):
+        if not line.startswith("|"):
             column = None
             continue
         parts = [c.strip() for c in line.strip().strip("|").split(" | ")]
