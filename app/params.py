@@ -220,6 +220,16 @@ def build(cls: Any, settings: Mapping[str, Any] | None = None) -> Any:
         raise ParamError(cls.id, str(exc)) from None
 
 
+def build_or_none(cls: Any, settings: Mapping[str, Any]) -> Any | None:
+    """:func:`build`, or None when ``settings`` do not build: for values read back from a run
+    folder, which may come from another version or from someone else, so whatever they hold
+    (wrong kinds, out of range, parameters this version does not know) never raises."""
+    try:
+        return build(cls, settings)
+    except (ValueError, TypeError, ArithmeticError, LookupError, RecursionError):
+        return None   # ParamError is a ValueError; the others from an experiment's own checks
+
+
 def values_json(obj: Any) -> dict[str, Any]:
     """Canonical parameter values as JSON-ready data (lists for tuples)."""
     return {f.name: list(v) if isinstance(v := getattr(obj, f.name), tuple) else v

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from app.experiments.base import Experiment
 from app.experiments.fallback import IMPORTED, ImportedResults, UnregisteredResults
+from app.model.experiment_entry import ExperimentEntry
+from app.params import build_or_none
 
 #: id -> class, in registration order (= catalog order); a live dict shared by every importer.
 CATALOG: dict[str, type[Experiment]] = {}
@@ -26,8 +28,8 @@ PRESETS: dict[str, dict[str, str]] = {
 PRESET_TITLES = {"course": "Course defaults", "course-precision": "Course lab, precision 2 %",
                  "quick": "Quick (5 s trials, 1 repetition)"}
 
-__all__ = ["CATALOG", "IMPORTED", "PRESETS", "PRESET_TITLES", "all_ids", "expand_ids", "register",
-           "left_out_of_all", "results_for", "unregister"]
+__all__ = ["CATALOG", "IMPORTED", "PRESETS", "PRESET_TITLES", "all_ids", "expand_ids", "experiment_of",
+           "register", "left_out_of_all", "results_for", "unregister"]
 
 
 def register(cls: type[Experiment]) -> type[Experiment]:
@@ -53,6 +55,23 @@ def results_for(eid: str) -> type[Experiment] | UnregisteredResults:
     if cls is not None:
         return cls
     return ImportedResults if eid == IMPORTED else UnregisteredResults(eid)
+
+
+def experiment_of(entry: ExperimentEntry) -> Experiment | None:
+    """The experiment as it ran: the registered class of ``entry.id`` built from the parameters
+    run.json records for it, coerced and validated like a user's input (app/params.py), so
+    report and results code read attributes (``exp.runtime``) instead of keys.
+
+    None when there is no such experiment to read: an id no module registers (``imported``
+    results, an experiment of another version) or parameters that do not build (a value out of
+    range or of the wrong kind, a parameter this version does not know). A run folder may come
+    from someone else, so whatever its parameters hold, this returns None rather than raise;
+    callers then say what they say of an unrecorded value. A parameter the run does not record
+    (it predates the option) takes its default, which is what runs did before the option.
+    """
+    cls = CATALOG.get(entry.id)
+    built: Experiment | None = None if cls is None else build_or_none(cls, entry.params)
+    return built
 
 
 def all_ids() -> list[str]:

@@ -5,7 +5,8 @@ tail-latency at the knee, where its depths came from (docs/architecture.md).
 Typed once where run.json is read (:meth:`app.model.run.Run.from_json`) so tables, figures and
 report.md read fields instead of digging keys out of dicts; a key this version does not know
 stays in ``extra`` and run.json is written back key for key (app/model/block.py). ``params``
-stays a mapping: its keys are each experiment's own parameters (app/params.py).
+stays the mapping run.json records (each experiment's own parameters, app/params.py); the
+experiment it describes, typed, is :func:`app.experiments.registry.experiment_of`.
 """
 from __future__ import annotations
 
@@ -56,12 +57,6 @@ class ExperimentEntry(Block):
     workload_keys: tuple[str, ...] = ()
     precondition_result: PreconditionResult | None = None
     followed: str | None = None
-
-    @property
-    def repetitions(self) -> int:
-        """The experiment's ``repetitions`` parameter; 1 for one without it (imported results)."""
-        value = self.params.get("repetitions", 1)
-        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> ExperimentEntry:

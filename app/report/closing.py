@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from app.experiments.registry import results_for
+from app.experiments.registry import experiment_of, results_for
 from app.model.info import Drive
 from app.report.document import Block, Bullets, Paragraph, Section
 from app.results.findings import Headline
@@ -63,8 +63,7 @@ def method_limits(results: RunResults) -> list[str]:
     out.append(f"File-level test: the test files live on {fs}, so its allocation and metadata are "
                "part of every number; vendors measure the raw device, usually fresh and inside "
                "its SLC cache.")
-    runtimes = [float(p.entry.params["runtime"]) for p in results.parts
-                if isinstance(p.entry.params.get("runtime"), (int, float))]
+    runtimes = [exp.runtime for p in results.parts if (exp := experiment_of(p.entry)) is not None]
     if runtimes and min(runtimes) < 10:
         out.append(f"Trials as short as {min(runtimes):g} s: rare slow I/Os and background work "
                    "(garbage collection) that need minutes to appear are under-sampled, and the "

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.experiments.plan import PRECISION_RAMP_S
-from app.experiments.registry import CATALOG, results_for
+from app.experiments.registry import CATALOG, experiment_of, results_for
 from app.model.summary import Stat
 from app.report.caveats import experiment_caveats, is_io_caveat
 from app.report.document import Block, Bullets, DocFigure, DocTable, Paragraph, Section
@@ -99,18 +99,19 @@ def doc_figure(fig: Figure, number: str, drawn: Files, problems: Mapping[str, st
 def setup_text(part: ExperimentResults, common_precondition: str) -> list[str]:
     """Each parameter once, the workloads by label, and the preconditioning when it differs
     from the one the Methodology states for all."""
-    text = params_text(part.entry.params, CATALOG.get(part.id))
-    params = part.entry.params
+    text = params_text(part.entry.params, CATALOG.get(part.id))   # shown even when it does not build
+    exp = experiment_of(part.entry)
+    precision = exp is not None and exp.precision != "off"
     # a precision target replaces the runtime (min_time to max_time per workload): say what ran
-    left_out = _LEFT_OUT + (_PRECISION_ONLY if params.get("precision", "off") == "off"
-                            else ("runtime",))
+    left_out = _LEFT_OUT + (("runtime",) if precision else _PRECISION_ONLY)
     values = [literal(p.replace("=", " ", 1)) for p in text.split(" ")
               if p and p.split("=", 1)[0] not in left_out]
-    if params.get("precision", "off") != "off":   # the ramp each repetition really ran
+    if precision:   # the ramp each repetition really ran
         values = [v + f" (at least {PRECISION_RAMP_S:g} s per measured repetition: see Precision)"
                   if v.startswith("ramp ") else v for v in values]
     n = sorted({r.n for r in part.workloads})
-    planned = params.get("repetitions")
+    # rounds (steady-state) end once steady: how many ran is worth saying, not a shortfall
+    planned = exp.repetitions if exp is not None and not exp.rounds_measured else None
     out = [f"**Setup.** Parameters: {', '.join(values) or 'not recorded'}."
            + (f" Measured repetitions per workload: n = {'/'.join(map(str, n))}."
               if n and n != [planned] else "")]

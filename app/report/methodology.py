@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from app.experiments.registry import experiment_of
 from app.model.info import Drive, Host, RunInfo, Target
 from app.report.document import Bullets, DocTable, Paragraph, Section
 from app.report.interpretation.method import SHUFFLE_WHY
@@ -117,11 +118,11 @@ def methodology_section(results: RunResults, number: str) -> Section:
     run, info = results.run, results.run.info
     argv = next((t.job_argv or t.argv for t in run.trials if t.argv), ())  # job_argv: remote
     kind = results.lat_kind
-    params = [e.params for e in run.experiments]
-    shuffled = any(p.get("randomize") for p in params)
+    readable = [exp for e in run.experiments if (exp := experiment_of(e)) is not None]
+    shuffled = any(exp.randomize for exp in readable)
     order = (f"randomized within each repetition round, seed {info.seed}"
              if shuffled and info.seed is not None else
-             "plan order (not randomized)" if any(params) else "not recorded")
+             "plan order (not randomized)" if readable else "not recorded")
     lines = [
         "Each table cell and summary value is the mean ± sample standard deviation (n − 1) over "
         "the finished measured repetitions, with n stated; each experiment's Setup says how "

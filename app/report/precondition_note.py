@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from app.experiments.registry import experiment_of
 from app.model.experiment_entry import ExperimentEntry
 from app.results.figure import Figure
 from app.results.run_results import RunResults
@@ -21,9 +22,10 @@ def precondition_sentence(exp: ExperimentEntry) -> str:
     """E.g. 'Preconditioning: steady state reached in round 7 of at most 25 (4 KiB random
     writes, QD32, after writing the file twice).' ('' for runs without the option). ``exp`` is
     the experiment as the run lists it (:attr:`ExperimentResults.entry`)."""
-    mode = exp.params.get("precondition")
-    if mode is None or isinstance(mode, bool):
+    typed = experiment_of(exp)
+    if typed is None or "precondition" not in exp.params:   # not recorded: said nothing before
         return ""
+    mode = typed.precondition
     if mode == "none":
         return ("Preconditioning: none (the test file was written at most once before measuring; "
                 "a fresh or idle drive can be faster than in steady use).")

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from app.model.summary import Stat, WorkloadSummary
-from app.params import fields_of, format_value
+from app.params import build_or_none, fields_of, format_value
 from app.results.figure import as_stat
 from app.text import csv_text
 from app.text.markup import md_inline, md_text
@@ -140,16 +140,16 @@ def to_markdown(table: Table, heading_level: int = 3) -> str:
 # -- notes: the exact parameters under each table ------------------------------------------------
 
 def params_text(values: Mapping[str, Any], cls: type | None = None) -> str:
-    """An experiment's parameters as ``--set`` would take them, e.g. 'runtime=1s size=32MiB'.
+    """An experiment's parameters as ``--set`` would take them, e.g. 'runtime=1s size=32MiB',
+    in the order ``values`` (as run.json records them) lists them.
 
-    ``cls`` is the experiment's class (it knows each parameter's kind, so sizes print as
-    '32MiB'); without it (imported or unknown ids) values print as stored."""
-    kinds = {f.name: f.metadata["kind"] for f in fields_of(cls)} if cls else {}
-    parts = []
-    for name, value in values.items():
-        kind = kinds.get(name)
-        parts.append(f"{name}={format_value(kind, value) if kind else value}")
-    return " ".join(parts)
+    ``cls`` is the experiment's class: the values are read as it types them (sizes print as
+    '32MiB'). Without it (imported or unknown ids), or when the values do not build into it
+    (another version's, someone else's run folder), they print as stored."""
+    typed = build_or_none(cls, values) if cls else None
+    kinds = {f.name: f.metadata["kind"] for f in fields_of(cls)} if typed is not None else {}
+    return " ".join(f"{name}={format_value(kinds[name], getattr(typed, name))}" if name in kinds
+                    else f"{name}={value}" for name, value in values.items())
 
 
 def workload_text(w: Mapping[str, Any]) -> str:

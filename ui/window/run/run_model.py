@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from app.engines.shell_quote import command_line
-from app.experiments.registry import results_for
+from app.experiments.registry import experiment_of, results_for
 from app.model.experiment_entry import ExperimentEntry
 from app.model.info import Remote
 from app.model.run import ExperimentSummary, Run
@@ -251,7 +251,9 @@ class RunModel(QObject):
         """Workloads whose repetitions have all finished get their mean ± std row now."""
         run = Run(RunStatus.RUNNING, tuple(self.experiments), tuple(self.trials), {})
         self.results = build_results(run, self.kept_samples, earlier=self.results)
-        reps = {x.id: x.repetitions for x in self.experiments}
+        # rounds (steady-state) stop once steady: their row shows from the first round on
+        reps = {x.id: 1 if exp is None or exp.rounds_measured else exp.repetitions
+                for x in self.experiments for exp in (experiment_of(x),)}
         self.summary = {p.id: tuple(r for r in p.workloads if r.n >= reps.get(p.id, 1))
                         for p in self.results.parts}
         self.summary_changed.emit()
