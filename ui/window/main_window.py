@@ -289,7 +289,7 @@ class MainWindow(QMainWindow):
         s.experiments = self.experiment_panel.state()
         if self.built:
             s.runs_root = self.runs_browser.runs_root
-            s.report = self.report_bar.details.state()
+            s.report = self.report_bar.details.options()
 
     def _shut_down(self) -> None:
         self.memory.save()

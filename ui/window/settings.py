@@ -32,6 +32,7 @@ from app import APP_NAME
 from app.paths.userdirs import user_config_dir
 from app.store.config_file import config_file_problem
 from app.units import MiB
+from ui.window.panel_state import PanelState, report_options_from_json, report_options_to_json
 
 log = logging.getLogger(__name__)
 
@@ -80,21 +81,22 @@ def default_path() -> Path:
 class Remembered:
     """One key the window keeps, as a typed attribute of AppSettings: read, it is the stored
     value when that has the right type, else ``default`` (a missing or hand-edited setting);
-    assigned, it is stored."""
+    assigned, it is stored. ``clean`` turns a stored JSON value of type ``kind`` into what the
+    window uses (a typed value), ``dump`` such a value back into JSON."""
 
-    def __init__(self, key: str, kind: type, default: Any, clean: Any = None):
-        self.key, self.kind, self.default, self.clean = key, kind, default, clean
+    def __init__(self, key: str, kind: type, default: Any, clean: Any = None, dump: Any = None):
+        self.key, self.kind, self.default, self.clean, self.dump = key, kind, default, clean, dump
 
     def __get__(self, settings: AppSettings | None, owner: type | None = None) -> Any:
         if settings is None:
             return self
         value = settings.get(self.key)
-        if not isinstance(value, self.kind):
-            return copy.copy(self.default)   # never the shared default: callers may change it
-        return self.clean(value) if self.clean else value
+        if not isinstance(value, self.kind):   # a copy: callers may change it
+            value = copy.copy(self.default)
+        return self.clean(value) if self.clean and value is not None else value
 
     def __set__(self, settings: AppSettings, value: Any) -> None:
-        settings.set(self.key, value)
+        settings.set(self.key, self.dump(value) if self.dump else value)
 
 
 class AppSettings:
@@ -153,47 +155,20 @@ class AppSettings:
     #: The fio server of a remote target, HOST[:PORT] ("": this computer).
     remote = Remembered("run/remote", str, "")
     runs_root = Remembered("run/runs_root", str, None)
-    #: {"checked": [ids], "current": id, "preset": name, "values": {id: {name: text}},
-    #:  "shared": {name: text}, "overrides": {id: [name]}}.
-    experiments = Remembered("run/experiments", dict, {}, clean=lambda v: _experiments(v))
+    #: The experiment panel (ui/window/panel_state.py), stored as {"checked": [ids], "current": id,
+    #: "preset": name, "values": {id: {name: text}}, "shared": {name: text}, "overrides": {id: [name]}}.
+    experiments = Remembered("run/experiments", dict, {}, clean=PanelState.from_json,
+                             dump=PanelState.to_json)
     show_iops = Remembered("charts/show_iops", bool, False)
     #: Opt-in: the engine on a CPU of its own, the app's threads on the others (jobs/engine/quiet.py).
     pin_engine = Remembered("run/pin_engine", bool, False)
     #: The engine chosen in the window ("fio" | "diskspd"); "" until one was chosen, so the
     #: per-OS default (jobs.engine.factory.default_engine) applies on a first launch.
     engine = Remembered("run/engine", str, "")
-    #: The export bar's report details: {"title", "author", "course": text, "interpretation": bool}.
-    report = Remembered("report/details", dict, {})
+    #: The export bar's report details, stored as {"title", "author", "course": text,
+    #: "interpretation": bool}.
+    report = Remembered("report/details", dict, {}, clean=report_options_from_json,
+                        dump=report_options_to_json)
     #: {engine name: full path} for an engine installed off PATH.
     engine_paths = Remembered("run/engine_paths", dict, {},
                               clean=lambda v: {str(k): p for k, p in v.items() if p and isinstance(p, str)})
-
-
-def _experiments(state: dict[str, Any]) -> dict[str, Any]:
-    """The experiment panel's state with only what it can use: a hand-edited or damaged
-    settings file ('"checked": "zero-queue"', a value of 5 or null) left the window unable to
-    build its forms (a TypeError from a text field), so each part of the wrong type is dropped
-    and its default applies, as for a file that does not parse."""
-    def text(value: Any) -> str | None:
-        return value if isinstance(value, str) else None
-
-    checked, values = state.get("checked"), state.get("values")
-    return {"checked": [x for x in checked if isinstance(x, str)] if isinstance(checked, list) else [],
-            "current": text(state.get("current")), "preset": text(state.get("preset")),
-            **_shared_parts(state),
-            "values": {str(eid): {str(k): v for k, v in fields.items() if isinstance(v, str)}
-                       for eid, fields in (values.items() if isinstance(values, dict) else ())
-                       if isinstance(fields, dict)}}
-
-
-def _shared_parts(state: dict[str, Any]) -> dict[str, Any]:
-    """The settings set once for every experiment and the fields a form overrides them in
-    (absent when saved before there were any: the panel then reads its old per-form values)."""
-    shared, overrides = state.get("shared"), state.get("overrides")
-    out: dict[str, Any] = {}
-    if isinstance(shared, dict):
-        out["shared"] = {str(k): v for k, v in shared.items() if isinstance(v, str)}
-    if isinstance(overrides, dict):
-        out["overrides"] = {str(eid): [n for n in names if isinstance(n, str)]
-                            for eid, names in overrides.items() if isinstance(names, list)}
-    return out

@@ -11,6 +11,7 @@ import sys  # noqa: E402
 import pytest  # noqa: E402
 
 from ui.window.main_window import MainWindow  # noqa: E402
+from ui.window.panel_state import PanelState  # noqa: E402
 from ui.window.settings import AppSettings  # noqa: E402
 
 import gui_support  # noqa: E402
@@ -63,14 +64,14 @@ def test_the_set_up_column_comes_first_and_run_waits_for_the_rest(qtbot, tmp_pat
 
 def test_restored_values_reach_forms_made_later(qtbot, tmp_path):
     settings = AppSettings(tmp_path / "settings.ini")
-    settings.experiments = {"checked": ["zero-queue"], "current": "zero-queue", "preset": "custom",
-                            "values": {"block-size": {"runtime": "7s"}}}
+    settings.experiments = PanelState(("zero-queue",), "zero-queue", "custom",
+                                      {"block-size": {"runtime": "7s"}})
     settings.sync()
     window = lazy_window(qtbot, tmp_path)
     assert "block-size" not in window.experiment_panel.forms
     window.ensure_built()
     assert window.experiment_panel.forms["block-size"].texts()["runtime"] == "7s"
-    assert window.experiment_panel.state()["values"]["block-size"] == {"runtime": "7s"}
+    assert window.experiment_panel.state().values["block-size"] == {"runtime": "7s"}
 
 
 def test_closed_before_the_run_half_exists(qtbot, tmp_path):

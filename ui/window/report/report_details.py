@@ -5,8 +5,6 @@ docs/report.md). The window
 remembers them between launches (ui/window/settings.py, ``report``)."""
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QLineEdit, QWidget
 
 from app.report.options import ReportOptions
@@ -42,20 +40,12 @@ class ReportDetails(QWidget):
                              self.course_edit.text(), "",
                              self.interpretation.isChecked()).cleaned()
 
-    def state(self) -> dict[str, Any]:
-        """What the settings keep."""
-        o = self.options()
-        return {"title": o.title, "author": o.author, "course": o.course,
-                "interpretation": o.interpretation}
-
-    def restore(self, state: dict[str, Any]) -> None:
-        """From the settings; a value of the wrong type is left at its default."""
-        for key, edit in (("title", self.title_edit), ("author", self.author_edit),
-                          ("course", self.course_edit)):
-            if isinstance(state.get(key), str):
-                edit.setText(state[key])
-        if isinstance(state.get("interpretation"), bool):
-            self.interpretation.setChecked(state["interpretation"])
+    def restore(self, options: ReportOptions) -> None:
+        """From the settings (ui/window/panel_state.py read them)."""
+        self.title_edit.setText(options.title)
+        self.author_edit.setText(options.author)
+        self.course_edit.setText(options.course)
+        self.interpretation.setChecked(options.interpretation)
 
     def fields(self) -> list[QWidget]:
         return [self.title_edit, self.author_edit, self.course_edit, self.interpretation]

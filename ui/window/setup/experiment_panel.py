@@ -16,7 +16,6 @@ needed, the rest by ``stack.build_all`` (form_stack.py).
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from app.experiments import CATALOG, PRESET_TITLES, PRESETS
 from ui.window import theme
+from ui.window.panel_state import PanelState
 from ui.window.setup.form_stack import FormStack
 from ui.window.setup.param_form import COMMON, ParamForm
 from ui.window.setup.plan_text import PlanInfo, compute_plan
@@ -50,7 +50,7 @@ class ExperimentPanel(QWidget):
 
     plan_changed = Signal(object)
 
-    def __init__(self, state: dict[str, Any] | None = None, parent: QWidget | None = None,
+    def __init__(self, state: PanelState | None = None, parent: QWidget | None = None,
                  later: bool = False):
         super().__init__(parent)
         self.plan = PlanInfo(False, "")
@@ -106,7 +106,7 @@ class ExperimentPanel(QWidget):
         layout.addWidget(self.catalog)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.summary)
-        self.restore(state or {})
+        self.restore(state or PanelState())
 
     def form(self, eid: str) -> ParamForm:
         """Experiment ``eid``'s form, made now if it was not (FormStack)."""
@@ -264,33 +264,34 @@ class ExperimentPanel(QWidget):
         return compute_plan(ids, self.form, self.settings)
 
     # -- persistence ------------------------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
+    def state(self) -> PanelState:
         self.stack.build_all()
         current = self.catalog.currentItem()
-        return {"checked": self.selected_ids(), "preset": self.preset.currentData(),
-                "current": current.data(Qt.ItemDataRole.UserRole) if current else None,
-                "shared": self.shared.changed_texts(),
-                "overrides": {eid: sorted(f.overridden) for eid, f in self.forms.items() if f.overridden},
-                "values": {eid: f.changed_texts() for eid, f in self.forms.items() if f.changed_texts()}}
+        return PanelState(
+            tuple(self.selected_ids()), self.preset.currentData(),
+            current.data(Qt.ItemDataRole.UserRole) if current else None,
+            {eid: f.changed_texts() for eid, f in self.forms.items() if f.changed_texts()},
+            self.shared.changed_texts(),
+            {eid: tuple(sorted(f.overridden)) for eid, f in self.forms.items() if f.overridden})
 
-    def restore(self, state: dict[str, Any]) -> None:
-        values = state.get("values") or {}
-        overrides = state.get("overrides")
+    def restore(self, state: PanelState) -> None:
+        values = state.values
+        overrides = state.overrides
         if overrides is None:   # saved before shared settings: a common value set in a form is its own
-            overrides = {eid: [n for n in v if n in SHARED] for eid, v in values.items()}
+            overrides = {eid: tuple(n for n in v if n in SHARED) for eid, v in values.items()}
         self._applying = True
         try:
-            self.shared.set_texts(state.get("shared") or {})
-            self.stack.restore(values)
+            self.shared.set_texts(dict(state.shared))
+            self.stack.restore({eid: dict(v) for eid, v in values.items()})
             self._overrides = {eid: list(v) for eid, v in overrides.items() if eid not in self.forms}
             for eid, form in self.forms.items():
                 form.set_overridden(overrides.get(eid, ()))
                 self._follow(eid)
-            self.set_checked(state.get("checked") or ["zero-queue"])
+            self.set_checked(list(state.checked) or ["zero-queue"])
         finally:
             self._applying = False
-        preset = state.get("preset") or "course"
+        preset = state.preset or "course"
         self.preset.setCurrentIndex(max(0, self.preset.findData(preset)))
-        current = state.get("current")
+        current = state.current
         self.select(current if current in CATALOG else "zero-queue")
         self._update_plan()
