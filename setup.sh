@@ -54,7 +54,9 @@ echo "Set-up done: $installed; SSD Profiler and its Python packages are in $PWD/
   "Start it with: $PWD/.venv/bin/ssd-profiler (or bash setup.sh app)." >&2
 case "$mode" in
   app)  exec .venv/bin/ssd-profiler "$@" ;;
-  # two workers, one test file each at a time: most tests wait on fio or a server, not the CPU
-  test) exec xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python -m pytest -n 2 --dist loadfile "$@" ;;
+  # two workers, one test file each at a time: most tests wait on fio or a server, not the CPU;
+  # the files in the order tests/conftest.py gives them (the longest first)
+  test) exec xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python -m pytest -n 2 --dist loadfile \
+          --no-loadscope-reorder "$@" ;;
   *)    echo "usage: bash setup.sh app|test" >&2; exit 2 ;;
 esac

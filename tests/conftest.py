@@ -18,6 +18,24 @@ FIXTURES = REPO / "tests" / "fixtures"
 FAKES = REPO / "tests" / "fakes"
 TINY = ["--set", "runtime=1s", "--set", "size=32MiB"]
 
+#: The test files that take a worker longest (a build, throttled devices, whole runs), started
+#: first so the two workers end together: run last, the build alone kept one worker busy for a
+#: minute and a half after the other had finished (setup.sh passes --no-loadscope-reorder, or
+#: xdist would order files by their number of tests and start these last).
+LONG_POLES = ("tests/ui/test_packaging.py", "tests/jobs/test_throttled_rates.py",
+              "tests/ui/test_export.py", "tests/ui/cli/test_cli_run.py",
+              "tests/app/experiments/test_catalog_grows.py", "tests/packaging/test_deb_package.py",
+              "tests/jobs/test_remote_hosts.py", "tests/ui/window/test_window_export.py",
+              "tests/app/test_run_folder_properties.py", "tests/ui/test_too_few_everywhere.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long poles first, everything else in its collected order."""
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return LONG_POLES.index(path) if path in LONG_POLES else len(LONG_POLES)
+    items.sort(key=rank)   # stable: the rest keeps its order
+
 
 def run_cli(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
     """``ssd-profiler ARGS`` as a user runs it: a separate process, text output captured."""
