@@ -19,8 +19,8 @@ FAKES = REPO / "tests" / "fakes"
 TINY = ["--set", "runtime=1s", "--set", "size=32MiB"]
 
 #: The test files that take a worker longest (a build, throttled devices, whole runs), started
-#: first so the two workers end together: run last, the build alone kept one worker busy for a
-#: minute and a half after the other had finished (setup.sh passes --no-loadscope-reorder, or
+#: first so the workers end together: run last, the build alone kept one worker busy for a
+#: minute and a half after the others had finished (setup.sh passes --no-loadscope-reorder, or
 #: xdist would order files by their number of tests and start these last).
 LONG_POLES = ("tests/ui/test_packaging.py", "tests/jobs/test_throttled_rates.py",
               "tests/ui/test_export.py", "tests/ui/cli/test_cli_run.py",
