@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         pause_collections()   # before any worker thread exists (see gc_policy)
         self.built = False             # the run half exists (ensure_built)
+        self._opening = ""             # the past run asked for last (open_run)
         self._build_queued = False
         self.settings = settings or AppSettings()
         self.engine_path = engine_path
@@ -307,13 +308,18 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("A run is going on; open past runs after it ends.")
             return
         self.statusBar().showMessage(f"Opening {run_dir}...")
+        self._opening = run_dir   # loads run in parallel: the run asked for last is the one shown
         from ui.window.run.past_runs import load_past_run  # numpy: loaded with the run half
         self.background.submit(lambda: load_outside_collections(lambda: load_past_run(run_dir)),
-                               self._show_past,
-                               lambda exc: self.statusBar().showMessage(f"Cannot open {run_dir}: {exc}"))
+                               lambda past: self._show_past(run_dir, past),
+                               lambda exc: self._open_failed(run_dir, exc))
 
-    def _show_past(self, past: PastRun) -> None:
-        if self.control.running:
+    def _open_failed(self, run_dir: str, exc: BaseException) -> None:
+        if run_dir == self._opening:
+            self.statusBar().showMessage(f"Cannot open {run_dir}: {exc}")
+
+    def _show_past(self, run_dir: str, past: PastRun) -> None:
+        if self.control.running or run_dir != self._opening:
             return
         self.model.load_past(past)
         self.show_run_view(self.results)

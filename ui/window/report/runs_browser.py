@@ -8,7 +8,8 @@ Two or more selected runs can be compared: the Compare view is a window of its o
 The list keeps itself current (a run made from the command line appears within seconds): a
 QFileSystemWatcher watches the runs folder (or, before it exists, the folder it will be made
 in) and the folders of runs still going, and a change lists the runs again after WATCH_MS
-(RUN_WATCH_MS for a run going on: one listing for a burst of writes). The selection is kept across such a listing.
+(RUN_WATCH_MS for a run going on: one listing for a burst of writes). The selection is kept
+across such a listing, and only the listing asked for last is shown (they run in parallel).
 """
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ class RunsBrowser(QWidget):
         self.background = background
         self.runs_root = runs_root
         self.listings: tuple[RunListing, ...] = ()
+        self._asked = 0   # listings asked for: only the last one asked is shown
         self.choose_folder: Callable[[str, str], str] = lambda title, start: QFileDialog.getExistingDirectory(self, title, start)
         self.open_url = None        # None: the system's file manager (tests pass their own)
         self.folder_dialog: PathDialog | None = None   # shown when no file manager could open the folder
@@ -114,10 +116,23 @@ class RunsBrowser(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
+        """List the runs again. Listings run on a pool of threads and may finish out of order:
+        one begun while a run was going must not overwrite the one asked for when it ended."""
         root = self.runs_root
+        self._asked += 1
+        asked = self._asked
         self.status.setText("Looking for runs...")
-        self.background.submit(lambda: scan_runs(root), self._show,
-                               lambda exc: self.status.setText(f"Cannot list {root}: {exc}"))
+        self.background.submit(lambda: scan_runs(root),
+                               lambda listings: self._show_if_last(asked, listings),
+                               lambda exc: self._fail_if_last(asked, root, exc))
+
+    def _show_if_last(self, asked: int, listings: tuple[RunListing, ...]) -> None:
+        if asked == self._asked:
+            self._show(listings)
+
+    def _fail_if_last(self, asked: int, root: str, exc: BaseException) -> None:
+        if asked == self._asked:
+            self.status.setText(f"Cannot list {root}: {exc}")
 
     def _changed(self, path: str) -> None:
         """A listing soon: within WATCH_MS for the runs folder, RUN_WATCH_MS for a run going on
