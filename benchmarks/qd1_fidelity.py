@@ -23,7 +23,8 @@ way reads a test file written just before its trial, the same way (the app write
 each run, and a file read right after its writing meets another cache state than one written
 minutes before). Run on its own, this script measures under Xvfb and offscreen in turn:
 ``.venv/bin/python benchmarks/qd1_fidelity.py --rounds 30 --runtime 2`` (``--displays current``:
-only the display it was started with). Each output states its sitting: display, load average
+only the display it was started with; ``--ways options,cli,window``: the three the target names,
+each round a quarter shorter). Each output states its sitting: display, load average
 before and after, and whether the CPU frequency could be pinned.
 """
 from __future__ import annotations
@@ -155,7 +156,12 @@ def _until_finished(app, window) -> None:
         window.model.state_changed.disconnect(quit_when_done)
 
 
-def compare(app, window, rounds: int, runtime_s: float, target_parent: str | None, wait) -> str:
+ALL_WAYS = ("bare fio", "fio, app's options", "CLI", "window")
+WAY_KEYS = dict(zip(("bare", "options", "cli", "window"), ALL_WAYS))   # --ways spells them so
+
+
+def compare(app, window, rounds: int, runtime_s: float, target_parent: str | None, wait,
+            chosen: tuple[str, ...] = ALL_WAYS) -> str:
     fio = shutil.which("fio")
     if not fio:
         return "QD1 fidelity: fio is not installed\n"
@@ -169,6 +175,7 @@ def compare(app, window, rounds: int, runtime_s: float, target_parent: str | Non
                                                  lambda: as_app(fio, test_file, app_argv)),
             "CLI": lambda: cli(target, scratch / "runs", runtime_s),
             "window": lambda: window_run(app, window, target, runtime_s, wait)}
+    ways = {name: way for name, way in ways.items() if name in chosen}   # each round: faster
     got: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}
     try:
         for i in range(rounds):
@@ -180,32 +187,35 @@ def compare(app, window, rounds: int, runtime_s: float, target_parent: str | Non
         shutil.rmtree(scratch, ignore_errors=True)
     mean = {n: statistics.median(r[0] for r in v) for n, v in got.items()}
     p99 = {n: statistics.median(r[1] for r in v) for n, v in got.items()}
-    spread = [r[0] for r in got["bare fio"]]
+    alone = next(iter(ways))   # the first way run: fio alone (bare, or with the app's options)
+    spread = [r[0] for r in got[alone]]
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = [f"QD1 fidelity (4 KiB random read, {runtime_s:g} s per run, {rounds} rounds "
-             "ABCD/DCBA; total latency, medians over rounds):",
+             f"of {len(ways)} ways, forward then back (ABC/CBA); total latency, medians over "
+             "rounds):",
              f"  sitting: {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, display "
              f"{_display()}, load average {load_before:.1f} before / {load_after:.1f} after, "
              f"{os.cpu_count()} CPUs, CPU frequency: {_frequency()}, "
              + ("every way's fio pinned to the last CPU" if PIN[0] else "fio not pinned")]
     for name in ways:
-        lines.append(f"  {name:18s} mean {mean[name]:8.1f} µs ({mean[name] / mean['bare fio']:.3f}"
-                     f" of bare), p99 {p99[name]:8.1f} µs ({p99[name] / p99['bare fio']:.3f} of "
-                     f"bare); each round's mean: "
+        lines.append(f"  {name:18s} mean {mean[name]:8.1f} µs ({mean[name] / mean[alone]:.3f}"
+                     f" of {alone}), p99 {p99[name]:8.1f} µs ({p99[name] / p99[alone]:.3f} of "
+                     f"{alone}); each round's mean: "
                      + ", ".join(f"{r[0]:.1f}" for r in got[name]))
-    lines.append(f"  noise floor: bare fio's own means ranged {min(spread):.1f}..{max(spread):.1f} µs"
+    lines.append(f"  noise floor: {alone}'s own means ranged {min(spread):.1f}..{max(spread):.1f} µs"
                  f" (max/min {max(spread) / min(spread):.3f}); target: window and CLI within 2 %")
-    for name, base in (("fio, app's options", "bare fio"), ("CLI", "bare fio"),
-                       ("window", "bare fio"), ("CLI", "fio, app's options"),
-                       ("window", "fio, app's options"), ("window", "CLI")):
+    pairs = [(name, base) for name, base in (
+        ("fio, app's options", "bare fio"), ("CLI", "bare fio"), ("window", "bare fio"),
+        ("CLI", "fio, app's options"), ("window", "fio, app's options"), ("window", "CLI"))
+        if name in got and base in got]
+    for name, base in pairs:
         lines.append(f"  {name} against {base} of the same round: " + ", ".join(
             f"{label} {_paired(got[name], got[base], k)}"
             for k, label in ((0, "mean"), (1, "p99"))))
     from paired_ratio import paired_ratio
     lines.append("  paired ratio, geometric mean [95 % interval]; the target asks the whole "
                  "interval inside (mean ±2 %, p99 ±5 %):")
-    for name, base in (("CLI", "bare fio"), ("window", "bare fio"), ("CLI", "fio, app's options"),
-                       ("window", "fio, app's options"), ("fio, app's options", "bare fio")):
+    for name, base in pairs:
         for k, label, bound in ((0, "mean", MEAN_BOUND), (1, "p99", P99_BOUND)):
             ratio = paired_ratio([r[k] for r in got[name]], [r[k] for r in got[base]])
             lines.append(f"    {name} / {base}, {label}: "
@@ -242,10 +252,22 @@ def main() -> int:
     parser.add_argument("--target-parent", help="folder on the drive to test (default: temp)")
     parser.add_argument("--displays", default="xvfb,offscreen",
                         help="xvfb, offscreen, or current (the display it was started with)")
+    parser.add_argument("--ways", default=",".join(WAY_KEYS),
+                        help="the ways each round runs, comma-separated: bare (fio alone), "
+                        "options (fio alone with the app's options), cli, window; the target "
+                        "compares cli and window with options: leaving bare out makes a round "
+                        "a quarter shorter")
     parser.add_argument("--pin", action="store_true",
                         help="every way's fio on the last CPU (the app's --pin-engine)")
     args = parser.parse_args()
     PIN[0] = args.pin
+    keys = [w.strip() for w in args.ways.split(",")]
+    unknown = [w for w in keys if w not in WAY_KEYS]
+    if unknown or len(set(keys)) < 2:
+        sys.stderr.write(f"--ways: two or more of {', '.join(WAY_KEYS)}"
+                         + (f"; not {', '.join(unknown)}\n" if unknown else "\n"))
+        return 2
+    chosen = tuple(WAY_KEYS[k] for k in keys)
     if args.displays != "current":
         return _each_display(args)
     import gui_overhead as gui  # the window and its event loop as benchmarks/gui_overhead.py has them
@@ -254,7 +276,7 @@ def main() -> int:
     window.show_run_view(window.charts)
     try:
         sys.stdout.write(compare(app, window, args.rounds, args.runtime, args.target_parent,
-                                 gui._wait))
+                                 gui._wait, chosen))
     finally:
         window.close()
         for made in gui._MADE:
@@ -265,7 +287,7 @@ def main() -> int:
 def _each_display(args) -> int:
     """This script again, once per display: under Xvfb (``xvfb-run``) and offscreen."""
     me = [sys.executable, str(Path(__file__).resolve()), "--rounds", str(args.rounds), "--runtime",
-          str(args.runtime), "--displays", "current"] + (["--pin"] if args.pin else [])
+          str(args.runtime), "--displays", "current", "--ways", args.ways] + (["--pin"] if args.pin else [])
     me += ["--target-parent", args.target_parent] if args.target_parent else []
     worst = 0
     for display in args.displays.split(","):
