@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent, QShowEvent
-from PySide6.QtWidgets import QDialog, QMainWindow, QMenu, QMessageBox
+from PySide6.QtWidgets import QDialog, QMainWindow, QMessageBox
 
 from app import APP_NAME, __version__
 from app.model.status import RunStatus
@@ -58,15 +58,7 @@ log = logging.getLogger(__name__)
 
 
 class MainWindow(QMainWindow):
-    # made by ui/window/menus.py (build_menus, show_how_to, open_log_folder, show_about)
-    open_run_action: QAction
-    quit_action: QAction
-    export_place: QAction
-    pin_engine_action: QAction
-    help_action: QAction
-    log_folder_action: QAction
-    about_action: QAction
-    menus: dict[str, QMenu]
+    # made by ui/window/menus.py (show_how_to, open_log_folder, show_about)
     help_dialog: QDialog
     folder_dialog: PathDialog | None
     about_box: BrowserDialog
@@ -133,7 +125,7 @@ class MainWindow(QMainWindow):
         self.tabs = self.panes.tabs
         self.close_guard = CloseGuard(self, self.control, lambda: self.confirm_close(),
                                       self.cancel_run, self._shut_down)
-        add_report_actions(self)
+        add_report_actions(self, self.menus)
         self._wire_run_half()
         self.built = True
         if self.isVisible():   # shown before: the new areas get their sizes
@@ -159,7 +151,7 @@ class MainWindow(QMainWindow):
             self.addAction(action)
         self.run_button.clicked.connect(self.run_action.trigger)
         self.cancel_button.clicked.connect(self.cancel_action.trigger)
-        build_menus(self)
+        self.menus = build_menus(self)   # the menu bar's actions, for tests
 
     def _wire(self) -> None:
         self.experiment_panel.plan_changed.connect(

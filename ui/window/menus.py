@@ -1,13 +1,15 @@
 """The menu bar: File, Run, Report, Help, with the window's keyboard shortcuts.
 
 Every shortcut is an action of the window (WindowShortcut), so it works whichever widget has the
-focus; the buttons trigger the same actions. Help's dialogs never block the window.
+focus; the buttons trigger the same actions. Help's dialogs never block the window. What
+build_menus makes is one value (Menus) the window keeps, not attributes it declares again.
 """
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
@@ -28,18 +30,25 @@ if TYPE_CHECKING:
     from ui.window.settings import AppSettings
 
 
+@dataclass(frozen=True)
+class Menus:
+    """The menu bar's own actions (the window's run and report actions are the window's and the
+    export bar's) and its menus by title ("File", "Run", "Report", "Help")."""
+
+    open_run: QAction
+    quit: QAction
+    export_place: QAction   # File's separator: Export and Export to... go above it
+    pin_engine: QAction
+    help: QAction
+    log_folder: QAction
+    about: QAction
+    by_title: Mapping[str, QMenu]
+
+
 class MenuWindow(Protocol):
     """The window the menus belong to (a MainWindow; not imported: it imports this module): the
-    actions and dialogs the menus leave on it (for tests), and what they use of it."""
+    dialogs the menus leave on it (for tests), and what they use of it."""
 
-    open_run_action: QAction
-    quit_action: QAction
-    export_place: QAction
-    pin_engine_action: QAction
-    help_action: QAction
-    log_folder_action: QAction
-    about_action: QAction
-    menus: dict[str, QMenu]
     help_dialog: QDialog
     folder_dialog: PathDialog | None
     about_box: BrowserDialog
@@ -81,28 +90,27 @@ def _action(window: MenuWindow, text: str, slot: Callable[[], object],
     return action
 
 
-def build_menus(window: MenuWindow) -> None:
-    """File, Run, Report and Help on ``window`` (a MainWindow), as attributes for tests. The
-    report's actions belong to the export bar, made after the first paint: add_report_actions."""
+def build_menus(window: MenuWindow) -> Menus:
+    """File, Run, Report and Help on ``window`` (a MainWindow). The report's actions belong to
+    the export bar, made after the first paint: add_report_actions."""
     bar = window.menuBar()
 
     def open_other() -> None:
         window.ensure_built()
         window.runs_browser.open_other()
 
-    window.open_run_action = _action(window, "&Open run folder...", open_other, "Ctrl+O")
-    window.quit_action = _action(window, "&Quit", window.close, "Ctrl+Q")
+    open_run = _action(window, "&Open run folder...", open_other, "Ctrl+O")
+    quit_ = _action(window, "&Quit", window.close, "Ctrl+Q")
     file_menu = bar.addMenu("&File")
-    file_menu.addAction(window.open_run_action)
+    file_menu.addAction(open_run)
     file_menu.addSeparator()
-    window.export_place = file_menu.addSeparator()   # Export and Export to... go above it
-    file_menu.addAction(window.quit_action)
+    export_place = file_menu.addSeparator()   # Export and Export to... go above it
+    file_menu.addAction(quit_)
 
     run_menu = bar.addMenu("&Run")
     run_menu.addAction(window.run_action)
     run_menu.addAction(window.cancel_action)
-    window.pin_engine_action = pin = _action(
-        window, "Engine on a CPU of its &own", lambda: None)
+    pin = _action(window, "Engine on a CPU of its &own", lambda: None)
     pin.setCheckable(True)
     pin.setChecked(bool(window.settings.pin_engine))
     pin.setToolTip("The engine runs on the last CPU and this app on the others, so the app never "
@@ -115,24 +123,23 @@ def build_menus(window: MenuWindow) -> None:
 
     report_menu = bar.addMenu("Re&port")  # Export (Ctrl+E), Export to..., vendor spec
 
-    window.help_action = _action(window, "&How to profile a drive", lambda: show_how_to(window),
-                                 "F1")
-    window.log_folder_action = _action(window, "Open the &log folder", lambda: open_log_folder(window))
-    window.about_action = _action(window, "&About SSD Profiler", lambda: show_about(window))
+    help_ = _action(window, "&How to profile a drive", lambda: show_how_to(window), "F1")
+    log_folder = _action(window, "Open the &log folder", lambda: open_log_folder(window))
+    about = _action(window, "&About SSD Profiler", lambda: show_about(window))
     help_menu = bar.addMenu("&Help")
-    for action in (window.help_action, window.log_folder_action, window.about_action):
+    for action in (help_, log_folder, about):
         help_menu.addAction(action)
-    window.menus = {m.title().replace("&", ""): m
-                    for m in (file_menu, run_menu, report_menu, help_menu)}
+    return Menus(open_run, quit_, export_place, pin, help_, log_folder, about,
+                 {m.title().replace("&", ""): m for m in (file_menu, run_menu, report_menu, help_menu)})
 
 
-def add_report_actions(window: MenuWindow) -> None:
+def add_report_actions(window: MenuWindow, menus: Menus) -> None:
     """The export bar's actions in the File and Report menus (and their shortcuts)."""
     report = window.report_bar
-    window.menus["File"].insertActions(window.export_place,
-                                       [report.export_action, report.export_to_action])
+    menus.by_title["File"].insertActions(menus.export_place,
+                                         [report.export_action, report.export_to_action])
     for action in report.menu_actions():
-        window.menus["Report"].addAction(action)
+        menus.by_title["Report"].addAction(action)
         window.window().addAction(action)
 
 

@@ -53,7 +53,7 @@ def test_the_set_up_column_comes_first_and_run_waits_for_the_rest(qtbot, tmp_pat
     qtbot.waitUntil(lambda: window.built, timeout=10000)   # after the first paint, unasked
     assert set(panel.forms) == set(panel.scrolls) and len(panel.forms) == panel.catalog.count()
     assert window.tabs.count() >= 5 and window.panes.right_column.isAncestorOf(window.charts)
-    file_menu = [a.text() for a in window.menus["File"].actions()]
+    file_menu = [a.text() for a in window.menus.by_title["File"].actions()]
     assert file_menu.index("Export report") < file_menu.index("&Quit")
     assert window.panes.area_modes()["run"] in ("split", "tabs")
     assert not (window.run_blocker() or "").startswith("loading")

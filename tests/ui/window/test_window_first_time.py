@@ -42,7 +42,7 @@ def window_names(window) -> set[str]:
     names |= {g.title() for g in window.findChildren(QGroupBox)}
     for lst in window.findChildren(QListWidget):
         names |= {lst.item(i).text() for i in range(lst.count())}
-    for title, menu in window.menus.items():
+    for title, menu in window.menus.by_title.items():
         names |= {f"{title} \u2192 {a.text()}" for a in menu.actions() if not a.isSeparator()}
     return {_plain(n) for n in names if n}
 

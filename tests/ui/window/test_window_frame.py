@@ -40,19 +40,19 @@ def actions(menu) -> dict[str, str]:
 
 def test_menus_with_their_shortcuts_and_quit(make_window, qtbot):
     window = make_window()
-    assert list(window.menus) == list(SHORTCUTS)
+    assert list(window.menus.by_title) == list(SHORTCUTS)
     for title, wanted in SHORTCUTS.items():
-        got = actions(window.menus[title])
+        got = actions(window.menus.by_title[title])
         for text, shortcut in wanted.items():
             assert got.get(text) == QKeySequence(shortcut).toString(), (title, text, got)
     assert window.cancel_action.shortcut() == QKeySequence("Esc")
-    window.quit_action.trigger()
+    window.menus.quit.trigger()
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=5000)
 
 
 def test_help_opens_inside_the_app_and_about_names_every_version(make_window, qtbot):
     window = make_window()
-    window.help_action.trigger()
+    window.menus.help.trigger()
     dialog = window.help_dialog
     assert dialog.isVisible() and not dialog.isModal()
     text = dialog.browser.toPlainText()
@@ -61,7 +61,7 @@ def test_help_opens_inside_the_app_and_about_names_every_version(make_window, qt
         assert step in text, step
     dialog.close()
 
-    window.about_action.trigger()
+    window.menus.about.trigger()
     about = window.about_box
     qtbot.waitUntil(lambda: "looking" not in about.browser.toPlainText(), timeout=15000)
     text = about.browser.toPlainText()
@@ -76,7 +76,7 @@ def test_a_folder_no_file_manager_opens_is_shown_as_a_path_to_copy(make_window, 
     window = make_window()
     asked = []
     window.open_url = lambda url: asked.append(url.toLocalFile()) or False  # nothing opened it
-    window.log_folder_action.trigger()
+    window.menus.log_folder.trigger()
     dialog = window.folder_dialog
     assert asked == [str(user_log_dir())] and user_log_dir().is_dir()
     assert dialog is not None and dialog.isVisible()
@@ -92,7 +92,7 @@ def test_a_folder_no_file_manager_opens_is_shown_as_a_path_to_copy(make_window, 
     assert browser.folder_dialog.path_edit.text() == browser.runs_root
     browser.folder_dialog.close()
     window.open_url = lambda _url: True  # the file manager took it: no dialog
-    window.log_folder_action.trigger()
+    window.menus.log_folder.trigger()
     assert window.folder_dialog is None
 
 
@@ -102,7 +102,7 @@ def test_open_run_folder_asks_for_a_folder_and_opens_it(make_window, tmp_path):
     window.runs_browser.choose_folder = lambda title, start: asked.append(title) or str(tmp_path)
     window.runs_browser.open_requested.disconnect()
     window.runs_browser.open_requested.connect(opened.append)
-    window.open_run_action.trigger()
+    window.menus.open_run.trigger()
     assert asked and opened == [str(tmp_path)]
 
 

@@ -19,7 +19,7 @@ def test_pinning_is_off_by_default_remembered_and_handed_to_the_run(qtbot, tmp_p
     settings = AppSettings(tmp_path / "settings.ini")
     window = MainWindow(settings=settings, runs_root=str(tmp_path / "runs"))
     qtbot.addWidget(window)
-    action = window.pin_engine_action
+    action = window.menus.pin_engine
     assert action.isCheckable() and not action.isChecked() and settings.pin_engine is False
     action.setChecked(True)
     assert settings.pin_engine is True
