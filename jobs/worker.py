@@ -25,6 +25,7 @@ from app.experiments.plan import RunPlan
 from app.model.status import RunStatus
 from app.params import ParamError
 from app.paths import TargetRefused
+from jobs.engine import quiet
 from jobs.events import Event, PrecisionUpdate, RunFinished, Sample
 from jobs.run.session import RunCancelledEarly, RunSession
 
@@ -130,7 +131,15 @@ class RunWorker(QThread):
         return self._cancel_requested.is_set()
 
     def run(self) -> None:  # the thread body
-        # keeps the app's priority: it decides when trials stop (jobs/engine/quiet.py)
+        # keeps the app's priority: it decides when trials stop (jobs/engine/quiet.py); a pinned
+        # engine's CPU is left to the engine
+        moved = quiet.off_engine_cpus()
+        try:
+            self._run()
+        finally:
+            quiet.back_on_all_cpus(moved)
+
+    def _run(self) -> None:
         try:
             session = self._prepare()
         except Exception as exc:  # noqa: BLE001 - every refusal is shown, none crashes the app

@@ -21,13 +21,17 @@ The rule that keeps fio at full priority: a child inherits the nice of the *thre
 it, and an unprivileged process cannot raise a nice value it lowered (RLIMIT_NICE is usually 0).
 So a thread that starts engines (the worker, the command line's main thread) or outlives the run
 (the GUI thread) is lowered only when it can be raised back (:func:`can_restore`); the engine's
-pre-exec hook (:func:`reset_in_child`) then puts the child back at the app's own nice. Output
-readers never start anything and end with their engine: they are always lowered. Elsewhere than
-Linux every function here does nothing.
+pre-exec hook (:func:`reset_in_child`) then puts the child back at the app's own nice. The output
+readers keep the priority of the thread that starts them (a decision waits on what they read).
+Elsewhere than Linux every function here does nothing.
 
 Pinning (opt-in, :func:`pin_engines`; off by default: on 2 cores it leaves the engine one core
 that everything else on the machine still shares): engines started afterwards run on the last
-CPU only, and the app's lowered threads on the others.
+CPU only, and every thread of the app that runs beside them on the others: the GUI thread
+whether or not it could be lowered, and the threads that decide (:func:`off_engine_cpus`), which
+keep their priority but not the engine's CPU. Until 29 Nov only the lowered threads left it;
+pinned so, the command line's QD1 latency was 1.6 % [0.5 %, 2.8 %] above fio's alone with the
+app's options over 150 paired rounds (docs/performance.md).
 """
 from __future__ import annotations
 
@@ -98,22 +102,37 @@ def can_restore() -> bool:
 def lower_this_thread(only_if_restorable: bool = False) -> int | None:
     """Run the calling thread at :data:`QUIET_NICE`; returns the nice it had (None: unchanged).
     ``only_if_restorable``: for a thread that starts engines or outlives the run."""
-    if not _LINUX or (only_if_restorable and not can_restore()):
+    if not _LINUX:
         return None
-    if _engine_cpus:
-        _set_affinity(_all_cpus - _engine_cpus)
+    off_engine_cpus()   # whether or not its nice can go back: an affinity can always widen again
+    if only_if_restorable and not can_restore():
+        return None
     before = thread_nice()
     if before is None or before >= QUIET_NICE or not _set_nice(QUIET_NICE):
         return None
     return before
 
 
+def off_engine_cpus() -> bool:
+    """When engines are pinned: the calling thread (one that decides, at the app's priority) on
+    the other CPUs; returns whether it moved (for :func:`back_on_all_cpus`)."""
+    if not _engine_cpus:
+        return False
+    _set_affinity(_all_cpus - _engine_cpus)
+    return True
+
+
+def back_on_all_cpus(moved: bool) -> None:
+    """Undo :func:`off_engine_cpus` (``moved`` is what it returned)."""
+    if moved:
+        _set_affinity(_all_cpus)
+
+
 def restore_this_thread(before: int | None) -> None:
     """Undo :func:`lower_this_thread` (``before`` is what it returned)."""
     if before is not None:
         _set_nice(before)
-        if _engine_cpus:
-            _set_affinity(_all_cpus)
+    back_on_all_cpus(bool(_engine_cpus))
 
 
 def reset_in_child() -> None:

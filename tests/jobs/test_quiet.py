@@ -3,19 +3,23 @@ fio's status documents at QD1 no more often than the live view acts on them
 (docs/performance.md, "Measuring without disturbing"). Real fio on a small file."""
 from __future__ import annotations
 
-import shutil
-import sys
-import threading
-import time
+import os
 
-import pytest
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")   # the worker test's Qt, run on its own
 
-from app.engines.fio.argv import trial_argv
-from app.experiments import CATALOG
-from app.experiments.plan import Trial
-from app.model.workload import Workload
-from jobs.engine import process, quiet
-from jobs.engine.process import EngineProcess
+import shutil  # noqa: E402
+import sys  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+
+import pytest  # noqa: E402
+
+from app.engines.fio.argv import trial_argv  # noqa: E402
+from app.experiments import CATALOG  # noqa: E402
+from app.experiments.plan import Trial  # noqa: E402
+from app.model.workload import Workload  # noqa: E402
+from jobs.engine import process, quiet  # noqa: E402
+from jobs.engine.process import EngineProcess  # noqa: E402
 
 linux_fio = pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.which("fio") is None,
                                reason="per-thread nice is Linux's; needs fio")
@@ -199,6 +203,77 @@ def test_pinned_engines_run_on_the_last_cpu_and_the_apps_threads_on_the_others(t
     assert seen["fio"] == {cpus[-1]} and seen["starter"] == set(cpus[:-1])
     assert seen["readers"] == [set(cpus[:-1])] * 2 and seen["after"] == set(cpus)
     assert "engine_cpu" not in quiet.host_fields()   # off: nothing recorded, nothing pinned
+
+
+def _child(pid: int, marker: str) -> int | None:
+    """A child of process ``pid`` whose command line holds ``marker`` (None: none yet)."""
+    from pathlib import Path
+    try:
+        children = [int(c) for tid in os.listdir(f"/proc/{pid}/task")
+                    for c in Path(f"/proc/{pid}/task/{tid}/children").read_text().split()]
+        return next((c for c in children
+                     if marker in Path(f"/proc/{c}/cmdline").read_bytes().decode(errors="replace")), None)
+    except OSError:   # a thread or child gone meanwhile: look again
+        return None
+
+
+two_cpus = pytest.mark.skipif(len(getattr(__import__("os"), "sched_getaffinity", lambda _: [])(0)) < 2,
+                              reason="pinning needs two CPUs")
+
+
+@two_cpus
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="affinity is Linux's here")
+def test_a_thread_that_decides_leaves_a_pinned_engines_cpu_and_keeps_its_priority():
+    import os
+    cpus = sorted(os.sched_getaffinity(0))
+    seen: dict = {}
+
+    def decide() -> None:
+        moved = quiet.off_engine_cpus()
+        seen["during"], seen["nice"] = os.sched_getaffinity(0), quiet.thread_nice()
+        quiet.back_on_all_cpus(moved)
+        seen["after"] = os.sched_getaffinity(0)
+
+    assert quiet.off_engine_cpus() is False   # not pinned: nothing moves
+    quiet.pin_engines(True)
+    try:
+        thread = threading.Thread(target=decide)
+        thread.start()
+        thread.join(10)
+    finally:
+        quiet.pin_engines(False)
+    assert seen == {"during": set(cpus[:-1]), "nice": quiet.BASE_NICE, "after": set(cpus)}
+
+
+@linux_fio
+@two_cpus
+def test_a_pinned_command_line_run_leaves_fio_its_cpu_alone(tmp_path):
+    """Read from outside while the trial runs (/proc): fio on the last CPU, and every thread of
+    the command line's process, its main thread (which parses fio's documents and decides) too,
+    on the others."""
+    import subprocess
+
+    from tests.conftest import REPO
+    from tests.safety_support import ONE_TRIAL
+    cpus = sorted(os.sched_getaffinity(0))
+    argv = [sys.executable, "-m", "ui.main", "run", *ONE_TRIAL, "--set", "runtime=3s",
+            "--target", str(tmp_path / "t"), "--out", str(tmp_path / "runs"), "--pin-engine"]
+    app = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen: dict[str, set[int]] = {}
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (fio := _child(app.pid, "--name=queue-depth")) is None:
+            time.sleep(0.05)
+        assert fio is not None, "the trial's fio never started"
+        time.sleep(1.0)   # its trial under way (past the held start)
+        seen["fio"] = os.sched_getaffinity(fio)
+        seen.update({f"app {t}": os.sched_getaffinity(int(t)) for t in os.listdir(f"/proc/{app.pid}/task")})
+    finally:
+        out, err = app.communicate(timeout=120)
+    assert app.returncode == 0, err
+    assert seen.pop("fio") == {cpus[-1]}
+    assert seen and all(mask == set(cpus[:-1]) for mask in seen.values()), seen
+    assert f"app {app.pid}" in seen   # the main thread among them
 
 
 LINE_BY_LINE = ("import os, time\n"

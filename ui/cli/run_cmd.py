@@ -221,12 +221,16 @@ def cmd_run(args: argparse.Namespace) -> int:
                  "run; add --remove-leftovers to delete it")
         final: RunFinished | None = None
         progress = progress_for(sys.stderr, verbosity.event_levels(args), lines=loud)
-        try:   # this thread decides when trials stop: it keeps the app's priority (quiet.py)
+        # this thread decides when trials stop: it keeps the app's priority, not a pinned
+        # engine's CPU (quiet.py)
+        moved = engine_priority.off_engine_cpus()
+        try:
             for event in session.runner.events():
                 progress.show(event)
                 if isinstance(event, RunFinished):  # the runner's last event, however it ends
                     final = event
         finally:
+            engine_priority.back_on_all_cpus(moved)
             session.close()
     finally:
         for signum, handler in previous.items():
