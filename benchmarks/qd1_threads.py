@@ -9,7 +9,7 @@ It also runs fio alone with the app's command line and counts the status documen
 the writes it makes of them (``--way documents``). Linux only. A poll every 0.25 s: the poller
 costs the machine little, and the figures are differences between two polls inside the trial.
 
-Run: ``.venv/bin/python benchmarks/qd1_threads.py --way cli|window|documents [--runtime 8]``
+Run: ``.venv/bin/python benchmarks/qd1_threads.py --way cli|window|documents [--runtime 8] [--pin]``
 (the window under ``xvfb-run -a`` or offscreen).
 """
 from __future__ import annotations
@@ -118,6 +118,9 @@ def main() -> int:
     parser.add_argument("--way", choices=("cli", "window", "documents"), default="cli")
     parser.add_argument("--runtime", type=float, default=8.0)
     parser.add_argument("--interval", type=int, default=1000, help="status interval, ms (documents)")
+    parser.add_argument("--pin", action="store_true",
+                        help="the engine on the last CPU, the app's threads on the others "
+                        "(--pin-engine; the window's Run menu)")
     parser.add_argument("--app-repo", type=Path, default=REPO,
                         help="the app's source to run (another checkout, to compare versions)")
     args = parser.parse_args()
@@ -134,10 +137,11 @@ def main() -> int:
                         "size=256MiB", "--set", "repetitions=1", "--set", "warmup=false"]
             if args.way == "cli":
                 argv = [sys.executable, "-m", "ui.main", "run", "queue-depth", "--target",
-                        str(folder / "t"), "--out", str(folder / "runs"), *settings]
+                        str(folder / "t"), "--out", str(folder / "runs"), *settings] + (
+                            ["--pin-engine"] if args.pin else [])
             else:
                 argv = [sys.executable, str(Path(__file__).with_name("qd1_window_once.py")),
-                        str(folder / "t"), str(args.runtime)]
+                        str(folder / "t"), str(args.runtime)] + (["pin"] if args.pin else [])
             out = watch(argv, dict(os.environ), args.app_repo)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
