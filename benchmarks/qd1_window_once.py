@@ -2,6 +2,7 @@
 ``qd1_window_once.py TARGET RUNTIME_S [pin]`` (pin: the engine on a CPU of its own)."""
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -16,8 +17,12 @@ def main() -> int:
     PIN[0] = sys.argv[3:4] == ["pin"]
     target = Path(sys.argv[1])
     target.mkdir(parents=True, exist_ok=True)
-    window_run(app, window, target, float(sys.argv[2]), gui._wait)
-    window.close()
+    try:
+        window_run(app, window, target, float(sys.argv[2]), gui._wait)
+    finally:
+        window.close()
+        for made in gui._MADE:   # its settings and runs: nothing left behind in the temp folder
+            shutil.rmtree(made, ignore_errors=True)
     return 0
 
 
