@@ -99,6 +99,10 @@ def main() -> int:
     gui_overhead._window = window
     run = gui_overhead.cpu_during_run(args.seconds, None, args.interval)
     app.on = False
+    if "start" not in marks or "end" not in marks:
+        sys.stderr.write(f"gui_cpu_census: no trial ran to its end (run {run['status']}); is fio "
+                         "installed?\n")
+        return 2
     start, end = marks["start"], marks["end"]
     display = os.environ.get("QT_QPA_PLATFORM") or f"xcb (DISPLAY={os.environ.get('DISPLAY', '')})"
     load = os.getloadavg()[0]

@@ -60,8 +60,8 @@ def _app() -> QApplication:
 
 def _window(tmp: Path):
     """The window as the app opens it on this display's screen (fitted to it: at 1280x720, as a
-    student's laptop gives it); offscreen, which has no real screen, at 1560x980. Until 29 Nov
-    it was 1560x980 everywhere, under Xvfb too: 1.7 times the pixels a 1280x720 screen shows."""
+    student's laptop gives it; a fixed 1560x980 there would paint 1.7 times the pixels the
+    screen shows); offscreen, which has no real screen, at 1560x980."""
     from ui.window.main_window import MainWindow
     from ui.window.settings import AppSettings
     window = MainWindow(settings=AppSettings(tmp / "settings.ini"), runs_root=str(tmp / "runs"))

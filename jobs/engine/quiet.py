@@ -29,9 +29,9 @@ Pinning (opt-in, :func:`pin_engines`; off by default: on 2 cores it leaves the e
 that everything else on the machine still shares): engines started afterwards run on the last
 CPU only, and every thread of the app that runs beside them on the others: the GUI thread
 whether or not it could be lowered, and the threads that decide (:func:`off_engine_cpus`), which
-keep their priority but not the engine's CPU. Until 29 Nov only the lowered threads left it;
-pinned so, the command line's QD1 latency was 1.6 % [0.5 %, 2.8 %] above fio's alone with the
-app's options over 150 paired rounds (docs/performance.md).
+keep their priority but not the engine's CPU. Priority and CPU are separate questions: a thread
+at the engine's priority left on the engine's CPU still shares it with the I/O being measured
+(measured with the command line in docs/performance.md, "Measuring without disturbing").
 """
 from __future__ import annotations
 
@@ -114,8 +114,8 @@ def lower_this_thread(only_if_restorable: bool = False) -> int | None:
 
 
 def off_engine_cpus() -> bool:
-    """When engines are pinned: the calling thread (one that decides, at the app's priority) on
-    the other CPUs; returns whether it moved (for :func:`back_on_all_cpus`)."""
+    """When engines are pinned: the calling thread on the other CPUs, its priority unchanged;
+    returns whether it moved (for :func:`back_on_all_cpus`)."""
     if not _engine_cpus:
         return False
     _set_affinity(_all_cpus - _engine_cpus)
