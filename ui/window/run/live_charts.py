@@ -5,7 +5,8 @@ timeline of the whole run (ui/window/run/timeline.py, placed by the window).
 Built for multi-hour runs: every curve is created once and fed with ``setData`` on the model's
 growing numpy buffers, the current trial's part and its newest rows apart (split_curve.py);
 clip-to-view and peak downsampling keep the drawn points near the pixel count; samples are drawn
-about once a second, in the wake-up that brought one (ui/window/run/rhythm.py). Trial
+in the wake-up that brought one (ui/window/run/rhythm.py), about once a second, less often where
+a drawing costs more than the charts' share of a core (ui/window/run/chart_budget.py). Trial
 boundaries are vertical lines labelled with the workload where the label fits; warm-ups are
 shaded.
 
@@ -31,6 +32,7 @@ from ui.window.run import chart_colors
 from ui.window.run.boundaries import TrialBoundaries
 from ui.window.run.chart_axes import TITLES, value_plot
 from ui.window.run.chart_bar import ChartBar
+from ui.window.run.chart_budget import ChartBudget, TimedView
 from ui.window.run.chart_range import ChartRange
 from ui.window.run.look_back import LookBack
 from ui.window.run.planned import PlannedTrial
@@ -70,7 +72,8 @@ class LiveCharts(ChartRange, QWidget):
         self.log_box.toggled.connect(self._on_log)
         self.follow_box.toggled.connect(self._on_follow)
 
-        self.view = pg.GraphicsLayoutWidget()   # colours: chart_colors.apply, at the end
+        self.view = TimedView()   # colours: chart_colors.apply, at the end
+        self.budget = ChartBudget(self.view)
         self.view.ci.layout.setVerticalSpacing(int(em(self) * 0.6))  # end ticks of two charts apart
         self.tp_plot = value_plot(self.view, 0, TITLES["MBps"][0])
         self.lat_plot = value_plot(self.view, 1, TITLES["lat"][0])
@@ -210,11 +213,16 @@ class LiveCharts(ChartRange, QWidget):
             self._mark_dirty()  # the temperature line follows the run's state
 
     def _on_samples(self) -> None:
-        self._mark_dirty(self.model.rhythm.beat)   # about once a second (rhythm.py)
+        """On the window's beat (rhythm.py), which the charts lengthen while shown to the wait
+        their budget gives (the next beat's; hidden, they cost nothing and leave the beat to
+        the period)."""
+        rhythm = self.model.rhythm
+        self._mark_dirty(rhythm.beat)
+        rhythm.wait_s = self.budget.wait_s(rhythm.period_s) if self.isVisible() else rhythm.period_s
 
     def _mark_dirty(self, now: bool = True) -> None:
-        """Drawn now (a sample: when the rhythm says so), else once by the timer if no sample
-        comes first (hidden: when shown)."""
+        """Drawn now (a sample: when the rhythm and the budget say so), else once by the timer
+        if no sample comes first (hidden: when shown)."""
         self._dirty = True
         if not self.isVisible():
             return
@@ -222,7 +230,7 @@ class LiveCharts(ChartRange, QWidget):
             self._timer.stop()
             self.redraw()
         elif not self._timer.isActive():
-            wait_s = self.model.rhythm.period_s - (time.monotonic() - self._drawn_at)
+            wait_s = self.model.rhythm.wait_s - (time.monotonic() - self._drawn_at)
             self._timer.start(max(0, int(wait_s * 1000)) + LATE_MS)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
@@ -262,6 +270,11 @@ class LiveCharts(ChartRange, QWidget):
     def redraw(self) -> None:
         """Hand the current buffers to the curves: the current trial's rows to its own parts of
         each (ui/window/run/split_curve.py), the rows before it once a trial."""
+        started = self.budget.started()
+        self._draw()
+        self.budget.ended(started)
+
+    def _draw(self) -> None:
         self._dirty = False
         self.redraws += 1
         self._drawn_at = time.monotonic()

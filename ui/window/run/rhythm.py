@@ -6,7 +6,9 @@ second apart here), so the live charts and the progress strip act in the wake-up
 brings rather than on timers of their own, not more than about once a second, and both in the
 same one. With samples a second apart each one is the moment; with faster ones (which the
 worker sends in batches, jobs/worker.py), the first a second after the last beat (half a gap
-early, so jitter does not skip one).
+early, so jitter does not skip one). Where the charts' drawings cost more than their share of a
+core, the charts lengthen the beat (``wait_s``, ui/window/run/chart_budget.py), and the progress
+strip follows, so the window still paints once a beat, never a strip alone in between.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ class SampleRhythm:
 
     def __init__(self, period_s: float = PERIOD_S) -> None:
         self.period_s = period_s
+        self.wait_s = period_s   # the least time between two beats: the period or the charts'
         self.beat = False
         self.beat_at = float("-inf")
         self._sample_at = float("-inf")
@@ -30,7 +33,7 @@ class SampleRhythm:
     def on_samples(self) -> bool:
         now = time.monotonic()
         self.gap_s, self._sample_at = min(self.period_s, now - self._sample_at), now
-        self.beat = now - self.beat_at >= self.period_s - self.gap_s / 2
+        self.beat = now - self.beat_at >= max(self.period_s, self.wait_s) - self.gap_s / 2
         if self.beat:
             self.beat_at = now
         return self.beat

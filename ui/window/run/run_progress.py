@@ -1,6 +1,7 @@
 """Progress of the current trial and of the whole run, with elapsed time and ETA.
 
-Updated about once a second from the model's clock: with a sample at least that often, in the
+Updated about once a second from the model's clock (less often where the live charts lengthen
+the window's beat to keep within their share of a core): with a sample at least that often, in the
 GUI thread's wake-up that brought a sample (the live charts draw it in the same one, so the
 window is painted once; ui/window/run/rhythm.py), else by its own timer, so the bars move even
 with long sample intervals; the timer costs nothing between runs (it stops). The texts change
@@ -76,10 +77,11 @@ class RunProgress(QWidget):
         """Refreshed on the window's beat (ui/window/run/rhythm.py): in the wake-up that brought
         a sample, the one the live charts draw in, so the window is painted once. Its own timer
         then waits for a beat that does not come (fio's samples come at their own phase, not the
-        trial clock's)."""
-        if self._timer.isActive() and self.model.rhythm.beat:
+        trial clock's), as long as the beat, which the charts may lengthen (rhythm.py)."""
+        rhythm = self.model.rhythm
+        if self._timer.isActive() and rhythm.beat:
             self.refresh()
-            self._timer.start(TICK_MS + TICK_MS // 5)
+            self._timer.start(int(rhythm.wait_s * 1000) + TICK_MS // 5)
 
     def _schedule(self) -> None:
         """The next tick when the trial's elapsed time, rounded as shown, reaches its next
