@@ -31,7 +31,7 @@ from jobs.run.session import RunCancelledEarly, RunSession
 
 log = logging.getLogger(__name__)
 
-HOLD_S = 0.5   # live events closer than this to the last ones sent wait to travel with the next
+HOLD_S = 0.9   # live events closer than this to the last ones sent wait to travel with the next
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,11 @@ class LiveBatch:
     on cold caches: at fio's 0.1 s interval, ten wake-ups a second cost the window more than the
     samples' own handling (docs/performance.md). The window redraws about once a second
     anyway, so samples less than ``HOLD_S`` after the last ones sent wait for the next; a sample
-    that comes later than that (at a 1 s interval, every one) goes at once, with those held, and
-    any other event (a trial's end, a message) first sends what is held."""
+    that comes later than that (at a 1 s interval, every one: fio's documents come a second
+    apart, a few ms either way) goes at once, with those held, and any other event (a trial's
+    end, a message) first sends what is held. Less than a second, not half of one: at 0.1 s the
+    window's beat takes every delivery then, where every other delivery woke the GUI thread
+    for samples it would not draw until the next."""
 
     events: tuple[Sample | PrecisionUpdate, ...]
 

@@ -62,7 +62,7 @@ def test_the_live_line_shows_the_workloads_achieved_precision(qtbot):
 
 
 def test_live_events_that_travelled_together_are_applied_in_order_and_announced_once(qtbot):
-    """jobs/worker.py sends samples less than half a second apart together (LiveBatch): the
+    """jobs/worker.py sends samples less than 0.9 s apart together (LiveBatch): the
     model takes each, the precision after its sample, and the views redraw once."""
     exps = experiments_from_settings(["zero-queue"], {"precision": "2%", "warmup": "false"})
     plan = plan_run(exps, seed=1)
