@@ -60,7 +60,8 @@ class Engine(Protocol):
     - ``graceful_stop``: a callable asking a running engine to end and print its result; process
       control calls it first, then terminates, then kills;
     - ``live``: a :class:`LiveAdapter` for one trial, asked for after ``trial_argv``;
-    - ``parse_final``: the process's stdout -> measurements.
+    - ``parse_final``: the process's stdout -> measurements; ``seen``, the trial's live adapter,
+      may spare parsing again what it parsed while the trial ran.
 
     Optional (looked up with getattr, so an engine without it starts each trial the usual way):
     ``held_argv(argv, gate_fd, jobs)`` -> :class:`Hold` or None: the trial started ahead, held
@@ -82,4 +83,5 @@ class Engine(Protocol):
 
     def live(self, trial: Trial, test_file: Path) -> LiveAdapter: ...
 
-    def parse_final(self, text: str, source: str | None = None) -> list[dict[str, Any]]: ...
+    def parse_final(self, text: str, source: str | None = None,
+                    seen: LiveAdapter | None = None) -> list[dict[str, Any]]: ...

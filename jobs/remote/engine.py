@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from app.engines.base import LiveAdapter
 from app.engines.fio import FioEngine, prepare_argv, trial_argv
 from app.engines.fio.jobfile import LIVE_DEBUG, job_text, live_options, split_argv
 from app.engines.fio.multi_host import MultiHostLive, parse_multi_final
@@ -99,7 +100,8 @@ class RemoteFioEngine:
                      "write" if w.rw in ("write", "randwrite") or w.rwmixread == 0 else None)
         return RemoteFioLive(direction) if len(self.hosts) == 1 else MultiHostLive(direction, self.addresses)
 
-    def parse_final(self, text: str, source: str | None = None) -> list[dict[str, Any]]:
+    def parse_final(self, text: str, source: str | None = None,
+                    seen: LiveAdapter | None = None) -> list[dict[str, Any]]:
         try:
             if len(self.hosts) == 1:
                 return parse_remote_final(text, source)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from app.engines.base import Engine
+from app.engines.base import Engine, LiveAdapter
 from app.experiments.plan import Trial
 from app.model.measurement import Measurement, frozen
 from app.model.status import TrialStatus
@@ -25,11 +25,12 @@ CANCELLED = "cancelled by user"
 
 def trial_result(engine: Engine, trial: Trial, argv: Sequence[str], proc: EngineProcess,
                  rc: int | None, started_at: str, problem: str | None,
-                 raw: Mapping[str, str]) -> TrialResult:
-    """The ended trial: ``problem`` (a cancel, a timeout) ends it without a measurement."""
+                 raw: Mapping[str, str], live: LiveAdapter | None = None) -> TrialResult:
+    """The ended trial: ``problem`` (a cancel, a timeout) ends it without a measurement.
+    ``live``: the adapter that read the trial's output as it came."""
     measurement, error = None, problem
     if error is None:
-        measurement, error = _measurement(engine, trial, proc, rc)
+        measurement, error = _measurement(engine, trial, proc, rc, live)
     status = (TrialStatus.DONE if error is None else TrialStatus.CANCELLED
               if problem == CANCELLED else TrialStatus.FAILED)
     planned = trial.to_json()   # what was planned beyond the model's fields: ramp, size, ...
@@ -54,11 +55,11 @@ def with_checks(result: TrialResult, throttle: Mapping[str, Any],
     return replace(result, extra=frozen({**result.extra, **checks}))
 
 
-def _measurement(engine: Engine, trial: Trial, proc: EngineProcess,
-                 rc: int | None) -> tuple[Measurement | None, str | None]:
+def _measurement(engine: Engine, trial: Trial, proc: EngineProcess, rc: int | None,
+                 live: LiveAdapter | None) -> tuple[Measurement | None, str | None]:
     text = proc.stdout_bytes.decode("utf-8", errors="replace")
     try:
-        results = engine.parse_final(text, None)
+        results = engine.parse_final(text, None, live)
     except ValueError as exc:
         tail = proc.stderr_tail(300)
         why = f": {tail}" if tail else f" ({exc})"

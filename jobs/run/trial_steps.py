@@ -109,7 +109,7 @@ class TrialSteps(EngineStarts):
             samples.replace([self._sample(trial, interval) for interval in replacement])
         kept = samples.finish()
         raw = self.store.raw_paths(trial.name)[2]
-        result = trial_result(self.engine, trial, argv, proc, rc, started_at, problem, raw)
+        result = trial_result(self.engine, trial, argv, proc, rc, started_at, problem, raw, live)
         throttle = self.monitor.trial_flags(kept, t_start, time.time() - self.t0)
         result = with_checks(result, throttle, self._watch.finish(trial, result))
         self.store.add_trial(result)

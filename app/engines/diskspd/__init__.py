@@ -118,5 +118,6 @@ class DiskSpdEngine:
     def live(self, trial: Trial, test_file: Path) -> LiveAdapter:
         return self._live(trial, test_file) if self._live is not None else XmlSeriesLive()
 
-    def parse_final(self, text: str, source: str | None = None) -> list[dict[str, Any]]:
+    def parse_final(self, text: str, source: str | None = None,
+                    seen: LiveAdapter | None = None) -> list[dict[str, Any]]:
         return parse_diskspd_output(text, source)

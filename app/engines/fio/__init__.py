@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.engines.base import Hold
+from app.engines.base import Hold, LiveAdapter
 from app.engines.fio.argv import (
     HELD_MARKER,
     IO_DONE_MARKER,
@@ -70,8 +70,11 @@ class FioEngine:
     def live(self, trial: Trial, test_file: Path) -> FioLive:
         return FioLive()
 
-    def parse_final(self, text: str, source: str | None = None) -> list[dict[str, Any]]:
+    def parse_final(self, text: str, source: str | None = None,
+                    seen: LiveAdapter | None = None) -> list[dict[str, Any]]:
         """One of the app's own trials: fio's result with its IOPS and MB/s the steady rate
-        from its status documents (app/engines/fio/steady.py); an import keeps fio's."""
+        from its status documents (app/engines/fio/steady.py), counted as the trial's live
+        stream (``seen``) parsed them where it did; an import keeps fio's."""
         results = parse_fio_text(text, source)
-        return [with_steady_rates(m, text) for m in results] if len(results) == 1 else results
+        counts = seen.counts if isinstance(seen, FioLive) else None
+        return [with_steady_rates(m, text, counts) for m in results] if len(results) == 1 else results

@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from app.engines.fio.status_count import StatusCount
 from app.model.interval import Interval
 from app.stats.histogram import PLAT_NR, enough_ios, idx_to_val, val_to_idx
 from app.units import MB
@@ -243,10 +244,14 @@ class FioLive:
     def __init__(self) -> None:
         self._docs = DocumentStream()
         self._splitter = IntervalSplitter()
+        #: what the trial's steady rate needs of each document parsed (app/engines/fio/steady.py);
+        #: None once one could not be counted (the final parse then reads them all again)
+        self.counts: list[StatusCount] | None = []
 
     def feed(self, text: str) -> list[Interval]:
         out = []
         for doc in self._docs.feed(text):
+            self._count(doc)
             interval = self._splitter.update(doc)
             if interval is not None:
                 out.append(interval)
@@ -254,3 +259,11 @@ class FioLive:
 
     def final_intervals(self, text: str) -> list[Interval] | None:
         return None
+
+    def _count(self, doc: dict[str, Any]) -> None:
+        if self.counts is None or not ("jobs" in doc or "client_stats" in doc):
+            return
+        try:
+            self.counts.append(StatusCount.of(doc))
+        except (TypeError, ValueError):
+            self.counts = None

@@ -26,31 +26,18 @@ over its runtime, which count the same I/Os too.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.engines.fio.completed import completed_count
+from app.engines.fio.last_document import last_document
 from app.engines.fio.live import DocumentStream
 from app.engines.fio.result import split_documents
-from app.units import KiB, UnitError, bytes_per_s_to_MBps, bytes_per_s_to_MiBps, parse_duration
+from app.engines.fio.status_count import DIRECTIONS, StatusCount
+from app.units import UnitError, bytes_per_s_to_MBps, bytes_per_s_to_MiBps, parse_duration
 
-DIRECTIONS = ("read", "write")
 #: The two status documents must lie at least this share of the runtime apart.
 MIN_SHARE = 0.5
-
-
-def _counts(doc: dict[str, Any]) -> tuple[float, dict[str, float]]:
-    """(runtime ms, {direction: bytes completed}) of one cumulative document, its jobs summed."""
-    jobs = doc.get("jobs") or doc.get("client_stats") or []
-    runtime, done = 0.0, {}
-    for direction in DIRECTIONS:
-        total = 0.0
-        for job in jobs:
-            d = job.get(direction) or {}
-            raw = float(d.get("io_bytes") or 0)
-            total += raw if "io_kbytes" in d else raw * KiB
-            runtime = max(runtime, float(d.get("runtime") or 0))
-        done[direction] = total
-    return runtime, done
 
 
 def _option_ms(final: dict[str, Any], name: str) -> float | None:
@@ -63,34 +50,35 @@ def _option_ms(final: dict[str, Any], name: str) -> float | None:
         return None
 
 
-def _after_ramp(docs: list[dict[str, Any]], ramp_ms: float | None) -> list[dict[str, Any]]:
+def _after_ramp(interim: Sequence[StatusCount], ramp_ms: float | None) -> Sequence[StatusCount]:
     """The interim documents whose clock started at the ramp's end (all of them without a
     ramp, or without fio's wall time to tell)."""
-    interim = docs[:-1]
     if not ramp_ms:
         return interim
-    if not all(isinstance(doc.get("timestamp_ms"), (int, float)) for doc in interim):
+    if any(c.timestamp_ms is None for c in interim):
         return []
-    origins = [float(doc["timestamp_ms"]) - _counts(doc)[0] for doc in interim]
+    origins = [(c.timestamp_ms or 0.0) - c.runtime_ms for c in interim]
     first = min(origins, default=0.0)
-    after = [doc for doc, origin in zip(interim, origins, strict=True) if origin >= first + ramp_ms / 2]
+    after = [c for c, origin in zip(interim, origins, strict=True) if origin >= first + ramp_ms / 2]
     return after or interim   # none past it: every document came after the ramp's end
 
 
-def steady_span(docs: list[dict[str, Any]]) -> tuple[float, dict[str, float]] | None:
+def steady_span(final: dict[str, Any], counts: Sequence[StatusCount]) -> tuple[float, dict[str, float]] | None:
     """(runtime ms, {direction: bytes}) between the first document after the ramp's end and
-    the last one before the drain, or None (too few, or too close together)."""
-    if len(docs) < 3:
+    the last one before the drain, or None (too few, or too close together). ``counts``: every
+    document's, the final one's last."""
+    if len(counts) < 3:
         return None
-    limit = _option_ms(docs[-1], "runtime")
-    counts = [c for c in map(_counts, _after_ramp(docs, _option_ms(docs[-1], "ramp_time")))
-              if c[0] > 0 and (limit is None or c[0] <= limit)]
-    if len(counts) < 2:
+    limit = _option_ms(final, "runtime")
+    within = [c for c in _after_ramp(counts[:-1], _option_ms(final, "ramp_time"))
+              if c.runtime_ms > 0 and (limit is None or c.runtime_ms <= limit)]
+    if len(within) < 2:
         return None
-    (t0, b0), (t1, b1) = counts[0], counts[-1]
-    if t1 - t0 < MIN_SHARE * (limit or _counts(docs[-1])[0]) or any(b1[d] < b0[d] for d in DIRECTIONS):
+    first, last = within[0], within[-1]
+    if last.runtime_ms - first.runtime_ms < MIN_SHARE * (limit or counts[-1].runtime_ms) \
+            or any(last.done[d] < first.done[d] for d in DIRECTIONS):
         return None
-    return t1 - t0, {d: b1[d] - b0[d] for d in DIRECTIONS}
+    return last.runtime_ms - first.runtime_ms, {d: last.done[d] - first.done[d] for d in DIRECTIONS}
 
 
 def steady_direction(side: dict[str, Any], final_d: dict[str, Any], span: tuple[float, float] | None) -> None:
@@ -116,17 +104,40 @@ def with_runtime_rates(measurement: dict[str, Any], job: dict[str, Any]) -> dict
     return _replaced(measurement, job, None)
 
 
-def with_steady_rates(measurement: dict[str, Any], text: str) -> dict[str, Any]:
+def with_steady_rates(measurement: dict[str, Any], text: str,
+                      seen: Sequence[StatusCount] | None = None) -> dict[str, Any]:
     """``measurement`` (one job of the app's own trial, parsed from ``text``) with its IOPS and
-    MB/s the steady rate; latencies, bytes and runtime stay fio's."""
-    docs = [d for d in DocumentStream().feed(text) or split_documents(text)
-            if "jobs" in d or "client_stats" in d]   # (the stream wants fio's line breaks)
-    if not docs or measurement.get("status") == "failed":
+    MB/s the steady rate; latencies, bytes and runtime stay fio's. ``seen``: the counts of the
+    documents the live stream parsed; used when they are those of ``text`` (as many documents,
+    the last one the final document's), else the documents are parsed from ``text`` again."""
+    if measurement.get("status") == "failed":
         return measurement
-    jobs = docs[-1].get("jobs") or docs[-1].get("client_stats") or []
+    final, counts = _seen_counts(text, seen) if seen else (None, None)
+    if final is None or counts is None:
+        docs = [d for d in DocumentStream().feed(text) or split_documents(text)
+                if "jobs" in d or "client_stats" in d]   # (the stream wants fio's line breaks)
+        if not docs:
+            return measurement
+        final, counts = docs[-1], [StatusCount.of(d) for d in docs]
+    jobs = final.get("jobs") or final.get("client_stats") or []
     if len(jobs) != 1:
         return measurement
-    return _replaced(measurement, jobs[0], steady_span(docs))
+    return _replaced(measurement, jobs[0], steady_span(final, counts))
+
+
+def _seen_counts(text: str, seen: Sequence[StatusCount]) -> tuple[dict[str, Any] | None,
+                                                                    Sequence[StatusCount] | None]:
+    """(the final document, ``seen``) when ``seen`` counts every document of ``text`` (each one
+    ends with fio's closing line, a "}" at a line start: fio indents every inner one), else
+    (None, None)."""
+    final = last_document(text, ("jobs", "client_stats"))
+    if final is None or text.count("\n}") != len(seen):
+        return None, None
+    try:
+        same = StatusCount.of(final) == seen[-1]
+    except (TypeError, ValueError):
+        return None, None
+    return (final, seen) if same else (None, None)
 
 
 def _replaced(measurement: dict[str, Any], job: dict[str, Any],

@@ -78,3 +78,40 @@ def test_a_remote_trial_counts_fios_completions_over_its_runtime():
     read = with_runtime_rates(m, final["jobs"][0])["read"]
     assert read["iops"] == pytest.approx(615 * 1000 / 5103, rel=1e-3)
     assert "issued_completed" not in read and m["total"]["iops"] == read["iops"]
+
+
+@pytest.mark.parametrize("path", sorted(LOCAL.glob("*.json")), ids=lambda p: p.name)
+def test_the_counts_the_live_stream_kept_give_the_same_rates_without_parsing_again(path, monkeypatch):
+    """A trial's end takes the status documents' counts from its live stream (FioLive, fed as
+    fio's output came, in pieces) instead of parsing every document again: the same result to
+    the last digit; only the final document is decoded again."""
+    from app.engines.fio import FioLive, steady
+    text = path.read_text(encoding="utf-8")
+    engine = FioEngine("fio", "fio-3.33")
+    live = FioLive()
+    for at in range(0, len(text), 4093):       # pieces that cut documents anywhere
+        try:
+            live.feed(text[at:at + 4093])
+        except ValueError:
+            pass                               # (a stream the splitter refuses: counted still)
+    expected = engine.parse_final(text)
+    class Refused:
+        def feed(self, _text):
+            raise AssertionError("the status documents were parsed again")
+    if live.counts and len(live.counts) >= 3:
+        monkeypatch.setattr(steady, "DocumentStream", Refused)
+    assert engine.parse_final(text, None, live) == expected
+
+
+def test_counts_of_another_output_are_not_taken_for_this_one():
+    """Counts that are not those of the text (a capped stdout, another trial's stream) are
+    left aside: the documents are parsed from the text, as without them."""
+    from app.engines.fio import FioLive
+    text = QD256.read_text(encoding="utf-8")
+    other = FioLive()
+    other.feed(NO_RAMP.read_text(encoding="utf-8"))
+    engine = FioEngine("fio", "fio-3.33")
+    assert engine.parse_final(text, None, other) == engine.parse_final(text)
+    cut = FioLive()
+    cut.feed(text[len(text) // 2:])            # the first documents never seen
+    assert engine.parse_final(text, None, cut) == engine.parse_final(text)
