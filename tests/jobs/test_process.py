@@ -137,3 +137,36 @@ def test_a_marker_is_counted_across_chunk_boundaries_and_only_in_new_bytes():
     assert not seen.is_set()  # one and a half so far
     watch.feed(b"trun in j2.txt\n")
     assert seen.is_set()
+
+
+WRITE_3_DOCUMENTS = ("import sys, time\n"
+                     "for d in range(3):\n"
+                     "    for i in range(100):\n"            # fio writes a document line by line
+                     "        sys.stdout.write(f'  \"line {i:03d}\" : {d},\\n'); sys.stdout.flush()\n"
+                     "    time.sleep(0.3)\n")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pipes are polled where the OS can")
+def test_a_document_written_line_by_line_is_read_once(monkeypatch):
+    """The reader waits until output comes, then a pause, then reads: a status document fio
+    writes in a hundred short writes is one read and one hand-over to the parsing thread (it
+    was two of each, and the parser woke twice per document beside the trial)."""
+    reads = []
+    real_read = process.os.read
+
+    def counted(fd: int, n: int) -> bytes:
+        chunk = real_read(fd, n)
+        reads.append(len(chunk))
+        return chunk
+    monkeypatch.setattr(process.os, "read", counted)
+    proc = EngineProcess([sys.executable, "-c", WRITE_3_DOCUMENTS])
+    pieces = []
+    while proc.poll() is None:
+        piece = proc.read_text(1.0)
+        if piece:
+            pieces.append(piece)
+    assert proc.finish() == 0
+    text = "".join(pieces) + proc.read_text(0.0)
+    assert text.count("line 099") == 3
+    stdout_reads = [n for n in reads if n > 100]
+    assert len(stdout_reads) == 3 and len(pieces) == 3
