@@ -54,3 +54,18 @@ def make_window(qtbot, tmp_path, monkeypatch):
             window.control.wait(10000)
         if window.engine_dialog is not None:
             window.engine_dialog.close()
+
+
+@pytest.fixture
+def live_charts(qtbot):
+    """The live charts of a run model that is running, shown at 800x600, fed with samples
+    directly by the test (no engine)."""
+    from ui.window.run.live_charts import LiveCharts
+    from ui.window.run.run_model import RunModel
+    from ui.window.run.run_state import RunState
+    view = LiveCharts(RunModel())
+    qtbot.addWidget(view)
+    view.resize(800, 600)
+    view.show()
+    view.model.status = RunState.RUNNING
+    return view

@@ -10,9 +10,9 @@ import pytest  # noqa: E402
 
 from ui.window.run.chart_budget import MOST_S, SHARE, ChartBudget  # noqa: E402
 from ui.window.run.live_charts import LiveCharts  # noqa: E402
-from ui.window.run.run_model import RunModel  # noqa: E402
-from ui.window.run.run_state import RunState  # noqa: E402
 from ui.window.run.series import break_row, sample_row  # noqa: E402
+
+import gui_support  # noqa: E402
 
 
 class _View:
@@ -53,16 +53,13 @@ def test_one_costly_drawing_does_not_set_the_rule():
     assert budget.wait_s(1.0) < 5.0 / 1.5 * 1.0   # smoothed: 5.5 ms, not 16 ms a drawing
 
 
+live_charts = gui_support.live_charts
+
+
 @pytest.fixture
-def charts(qtbot):
-    model = RunModel()
-    view = LiveCharts(model)
-    qtbot.addWidget(view)
-    view.resize(800, 600)
-    view.show()
-    model.status = RunState.RUNNING
-    model.series.append(break_row(0.0), real=False)
-    return view
+def charts(live_charts):
+    live_charts.model.series.append(break_row(0.0), real=False)
+    return live_charts
 
 
 def _sample(charts: LiveCharts, t: float, after_s: float | None = None) -> None:

@@ -14,23 +14,15 @@ from PySide6.QtGui import QFontMetrics  # noqa: E402
 
 from app.model.trial import TrialResult  # noqa: E402
 from ui.window.run.chart_axes import log_ticks, nice_top  # noqa: E402
-from ui.window.run.live_charts import LiveCharts  # noqa: E402
-from ui.window.run.run_model import RunModel  # noqa: E402
 from ui.window.run.run_state import RunState
 from ui.window.run.series import break_row, sample_row  # noqa: E402
+
+import gui_support  # noqa: E402
 
 NAN = math.nan
 
 
-@pytest.fixture
-def charts(qtbot):
-    model = RunModel()
-    view = LiveCharts(model)
-    qtbot.addWidget(view)
-    view.resize(800, 600)
-    view.show()
-    model.status = RunState.RUNNING
-    return view
+charts = gui_support.live_charts
 
 
 def feed(charts, rows, p99_factor: float | None = None) -> None:
