@@ -27,6 +27,10 @@ from app.stats.histogram import PLAT_NR, enough_ios, idx_to_val, val_to_idx
 from app.units import MB
 
 MIN_INTERVAL_S = 0.1
+#: The most status documents a trial's live stream counts for its steady rate: more than the
+#: 1 MiB of output a trial keeps can hold (jobs/engine/process.py), so past it the final parse
+#: reads what was kept, as it would anyway.
+MOST_COUNTS = 4096
 
 
 class DocumentStream:
@@ -280,6 +284,9 @@ class FioLive:
 
     def _count(self, doc: dict[str, Any]) -> None:
         if self.counts is None or not ("jobs" in doc or "client_stats" in doc):
+            return
+        if len(self.counts) >= MOST_COUNTS:   # a long trial: memory stays flat, and the output's
+            self.counts = None                # kept tail no longer holds every document anyway
             return
         try:
             self.counts.append(StatusCount.of(doc))

@@ -115,3 +115,16 @@ def test_counts_of_another_output_are_not_taken_for_this_one():
     cut = FioLive()
     cut.feed(text[len(text) // 2:])            # the first documents never seen
     assert engine.parse_final(text, None, cut) == engine.parse_final(text)
+
+
+def test_a_long_trial_stops_counting_and_its_memory_stays_flat(monkeypatch):
+    """Past MOST_COUNTS documents (a day at 0.1 s would be 864,000) the live stream keeps no
+    counts, and the final parse reads the output as without them."""
+    from app.engines.fio import FioLive, live
+    monkeypatch.setattr(live, "MOST_COUNTS", 3)
+    text = QD256.read_text(encoding="utf-8")
+    stream = FioLive()
+    stream.feed(text)
+    assert stream.counts is None
+    engine = FioEngine("fio", "fio-3.33")
+    assert engine.parse_final(text, None, stream) == engine.parse_final(text)
